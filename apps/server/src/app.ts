@@ -1,0 +1,177 @@
+/**
+ * Builds the Fastify application from its dependencies: platform plugins first, then the signed
+ * /api scope with each module's routes, then the web app. Nothing here starts a database or listens,
+ * so tests build the same app in memory and call it through inject().
+ */
+import helmet from '@fastify/helmet';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { ResultCode, SIGNING_HEADERS, httpStatusOf } from '@portal/contracts';
+import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyServerOptions } from 'fastify';
+import type { Db } from './db/client.js';
+import { createAuthRepository } from './modules/auth/auth.repository.js';
+import { authRoutes } from './modules/auth/auth.routes.js';
+import { createAuthService } from './modules/auth/auth.service.js';
+import { createCaptchaRepository } from './modules/captcha/captcha.repository.js';
+import { captchaRoutes } from './modules/captcha/captcha.routes.js';
+import { createCaptchaService } from './modules/captcha/captcha.service.js';
+import { healthRoutes } from './modules/health/health.routes.js';
+import { createMembersRepository } from './modules/members/members.repository.js';
+import { membersRoutes } from './modules/members/members.routes.js';
+import { createMembersService } from './modules/members/members.service.js';
+import { createMenusRepository } from './modules/menus/menus.repository.js';
+import { menusRoutes } from './modules/menus/menus.routes.js';
+import { createMenusService } from './modules/menus/menus.service.js';
+import { DEFAULT_WEB_DIST, webRoutes } from './modules/web/web.routes.js';
+import type { Config } from './platform/config.js';
+import { AppError } from './platform/errors.js';
+import { describeSchemaIssue, langOf, t } from './platform/i18n.js';
+import { createPasswordDecryptor } from './platform/password-transport.js';
+import { createRateLimiter } from './platform/rate-limit.js';
+import type { Secrets } from './platform/secrets.js';
+import { createSignatureVerifier } from './platform/signing.js';
+
+export interface AppDeps {
+  config: Config;
+  db: Db;
+  secrets: Secrets;
+  /** A logger to share (main.ts); otherwise one is made from config.logLevel, or false for none. */
+  logger?: FastifyBaseLogger | false;
+}
+
+const SECRET_QUERY = /([?&](?:token|st|ticket|password)=)[^&]*/gi;
+
+export function loggerOptions(level: string): FastifyServerOptions['logger'] {
+  return {
+    level,
+    redact: {
+      paths: ['req.headers.authorization_front', 'req.headers["x-signature"]', 'req.headers.cookie'],
+      censor: '[redacted]',
+    },
+    serializers: {
+      req: (req: { method: string; url: string; ip?: string }) => ({
+        method: req.method,
+        url: req.url.replace(SECRET_QUERY, '$1[redacted]'),
+        ip: req.ip,
+      }),
+    },
+  };
+}
+
+export async function buildApp({ config, db, secrets, logger }: AppDeps) {
+  const app = Fastify({
+    ...(logger ? { loggerInstance: logger } : { logger: logger === false ? false : loggerOptions(config.logLevel) }),
+    trustProxy: config.trustProxy,
+    bodyLimit: config.bodyLimitBytes,
+    return503OnClosing: true,
+    routerOptions: { ignoreTrailingSlash: false, maxParamLength: 200 },
+    ajv: { customOptions: { removeAdditional: true, coerceTypes: 'array', useDefaults: true, allErrors: false } },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  app.setErrorHandler((error: FastifyError | AppError, req, reply) => {
+    const lang = langOf(req.query);
+    let code: number;
+    let message: string;
+    if (error instanceof AppError) {
+      code = error.code;
+      message = t(lang, error.key, error.params);
+      if (error.headers) reply.headers(error.headers);
+    } else if (error.validation && error.validation.length > 0) {
+      code = ResultCode.BAD_REQUEST;
+      const detail = describeSchemaIssue(error.validation[0]!, error.validationContext ?? 'body', lang);
+      message = t(lang, 'badRequest', { detail });
+    } else if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
+      code = ResultCode.PAYLOAD_TOO_LARGE;
+      message = t(lang, 'bodyTooLarge');
+    } else if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
+      code = 415;
+      message = t(lang, 'unsupportedMedia');
+    } else if (error.statusCode === 400 && (error.code?.startsWith('FST_ERR_CTP') || error instanceof SyntaxError)) {
+      code = ResultCode.BAD_REQUEST;
+      message = t(lang, 'badJson');
+    } else if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
+      code = error.statusCode;
+      message = t(lang, 'badRequest', { detail: error.message });
+    } else {
+      req.log.error({ err: error }, 'unhandled error');
+      code = ResultCode.SERVER_ERROR;
+      message = t(lang, 'serverError');
+    }
+    return reply.code(httpStatusOf(code)).send({ status: code, message, data: null });
+  });
+
+  app.setNotFoundHandler((req, reply) =>
+    reply.code(404).send({ status: ResultCode.NOT_FOUND, message: t(langOf(req.query), 'notFound'), data: null }),
+  );
+
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        // antd writes its styles at run time (CSS-in-JS).
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:', 'blob:'],
+        fontSrc: ["'self'", 'data:'],
+        connectSrc: ["'self'"],
+        frameSrc: ['*'],
+        frameAncestors: ["'self'"],
+        objectSrc: ["'none'"],
+        baseUri: ["'self'"],
+        formAction: ["'self'"],
+        // No upgrade-insecure-requests: plain-http intranet origins are a supported deployment.
+      },
+    },
+    hsts: false,
+    crossOriginEmbedderPolicy: false,
+  });
+
+  app.decorateRequest('session', null);
+
+  const limiter = createRateLimiter(db);
+  const captcha = createCaptchaService({
+    repo: createCaptchaRepository(db),
+    limiter,
+    testMode: config.testCaptcha,
+    perClientPerMinute: config.captchaPerClientPerMinute,
+  });
+  const auth = createAuthService({
+    repo: createAuthRepository(db),
+    decryptor: createPasswordDecryptor(secrets.rsaPrivateKeyPem),
+    verifyCaptcha: captcha.verify,
+    limiter,
+    jwtKey: secrets.jwtKey,
+    sessionTtlHours: config.sessionTtlHours,
+    loginPerIpPerMinute: config.loginPerIpPerMinute,
+  });
+  const verifySignature = createSignatureVerifier(db, secrets.signSecret);
+
+  app.decorate('authenticate', async (req) => {
+    const raw = req.headers[SIGNING_HEADERS.token];
+    req.session = await auth.authenticate(Array.isArray(raw) ? raw[0] : raw);
+  });
+
+  await app.register(healthRoutes, { db });
+
+  // Every /api call is signed (ARCHITECTURE §4); downloads under /api/resources are not.
+  await app.register(async (api) => {
+    api.addHook('preValidation', async (req) => verifySignature(req));
+    await api.register(captchaRoutes, { captcha });
+    await api.register(authRoutes, {
+      auth,
+      publicKey: { publicKey: secrets.rsaPublicKeyPem, keyId: secrets.rsaKeyId },
+      defaultTenantCode: config.runtime.defaultTenantCode,
+    });
+    await api.register(membersRoutes, { members: createMembersService({ repo: createMembersRepository(db) }) });
+    await api.register(menusRoutes, { menus: createMenusService({ repo: createMenusRepository(db) }) });
+  });
+
+  await app.register(webRoutes, {
+    webDist: config.webDist ?? DEFAULT_WEB_DIST,
+    runtime: { ...config.runtime, signSecret: secrets.signSecret },
+  });
+
+  return app;
+}
+
+export type App = Awaited<ReturnType<typeof buildApp>>;

@@ -1,0 +1,33 @@
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
+import { migrate } from 'drizzle-orm/node-postgres/migrator';
+import pg from 'pg';
+import * as schema from './schema.js';
+
+export type Db = NodePgDatabase<typeof schema> & { $client: pg.Pool };
+
+export const MIGRATIONS_DIR = join(dirname(fileURLToPath(import.meta.url)), '../../migrations');
+
+// int8 → number: our identities stay far below 2^53, and the API speaks numbers/strings.
+pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number.parseInt(v, 10));
+
+export function connect(url: string, max = 20): Db {
+  const pool = new pg.Pool({ connectionString: url, max, idleTimeoutMillis: 30_000 });
+  pool.on('error', () => {
+    // An idle client lost its connection (database restart); the pool replaces it on next use.
+  });
+  return drizzle(pool, { schema }) as Db;
+}
+
+export async function migrateDb(db: Db): Promise<void> {
+  // Applying migrations from several instances at once is serialised by an advisory lock.
+  const client = await db.$client.connect();
+  try {
+    await client.query('SELECT pg_advisory_lock(7366001)');
+    await migrate(db, { migrationsFolder: MIGRATIONS_DIR });
+  } finally {
+    await client.query('SELECT pg_advisory_unlock(7366001)').catch(() => undefined);
+    client.release();
+  }
+}

@@ -1,0 +1,278 @@
+/**
+ * The one Drizzle schema (ARCHITECTURE §5). Every row that belongs to a tenant carries tenant_id;
+ * repositories filter by the caller's tenant on every query.
+ */
+import { sql } from 'drizzle-orm';
+import {
+  bigint,
+  boolean,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  smallint,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
+
+const id = () => bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity();
+const ref = (name: string) => bigint(name, { mode: 'number' });
+const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
+const tenantRef = () =>
+  ref('tenant_id')
+    .notNull()
+    .references(() => tenants.id, { onDelete: 'cascade' });
+
+export const tenants = pgTable('tenants', {
+  id: id(),
+  code: text('code').notNull().unique(),
+  name: text('name').notNull(),
+  createdAt: createdAt(),
+});
+
+export const roles = pgTable(
+  'roles',
+  { id: id(), tenantId: tenantRef(), code: text('code').notNull(), title: text('title').notNull(), createdAt: createdAt() },
+  (t) => [uniqueIndex('roles_tenant_code').on(t.tenantId, t.code)],
+);
+
+export const applications = pgTable(
+  'applications',
+  { id: id(), tenantId: tenantRef(), code: text('code').notNull(), name: text('name').notNull(), createdAt: createdAt() },
+  (t) => [uniqueIndex('applications_tenant_code').on(t.tenantId, t.code)],
+);
+
+export const workbenches = pgTable(
+  'workbenches',
+  { id: id(), tenantId: tenantRef(), code: text('code').notNull(), name: text('name').notNull(), createdAt: createdAt() },
+  (t) => [uniqueIndex('workbenches_tenant_code').on(t.tenantId, t.code)],
+);
+
+export const enterprises = pgTable(
+  'enterprises',
+  {
+    id: id(),
+    tenantId: tenantRef(),
+    guid: uuid('guid').notNull().defaultRandom().unique(),
+    name: text('name').notNull(),
+    creditCode: text('credit_code'),
+    industryCode: text('industry_code'),
+    regionCode: text('region_code'),
+    /** 0 unreviewed, 1 passed, 2 not passed (spec §4). */
+    estatus: smallint('estatus').notNull().default(0),
+    createdAt: createdAt(),
+  },
+  (t) => [index('enterprises_tenant').on(t.tenantId)],
+);
+
+export const users = pgTable(
+  'users',
+  {
+    id: id(),
+    tenantId: tenantRef(),
+    username: text('username').notNull(),
+    passwordHash: text('password_hash').notNull(),
+    name: text('name').notNull(),
+    nickname: text('nickname'),
+    mobile: text('mobile'),
+    image: text('image'),
+    homeUri: text('home_uri'),
+    defaultRoleId: ref('default_role_id').references(() => roles.id, { onDelete: 'set null' }),
+    defaultApplicationId: ref('default_application_id').references(() => applications.id, { onDelete: 'set null' }),
+    defaultWorkbenchId: ref('default_workbench_id').references(() => workbenches.id, { onDelete: 'set null' }),
+    defaultEnterpriseId: ref('default_enterprise_id').references(() => enterprises.id, { onDelete: 'set null' }),
+    /** Consecutive failed logins since the last success (lockout, see docs/decisions/003). */
+    failedLogins: integer('failed_logins').notNull().default(0),
+    lastFailedAt: timestamp('last_failed_at', { withTimezone: true }),
+    lockedUntil: timestamp('locked_until', { withTimezone: true }),
+    lastLoginAt: timestamp('last_login_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('users_tenant_username').on(t.tenantId, t.username)],
+);
+
+export const userRoles = pgTable(
+  'user_roles',
+  {
+    userId: ref('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    roleId: ref('role_id').notNull().references(() => roles.id, { onDelete: 'cascade' }),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.roleId] })],
+);
+
+export const userApplications = pgTable(
+  'user_applications',
+  {
+    userId: ref('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    applicationId: ref('application_id').notNull().references(() => applications.id, { onDelete: 'cascade' }),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.applicationId] })],
+);
+
+export const userWorkbenches = pgTable(
+  'user_workbenches',
+  {
+    userId: ref('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    workbenchId: ref('workbench_id').notNull().references(() => workbenches.id, { onDelete: 'cascade' }),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.workbenchId] })],
+);
+
+export const enterpriseMembers = pgTable(
+  'enterprise_members',
+  {
+    enterpriseId: ref('enterprise_id').notNull().references(() => enterprises.id, { onDelete: 'cascade' }),
+    userId: ref('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    joinedAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.enterpriseId, t.userId] })],
+);
+
+export const menus = pgTable(
+  'menus',
+  {
+    id: id(),
+    tenantId: tenantRef(),
+    applicationId: ref('application_id').references(() => applications.id, { onDelete: 'cascade' }),
+    parentId: ref('parent_id'),
+    name: text('name').notNull(),
+    path: text('path').notNull(),
+    component: text('component').notNull().default(''),
+    redirect: text('redirect'),
+    /** "0" marks an entry that is not routed (spec §2). */
+    route: text('route').notNull().default('1'),
+    hidden: boolean('hidden').notNull().default(false),
+    sort: integer('sort').notNull().default(0),
+    /** 1 is an external-service page (spec §2). */
+    serviceType: smallint('service_type').notNull().default(0),
+    module: text('module'),
+    meta: jsonb('meta').notNull().$type<Record<string, unknown>>(),
+  },
+  (t) => [index('menus_tenant').on(t.tenantId)],
+);
+
+export const roleMenus = pgTable(
+  'role_menus',
+  {
+    roleId: ref('role_id').notNull().references(() => roles.id, { onDelete: 'cascade' }),
+    menuId: ref('menu_id').notNull().references(() => menus.id, { onDelete: 'cascade' }),
+  },
+  (t) => [primaryKey({ columns: [t.roleId, t.menuId] })],
+);
+
+export const permissions = pgTable(
+  'permissions',
+  {
+    id: id(),
+    tenantId: tenantRef(),
+    code: text('code').notNull(),
+    describe: text('describe').notNull(),
+    /** 1 button/action, 2 ignored by the UI guard (spec §6). */
+    type: smallint('type').notNull().default(1),
+    /** 1 enforced, 0 not enforced (shown to everyone). */
+    status: smallint('status').notNull().default(1),
+  },
+  (t) => [uniqueIndex('permissions_tenant_code').on(t.tenantId, t.code)],
+);
+
+export const rolePermissions = pgTable(
+  'role_permissions',
+  {
+    roleId: ref('role_id').notNull().references(() => roles.id, { onDelete: 'cascade' }),
+    permissionId: ref('permission_id').notNull().references(() => permissions.id, { onDelete: 'cascade' }),
+  },
+  (t) => [primaryKey({ columns: [t.roleId, t.permissionId] })],
+);
+
+export const notices = pgTable(
+  'notices',
+  {
+    id: id(),
+    tenantId: tenantRef(),
+    title: text('title').notNull(),
+    remark: text('remark').notNull(),
+    content: text('content'),
+    replyWay: smallint('reply_way').notNull().default(0),
+    pushTime: timestamp('push_time', { withTimezone: true }).notNull().defaultNow(),
+    validityTime: timestamp('validity_time', { withTimezone: true }),
+    pushFiles: jsonb('push_files').notNull().default(sql`'[]'::jsonb`).$type<Array<{ addr: string; fileName: string }>>(),
+  },
+  (t) => [index('notices_tenant').on(t.tenantId)],
+);
+
+export const noticeRecipients = pgTable(
+  'notice_recipients',
+  {
+    noticeId: ref('notice_id').notNull().references(() => notices.id, { onDelete: 'cascade' }),
+    userId: ref('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    readStatus: smallint('read_status').notNull().default(0),
+    answerStatus: smallint('answer_status').notNull().default(0),
+    replyContent: text('reply_content'),
+    replyFiles: jsonb('reply_files').notNull().default(sql`'[]'::jsonb`).$type<Array<{ addr: string; fileName: string }>>(),
+    repliedAt: timestamp('replied_at', { withTimezone: true }),
+  },
+  (t) => [primaryKey({ columns: [t.noticeId, t.userId] })],
+);
+
+export const sessions = pgTable(
+  'sessions',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    tenantId: tenantRef(),
+    userId: ref('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    roleId: ref('role_id'),
+    applicationId: ref('application_id'),
+    workbenchId: ref('workbench_id'),
+    enterpriseId: ref('enterprise_id'),
+    ip: text('ip'),
+    userAgent: text('user_agent'),
+    createdAt: createdAt(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+  },
+  (t) => [index('sessions_user').on(t.userId)],
+);
+
+/** Login image captchas: one per client id, single use, short-lived. */
+export const imageCaptchas = pgTable('image_captchas', {
+  clientId: text('client_id').primaryKey(),
+  answer: text('answer').notNull(),
+  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+});
+
+/** Nonces of signed requests seen within the signature window. */
+export const requestNonces = pgTable('request_nonces', {
+  nonce: text('nonce').primaryKey(),
+  seenAt: timestamp('seen_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/** Fixed-window counters shared by every instance (login per IP, captcha per client, …). */
+export const rateLimits = pgTable('rate_limits', {
+  key: text('key').primaryKey(),
+  windowStart: timestamp('window_start', { withTimezone: true }).notNull(),
+  count: integer('count').notNull(),
+});
+
+/** Secrets generated on first start and shared by all instances: RSA key pair, signing, JWT. */
+export const serverSecrets = pgTable('server_secrets', {
+  name: text('name').primaryKey(),
+  value: text('value').notNull(),
+  createdAt: createdAt(),
+});
+
+export const auditLog = pgTable(
+  'audit_log',
+  {
+    id: id(),
+    tenantId: ref('tenant_id'),
+    userId: ref('user_id'),
+    action: text('action').notNull(),
+    detail: jsonb('detail').$type<Record<string, unknown>>(),
+    ip: text('ip'),
+    at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('audit_log_tenant_at').on(t.tenantId, t.at)],
+);

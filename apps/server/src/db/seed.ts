@@ -1,0 +1,239 @@
+/**
+ * Demo data, written on first start unless SEED_DEMO=0: tenant `demo` with users `admin` and
+ * `member`, roles, applications, workbenches, enterprises in every estatus, a four-level menu tree
+ * with every kind of entry the spec names, permission codes and a few notices. One transaction:
+ * either all of it is there or none.
+ */
+import { sql } from 'drizzle-orm';
+import type { Db } from './client.js';
+import * as s from './schema.js';
+
+type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
+
+interface MenuSeed {
+  name: string;
+  path: string;
+  title: string;
+  icon?: string;
+  component?: string;
+  hidden?: boolean;
+  route?: string;
+  serviceType?: number;
+  module?: string;
+  url?: string;
+  external?: boolean;
+  keepAlive?: boolean;
+  pageId?: string;
+  app?: string;
+  /** Role codes that see the entry; all roles when omitted. */
+  roles?: string[];
+  children?: MenuSeed[];
+}
+
+const ENT_ROLES = ['ent_admin', 'ent_member'];
+
+const MENU: MenuSeed[] = [
+  {
+    name: 'enterprise', path: '/ent', title: '企业服务', icon: 'AppstoreOutlined', component: 'RouteView', roles: ENT_ROLES,
+    children: [
+      {
+        name: 'entManage', path: '/ent/manage', title: '企业管理', icon: 'BankOutlined', component: 'RouteView', roles: ENT_ROLES,
+        children: [
+          { name: 'entColist', path: '/ent/colist', title: '企业信息', icon: 'IdcardOutlined', component: 'ent/colist', keepAlive: true, roles: ENT_ROLES },
+          {
+            name: 'entMembers', path: '/ent/members', title: '成员管理', icon: 'TeamOutlined', component: 'RouteView', roles: ENT_ROLES,
+            children: [
+              { name: 'entMemberList', path: '/ent/members/list', title: '成员列表', component: 'ent/members/list', keepAlive: true, roles: ENT_ROLES },
+              { name: 'entMemberInvite', path: '/ent/members/invite', title: '邀请成员', component: 'ent/members/invite', roles: ['ent_admin'] },
+            ],
+          },
+          { name: 'entDetail', path: '/ent/detail', title: '企业详情', component: 'ent/detail', hidden: true, roles: ENT_ROLES },
+        ],
+      },
+      { name: 'entApply', path: '/ent/apply', title: '服务申请', icon: 'FormOutlined', component: 'ent/apply', roles: ENT_ROLES },
+      { name: 'entDraft', path: '/ent/draft', title: '草稿箱', component: 'ent/draft', route: '0', roles: ENT_ROLES },
+    ],
+  },
+  {
+    name: 'messageCenter', path: '/message', title: '消息中心', icon: 'BellOutlined', component: 'RouteView', roles: ENT_ROLES,
+    children: [{ name: 'messageIndex', path: '/message/index', title: '我的消息', component: 'message/index', roles: ENT_ROLES }],
+  },
+  {
+    name: 'workbenchApps', path: '/wb', title: '工作台应用', icon: 'DesktopOutlined', component: 'RouteView', app: 'ENT_WORKBENCH', roles: ENT_ROLES,
+    children: [
+      { name: 'wbDashboard', path: '/wb/dashboard', title: '数据看板', component: 'DragPageView', pageId: 'demo-dashboard', app: 'ENT_WORKBENCH', roles: ENT_ROLES },
+      { name: 'wbCloudOrders', path: 'cloudOrders', title: '云服务订单', serviceType: 1, url: 'https://cloud.example.com/orders?wb={workbenchCoding}', app: 'ENT_WORKBENCH', roles: ENT_ROLES },
+    ],
+  },
+  {
+    name: 'parkLinks', path: '/links', title: '园区链接', icon: 'LinkOutlined', component: 'RouteView',
+    children: [
+      { name: 'parkSite', path: '/links/site', title: '园区官网', url: 'https://park.example.com/', external: true },
+      { name: 'parkPolicy', path: '/links/policy', title: '政策解读', component: 'IframePageView', url: 'https://park.example.com/policy' },
+    ],
+  },
+  {
+    name: 'parkOps', path: '/ops', title: '园区运营', icon: 'ClusterOutlined', component: 'RouteView', app: 'PARK_OPS', roles: ['park_operator'],
+    children: [{ name: 'opsEnterprises', path: '/ops/enterprises', title: '入驻企业', component: 'ops/enterprises', app: 'PARK_OPS', roles: ['park_operator'] }],
+  },
+];
+
+export async function seedDemo(db: Db, opts: { passwordHash: string }): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    // Serialise concurrent first starts of several instances.
+    await tx.execute(sql`SELECT pg_advisory_xact_lock(7366002)`);
+    const existing = await tx.select({ id: s.tenants.id }).from(s.tenants).where(sql`code = 'demo'`);
+    if (existing.length > 0) return false;
+    await insertDemo(tx, opts.passwordHash);
+    return true;
+  });
+}
+
+async function insertDemo(tx: Tx, passwordHash: string): Promise<void> {
+  const [tenant] = await tx.insert(s.tenants).values({ code: 'demo', name: '演示园区' }).returning();
+  const tenantId = tenant!.id;
+
+  const roles = await tx
+    .insert(s.roles)
+    .values([
+      { tenantId, code: 'ent_admin', title: '企业管理员' },
+      { tenantId, code: 'ent_member', title: '企业成员' },
+      { tenantId, code: 'park_operator', title: '园区运营' },
+    ])
+    .returning();
+  const role = (code: string) => roles.find((r) => r.code === code)!.id;
+
+  const apps = await tx
+    .insert(s.applications)
+    .values([
+      { tenantId, code: 'ENT_SERVICE', name: '企业服务' },
+      { tenantId, code: 'ENT_WORKBENCH', name: '企业工作台' },
+      { tenantId, code: 'PARK_OPS', name: '园区运营平台' },
+    ])
+    .returning();
+  const app = (code: string) => apps.find((a) => a.code === code)!.id;
+
+  const benches = await tx
+    .insert(s.workbenches)
+    .values([
+      { tenantId, code: 'WB_ENT', name: '企业工作台' },
+      { tenantId, code: 'WB_PARK', name: '园区工作台' },
+    ])
+    .returning();
+
+  const ents = await tx
+    .insert(s.enterprises)
+    .values([
+      { tenantId, name: '星河科技有限公司', creditCode: '91310000MA1FL0XK3A', industryCode: 'I6510', regionCode: '310115', estatus: 1 },
+      { tenantId, name: '蓝海智能制造有限公司', creditCode: '91320500MA1MX2QW7B', industryCode: 'C3491', regionCode: '320505', estatus: 0 },
+      { tenantId, name: '青松物流有限公司', creditCode: '91330100MA2H8YBN5C', industryCode: 'G5810', regionCode: '330106', estatus: 2 },
+    ])
+    .returning();
+
+  const users = await tx
+    .insert(s.users)
+    .values([
+      {
+        tenantId, username: 'admin', passwordHash, name: '系统管理员', mobile: '13800000001', homeUri: '/index',
+        defaultRoleId: role('ent_admin'), defaultApplicationId: app('ENT_SERVICE'),
+        defaultWorkbenchId: benches[0]!.id, defaultEnterpriseId: ents[0]!.id,
+      },
+      {
+        tenantId, username: 'member', passwordHash, name: '张敏', mobile: '13800000002', homeUri: '/index',
+        defaultRoleId: role('ent_member'), defaultApplicationId: app('ENT_SERVICE'),
+        defaultWorkbenchId: benches[0]!.id, defaultEnterpriseId: ents[0]!.id,
+      },
+    ])
+    .returning();
+  const [admin, member] = users as [typeof users[number], typeof users[number]];
+
+  await tx.insert(s.userRoles).values([
+    { userId: admin.id, roleId: role('ent_admin') },
+    { userId: admin.id, roleId: role('park_operator') },
+    { userId: member.id, roleId: role('ent_member') },
+    { userId: member.id, roleId: role('ent_admin') },
+  ]);
+  await tx.insert(s.userApplications).values([
+    ...apps.map((a) => ({ userId: admin.id, applicationId: a.id })),
+    { userId: member.id, applicationId: app('ENT_SERVICE') },
+    { userId: member.id, applicationId: app('ENT_WORKBENCH') },
+  ]);
+  await tx.insert(s.userWorkbenches).values([
+    ...benches.map((b) => ({ userId: admin.id, workbenchId: b.id })),
+    ...benches.map((b) => ({ userId: member.id, workbenchId: b.id })),
+  ]);
+  await tx.insert(s.enterpriseMembers).values([
+    ...ents.map((e) => ({ enterpriseId: e.id, userId: admin.id })),
+    ...ents.map((e) => ({ enterpriseId: e.id, userId: member.id })),
+  ]);
+
+  const perms = await tx
+    .insert(s.permissions)
+    .values([
+      { tenantId, code: 'messageIndex', describe: '消息通知', type: 1, status: 1 },
+      { tenantId, code: 'colist', describe: '企业信息', type: 1, status: 1 },
+      { tenantId, code: 'ent:invite', describe: '邀请成员', type: 1, status: 1 },
+      { tenantId, code: 'ent:export', describe: '导出', type: 1, status: 0 },
+      { tenantId, code: 'wf:approve', describe: '流程审批', type: 2, status: 1 },
+    ])
+    .returning();
+  const perm = (code: string) => perms.find((p) => p.code === code)!.id;
+  await tx.insert(s.rolePermissions).values([
+    { roleId: role('ent_admin'), permissionId: perm('messageIndex') },
+    { roleId: role('ent_admin'), permissionId: perm('colist') },
+    { roleId: role('ent_admin'), permissionId: perm('ent:invite') },
+    { roleId: role('ent_member'), permissionId: perm('messageIndex') },
+    { roleId: role('park_operator'), permissionId: perm('colist') },
+  ]);
+
+  let sort = 0;
+  const insertMenus = async (items: MenuSeed[], parentId: number | null) => {
+    for (const m of items) {
+      const [row] = await tx
+        .insert(s.menus)
+        .values({
+          tenantId,
+          applicationId: m.app ? app(m.app) : null,
+          parentId,
+          name: m.name,
+          path: m.path,
+          component: m.component ?? '',
+          route: m.route ?? '1',
+          hidden: m.hidden ?? false,
+          sort: sort++,
+          serviceType: m.serviceType ?? 0,
+          module: m.module ?? null,
+          meta: {
+            title: m.title,
+            icon: m.icon ?? null,
+            url: m.url ?? null,
+            internalOrExternal: m.external ?? false,
+            keepAlive: m.keepAlive ?? false,
+            componentName: m.name,
+            pageId: m.pageId ?? null,
+          },
+        })
+        .returning({ id: s.menus.id });
+      const ids = (m.roles ?? roles.map((r) => r.code)).map((c) => ({ roleId: role(c), menuId: row!.id }));
+      await tx.insert(s.roleMenus).values(ids);
+      if (m.children) await insertMenus(m.children, row!.id);
+    }
+  };
+  await insertMenus(MENU, null);
+
+  const notices = await tx
+    .insert(s.notices)
+    .values([
+      { tenantId, title: '关于开展2026年度企业安全生产检查的通知', remark: '<p>请各入驻企业于<strong>12月15日</strong>前完成自查并确认。</p>', replyWay: 0 },
+      { tenantId, title: '园区停电检修通知', remark: '<p>本周六 8:00–12:00 园区A区停电检修，请提前做好准备。</p>', replyWay: 1 },
+      { tenantId, title: '高新技术企业认定材料征集', remark: '<p>请符合条件的企业上传申报材料。</p>', replyWay: 2 },
+      { tenantId, title: '园区食堂菜单调整', remark: '<p>自下周起食堂新增晚餐供应。</p>', replyWay: 0 },
+    ])
+    .returning();
+  await tx.insert(s.noticeRecipients).values(
+    notices.flatMap((n, i) => [
+      { noticeId: n.id, userId: member.id, readStatus: i === 3 ? 1 : 0, answerStatus: i === 3 ? 1 : 0 },
+      { noticeId: n.id, userId: admin.id },
+    ]),
+  );
+}

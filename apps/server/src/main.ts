@@ -1,0 +1,89 @@
+/**
+ * `npm start` / `npm run serve`: one process serving the SPA, the API and (later) the SSO server,
+ * on the embedded PostgreSQL unless DATABASE_URL names another.
+ */
+import pino from 'pino';
+import { buildApp, loggerOptions } from './app.js';
+import { openDatabase } from './db/open.js';
+import { seedDemo } from './db/seed.js';
+import { hashPassword } from './modules/auth/auth.service.js';
+import { ConfigError, loadConfig } from './platform/config.js';
+import { startHousekeeping } from './platform/housekeeping.js';
+import { loadSecrets } from './platform/secrets.js';
+
+async function main(): Promise<void> {
+  let config;
+  try {
+    config = loadConfig();
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`Configuration error: ${err.message}\n`);
+      process.exit(1);
+    }
+    throw err;
+  }
+  const log = pino(loggerOptions(config.logLevel) as pino.LoggerOptions);
+  if (config.testCaptcha) log.warn('PORTAL_TEST_CAPTCHA=1: captchas are deterministic (test mode); never use this in production');
+
+  const database = await openDatabase({
+    databaseUrl: config.databaseUrl,
+    dataDir: config.dataDir,
+    log: { info: (m) => log.info(m), warn: (m) => log.warn(m), debug: (m) => log.debug(m) },
+  });
+  const { db } = database;
+  if (config.seedDemo && (await seedDemo(db, { passwordHash: await hashPassword(config.demoPassword) }))) {
+    log.info('demo tenant "demo" seeded');
+  }
+  const secrets = await loadSecrets(db);
+  const app = await buildApp({ config, db, secrets, logger: log });
+  const stopHousekeeping = startHousekeeping(db, (err) => log.warn({ err }, 'housekeeping failed'));
+
+  let closing = false;
+  const shutdown = async (signal: string) => {
+    if (closing) return;
+    closing = true;
+    log.info(`${signal} received: finishing in-flight requests`);
+    stopHousekeeping();
+    const force = setTimeout(() => {
+      log.error('shutdown took over 20 s; exiting');
+      process.exit(1);
+    }, 20_000);
+    force.unref();
+    try {
+      await app.close();
+      await database.close();
+      log.info('stopped cleanly');
+      process.exit(0);
+    } catch (err) {
+      log.error({ err }, 'error during shutdown');
+      process.exit(1);
+    }
+  };
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+
+  const address = await app.listen({ port: config.port, host: config.host });
+  const port = new URL(address).port;
+  const local = `http://localhost:${port}${config.runtime.publicpath}`;
+  const lines = [
+    '',
+    `  Enterprise Service Portal is running: ${local}`,
+    `  Health: http://localhost:${port}/healthz`,
+  ];
+  if (config.seedDemo) {
+    lines.push(
+      `  Demo accounts (tenant "demo", password from DEMO_PASSWORD${process.env.DEMO_PASSWORD ? '' : `, default ${config.demoPassword}`}):`,
+      '    admin   — 系统管理员, all roles and applications',
+      '    member  — 张敏, two roles, two applications, three enterprises',
+    );
+  }
+  if (config.testCaptcha) lines.push('  Test mode: every image captcha answer is 8888');
+  process.stdout.write(lines.join('\n') + '\n\n');
+  // A machine-readable line for scripts and tests that start the server on port 0.
+  log.info({ url: local, port: Number(port) }, 'listening');
+}
+
+main().catch((err) => {
+  process.stderr.write(`Failed to start: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,127 @@
+/**
+ * Standalone login, sessions and logout. The token is a JWT naming a server-side session, so that
+ * logout (and later: switches, single logout) revokes it everywhere at once.
+ */
+import { randomBytes } from 'node:crypto';
+import { ResultCode } from '@portal/contracts';
+import { hash, verify } from '@node-rs/argon2';
+import { SignJWT, jwtVerify } from 'jose';
+import { AppError, errors } from '../../platform/errors.js';
+import type { PasswordDecryptor } from '../../platform/password-transport.js';
+import type { RateLimiter } from '../../platform/rate-limit.js';
+import type { ActiveSession, AuthRepository, LockoutPolicy } from './auth.repository.js';
+
+/** OWASP Password Storage Cheat Sheet: argon2id, m=19 MiB, t=2, p=1. */
+export const ARGON2_OPTIONS = { algorithm: 2, memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;
+
+/** See docs/decisions/003-login-lockout.md. */
+export const LOCKOUT: LockoutPolicy = {
+  threshold: 5,
+  baseLockSeconds: 60,
+  maxLockSeconds: 15 * 60,
+  resetSeconds: 12 * 60 * 60,
+};
+
+export function hashPassword(password: string): Promise<string> {
+  return hash(password, ARGON2_OPTIONS);
+}
+
+export interface LoginInput {
+  username: string;
+  passwordCipher: string;
+  captchaAnswer: string;
+  captchaKey: string;
+  tenantCode: string;
+  ip: string;
+  userAgent: string;
+}
+
+export interface AuthServiceDeps {
+  repo: AuthRepository;
+  decryptor: PasswordDecryptor;
+  verifyCaptcha: (clientId: string, answer: string) => Promise<boolean>;
+  limiter: RateLimiter;
+  jwtKey: Uint8Array;
+  sessionTtlHours: number;
+  loginPerIpPerMinute: number;
+}
+
+const loginFailed = () => new AppError(ResultCode.LOGIN_FAILED, 'loginFailed');
+
+export function createAuthService(deps: AuthServiceDeps) {
+  const { repo, decryptor, jwtKey } = deps;
+  // Verified against when the user does not exist, so both paths cost one argon2 verification.
+  const dummyHash = hashPassword(randomBytes(16).toString('hex'));
+
+  async function issueToken(sessionId: string, userId: number, tenantId: number, expiresAt: number): Promise<string> {
+    return new SignJWT({ tid: tenantId })
+      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+      .setSubject(String(userId))
+      .setJti(sessionId)
+      .setIssuedAt()
+      .setExpirationTime(expiresAt)
+      .sign(jwtKey);
+  }
+
+  return {
+    async login(input: LoginInput): Promise<string> {
+      await deps.limiter.hit(`login:ip:${input.ip}`, deps.loginPerIpPerMinute, 60);
+      // The captcha is spent first, so the endpoint cannot be used to test passwords without one.
+      const captchaOk = await deps.verifyCaptcha(input.captchaKey, input.captchaAnswer);
+      if (!captchaOk) {
+        await repo.audit({ tenantId: null, userId: null, action: 'login.captcha_failed', ip: input.ip });
+        throw loginFailed();
+      }
+      const password = decryptor.decrypt(input.passwordCipher);
+      const tenantId = await repo.tenantIdByCode(input.tenantCode);
+      const user = tenantId === null ? null : await repo.findLoginUser(tenantId, input.username);
+      const matches = await verify(user?.passwordHash ?? (await dummyHash), password).catch(() => false);
+      if (!user || !matches || user.locked) {
+        if (user && !user.locked) await repo.recordFailure(user.id, LOCKOUT);
+        await repo.audit({
+          tenantId,
+          userId: user?.id ?? null,
+          action: user?.locked ? 'login.locked' : 'login.failed',
+          ip: input.ip,
+          detail: { username: input.username.slice(0, 64) },
+        });
+        throw loginFailed();
+      }
+      await repo.recordSuccess(user.id);
+      const ctx = await repo.startingContext(user);
+      const session = await repo.createSession({
+        tenantId: user.tenantId,
+        userId: user.id,
+        ...ctx,
+        ip: input.ip,
+        userAgent: input.userAgent,
+        ttlHours: deps.sessionTtlHours,
+      });
+      await repo.audit({ tenantId: user.tenantId, userId: user.id, action: 'login.succeeded', ip: input.ip });
+      return issueToken(session.id, user.id, user.tenantId, session.expiresAt);
+    },
+
+    /** The live session a token names, or 401. */
+    async authenticate(token: string | undefined): Promise<ActiveSession> {
+      if (!token) throw errors.unauthorized();
+      let sessionId: string | undefined;
+      try {
+        const { payload } = await jwtVerify(token, jwtKey, { algorithms: ['HS256'] });
+        sessionId = payload.jti;
+      } catch {
+        throw errors.unauthorized();
+      }
+      if (!sessionId || !/^[0-9a-f-]{36}$/.test(sessionId)) throw errors.unauthorized();
+      const session = await repo.activeSession(sessionId);
+      if (!session) throw errors.unauthorized();
+      return session;
+    },
+
+    async logout(session: ActiveSession, ip: string): Promise<void> {
+      await repo.revokeSession(session.id);
+      await repo.audit({ tenantId: session.tenantId, userId: session.userId, action: 'logout', ip });
+    },
+  };
+}
+
+export type AuthService = ReturnType<typeof createAuthService>;

@@ -1,0 +1,34 @@
+import { LIMITS } from '@portal/contracts';
+import type { RateLimiter } from '../../platform/rate-limit.js';
+import type { CaptchaRepository } from './captcha.repository.js';
+import { drawCaptcha, randomAnswer } from './image-captcha.js';
+
+/** Answer of every image captcha in test mode (ARCHITECTURE §4). */
+export const TEST_CAPTCHA_ANSWER = '8888';
+
+export interface CaptchaServiceDeps {
+  repo: CaptchaRepository;
+  limiter: RateLimiter;
+  testMode: boolean;
+  perClientPerMinute: number;
+}
+
+export function createCaptchaService({ repo, limiter, testMode, perClientPerMinute }: CaptchaServiceDeps) {
+  return {
+    /** Issues a new image captcha bound to `clientId`; limited per client id and per address. */
+    async issue(clientId: string, ip: string): Promise<{ image: string }> {
+      await limiter.hit(`captcha:client:${clientId}`, perClientPerMinute, 60);
+      await limiter.hit(`captcha:ip:${ip}`, perClientPerMinute * 10, 60);
+      const answer = testMode ? TEST_CAPTCHA_ANSWER : randomAnswer();
+      await repo.save(clientId, answer.toLowerCase(), LIMITS.imageCaptchaTtlSeconds);
+      return { image: drawCaptcha(answer) };
+    },
+    /** True when `answer` matches the live challenge of `clientId`; the challenge is spent either way. */
+    async verify(clientId: string, answer: string): Promise<boolean> {
+      const expected = await repo.take(clientId);
+      return expected !== null && expected === answer.trim().toLowerCase();
+    },
+  };
+}
+
+export type CaptchaService = ReturnType<typeof createCaptchaService>;

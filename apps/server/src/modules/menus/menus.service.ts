@@ -1,0 +1,78 @@
+import type { MenuData, MenuItem, MenuMeta, PermissionItem } from '@portal/contracts';
+import { ResultCode } from '@portal/contracts';
+import { AppError } from '../../platform/errors.js';
+import type { MenuRow, MenusRepository, PermissionRow } from './menus.repository.js';
+
+export interface MenuContext {
+  tenantId: number;
+  userId: number;
+  roleId: number | null;
+  applicationId: number | null;
+}
+
+export interface MenuQuery {
+  roleId?: string | undefined;
+  appCodes?: string | undefined;
+}
+
+const toPermission = (p: PermissionRow): PermissionItem => ({
+  action: p.code,
+  describe: p.describe,
+  type: String(p.type),
+  status: String(p.status),
+});
+
+/** Builds the menu tree; children of an entry the role cannot see are dropped with it. */
+export function buildTree(rows: MenuRow[]): MenuItem[] {
+  const items = new Map<number, MenuItem>();
+  for (const r of rows) {
+    items.set(r.id, {
+      id: String(r.id),
+      path: r.path,
+      name: r.name,
+      hidden: r.hidden,
+      parentId: r.parentId === null ? null : String(r.parentId),
+      component: r.component,
+      redirect: r.redirect,
+      route: r.route,
+      meta: { ...(r.meta as MenuMeta), serviceType: r.serviceType, module: r.module },
+    });
+  }
+  const roots: MenuItem[] = [];
+  for (const r of rows) {
+    const item = items.get(r.id)!;
+    if (r.parentId === null) roots.push(item);
+    else {
+      const parent = items.get(r.parentId);
+      if (parent) (parent.children ??= []).push(item);
+    }
+  }
+  return roots;
+}
+
+export function createMenusService({ repo }: { repo: MenusRepository }) {
+  return {
+    async menuFor(ctx: MenuContext, q: MenuQuery): Promise<MenuData> {
+      let roleId = ctx.roleId;
+      if (q.roleId) {
+        const asked = Number(q.roleId);
+        if (!Number.isSafeInteger(asked) || !(await repo.holdsRole(ctx.tenantId, ctx.userId, asked))) {
+          throw new AppError(ResultCode.NO_PERMISSION, 'roleNotHeld');
+        }
+        roleId = asked;
+      }
+      if (roleId === null) return { auth: [], allAuth: [], menu: [] };
+      const appCodes = q.appCodes
+        ? q.appCodes.split(',').map((c) => c.trim()).filter(Boolean)
+        : null;
+      const [rows, auth, allAuth] = await Promise.all([
+        repo.menusForRole(ctx.tenantId, ctx.userId, roleId, appCodes, ctx.applicationId),
+        repo.rolePermissions(ctx.tenantId, roleId),
+        repo.allPermissions(ctx.tenantId),
+      ]);
+      return { auth: auth.map(toPermission), allAuth: allAuth.map(toPermission), menu: buildTree(rows) };
+    },
+  };
+}
+
+export type MenusService = ReturnType<typeof createMenusService>;

@@ -1,0 +1,59 @@
+/**
+ * Serves the built SPA under the public path (default /center/): hashed assets pre-compressed and
+ * cached for a year, index.html for every other path below it (history fallback), and the runtime
+ * configuration as /center/config.js (ARCHITECTURE §4), so a switch changes without a rebuild.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import fastifyStatic from '@fastify/static';
+import type { RuntimeConfig } from '@portal/contracts';
+import type { FastifyPluginAsync } from 'fastify';
+
+export const DEFAULT_WEB_DIST = resolve(dirname(fileURLToPath(import.meta.url)), '../../../../web/dist');
+
+export interface WebRoutesOptions {
+  webDist: string;
+  runtime: RuntimeConfig;
+}
+
+export const webRoutes: FastifyPluginAsync<WebRoutesOptions> = async (app, { webDist, runtime }) => {
+  const base = runtime.publicpath;
+  // `<` is escaped so the JSON can never close a surrounding script element.
+  const configJs = `window.__PORTAL_CONFIG__=${JSON.stringify(runtime).replaceAll('<', '\\u003c')};\n`;
+
+  app.get('/', async (_req, reply) => reply.redirect(base));
+  if (base !== '/') app.get(base.replace(/\/$/, ''), async (_req, reply) => reply.redirect(base, 301));
+  app.get(`${base}config.js`, async (_req, reply) =>
+    reply.header('cache-control', 'no-store').type('application/javascript; charset=utf-8').send(configJs),
+  );
+
+  const indexFile = join(webDist, 'index.html');
+  if (!existsSync(indexFile)) {
+    app.log.warn(`no built web app in ${webDist}: run "npm run build"`);
+    app.get(`${base}*`, async (_req, reply) =>
+      reply.code(503).type('text/plain; charset=utf-8').send('The web app is not built: run "npm run build".'),
+    );
+    return;
+  }
+  // The bundle is built with relative URLs; make them absolute so deep links load the same files.
+  const indexHtml = readFileSync(indexFile, 'utf8').replace(/(src|href)="\.\//g, `$1="${base}`);
+
+  await app.register(fastifyStatic, {
+    root: webDist,
+    prefix: base,
+    wildcard: false,
+    index: false,
+    preCompressed: true,
+    cacheControl: false,
+    setHeaders(res, path) {
+      res.setHeader(
+        'cache-control',
+        path.includes(`${'/'}assets${'/'}`) ? 'public, max-age=31536000, immutable' : 'no-cache',
+      );
+    },
+  });
+  app.get(`${base}*`, async (_req, reply) =>
+    reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(indexHtml),
+  );
+};

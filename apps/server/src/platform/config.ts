@@ -1,0 +1,185 @@
+/**
+ * Server configuration from environment variables, validated once at start. A bad value stops the
+ * server with a message that names the variable. README's configuration table lists every entry.
+ */
+import type { RuntimeConfig } from '@portal/contracts';
+
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseUrl: string | null;
+  publicUrl: string;
+  ssoUrl: string;
+  nodeEnv: 'development' | 'production' | 'test';
+  logLevel: string;
+  seedDemo: boolean;
+  demoPassword: string;
+  testCaptcha: boolean;
+  webDist: string | null;
+  trustProxy: boolean;
+  sessionTtlHours: number;
+  loginPerIpPerMinute: number;
+  captchaPerClientPerMinute: number;
+  bodyLimitBytes: number;
+  /** Runtime switches of spec §1 (without secrets, which are added when config.js is served). */
+  runtime: Omit<RuntimeConfig, 'signSecret'>;
+}
+
+export class ConfigError extends Error {}
+
+type Env = Record<string, string | undefined>;
+
+function int(env: Env, name: string, def: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return def;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < min || n > max) {
+    throw new ConfigError(`${name} must be a whole number from ${min} to ${max} (got "${raw}")`);
+  }
+  return n;
+}
+
+function bool(env: Env, name: string, def: boolean): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return def;
+  if (/^(1|true|yes|on)$/i.test(raw)) return true;
+  if (/^(0|false|no|off)$/i.test(raw)) return false;
+  throw new ConfigError(`${name} must be 1/0, true/false, yes/no or on/off (got "${raw}")`);
+}
+
+function url(env: Env, name: string, def: string): string {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return def;
+  try {
+    const u = new URL(raw);
+    if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new Error();
+    return raw.replace(/\/+$/, '');
+  } catch {
+    throw new ConfigError(`${name} must be an absolute http(s) URL (got "${raw}")`);
+  }
+}
+
+const RUNTIME_KEYS: Record<keyof Config['runtime'], 'string' | 'boolean' | 'number'> = {
+  siteName: 'string',
+  logo: 'string',
+  theme: 'string',
+  apptheme: 'string',
+  registerTheme: 'string',
+  noticeEnabled: 'boolean',
+  registerWithoutSms: 'boolean',
+  notsms: 'boolean',
+  workbenchEnabled: 'boolean',
+  keepAlive: 'boolean',
+  languageSwitch: 'boolean',
+  domianURL: 'string',
+  backurl: 'string',
+  appBaseUrl: 'string',
+  baseurl: 'string',
+  publicpath: 'string',
+  ssoUrl: 'string',
+  defaultTenantCode: 'string',
+  storagePrefix: 'string',
+  requestTimeoutMs: 'number',
+  phonePattern: 'string',
+  defaultLocale: 'string',
+};
+
+function runtimeOverrides(env: Env): Partial<Config['runtime']> {
+  const raw = env.PORTAL_RUNTIME_CONFIG;
+  if (!raw) return {};
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw);
+  } catch {
+    throw new ConfigError('PORTAL_RUNTIME_CONFIG must be a JSON object');
+  }
+  if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) {
+    throw new ConfigError('PORTAL_RUNTIME_CONFIG must be a JSON object');
+  }
+  for (const [key, value] of Object.entries(parsed)) {
+    const kind = RUNTIME_KEYS[key as keyof Config['runtime']];
+    if (!kind) throw new ConfigError(`PORTAL_RUNTIME_CONFIG has an unknown key "${key}"`);
+    if (typeof value !== kind) throw new ConfigError(`PORTAL_RUNTIME_CONFIG.${key} must be a ${kind}`);
+  }
+  const out = parsed as Partial<Config['runtime']>;
+  if (out.defaultLocale && out.defaultLocale !== 'zh-CN' && out.defaultLocale !== 'en-US') {
+    throw new ConfigError('PORTAL_RUNTIME_CONFIG.defaultLocale must be "zh-CN" or "en-US"');
+  }
+  if (out.publicpath !== undefined && !/^\/([\w-]+\/)*$/.test(out.publicpath)) {
+    throw new ConfigError('PORTAL_RUNTIME_CONFIG.publicpath must look like "/center/"');
+  }
+  return out;
+}
+
+export function loadConfig(env: Env = process.env): Config {
+  const nodeEnvRaw = env.NODE_ENV ?? 'development';
+  if (!['development', 'production', 'test'].includes(nodeEnvRaw)) {
+    throw new ConfigError(`NODE_ENV must be development, production or test (got "${nodeEnvRaw}")`);
+  }
+  const nodeEnv = nodeEnvRaw as Config['nodeEnv'];
+  const port = int(env, 'PORT', 8080, 0, 65535);
+  const databaseUrl = env.DATABASE_URL?.trim() || null;
+  if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
+    throw new ConfigError('DATABASE_URL must start with postgres:// or postgresql://');
+  }
+  const testCaptcha = bool(env, 'PORTAL_TEST_CAPTCHA', false);
+  if (testCaptcha && nodeEnv === 'production') {
+    throw new ConfigError('PORTAL_TEST_CAPTCHA=1 makes captchas guessable and is refused with NODE_ENV=production');
+  }
+  const demoPassword = env.DEMO_PASSWORD ?? 'Demo@2026!';
+  if (demoPassword.length < 8) throw new ConfigError('DEMO_PASSWORD must have at least 8 characters');
+  const ssoUrl = url(env, 'SSO_URL', '');
+  const publicUrl = url(env, 'PUBLIC_URL', `http://localhost:${port || 8080}`);
+  const logLevel = env.LOG_LEVEL ?? 'info';
+  if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(logLevel)) {
+    throw new ConfigError(`LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent (got "${logLevel}")`);
+  }
+
+  const runtime: Config['runtime'] = {
+    siteName: env.SITE_NAME ?? '企业服务门户',
+    logo: '',
+    theme: '',
+    apptheme: '',
+    registerTheme: '',
+    noticeEnabled: false,
+    registerWithoutSms: false,
+    notsms: true,
+    workbenchEnabled: true,
+    keepAlive: false,
+    languageSwitch: false,
+    domianURL: '',
+    backurl: '',
+    appBaseUrl: '',
+    baseurl: '',
+    publicpath: '/center/',
+    ssoUrl,
+    defaultTenantCode: env.DEFAULT_TENANT ?? 'demo',
+    storagePrefix: 'portal_',
+    requestTimeoutMs: 15_000,
+    phonePattern: '',
+    defaultLocale: 'zh-CN',
+    ...runtimeOverrides(env),
+  };
+
+  return {
+    port,
+    host: env.HOST ?? '0.0.0.0',
+    dataDir: env.DATA_DIR ?? './data',
+    databaseUrl,
+    publicUrl,
+    ssoUrl,
+    nodeEnv,
+    logLevel,
+    seedDemo: bool(env, 'SEED_DEMO', true),
+    demoPassword,
+    testCaptcha,
+    webDist: env.WEB_DIST ?? null,
+    trustProxy: bool(env, 'TRUST_PROXY', false),
+    sessionTtlHours: int(env, 'SESSION_TTL_HOURS', 12, 1, 24 * 30),
+    loginPerIpPerMinute: int(env, 'LOGIN_RATE_PER_MINUTE', 30, 1, 1_000_000),
+    captchaPerClientPerMinute: int(env, 'CAPTCHA_RATE_PER_MINUTE', 30, 1, 1_000_000),
+    bodyLimitBytes: int(env, 'BODY_LIMIT_BYTES', 64 * 1024, 1024, 64 * 1024 * 1024),
+    runtime,
+  };
+}

@@ -1,0 +1,32 @@
+import { ResultCode, httpStatusOf } from '@portal/contracts';
+import type { MessageKey } from './i18n.js';
+
+/**
+ * A failure the client is meant to see: a result code of spec §8 (or ours) and a message key from
+ * the server's catalogue. The one error handler turns it into the `{status, message, data}` envelope.
+ */
+export class AppError extends Error {
+  constructor(
+    readonly code: number,
+    readonly key: MessageKey,
+    readonly params?: Record<string, string | number>,
+    readonly headers?: Record<string, string>,
+  ) {
+    super(key);
+  }
+
+  get httpStatus(): number {
+    return httpStatusOf(this.code);
+  }
+}
+
+export const errors = {
+  badRequest: (detail: string) => new AppError(ResultCode.BAD_REQUEST, 'badRequest', { detail }),
+  unauthorized: () => new AppError(ResultCode.UNAUTHORIZED, 'unauthorized'),
+  noPermission: () => new AppError(ResultCode.NO_PERMISSION, 'noPermission'),
+  notFound: () => new AppError(ResultCode.NOT_FOUND, 'notFound'),
+  tooManyRequests: (retryAfterSeconds: number) =>
+    new AppError(ResultCode.TOO_MANY_REQUESTS, 'tooManyRequests', undefined, {
+      'retry-after': String(Math.max(1, Math.ceil(retryAfterSeconds))),
+    }),
+};

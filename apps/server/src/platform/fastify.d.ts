@@ -1,0 +1,12 @@
+import type { preHandlerAsyncHookHandler } from 'fastify';
+import type { ActiveSession } from '../modules/auth/auth.repository.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** preHandler that loads the session named by the Authorization_front token, or answers 401. */
+    authenticate: preHandlerAsyncHookHandler;
+  }
+  interface FastifyRequest {
+    session: ActiveSession | null;
+  }
+}

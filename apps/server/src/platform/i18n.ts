@@ -1,0 +1,93 @@
+/**
+ * Server messages in the request's language (spec §7: query `language` = `eng` for English, else
+ * zh_CN). Chinese texts are the product's own; English is the translation.
+ */
+export type Lang = 'zh' | 'en';
+
+const messages = {
+  ok: { zh: '成功', en: 'Success' },
+  badRequest: { zh: '请求参数不正确：{detail}', en: 'Invalid request: {detail}' },
+  badJson: { zh: '请求体不是合法的 JSON', en: 'The request body is not valid JSON' },
+  bodyTooLarge: { zh: '请求体过大', en: 'The request body is too large' },
+  unsupportedMedia: { zh: '不支持的请求内容类型', en: 'Unsupported content type' },
+  notFound: { zh: '请求的资源不存在', en: 'The requested resource does not exist' },
+  serverError: { zh: '服务器错误', en: 'Server error' },
+  unavailable: { zh: '服务暂不可用，请稍后再试', en: 'The service is unavailable, please try again later' },
+  tooManyRequests: { zh: '请求过于频繁，请稍后再试', en: 'Too many requests, please try again later' },
+  signatureMissing: { zh: '请求未签名', en: 'The request is not signed' },
+  signatureStale: {
+    zh: '请求时间戳无效或已过期，请校准设备时间后重试',
+    en: 'The request timestamp is invalid or expired; check the device clock and retry',
+  },
+  signatureReplay: { zh: '重复的请求已被拒绝', en: 'A repeated request was refused' },
+  signatureInvalid: { zh: '请求签名无效', en: 'The request signature is invalid' },
+  loginFailed: { zh: '用户名、密码或验证码错误', en: 'Incorrect username, password or captcha' },
+  captchaRequired: { zh: '验证码不可以为空', en: 'The captcha cannot be empty' },
+  passwordUndecryptable: {
+    zh: '密码加密数据无效，请刷新页面后重试',
+    en: 'The encrypted password is invalid; reload the page and retry',
+  },
+  unauthorized: {
+    zh: '你已被登出，可以取消继续留在该页面，或者重新登录',
+    en: 'You have been signed out. Stay on this page or sign in again',
+  },
+  noPermission: { zh: '当前用户无相关操作权限！', en: 'You have no permission for this operation!' },
+  roleNotHeld: { zh: '当前用户不拥有该角色', en: 'You do not hold this role' },
+  loggedOut: { zh: '已退出登录', en: 'Signed out' },
+  tenantUnknown: { zh: '租户不存在', en: 'Unknown tenant' },
+} as const satisfies Record<string, Record<Lang, string>>;
+
+export type MessageKey = keyof typeof messages;
+
+export function t(lang: Lang, key: MessageKey, params?: Record<string, string | number>): string {
+  let text: string = messages[key][lang];
+  if (params) for (const [k, v] of Object.entries(params)) text = text.replaceAll(`{${k}}`, String(v));
+  return text;
+}
+
+export function langOf(query: unknown): Lang {
+  const q = query as Record<string, unknown> | undefined;
+  return q && q.language === 'eng' ? 'en' : 'zh';
+}
+
+interface SchemaIssue {
+  instancePath?: string;
+  keyword?: string;
+  params?: Record<string, unknown>;
+  message?: string;
+}
+
+/** A person-readable line for the first schema issue, in the request's language. */
+export function describeSchemaIssue(issue: SchemaIssue, context: string, lang: Lang): string {
+  const field =
+    issue.keyword === 'required' && issue.params?.missingProperty
+      ? String(issue.params.missingProperty)
+      : (issue.instancePath ?? '').replace(/^\//, '').replaceAll('/', '.') || context;
+  const p = issue.params ?? {};
+  const zh: Record<string, string> = {
+    required: `缺少必填字段 ${field}`,
+    type: `${field} 的类型应为 ${String(p.type)}`,
+    maxLength: `${field} 最多 ${String(p.limit)} 个字符`,
+    minLength: `${field} 至少 ${String(p.limit)} 个字符`,
+    pattern: `${field} 的格式不正确`,
+    maximum: `${field} 不能大于 ${String(p.limit)}`,
+    minimum: `${field} 不能小于 ${String(p.limit)}`,
+    additionalProperties: `不允许的字段 ${String(p.additionalProperty)}`,
+    maxItems: `${field} 最多 ${String(p.limit)} 项`,
+    enum: `${field} 的取值不在允许范围内`,
+  };
+  const en: Record<string, string> = {
+    required: `missing required field ${field}`,
+    type: `${field} must be of type ${String(p.type)}`,
+    maxLength: `${field} must have at most ${String(p.limit)} characters`,
+    minLength: `${field} must have at least ${String(p.limit)} characters`,
+    pattern: `${field} has an invalid format`,
+    maximum: `${field} must not be greater than ${String(p.limit)}`,
+    minimum: `${field} must not be less than ${String(p.limit)}`,
+    additionalProperties: `field ${String(p.additionalProperty)} is not allowed`,
+    maxItems: `${field} must have at most ${String(p.limit)} items`,
+    enum: `${field} is not an allowed value`,
+  };
+  const table = lang === 'en' ? en : zh;
+  return table[issue.keyword ?? ''] ?? `${field}: ${issue.message ?? 'invalid'}`;
+}

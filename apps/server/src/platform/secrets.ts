@@ -1,0 +1,45 @@
+/**
+ * Secrets generated on first start and kept in the database, so that every instance behind a load
+ * balancer shares them: the RSA key pair for password transport, the request-signing secret and the
+ * JWT key. Concurrent first starts agree through INSERT … ON CONFLICT DO NOTHING.
+ */
+import { createHash, generateKeyPairSync, randomBytes } from 'node:crypto';
+import { sql } from 'drizzle-orm';
+import type { Db } from '../db/client.js';
+
+export interface Secrets {
+  rsaPrivateKeyPem: string;
+  rsaPublicKeyPem: string;
+  rsaKeyId: string;
+  signSecret: string;
+  jwtKey: Uint8Array;
+}
+
+async function ensure(db: Db, name: string, make: () => string): Promise<string> {
+  await db.execute(sql`INSERT INTO server_secrets (name, value) VALUES (${name}, ${make()}) ON CONFLICT (name) DO NOTHING`);
+  const rows = await db.execute<{ value: string }>(sql`SELECT value FROM server_secrets WHERE name = ${name}`);
+  const value = rows.rows[0]?.value;
+  if (!value) throw new Error(`secret ${name} could not be stored`);
+  return value;
+}
+
+export async function loadSecrets(db: Db): Promise<Secrets> {
+  const keyPair = await ensure(db, 'rsa_key_pair', () => {
+    const { privateKey, publicKey } = generateKeyPairSync('rsa', {
+      modulusLength: 2048,
+      publicKeyEncoding: { type: 'spki', format: 'pem' },
+      privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
+    });
+    return JSON.stringify({ privateKey, publicKey });
+  });
+  const { privateKey, publicKey } = JSON.parse(keyPair) as { privateKey: string; publicKey: string };
+  const signSecret = await ensure(db, 'sign_secret', () => randomBytes(32).toString('base64url'));
+  const jwtKey = await ensure(db, 'jwt_key', () => randomBytes(32).toString('base64url'));
+  return {
+    rsaPrivateKeyPem: privateKey,
+    rsaPublicKeyPem: publicKey,
+    rsaKeyId: createHash('sha256').update(publicKey).digest('hex').slice(0, 16),
+    signSecret,
+    jwtKey: Buffer.from(jwtKey, 'base64url'),
+  };
+}

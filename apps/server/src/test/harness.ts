@@ -1,0 +1,120 @@
+/**
+ * Test harness for server tests: a fresh database (migrated and seeded) on the run's PostgreSQL,
+ * the real app built in memory, and helpers that sign requests exactly as a client must.
+ */
+import { constants, publicEncrypt, randomBytes } from 'node:crypto';
+import { canonicalParams, signingText } from '@portal/contracts';
+import type { InjectOptions } from 'fastify';
+import { buildApp, type App } from '../app.js';
+import { connect, migrateDb, type Db } from '../db/client.js';
+import { ensureDatabase } from '../db/open.js';
+import { seedDemo } from '../db/seed.js';
+import { hashPassword } from '../modules/auth/auth.service.js';
+import { loadConfig } from '../platform/config.js';
+import { loadSecrets, type Secrets } from '../platform/secrets.js';
+import { sign } from '../platform/signing.js';
+
+export const DEMO_PASSWORD = 'Demo@2026!';
+
+export function databaseUrl(name: string): string {
+  const admin = process.env.TEST_PG_ADMIN_URL;
+  if (!admin) throw new Error('TEST_PG_ADMIN_URL is not set: run tests through vitest (test/global-setup.ts)');
+  const u = new URL(admin);
+  u.pathname = `/${name}`;
+  return u.toString();
+}
+
+/** A new database with migrations and demo data; returns its URL. */
+export async function freshDatabase(prefix = 't'): Promise<string> {
+  const name = `${prefix}_${randomBytes(6).toString('hex')}`;
+  await ensureDatabase(process.env.TEST_PG_ADMIN_URL!, name);
+  const url = databaseUrl(name);
+  const db = connect(url, 2);
+  try {
+    await migrateDb(db);
+    await seedDemo(db, { passwordHash: await hashPassword(DEMO_PASSWORD) });
+  } finally {
+    await db.$client.end();
+  }
+  return url;
+}
+
+export interface SignedCall {
+  method?: InjectOptions['method'];
+  url: string;
+  body?: Record<string, unknown>;
+  token?: string;
+  headers?: Record<string, string>;
+}
+
+export function signedHeaders(secret: string, url: string, body?: Record<string, unknown> | null, ts = Date.now()) {
+  const [path, qs] = url.split('?') as [string, string | undefined];
+  const query: Record<string, string | string[]> = {};
+  for (const [k, v] of new URLSearchParams(qs ?? '')) {
+    const prev = query[k];
+    query[k] = prev === undefined ? v : Array.isArray(prev) ? [...prev, v] : [prev, v];
+  }
+  const nonce = randomBytes(12).toString('hex');
+  const signature = sign(secret, signingText(String(ts), nonce, path, canonicalParams(query, body ?? null)));
+  return { 'x-timestamp': String(ts), 'x-nonce': nonce, 'x-signature': signature };
+}
+
+export interface TestContext {
+  app: App;
+  db: Db;
+  secrets: Secrets;
+  call(c: SignedCall): ReturnType<App['inject']>;
+  encrypt(password: string): string;
+  login(username?: string, password?: string, tenantCode?: string): Promise<string>;
+  close(): Promise<void>;
+}
+
+export async function createTestContext(env: Record<string, string> = {}): Promise<TestContext> {
+  const url = await freshDatabase();
+  const db = connect(url, 5);
+  const secrets = await loadSecrets(db);
+  const config = loadConfig({ NODE_ENV: 'test', PORTAL_TEST_CAPTCHA: '1', DATABASE_URL: url, ...env });
+  // TEST_LOG=1 shows the server's own log (errors included) while debugging a test.
+  const app = await buildApp({ config, db, secrets, ...(process.env.TEST_LOG ? {} : { logger: false }) });
+  await app.ready();
+
+  const call = (c: SignedCall) =>
+    app.inject({
+      method: c.method ?? (c.body ? 'POST' : 'GET'),
+      url: c.url,
+      ...(c.body ? { payload: c.body } : {}),
+      headers: {
+        ...signedHeaders(secrets.signSecret, c.url, c.body),
+        ...(c.token ? { authorization_front: c.token } : {}),
+        ...c.headers,
+      },
+    });
+  const encrypt = (password: string) =>
+    publicEncrypt(
+      { key: secrets.rsaPublicKeyPem, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: 'sha256' },
+      Buffer.from(password, 'utf8'),
+    ).toString('base64');
+
+  return {
+    app,
+    db,
+    secrets,
+    call,
+    encrypt,
+    async login(username = 'member', password = DEMO_PASSWORD, tenantCode = 'demo') {
+      const captchaKey = randomBytes(8).toString('hex');
+      await call({ url: `/api/auth/kaptcha/get?type=LOGIN&data=${captchaKey}` });
+      const res = await call({
+        url: `/api/auth/jwt/front/token?tenantCode=${tenantCode}`,
+        body: { username, password: encrypt(password), imgvercode: '8888', captchaKey },
+      });
+      const body = res.json();
+      if (body.status !== 200) throw new Error(`login failed: ${res.body}`);
+      return body.data as string;
+    },
+    async close() {
+      await app.close();
+      await db.$client.end();
+    },
+  };
+}

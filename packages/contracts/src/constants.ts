@@ -1,0 +1,63 @@
+/** Business constants and limits of spec §9, in one place for server and web. */
+export const LIMITS = {
+  smsCountdownSeconds: 60,
+  smsTypeRegistration: 2,
+  loadingMessageSeconds: 3,
+  redirectAfterRegisterSeconds: 3,
+  userInfoTtlMs: 6048e5,
+  selectedAppTtlMs: 864e5,
+  replyMinLength: 2,
+  replyMaxLength: 255,
+  passwordMinLength: 8,
+  tabScrollStepPx: 100,
+  drawerWidth: 700,
+  drawerFullWidthBelowPx: 500,
+  noticeBellCount: 3,
+  enterprisePageSize: 10,
+  enterprisePageSizes: [5, 10, 15, 20],
+  forcedLogoutNoticeSeconds: 4,
+  loginErrorSeconds: 5,
+  chunkLoadTimeoutMs: 120_000,
+  captcha: {
+    sliderSuccessMs: 1000,
+    sliderFailureResetMs: 1000,
+    clickCount: 3,
+    clickCloseMs: 1500,
+    clickRetryMs: 700,
+    frameWidth: 310,
+    frameHeight: 155,
+    sliderY: 5,
+    registerFrameWidth: 400,
+    registerFrameHeight: 200,
+  },
+  /** Image captcha (login): lifetime of one challenge. */
+  imageCaptchaTtlSeconds: 120,
+  /** Signed requests: allowed clock skew and nonce memory. */
+  signatureWindowSeconds: 300,
+} as const;
+
+/** Query parameters kept on every navigation (spec §2). */
+export const KEPT_QUERY_PARAMS = [
+  'tc',
+  'benchCode',
+  'partBench',
+  'appCode',
+  'roleCode',
+  'tenantCode',
+  'iframe',
+  'service',
+] as const;
+
+/** Routes open without a session (spec §2). */
+export const OPEN_ROUTES = [
+  '/login',
+  '/user/login',
+  '/user/register',
+  '/user/register-result',
+  '/user/alteration',
+  '/user/dashboard',
+  '/workscreen',
+  '/deviceManage/devices',
+  '/deviceManage/alerts',
+  '/404',
+] as const;

@@ -1,0 +1,286 @@
+/**
+ * Schemas of every entity and payload of spec §3, written once and used by the Fastify routes
+ * (validation and serialisation) and by the web forms and API calls (static types).
+ */
+import { Type, type Static } from 'typebox';
+
+const Id = Type.Union([Type.Integer(), Type.String({ maxLength: 64 })]);
+const Text = (max = 255) => Type.String({ maxLength: max });
+const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()]);
+
+// ---- Registration (issue: registration) ------------------------------------------------------
+export const MemberRegistration = Type.Object({
+  tenantCode: Text(64),
+  username: Text(64),
+  password: Text(1024),
+  mobile: Text(20),
+  smsCode: Type.Optional(Text(12)),
+  imgCode: Type.Optional(Text(1024)),
+  hostUrl: Type.Optional(Text(1024)),
+  number: Type.Optional(Text(64)),
+});
+export type MemberRegistration = Static<typeof MemberRegistration>;
+
+export const CompanyRegistration = Type.Object({
+  companyName: Text(128),
+  industryCode: Text(32),
+  country: Text(32),
+  contacts: Text(64),
+  position: Text(64),
+  tenantCode: Text(64),
+  password: Text(1024),
+  mobile: Text(20),
+  smsCode: Type.Optional(Text(12)),
+  imgCode: Type.Optional(Text(1024)),
+  hostUrl: Type.Optional(Text(1024)),
+  number: Type.Optional(Text(64)),
+});
+export type CompanyRegistration = Static<typeof CompanyRegistration>;
+
+export const SmsRequest = Type.Object({
+  phone: Text(20),
+  type: Type.Integer(),
+  imageCode: Type.Optional(Text(1024)),
+  number: Type.Optional(Text(64)),
+});
+export type SmsRequest = Static<typeof SmsRequest>;
+
+// ---- Behavioural captcha (AJ-Captcha protocol) ------------------------------------------------
+export const CaptchaFetch = Type.Object({
+  captchaType: Text(32),
+  clientUid: Type.Optional(Text(128)),
+  ts: Type.Optional(Type.Union([Type.Integer(), Text(32)])),
+});
+export type CaptchaFetch = Static<typeof CaptchaFetch>;
+
+export const CaptchaData = Type.Object({
+  originalImageBase64: Type.Optional(Type.String()),
+  jigsawImageBase64: Type.Optional(Type.String()),
+  token: Type.Optional(Type.String()),
+  secretKey: Type.Optional(Nullable(Type.String())),
+  wordList: Type.Optional(Type.Array(Type.String())),
+  result: Type.Optional(Type.Boolean()),
+});
+export const CaptchaResponse = Type.Object({
+  repCode: Type.String(),
+  repMsg: Nullable(Type.String()),
+  repData: Nullable(CaptchaData),
+});
+export type CaptchaResponse = Static<typeof CaptchaResponse>;
+
+export const CaptchaCheck = Type.Object({
+  captchaType: Text(32),
+  pointJson: Text(2048),
+  token: Text(64),
+});
+export type CaptchaCheck = Static<typeof CaptchaCheck>;
+
+// ---- Login and session --------------------------------------------------------------------------
+export const LoginQuery = Type.Object({
+  service: Type.Optional(Text(2048)),
+  tenantCode: Type.Optional(Text(64)),
+});
+export type LoginQuery = Static<typeof LoginQuery>;
+
+export const LoginBody = Type.Object({
+  username: Type.String({ minLength: 1, maxLength: 64 }),
+  /** base64(RSA-OAEP-SHA256(UTF-8 password)) — see ARCHITECTURE §4. */
+  password: Type.String({ minLength: 1, maxLength: 1024 }),
+  imgvercode: Type.String({ minLength: 1, maxLength: 16 }),
+  /** The client id that fetched the captcha image (`data` of the captcha call). */
+  captchaKey: Type.String({ minLength: 8, maxLength: 64, pattern: '^[A-Za-z0-9_-]+$' }),
+  host: Type.Optional(Text(255)),
+});
+export type LoginBody = Static<typeof LoginBody>;
+
+export const TokenData = Type.String();
+
+export const ImageCaptchaQuery = Type.Object({
+  type: Type.Optional(Text(16)),
+  data: Type.String({ minLength: 8, maxLength: 64, pattern: '^[A-Za-z0-9_-]+$' }),
+});
+export type ImageCaptchaQuery = Static<typeof ImageCaptchaQuery>;
+
+/** The image itself as a data URL, ready for an <img src>. */
+export const ImageCaptchaData = Type.Object({ image: Type.String() });
+export type ImageCaptchaData = Static<typeof ImageCaptchaData>;
+
+export const PublicKeyData = Type.Object({ publicKey: Type.String(), keyId: Type.String() });
+export type PublicKeyData = Static<typeof PublicKeyData>;
+
+export const UserInfo = Type.Object({
+  username: Type.String(),
+  name: Type.String(),
+  userId: Type.String(),
+  groupId: Nullable(Type.String()),
+  groupName: Nullable(Type.String()),
+  tenantId: Type.String(),
+  tenantCode: Type.String(),
+  image: Nullable(Type.String()),
+  defaultApplyCode: Nullable(Type.String()),
+  defaultApplyId: Nullable(Type.String()),
+  defaultRoleId: Nullable(Type.String()),
+  defaultEntId: Nullable(Type.String()),
+  defaultEntGuId: Nullable(Type.String()),
+  homeUri: Nullable(Type.String()),
+});
+export type UserInfo = Static<typeof UserInfo>;
+
+export const InfoQuery = Type.Object({
+  token: Type.Optional(Text(2048)),
+  fastRoleCode: Type.Optional(Text(64)),
+  roleId: Type.Optional(Text(64)),
+  wbCode: Type.Optional(Text(64)),
+  benchCode: Type.Optional(Text(64)),
+});
+export type InfoQuery = Static<typeof InfoQuery>;
+
+// ---- Menus and permissions (spec §3, §6) --------------------------------------------------------
+export const PermissionItem = Type.Object({
+  action: Type.String(),
+  describe: Type.String(),
+  /** Type 2 entries are ignored by the UI guard (spec §6). */
+  type: Type.String(),
+  /** In allAuth: "0" means the code is not enforced, so the element shows for everyone. */
+  status: Type.String(),
+});
+export type PermissionItem = Static<typeof PermissionItem>;
+
+export const MenuMeta = Type.Object({
+  title: Type.String(),
+  icon: Type.Optional(Nullable(Type.String())),
+  url: Type.Optional(Nullable(Type.String())),
+  openKeys: Type.Optional(Type.Array(Type.String())),
+  isTabs: Type.Optional(Type.Boolean()),
+  isSide: Type.Optional(Type.Boolean()),
+  internalOrExternal: Type.Optional(Type.Boolean()),
+  componentName: Type.Optional(Nullable(Type.String())),
+  permissionList: Type.Optional(Type.Array(PermissionItem)),
+  keepAlive: Type.Optional(Type.Boolean()),
+  serviceType: Type.Optional(Type.Integer()),
+  module: Type.Optional(Nullable(Type.String())),
+  pageId: Type.Optional(Nullable(Type.String())),
+});
+export type MenuMeta = Static<typeof MenuMeta>;
+
+export interface MenuItem {
+  id: string;
+  path: string;
+  name: string;
+  hidden: boolean;
+  parentId: string | null;
+  component: string;
+  redirect?: string | null;
+  route?: string;
+  meta: MenuMeta;
+  children?: MenuItem[];
+}
+export const MenuItem = Type.Cyclic(
+  {
+    MenuItem: Type.Object({
+      id: Type.String(),
+      path: Type.String(),
+      name: Type.String(),
+      hidden: Type.Boolean(),
+      parentId: Nullable(Type.String()),
+      component: Type.String(),
+      redirect: Type.Optional(Nullable(Type.String())),
+      route: Type.Optional(Type.String()),
+      meta: MenuMeta,
+      children: Type.Optional(Type.Array(Type.Ref('MenuItem'))),
+    }),
+  },
+  'MenuItem',
+);
+
+export const PermissionQuery = Type.Object({
+  token: Type.Optional(Text(2048)),
+  roleId: Type.Optional(Text(64)),
+  appCodes: Type.Optional(Text(512)),
+  fastRoleCode: Type.Optional(Text(64)),
+  targetWb: Type.Optional(Text(64)),
+  partWb: Type.Optional(Text(64)),
+  serviceCode: Type.Optional(Text(64)),
+});
+export type PermissionQuery = Static<typeof PermissionQuery>;
+
+export const MenuData = Type.Object({
+  auth: Type.Array(PermissionItem),
+  allAuth: Type.Array(PermissionItem),
+  menu: Type.Array(MenuItem),
+});
+export interface MenuData {
+  auth: PermissionItem[];
+  allAuth: PermissionItem[];
+  menu: MenuItem[];
+}
+
+// ---- Context: micro-apps, applications, roles, workbenches, enterprises -----------------------
+export const MicroApp = Type.Object({
+  name: Type.String(),
+  code: Type.String(),
+  entry: Type.String(),
+  serviceType: Type.Integer(),
+});
+export type MicroApp = Static<typeof MicroApp>;
+
+export const ApplicationItem = Type.Object({ id: Type.String(), appCode: Type.String(), appName: Type.String() });
+export type ApplicationItem = Static<typeof ApplicationItem>;
+
+export const RoleItem = Type.Object({ id: Type.String(), title: Type.String() });
+export type RoleItem = Static<typeof RoleItem>;
+
+export const WorkbenchItem = Type.Object({ id: Type.String(), appCode: Type.String(), appName: Type.String() });
+export type WorkbenchItem = Static<typeof WorkbenchItem>;
+
+export const JoinedEnterprise = Type.Object({
+  entId: Type.String(),
+  entName: Type.String(),
+  creditCode: Nullable(Type.String()),
+  crtTime: Type.String(),
+  /** 0 unreviewed, 1 passed, 2 not passed. */
+  estatus: Type.Integer({ minimum: 0, maximum: 2 }),
+});
+export type JoinedEnterprise = Static<typeof JoinedEnterprise>;
+
+export const EnterpriseTarget = Type.Object({ entId: Type.String(), entName: Type.String(), entGuId: Type.String() });
+export type EnterpriseTarget = Static<typeof EnterpriseTarget>;
+
+export const SwitchEnterprise = Type.Object({ entId: Type.Integer({ minimum: 1 }) });
+export type SwitchEnterprise = Static<typeof SwitchEnterprise>;
+
+// ---- Notices (spec §3, §4) -------------------------------------------------------------------------
+export const FileRef = Type.Object({ addr: Text(1024), fileName: Text(255) });
+export type FileRef = Static<typeof FileRef>;
+
+export const Notice = Type.Object({
+  id: Type.String(),
+  title: Type.String(),
+  pushTime: Type.String(),
+  remark: Type.String(),
+  /** 0 not replied, 1 replied. */
+  answerStatus: Type.Integer({ minimum: 0, maximum: 1 }),
+  /** 0 confirm only, 1 text, 2 text plus attachments. */
+  replyWay: Type.Integer({ minimum: 0, maximum: 2 }),
+  pushFile: Type.Array(FileRef),
+  replyFile: Type.Array(FileRef),
+  content: Nullable(Type.String()),
+  validityTime: Nullable(Type.String()),
+});
+export type Notice = Static<typeof Notice>;
+
+export const ReplySubmission = Type.Object({
+  id: Type.Integer(),
+  replyName: Text(64),
+  content: Type.Optional(Text(255)),
+  fileList: Type.Optional(Type.Array(FileRef, { maxItems: 20 })),
+});
+export type ReplySubmission = Static<typeof ReplySubmission>;
+
+export const DefaultSubManagement = Type.Object({ homeUrl: Nullable(Type.String()) });
+export type DefaultSubManagement = Static<typeof DefaultSubManagement>;
+
+export const RegisterAgreement = Type.Object({ registerAgreement: Type.String() });
+export type RegisterAgreement = Static<typeof RegisterAgreement>;
+
+export { Id };

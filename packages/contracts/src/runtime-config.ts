@@ -1,0 +1,35 @@
+/**
+ * The runtime configuration the server writes into `/center/config.js` as
+ * `window.__PORTAL_CONFIG__` (ARCHITECTURE §4): every switch of spec §1 plus what the SPA needs
+ * before it boots. Changing it needs no rebuild.
+ */
+export interface RuntimeConfig {
+  siteName: string;
+  logo: string;
+  /** Layout theme; empty is the default side-menu layout. */
+  theme: string;
+  apptheme: string;
+  registerTheme: string;
+  noticeEnabled: boolean;
+  registerWithoutSms: boolean;
+  /** SMS verification on registration (spec §1 `notsms`, default on). */
+  notsms: boolean;
+  workbenchEnabled: boolean;
+  keepAlive: boolean;
+  languageSwitch: boolean;
+  /** Home-portal (park) link shown in the header; empty hides the link. */
+  domianURL: string;
+  backurl: string;
+  appBaseUrl: string;
+  baseurl: string;
+  publicpath: string;
+  /** Single sign-on server base URL; empty means the standalone login form. */
+  ssoUrl: string;
+  /** Default tenant code when none is given in the address. */
+  defaultTenantCode: string;
+  signSecret: string;
+  storagePrefix: string;
+  requestTimeoutMs: number;
+  phonePattern: string;
+  defaultLocale: 'zh-CN' | 'en-US';
+}
