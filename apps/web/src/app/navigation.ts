@@ -1,0 +1,48 @@
+/**
+ * Address rules of spec §2 that every route shares: the kept query parameters, the tenant code,
+ * and which redirect targets are allowed after login.
+ */
+import { cleanTenantCode, KEPT_QUERY_PARAMS } from '@portal/contracts';
+
+/** The kept parameters of `search` (tc, benchCode, partBench, appCode, roleCode, tenantCode, iframe, service). */
+export function keptParams(search: string): URLSearchParams {
+  const from = new URLSearchParams(search);
+  const kept = new URLSearchParams();
+  for (const k of KEPT_QUERY_PARAMS) {
+    const v = from.get(k);
+    if (v !== null && v !== '') kept.set(k, v);
+  }
+  return kept;
+}
+
+/** `search` with every kept parameter of `previous` that it lacks; null when nothing is missing. */
+export function withKeptParams(search: string, previous: URLSearchParams): string | null {
+  const next = new URLSearchParams(search);
+  let changed = false;
+  for (const [k, v] of previous) {
+    if (!next.has(k)) {
+      next.set(k, v);
+      changed = true;
+    }
+  }
+  return changed ? `?${next}` : null;
+}
+
+/** Only in-app paths may be redirect targets: "/x", never "//host", a scheme, or a backslash trick. */
+export function safeRedirect(target: string | null | undefined): string | null {
+  if (!target) return null;
+  if (!target.startsWith('/') || target.startsWith('//') || target.includes('\\')) return null;
+  if (/^\/[^?#]*:/.test(target)) return null;
+  return target;
+}
+
+/** The tenant code of an address: tc, then tenantCode, then inside the redirect parameter (§2). */
+export function tenantCodeOf(search: string): string | null {
+  const q = new URLSearchParams(search);
+  const direct = cleanTenantCode(q.get('tc')) ?? cleanTenantCode(q.get('tenantCode'));
+  if (direct) return direct;
+  const redirect = q.get('redirect');
+  if (!redirect) return null;
+  const inner = new URLSearchParams(redirect.split('?')[1] ?? '');
+  return cleanTenantCode(inner.get('tc')) ?? cleanTenantCode(inner.get('tenantCode'));
+}

@@ -1,0 +1,39 @@
+import { LOGOUT_CODES } from '@portal/contracts';
+import { Button, Result, Spin } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { Navigate, Outlet, useLocation } from 'react-router';
+import { useSessionData } from '../../features/shell/api/get-session-data';
+import { ApiError } from '../../lib/api/client';
+import { useSession } from '../../lib/session';
+import { keptParams } from '../navigation';
+
+/**
+ * Every route but the open ones: without a token, to /login with the wanted path; with one, user
+ * info and menu are loaded once before the page shows (spec §4 session start).
+ */
+export function ProtectedRoute() {
+  const { t } = useTranslation();
+  const token = useSession((s) => s.token);
+  const location = useLocation();
+  const data = useSessionData(token);
+
+  if (!token) {
+    const wanted = `${location.pathname}${location.search}`;
+    const kept = keptParams(location.search);
+    if (wanted !== '/' && !wanted.startsWith('/?')) kept.set('redirect', wanted);
+    return <Navigate to={`/login${kept.size ? `?${kept}` : ''}`} replace />;
+  }
+  if (data.isPending) return <Spin fullscreen />;
+  if (data.isError) {
+    // A logout code is being handled by the client (notice, then login); anything else may pass.
+    if (data.error instanceof ApiError && LOGOUT_CODES.includes(data.error.status)) return <Spin fullscreen />;
+    return (
+      <Result
+        status="warning"
+        title={t('errors.routeFailed')}
+        extra={<Button onClick={() => void data.refetch()}>{t('notFound.back')}</Button>}
+      />
+    );
+  }
+  return <Outlet />;
+}

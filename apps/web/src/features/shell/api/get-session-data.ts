@@ -1,0 +1,35 @@
+import type { MenuData, UserInfo } from '@portal/contracts';
+import { useQuery } from '@tanstack/react-query';
+import { request } from '../../../lib/api/client';
+import { setMenu, setUserInfo } from '../../../lib/session';
+import { storage } from '../../../lib/storage';
+
+/**
+ * Session start (spec §4): with a token, user info and the role's menu are loaded once, then kept
+ * in the session store. A reload loads them again; nothing else does until a switch.
+ */
+async function loadSessionData(): Promise<{ userInfo: UserInfo; menu: MenuData }> {
+  const userInfo = await request<UserInfo>('/api/front/member/front/infoV2', {
+    query: { benchCode: storage.get('benchCode'), wbCode: storage.get('workbenchCode') },
+  });
+  setUserInfo(userInfo);
+  const menu = await request<MenuData>('/api/front/member/front/allPermissionV2', {
+    query: {
+      appCodes: storage.get('appCode'),
+      targetWb: storage.get('benchCode'),
+      partWb: storage.get('partBench'),
+    },
+  });
+  setMenu(menu);
+  return { userInfo, menu };
+}
+
+export function useSessionData(token: string | null) {
+  return useQuery({
+    queryKey: ['session-data', token],
+    queryFn: loadSessionData,
+    enabled: token !== null,
+    staleTime: Infinity,
+    retry: false,
+  });
+}

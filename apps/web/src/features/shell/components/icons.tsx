@@ -1,0 +1,33 @@
+import {
+  AppstoreOutlined,
+  BankOutlined,
+  BellOutlined,
+  ClusterOutlined,
+  DesktopOutlined,
+  FileOutlined,
+  FormOutlined,
+  HomeOutlined,
+  IdcardOutlined,
+  LinkOutlined,
+  TeamOutlined,
+} from '@ant-design/icons';
+import type { ReactNode } from 'react';
+
+/** Icons a menu entry may name in meta.icon; an unknown name gets the neutral file icon. */
+const ICONS: Record<string, ReactNode> = {
+  AppstoreOutlined: <AppstoreOutlined />,
+  BankOutlined: <BankOutlined />,
+  BellOutlined: <BellOutlined />,
+  ClusterOutlined: <ClusterOutlined />,
+  DesktopOutlined: <DesktopOutlined />,
+  FormOutlined: <FormOutlined />,
+  HomeOutlined: <HomeOutlined />,
+  IdcardOutlined: <IdcardOutlined />,
+  LinkOutlined: <LinkOutlined />,
+  TeamOutlined: <TeamOutlined />,
+};
+
+export function menuIcon(name: string | null | undefined, fallback = true): ReactNode {
+  if (name && ICONS[name]) return ICONS[name];
+  return fallback ? <FileOutlined /> : null;
+}

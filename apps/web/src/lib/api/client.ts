@@ -1,0 +1,84 @@
+/**
+ * The one HTTP client: signs every /api call (ARCHITECTURE §4), adds the token and the language,
+ * enforces the configured timeout, unwraps the `{status, message, data}` envelope, and hands every
+ * non-200 code to the one failure handler (§8).
+ */
+import { canonicalParams, signingText, SIGNING_HEADERS } from '@portal/contracts';
+import { runtimeConfig } from '../config';
+import { hmacSha256Hex, randomId } from '../crypto';
+import { apiLanguage, i18n } from '../i18n';
+import { useSession } from '../session';
+import { handleFailure } from './failures';
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+type Query = Record<string, string | number | boolean | null | undefined>;
+
+export interface RequestOptions {
+  method?: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  query?: Query;
+  body?: Record<string, unknown>;
+  /** The caller shows its own message for ordinary failures; logout codes are always handled. */
+  silent?: boolean;
+  /** Send no token even when signed in (login, captcha). */
+  anonymous?: boolean;
+}
+
+export function signHeaders(path: string, query: Query, body?: Record<string, unknown>): Record<string, string> {
+  const ts = String(Date.now());
+  const nonce = randomId(24);
+  const text = signingText(ts, nonce, path, canonicalParams(query, body ?? null));
+  return {
+    [SIGNING_HEADERS.timestamp]: ts,
+    [SIGNING_HEADERS.nonce]: nonce,
+    [SIGNING_HEADERS.signature]: hmacSha256Hex(runtimeConfig().signSecret, text),
+  };
+}
+
+export async function request<T>(path: string, opts: RequestOptions = {}): Promise<T> {
+  const cfg = runtimeConfig();
+  const query: Query = { ...opts.query, language: apiLanguage() };
+  const qs = new URLSearchParams();
+  for (const [k, v] of Object.entries(query)) if (v !== null && v !== undefined && v !== '') qs.set(k, String(v));
+  const headers: Record<string, string> = { ...signHeaders(path, query, opts.body), accept: 'application/json' };
+  if (opts.body) headers['content-type'] = 'application/json';
+  const token = useSession.getState().token;
+  if (token && !opts.anonymous) headers[SIGNING_HEADERS.token] = token;
+
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(), cfg.requestTimeoutMs);
+  let res: Response;
+  try {
+    res = await fetch(`${cfg.baseurl.replace(/\/$/, '')}${path}?${qs}`, {
+      method: opts.method ?? (opts.body ? 'POST' : 'GET'),
+      headers,
+      body: opts.body ? JSON.stringify(opts.body) : null,
+      signal: controller.signal,
+    });
+  } catch (err) {
+    const message = controller.signal.aborted ? i18n.t('errors.timeout') : i18n.t('errors.network');
+    if (!opts.silent) handleFailure(0, err instanceof Error && !controller.signal.aborted ? err.message : message);
+    throw new ApiError(0, message);
+  } finally {
+    clearTimeout(timer);
+  }
+
+  let envelope: { status?: number; message?: string; data?: T };
+  try {
+    envelope = await res.json();
+  } catch {
+    envelope = { status: res.status >= 500 ? 500 : res.status, message: res.statusText };
+  }
+  const status = typeof envelope.status === 'number' ? envelope.status : res.status;
+  if (status === 200) return envelope.data as T;
+  const message = envelope.message || res.statusText || i18n.t('errors.network');
+  handleFailure(status, message, opts.silent);
+  throw new ApiError(status, message);
+}

@@ -1,0 +1,57 @@
+/**
+ * The one place that turns a result code of spec §8 into what the user sees, and into a logout
+ * where §8 says so. Several failures at once (a page firing parallel calls after the session ended)
+ * give one notice and one logout.
+ */
+import { LIMITS, LOGOUT_CODES, ResultCode } from '@portal/contracts';
+import { message, Modal, notification } from 'antd';
+import { i18n } from '../i18n';
+import { logout, useSession } from '../session';
+
+let loggedOutNoticeOpen = false;
+let forcedLogoutPending = false;
+
+function forcedLogout(text: string, delayMs: number) {
+  if (forcedLogoutPending) return;
+  forcedLogoutPending = true;
+  void message.warning(text, LIMITS.forcedLogoutNoticeSeconds);
+  // The server ends the session itself when it answers these codes; nothing to revoke here.
+  setTimeout(() => void logout({ returnHere: true }), delayMs);
+}
+
+export function handleFailure(status: number, serverMessage: string, silent = false): void {
+  const t = i18n.t.bind(i18n);
+  if (LOGOUT_CODES.includes(status) && !useSession.getState().token) return; // not signed in: nothing to end
+  switch (status) {
+    case ResultCode.UNAUTHORIZED:
+    case ResultCode.SESSION_INVALID:
+      if (loggedOutNoticeOpen || forcedLogoutPending) return;
+      loggedOutNoticeOpen = true;
+      Modal.confirm({
+        title: t('errors.loggedOut'),
+        okText: t('errors.relogin'),
+        cancelText: t('errors.stay'),
+        onOk: () => logout({ returnHere: true }),
+        afterClose: () => {
+          loggedOutNoticeOpen = false;
+        },
+      });
+      return;
+    case ResultCode.TICKET_EXPIRED:
+      return forcedLogout(t('errors.ticketExpired'), 1500);
+    case ResultCode.SESSION_TIMEOUT:
+      return forcedLogout(t('errors.sessionTimeout'), 1500);
+    case ResultCode.NO_PERMISSION_LOGOUT:
+      return forcedLogout(t('errors.noPermissionLogout'), 1500);
+    case ResultCode.FORCED_LOGOUT:
+      return forcedLogout(t('errors.forcedLogout'), 1500);
+    case ResultCode.NO_PERMISSION:
+      if (!silent) notification.error({ message: t('errors.noPermissionTitle'), description: serverMessage });
+      return;
+    case ResultCode.SERVER_ERROR:
+      if (!silent) void message.error(t('errors.server'));
+      return;
+    default:
+      if (!silent) void message.error(serverMessage || t('errors.network'));
+  }
+}

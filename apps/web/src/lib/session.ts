@@ -1,0 +1,72 @@
+/**
+ * The signed-in session: token, user info and the role's menu. One store, read by every feature;
+ * logout is here too because every failure path (§8) may end in it.
+ */
+import type { MenuData, UserInfo } from '@portal/contracts';
+import { create } from 'zustand';
+import { basename } from './config';
+import { storage } from './storage';
+
+interface SessionState {
+  token: string | null;
+  userInfo: UserInfo | null;
+  menu: MenuData | null;
+}
+
+export const useSession = create<SessionState>(() => ({
+  token: storage.get<string>('token'),
+  userInfo: storage.get<UserInfo>('userInfo'),
+  menu: null,
+}));
+
+export function setToken(token: string): void {
+  storage.set('token', token);
+  useSession.setState({ token, userInfo: null, menu: null });
+}
+
+export function setUserInfo(userInfo: UserInfo): void {
+  storage.set('userInfo', userInfo);
+  if (userInfo.tenantCode) storage.set('tenantCode', userInfo.tenantCode);
+  useSession.setState({ userInfo });
+}
+
+export function setMenu(menu: MenuData): void {
+  useSession.setState({ menu });
+}
+
+/** The login address with the tenant and context codes carried along (spec §4). */
+export function loginUrl(redirect?: string): string {
+  const q = new URLSearchParams();
+  const tenantCode = storage.get<string>('tenantCode');
+  if (tenantCode) q.set('tenantCode', tenantCode);
+  for (const k of ['benchCode', 'partBench', 'roleCode', 'appCode'] as const) {
+    const v = storage.get<string>(k);
+    if (v) q.set(k, v);
+  }
+  if (redirect) q.set('redirect', redirect);
+  const base = basename() === '/' ? '' : basename();
+  return `${base}/login${q.size ? `?${q}` : ''}`;
+}
+
+let loggingOut = false;
+
+/**
+ * Ends the session in the browser: clears every stored key but the language, and reloads
+ * on the login page (which drops every cache and tab). Concurrent callers share one logout. The
+ * caller revokes the token on the server first when it is still valid.
+ */
+export function logout(opts: { returnHere?: boolean } = {}): void {
+  if (loggingOut) return;
+  loggingOut = true;
+  const target = loginUrl(opts.returnHere ? currentPath() : undefined);
+  storage.clearAll(['locale']);
+  useSession.setState({ token: null, userInfo: null, menu: null });
+  window.location.replace(target);
+}
+
+/** The current in-app path with its query, without the basename. */
+export function currentPath(): string {
+  const base = basename() === '/' ? '' : basename();
+  const p = window.location.pathname.startsWith(base) ? window.location.pathname.slice(base.length) : window.location.pathname;
+  return `${p || '/'}${window.location.search}`;
+}

@@ -1,0 +1,41 @@
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import react from '@vitejs/plugin-react';
+import { defineConfig, type Plugin } from 'vite';
+
+/** Writes .gz and .br beside every text asset; the server sends them as they are (GOTCHAS). */
+function precompress(): Plugin {
+  let outDir = 'dist';
+  return {
+    name: 'portal-precompress',
+    apply: 'build',
+    configResolved(c) {
+      outDir = c.build.outDir;
+    },
+    closeBundle() {
+      const walk = (dir: string): string[] =>
+        readdirSync(dir).flatMap((f) => (statSync(join(dir, f)).isDirectory() ? walk(join(dir, f)) : [join(dir, f)]));
+      for (const file of walk(outDir)) {
+        if (!/\.(js|css|html|svg|json)$/.test(file)) continue;
+        const buf = readFileSync(file);
+        if (buf.length < 1024) continue;
+        writeFileSync(`${file}.gz`, gzipSync(buf, { level: 9 }));
+        writeFileSync(`${file}.br`, brotliCompressSync(buf, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }));
+      }
+    },
+  };
+}
+
+const server = process.env.PORTAL_DEV_SERVER ?? 'http://localhost:8080';
+
+export default defineConfig(({ command }) => ({
+  // Relative in the build: the server mounts the app at the runtime public path (default /center/).
+  base: command === 'build' ? './' : '/center/',
+  plugins: [react(), precompress()],
+  resolve: { conditions: ['source'] },
+  build: { target: 'es2022', chunkSizeWarningLimit: 1500 },
+  server: {
+    proxy: { '/api': server, '/center/config.js': server },
+  },
+}));

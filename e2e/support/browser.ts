@@ -1,0 +1,36 @@
+import { createHmac, randomBytes } from 'node:crypto';
+import { canonicalParams, signingText } from '@portal/contracts';
+import { chromium, type Browser } from 'playwright-core';
+
+/** Flags for this machine: headless Debian Chromium with no background traffic (see env docs). */
+export function launch(extraArgs: string[] = []): Promise<Browser> {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      ...extraArgs,
+    ],
+  });
+}
+
+/** Calls the API from Node with a correctly signed request, as any client would. */
+export async function signedFetch(base: string, signSecret: string, path: string, token?: string) {
+  const ts = String(Date.now());
+  const nonce = randomBytes(12).toString('hex');
+  const sig = createHmac('sha256', signSecret).update(signingText(ts, nonce, path, canonicalParams({}, null))).digest('hex');
+  const res = await fetch(`${base}${path}`, {
+    headers: {
+      'x-timestamp': ts,
+      'x-nonce': nonce,
+      'x-signature': sig,
+      ...(token ? { authorization_front: token } : {}),
+    },
+  });
+  return { status: res.status, body: (await res.json()) as { status: number; message: string } };
+}

@@ -1,0 +1,74 @@
+/**
+ * Starts the real, built portal (`node apps/server/dist/main.js`) as a child process on a fresh
+ * database of the run's PostgreSQL, in test-captcha mode, on a free port.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { resolve } from 'node:path';
+import { ensureDatabase } from '../../apps/server/src/db/open.js';
+
+export interface RunningServer {
+  url: string;
+  port: number;
+  process: ChildProcess;
+  stop(): Promise<void>;
+}
+
+const ROOT = resolve(import.meta.dirname, '../..');
+
+export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
+  const admin = process.env.TEST_PG_ADMIN_URL;
+  if (!admin) throw new Error('TEST_PG_ADMIN_URL is not set: run through vitest');
+  const name = `e2e_${randomBytes(5).toString('hex')}`;
+  await ensureDatabase(admin, name);
+  const dbUrl = new URL(admin);
+  dbUrl.pathname = `/${name}`;
+
+  const child = spawn(process.execPath, ['apps/server/dist/main.js'], {
+    cwd: ROOT,
+    env: {
+      PATH: process.env.PATH ?? '',
+      NODE_ENV: 'test',
+      PORT: '0',
+      HOST: '127.0.0.1',
+      DATABASE_URL: dbUrl.toString(),
+      PORTAL_TEST_CAPTCHA: '1',
+      LOG_LEVEL: 'info',
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const port = await new Promise<number>((done, fail) => {
+    const timer = setTimeout(() => fail(new Error(`server did not start in 60 s:\n${output}`)), 60_000);
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      for (const line of output.split('\n')) {
+        if (!line.startsWith('{')) continue;
+        try {
+          const entry = JSON.parse(line) as { msg?: string; port?: number };
+          if (entry.msg === 'listening' && entry.port) {
+            clearTimeout(timer);
+            done(entry.port);
+          }
+        } catch {
+          // a partial line; wait for the rest
+        }
+      }
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', (c: Buffer) => (output += c.toString()));
+    child.on('exit', (code) => fail(new Error(`server exited with ${code}:\n${output}`)));
+  });
+  return {
+    url: `http://127.0.0.1:${port}`,
+    port,
+    process: child,
+    stop: () =>
+      new Promise<void>((done) => {
+        if (child.exitCode !== null) return done();
+        child.once('exit', () => done());
+        child.kill('SIGTERM');
+      }),
+  };
+}
