@@ -5,6 +5,9 @@ export default defineConfig({
   resolve: { conditions: ['source'] },
   test: {
     globalSetup: ['./test/global-setup.ts'],
+    // The JSON report feeds the plain "N passed, N failed" line that .ci/run prints at the end.
+    reporters: ['default', 'json'],
+    outputFile: { json: '.test-data/vitest-results.json' },
     testTimeout: 20_000,
     hookTimeout: 60_000,
     projects: [

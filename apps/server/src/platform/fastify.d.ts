@@ -1,5 +1,5 @@
 import type { preHandlerAsyncHookHandler } from 'fastify';
-import type { ActiveSession } from '../modules/auth/auth.repository.js';
+import type { ActiveSession } from './session.js';
 
 declare module 'fastify' {
   interface FastifyInstance {

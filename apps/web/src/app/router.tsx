@@ -1,8 +1,5 @@
 import { createBrowserRouter, Navigate } from 'react-router';
-import { HomePage } from '../features/shell/components/home-page';
 import { basename } from '../lib/config';
-import { HomeRedirect } from './routes/home';
-import { LayoutRoute, MenuRoute } from './routes/layout';
 import { LoginRoute } from './routes/login';
 import { NotFoundRoute } from './routes/not-found';
 import { ProtectedRoute } from './routes/protected';
@@ -28,12 +25,13 @@ export function createRouter() {
             element: <ProtectedRoute />,
             children: [
               {
-                element: <LayoutRoute />,
+                // The shell loads only after login, so the login page stays small.
+                lazy: async () => ({ Component: (await import('./routes/layout')).LayoutRoute }),
                 children: [
-                  { index: true, element: <HomeRedirect /> },
-                  { path: '/index', element: <HomePage /> },
-                  { path: '/home', element: <HomePage /> },
-                  { path: '*', element: <MenuRoute /> },
+                  { index: true, lazy: async () => ({ Component: (await import('./routes/home')).HomeRedirect }) },
+                  { path: '/index', lazy: async () => ({ Component: (await import('./routes/layout')).HomeRoute }) },
+                  { path: '/home', lazy: async () => ({ Component: (await import('./routes/layout')).HomeRoute }) },
+                  { path: '*', lazy: async () => ({ Component: (await import('./routes/layout')).MenuRoute }) },
                 ],
               },
             ],

@@ -60,7 +60,8 @@ export function logout(opts: { returnHere?: boolean } = {}): void {
   loggingOut = true;
   const target = loginUrl(opts.returnHere ? currentPath() : undefined);
   storage.clearAll(['locale']);
-  useSession.setState({ token: null, userInfo: null, menu: null });
+  // The reload drops every in-memory state; resetting the store first would make the router
+  // redirect to /login on its own, a second navigation racing this one.
   window.location.replace(target);
 }
 

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
+import type { ActiveSession } from '../../platform/session.js';
 
 export type LoginUser = {
   id: number;
@@ -10,16 +11,6 @@ export type LoginUser = {
   defaultApplicationId: number | null;
   defaultWorkbenchId: number | null;
   defaultEnterpriseId: number | null;
-}
-
-export type ActiveSession = {
-  id: string;
-  userId: number;
-  tenantId: number;
-  roleId: number | null;
-  applicationId: number | null;
-  workbenchId: number | null;
-  enterpriseId: number | null;
 }
 
 export interface NewSession {

@@ -9,7 +9,8 @@ import { SignJWT, jwtVerify } from 'jose';
 import { AppError, errors } from '../../platform/errors.js';
 import type { PasswordDecryptor } from '../../platform/password-transport.js';
 import type { RateLimiter } from '../../platform/rate-limit.js';
-import type { ActiveSession, AuthRepository, LockoutPolicy } from './auth.repository.js';
+import type { ActiveSession } from '../../platform/session.js';
+import type { AuthRepository, LockoutPolicy } from './auth.repository.js';
 
 /** OWASP Password Storage Cheat Sheet: argon2id, m=19 MiB, t=2, p=1. */
 export const ARGON2_OPTIONS = { algorithm: 2, memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;

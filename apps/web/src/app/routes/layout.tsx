@@ -1,6 +1,7 @@
 import { Navigate, useLocation } from 'react-router';
 import { signOut } from '../../features/auth/api/logout';
 import { BasicLayout } from '../../features/shell/components/basic-layout';
+import { HomePage } from '../../features/shell/components/home-page';
 import { MenuPage } from '../../features/shell/components/menu-page';
 import { LanguageToggle } from '../language-toggle';
 
@@ -13,3 +14,5 @@ export function MenuRoute() {
   const { pathname } = useLocation();
   return <MenuPage path={pathname} notFound={<Navigate to="/404" replace />} />;
 }
+
+export const HomeRoute = HomePage;

@@ -69,7 +69,7 @@ export function BasicLayout({ onLogout, headerExtra }: BasicLayoutProps) {
         <Layout.Header className="shell-header">
           <Button
             type="text"
-            aria-label={collapsed ? t('shell.expand') : t('shell.collapse')}
+            aria-label={collapsed || phone ? t('shell.expand') : t('shell.collapse')}
             icon={collapsed || phone ? <MenuUnfoldOutlined /> : <MenuFoldOutlined />}
             onClick={() => (phone ? setDrawerOpen(true) : setCollapsed((c) => !c))}
           />

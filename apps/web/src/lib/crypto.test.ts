@@ -1,0 +1,36 @@
+import { constants, createHmac, generateKeyPairSync, privateDecrypt } from 'node:crypto';
+import { canonicalParams, signingText } from '@portal/contracts';
+import { describe, expect, it } from 'vitest';
+import { signHeaders } from './api/client';
+import { hmacSha256Hex, randomId, rsaOaepEncrypt } from './crypto';
+
+describe('browser crypto without WebCrypto', () => {
+  it('encrypts with RSA-OAEP-SHA256 that Node decrypts (the server side)', async () => {
+    const { publicKey, privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+    const pem = publicKey.export({ type: 'spki', format: 'pem' }).toString();
+    const cipher = await rsaOaepEncrypt(pem, 'Demo@2026!密码');
+    const plain = privateDecrypt(
+      { key: privateKey, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: 'sha256' },
+      Buffer.from(cipher, 'base64'),
+    );
+    expect(plain.toString('utf8')).toBe('Demo@2026!密码');
+  });
+
+  it('computes the same HMAC-SHA256 as Node', () => {
+    expect(hmacSha256Hex('k', 'text\n中文')).toBe(createHmac('sha256', 'k').update('text\n中文').digest('hex'));
+  });
+
+  it('makes nonces of the required alphabet and length', () => {
+    expect(randomId(24)).toMatch(/^[A-Za-z0-9]{24}$/);
+    expect(randomId(24)).not.toBe(randomId(24));
+  });
+
+  it('signs a request exactly as ARCHITECTURE §4 says', () => {
+    const query = { language: 'zh_CN', data: 'abc', empty: '' };
+    const body = { b: 2, a: 'x' };
+    const h = signHeaders('/api/x', query, body);
+    const text = signingText(h['x-timestamp']!, h['x-nonce']!, '/api/x', canonicalParams(query, body));
+    expect(text.split('\n')[3]).toBe('a=x&b=2&data=abc&language=zh_CN');
+    expect(h['x-signature']).toBe(createHmac('sha256', 'test-secret').update(text).digest('hex'));
+  });
+});

@@ -1,0 +1,43 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { storage } from './storage';
+
+afterEach(() => {
+  vi.useRealTimers();
+  localStorage.clear();
+});
+
+describe('storage', () => {
+  it('keeps values under the configured prefix', () => {
+    storage.set('token', 'abc');
+    expect(localStorage.getItem('portal_token')).toContain('abc');
+    expect(storage.get('token')).toBe('abc');
+  });
+
+  it('expires user info after 7 days and the selected app after 1 day (spec §9)', () => {
+    vi.useFakeTimers();
+    storage.set('userInfo', { name: 'x' });
+    storage.set('selectedAppCode', 'A');
+    vi.advanceTimersByTime(864e5 + 1);
+    expect(storage.get('selectedAppCode')).toBeNull();
+    expect(storage.get('userInfo')).toEqual({ name: 'x' });
+    vi.advanceTimersByTime(6048e5);
+    expect(storage.get('userInfo')).toBeNull();
+  });
+
+  it('clears only its own keys (plus session storage), keeping what it is asked to', () => {
+    storage.set('token', 't');
+    storage.set('locale', 'en');
+    localStorage.setItem('other_app', '1');
+    sessionStorage.setItem('s', '1');
+    storage.clearAll(['locale']);
+    expect(storage.get('token')).toBeNull();
+    expect(storage.get('locale')).toBe('en');
+    expect(localStorage.getItem('other_app')).toBe('1');
+    expect(sessionStorage.length).toBe(0);
+  });
+
+  it('drops a corrupt value instead of failing', () => {
+    localStorage.setItem('portal_token', '{not json');
+    expect(storage.get('token')).toBeNull();
+  });
+});

@@ -1,0 +1,727 @@
+/**
+ * Benchmark of the portal against a Fastify hello-world baseline, in one run (`npm run bench -w bench`
+ * after `npx tsc -b apps/server`):
+ *
+ *   1. hello world (bench/hello-server.mjs, own process)      → baseline req/s
+ *   2. the BUILT portal (apps/server/dist/main.js, own process) on a fresh database
+ *   3. signed, authenticated GET /api/front/member/front/infoV2 → req/s, p50/p99, non-2xx (must be 0)
+ *   4. raw argon2id verify with the server's parameters        → verifies/s (the ceiling for logins)
+ *   5. logins (captcha pre-fetched, fresh RSA + signature each) → logins/s, non-2xx (must be 0)
+ *   6. BENCHMARKS.md (generated block) + bench/results/latest.json
+ *
+ * Both servers run in a child process and autocannon runs here, so the load generator never shares
+ * an event loop with the server it measures (it does share the machine's cores, as the baselines in
+ * GOTCHAS.md do). Settings by environment variable: see `settings` below.
+ */
+import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
+import { constants, createHmac, createPublicKey, publicEncrypt, randomBytes, type KeyObject } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { cpus, release, tmpdir, totalmem, userInfo, availableParallelism } from 'node:os';
+import { join, resolve } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { canonicalParams, signingText } from '@portal/contracts';
+import { verify as argon2Verify } from '@node-rs/argon2';
+import autocannon, { type Options as CannonOptions, type Result as CannonResult } from 'autocannon';
+import { sql } from 'drizzle-orm';
+import { connect, migrateDb, type Db } from '../apps/server/src/db/client.js';
+import { startEmbeddedPostgres, type EmbeddedDatabase } from '../apps/server/src/db/embedded.js';
+import { ensureDatabase } from '../apps/server/src/db/open.js';
+import { seedDemo } from '../apps/server/src/db/seed.js';
+import { ARGON2_OPTIONS, hashPassword } from '../apps/server/src/modules/auth/auth.service.js';
+import { loadSecrets } from '../apps/server/src/platform/secrets.js';
+
+// ---- settings ----------------------------------------------------------------------------------
+
+const BENCH_DIR = import.meta.dirname;
+const ROOT = resolve(BENCH_DIR, '..');
+const SERVER_MAIN = join(ROOT, 'apps/server/dist/main.js');
+const RESULTS_DIR = join(BENCH_DIR, 'results');
+const REPORT = join(ROOT, 'BENCHMARKS.md');
+
+function num(name: string, def: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return def;
+  const n = Number(raw);
+  if (!Number.isFinite(n) || n < 0) throw new Error(`${name} must be a non-negative number (got "${raw}")`);
+  return n;
+}
+
+const settings = {
+  /** Seconds of each measured autocannon run (hello, infoV2). */
+  duration: num('BENCH_DURATION', 10),
+  /** Concurrent connections for hello and infoV2. */
+  connections: num('BENCH_CONNECTIONS', 50),
+  /** Unmeasured seconds before hello and infoV2 (JIT, connection pool); 0 to skip. */
+  warmup: num('BENCH_WARMUP', 2),
+  argon2Seconds: num('BENCH_ARGON2_SECONDS', 5),
+  argon2Concurrency: num('BENCH_ARGON2_CONCURRENCY', 4),
+  loginDuration: num('BENCH_LOGIN_DURATION', 10),
+  loginConnections: num('BENCH_LOGIN_CONNECTIONS', 8),
+  captchaConcurrency: num('BENCH_CAPTCHA_CONCURRENCY', 4),
+  /** Comma list of hello,info,argon2,login; BENCHMARKS.md is only rewritten when all ran. */
+  phases: new Set((process.env.BENCH_PHASES ?? 'hello,info,argon2,login').split(',').map((s) => s.trim())),
+  /** Set to 1 to run the portal with --cpu-prof (profiles land in bench/results/cpu-prof/). */
+  cpuProf: /^(1|true|yes)$/i.test(process.env.BENCH_CPU_PROF ?? ''),
+  /** Set to 1 to exit with status 1 when a target is missed (the run always fails when invalid). */
+  strict: /^(1|true|yes)$/i.test(process.env.BENCH_STRICT ?? ''),
+};
+
+const TARGETS = { infoRatio: 0.3, infoP99Ms: 20, loginRatio: 0.8 };
+const DEMO_PASSWORD = 'Demo@2026!';
+const INFO_PATH = '/api/front/member/front/infoV2';
+const LOGIN_PATH = '/api/auth/jwt/front/token?tenantCode=demo';
+
+const log = (msg: string) => process.stdout.write(`[bench] ${msg}\n`);
+
+// ---- child processes ---------------------------------------------------------------------------
+
+interface Child {
+  port: number;
+  process: ChildProcess;
+  /** Everything the child wrote so far (the last 256 kB). */
+  output(): string;
+  stop(): Promise<number | null>;
+}
+
+function startChild(
+  name: string,
+  args: string[],
+  env: Record<string, string>,
+  ready: RegExp,
+  timeoutMs = 60_000,
+): Promise<Child> {
+  const child = spawn(process.execPath, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  const append = (chunk: Buffer) => {
+    out += chunk.toString();
+    if (out.length > 512 * 1024) out = out.slice(-256 * 1024);
+  };
+  child.stdout!.on('data', append);
+  child.stderr!.on('data', append);
+  const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
+
+  const stop = async (): Promise<number | null> => {
+    if (child.exitCode !== null || child.signalCode !== null) return child.exitCode;
+    child.kill('SIGTERM');
+    const timer = setTimeout(() => child.kill('SIGKILL'), 25_000);
+    const code = await exited;
+    clearTimeout(timer);
+    return code;
+  };
+
+  return new Promise<Child>((done, fail) => {
+    const timer = setTimeout(() => {
+      void stop();
+      fail(new Error(`${name} did not start within ${timeoutMs / 1000} s:\n${out}`));
+    }, timeoutMs);
+    const onData = () => {
+      const m = ready.exec(out);
+      if (!m) return;
+      clearTimeout(timer);
+      child.stdout!.off('data', onData);
+      done({ port: Number(m[1]), process: child, output: () => out, stop });
+    };
+    child.stdout!.on('data', onData);
+    void exited.then((code) => {
+      clearTimeout(timer);
+      fail(new Error(`${name} exited with ${code} before it was ready:\n${out}`));
+    });
+  });
+}
+
+// ---- autocannon --------------------------------------------------------------------------------
+
+interface RunSummary {
+  /** autocannon's mean of the per-second request counts. */
+  reqPerSec: number;
+  /** Responses / elapsed seconds, from our own clock (first request → last response). */
+  reqPerSecWall: number;
+  responses: number;
+  /** Seconds from the first request to the last response. */
+  wallS: number;
+  ok2xx: number;
+  non2xx: number;
+  errors: number;
+  timeouts: number;
+  mismatches: number;
+  statusCodes: Record<string, number>;
+  durationS: number;
+  /** From every response's own time (float ms), not autocannon's whole-ms histogram. */
+  latencyMs: { mean: number; p50: number; p90: number; p99: number; max: number };
+  autocannonLatencyMs: { p50: number; p99: number; mean: number; max: number };
+}
+
+function percentile(sorted: Float64Array, p: number): number {
+  if (sorted.length === 0) return NaN;
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(p * sorted.length) - 1))]!;
+}
+
+const round = (n: number, digits = 2) => Math.round(n * 10 ** digits) / 10 ** digits;
+
+async function cannon(opts: CannonOptions, stopAfterS?: number): Promise<RunSummary> {
+  let times = new Float64Array(1 << 16);
+  let n = 0;
+  let lastResponseAt = 0;
+  const startedAt = performance.now();
+  const instance = autocannon({ timeout: 10, ...opts });
+  instance.on('response', (_client: unknown, _status: number, _bytes: number, responseTime: number) => {
+    if (n === times.length) {
+      const bigger = new Float64Array(times.length * 2);
+      bigger.set(times);
+      times = bigger;
+    }
+    times[n++] = responseTime;
+    lastResponseAt = performance.now();
+  });
+  const timer = stopAfterS ? setTimeout(() => instance.stop(), stopAfterS * 1000) : null;
+  const r: CannonResult = await instance;
+  if (timer) clearTimeout(timer);
+  const sorted = times.slice(0, n).sort();
+  let sum = 0;
+  for (const t of sorted) sum += t;
+  const statusCodes: Record<string, number> = {};
+  for (const [code, s] of Object.entries(r.statusCodeStats ?? {})) statusCodes[code] = s.count;
+  const wallS = ((lastResponseAt || performance.now()) - startedAt) / 1000;
+  return {
+    reqPerSec: round(r.requests.average, 1),
+    reqPerSecWall: round(n / wallS, 1),
+    responses: n,
+    wallS: round(wallS, 3),
+    ok2xx: r['2xx'],
+    non2xx: r.non2xx,
+    errors: r.errors,
+    timeouts: r.timeouts,
+    mismatches: r.mismatches,
+    statusCodes,
+    durationS: r.duration,
+    latencyMs: {
+      mean: round(sum / Math.max(1, n), 3),
+      p50: round(percentile(sorted, 0.5), 3),
+      p90: round(percentile(sorted, 0.9), 3),
+      p99: round(percentile(sorted, 0.99), 3),
+      max: round(percentile(sorted, 1), 3),
+    },
+    autocannonLatencyMs: { p50: r.latency.p50, p99: r.latency.p99, mean: r.latency.mean, max: r.latency.max },
+  };
+}
+
+function describe(s: RunSummary): string {
+  return (
+    `${s.reqPerSec} req/s (wall ${s.reqPerSecWall}), ${s.responses} responses, p50 ${s.latencyMs.p50} ms, ` +
+    `p99 ${s.latencyMs.p99} ms, non-2xx ${s.non2xx}, errors ${s.errors}, timeouts ${s.timeouts}, mismatches ${s.mismatches}`
+  );
+}
+
+// ---- signed client -----------------------------------------------------------------------------
+
+function signedHeaders(secret: string, pathAndQuery: string, body: Record<string, unknown> | null): Record<string, string> {
+  const [path, qs] = pathAndQuery.split('?') as [string, string | undefined];
+  const query: Record<string, string | string[]> = {};
+  for (const [k, v] of new URLSearchParams(qs ?? '')) {
+    const prev = query[k];
+    query[k] = prev === undefined ? v : Array.isArray(prev) ? [...prev, v] : [prev, v];
+  }
+  const ts = String(Date.now());
+  const nonce = randomBytes(12).toString('hex');
+  const signature = createHmac('sha256', secret)
+    .update(signingText(ts, nonce, path, canonicalParams(query, body)))
+    .digest('hex');
+  return { 'x-timestamp': ts, 'x-nonce': nonce, 'x-signature': signature };
+}
+
+interface Envelope<T> {
+  status: number;
+  message: string;
+  data: T;
+}
+
+class Portal {
+  secret = '';
+  constructor(readonly base: string) {}
+
+  async call<T>(pathAndQuery: string, opts: { body?: Record<string, unknown>; token?: string } = {}): Promise<Envelope<T>> {
+    const res = await fetch(this.base + pathAndQuery, {
+      method: opts.body ? 'POST' : 'GET',
+      headers: {
+        ...signedHeaders(this.secret, pathAndQuery, opts.body ?? null),
+        ...(opts.body ? { 'content-type': 'application/json' } : {}),
+        ...(opts.token ? { authorization_front: opts.token } : {}),
+      },
+      ...(opts.body ? { body: JSON.stringify(opts.body) } : {}),
+    });
+    const text = await res.text();
+    let body: Envelope<T>;
+    try {
+      body = JSON.parse(text) as Envelope<T>;
+    } catch {
+      throw new Error(`${pathAndQuery}: HTTP ${res.status}, not JSON: ${text.slice(0, 200)}`);
+    }
+    if (res.status !== 200 || body.status !== 200) {
+      throw new Error(`${pathAndQuery}: HTTP ${res.status}, status ${body.status}: ${body.message}`);
+    }
+    return body;
+  }
+
+  async fetchCaptcha(): Promise<string> {
+    const key = randomBytes(8).toString('hex');
+    const res = await this.call<{ image: string }>(`/api/auth/kaptcha/get?type=LOGIN&data=${key}`);
+    if (!res.data.image) throw new Error('captcha without image');
+    return key;
+  }
+}
+
+function encryptor(publicKeyPem: string): (password: string) => string {
+  const key: KeyObject = createPublicKey(publicKeyPem);
+  return (password) =>
+    publicEncrypt({ key, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: 'sha256' }, Buffer.from(password, 'utf8')).toString(
+      'base64',
+    );
+}
+
+// ---- database statistics (round trips per request) ---------------------------------------------
+
+interface DbSnapshot {
+  xactCommit: number;
+  xactRollback: number;
+  tupInserted: number;
+  tables: Record<string, { seqScan: number; idxScan: number; inserted: number }>;
+  walRecords: number | null;
+  walFsyncs: number | null;
+}
+
+async function dbSnapshot(db: Db): Promise<DbSnapshot> {
+  const database = await db.execute<{ xact_commit: string; xact_rollback: string; tup_inserted: string }>(
+    sql`SELECT xact_commit, xact_rollback, tup_inserted FROM pg_stat_database WHERE datname = current_database()`,
+  );
+  const tables = await db.execute<{ relname: string; seq_scan: string; idx_scan: string | null; n_tup_ins: string }>(
+    sql`SELECT relname, seq_scan, idx_scan, n_tup_ins FROM pg_stat_user_tables
+        WHERE relname IN ('request_nonces', 'sessions', 'users', 'tenants', 'enterprises', 'applications')`,
+  );
+  let walRecords: number | null = null;
+  let walFsyncs: number | null = null;
+  try {
+    const wal = await db.execute<{ wal_records: string }>(sql`SELECT wal_records FROM pg_stat_wal`);
+    walRecords = Number(wal.rows[0]?.wal_records ?? NaN);
+    const io = await db.execute<{ fsyncs: string | null }>(
+      sql`SELECT sum(fsyncs) AS fsyncs FROM pg_stat_io WHERE object = 'wal'`,
+    );
+    walFsyncs = io.rows[0]?.fsyncs == null ? null : Number(io.rows[0].fsyncs);
+  } catch {
+    // older PostgreSQL: no pg_stat_io WAL rows; the other figures still tell the story
+  }
+  const row = database.rows[0]!;
+  return {
+    xactCommit: Number(row.xact_commit),
+    xactRollback: Number(row.xact_rollback),
+    tupInserted: Number(row.tup_inserted),
+    tables: Object.fromEntries(
+      tables.rows.map((t) => [t.relname, { seqScan: Number(t.seq_scan), idxScan: Number(t.idx_scan ?? 0), inserted: Number(t.n_tup_ins) }]),
+    ),
+    walRecords,
+    walFsyncs,
+  };
+}
+
+function perRequest(before: DbSnapshot, after: DbSnapshot, requests: number) {
+  const per = (a: number, b: number) => round((a - b) / Math.max(1, requests), 3);
+  const tables: Record<string, { seqScan: number; idxScan: number; inserted: number }> = {};
+  for (const [name, t] of Object.entries(after.tables)) {
+    const b = before.tables[name] ?? { seqScan: 0, idxScan: 0, inserted: 0 };
+    tables[name] = { seqScan: per(t.seqScan, b.seqScan), idxScan: per(t.idxScan, b.idxScan), inserted: per(t.inserted, b.inserted) };
+  }
+  return {
+    requests,
+    statementsPerRequest: per(after.xactCommit + after.xactRollback, before.xactCommit + before.xactRollback),
+    rowsInsertedPerRequest: per(after.tupInserted, before.tupInserted),
+    walRecordsPerRequest: after.walRecords !== null && before.walRecords !== null ? per(after.walRecords, before.walRecords) : null,
+    walFsyncsPerRequest: after.walFsyncs !== null && before.walFsyncs !== null ? per(after.walFsyncs, before.walFsyncs) : null,
+    tables,
+  };
+}
+
+// ---- phases ------------------------------------------------------------------------------------
+
+async function benchHello() {
+  const hello = await startChild('hello server', [join(BENCH_DIR, 'hello-server.mjs')], { PATH: process.env.PATH ?? '' }, /^listening (\d+)$/m);
+  try {
+    const url = `http://127.0.0.1:${hello.port}/`;
+    const verifyBody = (b: string) => b === '{"hello":"world"}';
+    if (settings.warmup > 0) await cannon({ url, connections: settings.connections, duration: settings.warmup });
+    log(`hello: ${settings.duration} s × ${settings.connections} connections`);
+    const run = await cannon({ url, connections: settings.connections, duration: settings.duration, verifyBody });
+    log(`hello: ${describe(run)}`);
+    return run;
+  } finally {
+    await hello.stop();
+  }
+}
+
+async function benchArgon2() {
+  const hash = await hashPassword(DEMO_PASSWORD);
+  if (!(await argon2Verify(hash, DEMO_PASSWORD, ARGON2_OPTIONS))) throw new Error('argon2 verify returned false');
+  log(`argon2: ${settings.argon2Seconds} s, concurrency ${settings.argon2Concurrency} (${hash.split('$').slice(1, 4).join(' ')})`);
+  let count = 0;
+  const started = performance.now();
+  const deadline = started + settings.argon2Seconds * 1000;
+  await Promise.all(
+    Array.from({ length: settings.argon2Concurrency }, async () => {
+      while (performance.now() < deadline) {
+        if (!(await argon2Verify(hash, DEMO_PASSWORD, ARGON2_OPTIONS))) throw new Error('argon2 verify returned false');
+        count++;
+      }
+    }),
+  );
+  const seconds = (performance.now() - started) / 1000;
+  const perSec = round(count / seconds, 1);
+  log(`argon2: ${count} verifies in ${round(seconds)} s = ${perSec}/s`);
+  return { verifies: count, seconds: round(seconds, 3), perSec, params: hash.split('$').slice(1, 4).join('$') };
+}
+
+async function benchInfo(portal: Portal, token: string, db: Db | null) {
+  const url = `${portal.base}${INFO_PATH}`;
+  const requests = [
+    {
+      method: 'GET',
+      path: INFO_PATH,
+      setupRequest: (req: { headers?: Record<string, string> }) => {
+        req.headers = { ...req.headers, ...signedHeaders(portal.secret, INFO_PATH, null), authorization_front: token };
+        return req;
+      },
+    },
+  ];
+  const verifyBody = (b: string) => b.startsWith('{"status":200,') && b.includes('"username":"member"');
+  if (settings.warmup > 0) {
+    const w = await cannon({ url, connections: settings.connections, duration: settings.warmup, requests, verifyBody });
+    if (w.non2xx || w.mismatches) throw new Error(`infoV2 warm-up was refused: ${JSON.stringify(w.statusCodes)}`);
+  }
+  const before = db ? await dbSnapshot(db) : null;
+  log(`infoV2: ${settings.duration} s × ${settings.connections} connections, fresh nonce + signature per request`);
+  const run = await cannon({ url, connections: settings.connections, duration: settings.duration, requests, verifyBody });
+  log(`infoV2: ${describe(run)}`);
+  return { run, before, endedAt: performance.now() };
+}
+
+async function benchLogin(portal: Portal, encrypt: (p: string) => string, argon2PerSec: number | null) {
+  // Each login spends one captcha; fetch more than the argon2 ceiling can possibly use.
+  const ceiling = (argon2PerSec ?? 150) * settings.loginDuration;
+  const want = Math.max(200, Math.ceil(ceiling * 1.5) + settings.loginConnections * 4);
+  log(`login: pre-fetching ${want} captchas (concurrency ${settings.captchaConcurrency})`);
+  const keys: string[] = [];
+  const t0 = performance.now();
+  let issued = 0;
+  await Promise.all(
+    Array.from({ length: settings.captchaConcurrency }, async () => {
+      while (issued < want) {
+        issued++;
+        keys.push(await portal.fetchCaptcha());
+      }
+    }),
+  );
+  const captchaSeconds = (performance.now() - t0) / 1000;
+  const captchaPerSec = round(keys.length / captchaSeconds, 1);
+  log(`login: ${keys.length} captchas in ${round(captchaSeconds)} s (${captchaPerSec}/s); they live 120 s`);
+
+  let next = 0;
+  let exhausted = 0;
+  const requests = [
+    {
+      method: 'POST',
+      path: LOGIN_PATH,
+      setupRequest: (req: { headers?: Record<string, string>; body?: string | Buffer }) => {
+        let captchaKey = keys[next++];
+        if (captchaKey === undefined) {
+          exhausted++;
+          captchaKey = 'exhausted-captcha-pool'; // refused by the server: shows up as non-2xx
+        }
+        const fields = { username: 'member', password: encrypt(DEMO_PASSWORD), imgvercode: '8888', captchaKey };
+        req.body = JSON.stringify(fields);
+        req.headers = { ...req.headers, 'content-type': 'application/json', ...signedHeaders(portal.secret, LOGIN_PATH, fields) };
+        return req;
+      },
+    },
+  ];
+  log(`login: ${settings.loginDuration} s × ${settings.loginConnections} connections, one captcha + fresh RSA + signature each`);
+  // `amount` = the pool, so no request can go out without a captcha; the timer ends the run.
+  const run = await cannon(
+    {
+      url: `${portal.base}${LOGIN_PATH}`,
+      connections: settings.loginConnections,
+      amount: keys.length,
+      requests,
+      verifyBody: (b) => b.startsWith('{"status":200,'),
+      timeout: 30,
+    },
+    settings.loginDuration,
+  );
+  const poolDrained = next >= keys.length;
+  log(`login: ${describe(run)}${poolDrained ? ' (captcha pool drained before the time was up)' : ''}`);
+  return {
+    run,
+    loginsPerSec: round(run.ok2xx / run.wallS, 1),
+    captchas: keys.length,
+    captchasUsed: Math.min(next, keys.length),
+    captchaPerSec,
+    poolDrained,
+    exhausted,
+  };
+}
+
+// ---- report ------------------------------------------------------------------------------------
+
+function machine() {
+  let nproc: number;
+  try {
+    nproc = Number(execFileSync('nproc', { encoding: 'utf8' }).trim());
+  } catch {
+    nproc = availableParallelism();
+  }
+  return {
+    nproc,
+    cpuModel: cpus()[0]?.model ?? 'unknown',
+    memoryGiB: round(totalmem() / 2 ** 30, 1),
+    node: process.version,
+    kernel: release(),
+    date: new Date().toISOString(),
+  };
+}
+
+type Verdict = 'PASS' | 'FAIL' | 'INVALID' | 'n/a';
+
+const fmt = (n: number | null | undefined, digits = 0) =>
+  n === null || n === undefined || Number.isNaN(n) ? 'n/a' : n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
+
+async function writeJson(name: string, results: Record<string, unknown>) {
+  await mkdir(RESULTS_DIR, { recursive: true });
+  await writeFile(join(RESULTS_DIR, name), JSON.stringify(results, null, 2) + '\n');
+}
+
+async function writeMarkdown(md: string) {
+  const begin = '<!-- bench:begin (generated by bench/run.ts; edit outside this block) -->';
+  const end = '<!-- bench:end -->';
+  let current = existsSync(REPORT) ? await readFile(REPORT, 'utf8') : '';
+  const block = `${begin}\n${md.trim()}\n${end}`;
+  const i = current.indexOf('<!-- bench:begin');
+  const j = current.indexOf(end);
+  if (i >= 0 && j > i) current = current.slice(0, i) + block + current.slice(j + end.length);
+  else current = `# Benchmarks\n\n${block}\n`;
+  await writeFile(REPORT, current.endsWith('\n') ? current : current + '\n');
+}
+
+// ---- main --------------------------------------------------------------------------------------
+
+async function main(): Promise<number> {
+  const all = ['hello', 'info', 'argon2', 'login'].every((p) => settings.phases.has(p));
+  if (!existsSync(SERVER_MAIN)) throw new Error(`${SERVER_MAIN} is missing: build the server first (npx tsc -b apps/server)`);
+  const info = machine();
+  log(`${info.nproc} CPUs (${info.cpuModel}), Node ${info.node}, ${info.date}`);
+
+  const cleanups: Array<() => Promise<unknown>> = [];
+  const cleanup = async () => {
+    while (cleanups.length) await cleanups.pop()!().catch((err) => log(`cleanup: ${String(err)}`));
+  };
+  let interrupted = false;
+  const onSignal = () => {
+    if (interrupted) return;
+    interrupted = true;
+    log('interrupted: stopping everything');
+    void cleanup().then(() => process.exit(130));
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+
+  try {
+    // 1. baseline
+    const hello = settings.phases.has('hello') ? await benchHello() : null;
+
+    // 2. the portal on a fresh database
+    const tmp = await mkdtemp(join(tmpdir(), 'portal-bench-'));
+    cleanups.push(() => rm(tmp, { recursive: true, force: true }));
+    if (userInfo().uid === 0) await chmod(tmp, 0o755); // postgres runs as `postgres` and must enter it
+    let databaseUrl = process.env.DATABASE_URL?.trim() || '';
+    if (!databaseUrl) {
+      const quiet = { info: () => {}, warn: (m: string) => log(`postgres: ${m}`), debug: () => {} };
+      const pg: EmbeddedDatabase = await startEmbeddedPostgres(join(tmp, 'db'), quiet);
+      cleanups.push(() => pg.stop());
+      await ensureDatabase(pg.url(), 'portal');
+      databaseUrl = pg.url('portal');
+      log(`embedded PostgreSQL in ${tmp}/db`);
+    } else {
+      log('using DATABASE_URL');
+    }
+    const db = connect(databaseUrl, 2);
+    cleanups.push(() => db.$client.end());
+    await migrateDb(db);
+    await seedDemo(db, { passwordHash: await hashPassword(DEMO_PASSWORD) });
+    const secrets = await loadSecrets(db);
+
+    const cpuProfDir = join(RESULTS_DIR, 'cpu-prof');
+    if (settings.cpuProf) await mkdir(cpuProfDir, { recursive: true });
+    const server = await startChild(
+      'portal',
+      [...(settings.cpuProf ? ['--cpu-prof', `--cpu-prof-dir=${cpuProfDir}`] : []), SERVER_MAIN],
+      {
+        PATH: process.env.PATH ?? '',
+        NODE_ENV: 'test',
+        PORT: '0',
+        HOST: '127.0.0.1',
+        DATABASE_URL: databaseUrl,
+        DATA_DIR: join(tmp, 'server'),
+        PORTAL_TEST_CAPTCHA: '1',
+        LOG_LEVEL: 'warn',
+        LOGIN_RATE_PER_MINUTE: '1000000',
+        CAPTCHA_RATE_PER_MINUTE: '1000000',
+        DEMO_PASSWORD,
+      },
+      /Enterprise Service Portal is running: http:\/\/localhost:(\d+)\//,
+    );
+    cleanups.push(async () => {
+      const code = await server.stop();
+      if (code !== 0) log(`portal exited with ${code}; its last output:\n${server.output().slice(-3000)}`);
+    });
+    const portal = new Portal(`http://127.0.0.1:${server.port}`);
+    log(`portal (pid ${server.process.pid}) on port ${server.port}`);
+
+    // The client's view: secret from the runtime config, public key from the API.
+    const configJs = await (await fetch(`${portal.base}/center/config.js`)).text();
+    const m = /window\.__PORTAL_CONFIG__\s*=\s*(\{.*\})\s*;?\s*$/s.exec(configJs);
+    if (!m) throw new Error(`unexpected /center/config.js: ${configJs.slice(0, 200)}`);
+    portal.secret = (JSON.parse(m[1]!) as { signSecret?: string }).signSecret ?? '';
+    if (!portal.secret) throw new Error('config.js has no signSecret');
+    if (portal.secret !== secrets.signSecret) throw new Error('config.js signSecret differs from the database secret');
+    const pk = await portal.call<{ publicKey: string; keyId: string }>('/api/front/account/auth/publicKey');
+    const encrypt = encryptor(pk.data.publicKey);
+
+    // 3. infoV2
+    const captchaKey = await portal.fetchCaptcha();
+    const token = (
+      await portal.call<string>(LOGIN_PATH, {
+        body: { username: 'member', password: encrypt(DEMO_PASSWORD), imgvercode: '8888', captchaKey },
+      })
+    ).data;
+    const me = await portal.call<{ username: string }>(INFO_PATH, { token });
+    if (me.data.username !== 'member') throw new Error(`infoV2 answered for ${me.data.username}`);
+
+    const infoResult = settings.phases.has('info') ? await benchInfo(portal, token, db) : null;
+
+    // 4. argon2 (the portal is idle meanwhile; its statistics settle, see below)
+    const argon2 = settings.phases.has('argon2') ? await benchArgon2() : null;
+
+    // PostgreSQL publishes a backend's counters when it goes idle, at most every 10 s.
+    let dbPerInfo: ReturnType<typeof perRequest> | null = null;
+    if (infoResult?.before) {
+      const wait = infoResult.endedAt + 11_000 - performance.now();
+      if (wait > 0) {
+        log(`waiting ${round(wait / 1000, 1)} s for PostgreSQL statistics`);
+        await sleep(wait);
+      }
+      dbPerInfo = perRequest(infoResult.before, await dbSnapshot(db), infoResult.run.responses);
+      log(`infoV2: ${dbPerInfo.statementsPerRequest} SQL statements/request, ${dbPerInfo.rowsInsertedPerRequest} rows inserted/request`);
+    }
+
+    // 5. login
+    const login = settings.phases.has('login') ? await benchLogin(portal, encrypt, argon2?.perSec ?? null) : null;
+
+    // the server's own complaints during the run
+    const serverErrors = server
+      .output()
+      .split('\n')
+      .filter((l) => l.startsWith('{') && /"level":(50|60)/.test(l));
+
+    // 6. verdicts and report
+    const infoRun = infoResult?.run ?? null;
+    const infoRatio = hello && infoRun ? infoRun.reqPerSec / hello.reqPerSec : null;
+    const loginRatio = login && argon2 ? login.loginsPerSec / argon2.perSec : null;
+    const infoValid = !!infoRun && infoRun.non2xx === 0 && infoRun.errors === 0 && infoRun.mismatches === 0 && infoRun.timeouts === 0;
+    const loginValid =
+      !!login && login.run.non2xx === 0 && login.run.errors === 0 && login.run.mismatches === 0 && login.run.timeouts === 0 && login.exhausted === 0;
+    const verdict = (valid: boolean, value: number | null, ok: (v: number) => boolean): Verdict =>
+      value === null ? 'n/a' : !valid ? 'INVALID' : ok(value) ? 'PASS' : 'FAIL';
+    const verdicts = {
+      infoRatio: verdict(infoValid, infoRatio, (v) => v >= TARGETS.infoRatio),
+      infoP99: verdict(infoValid, infoRun?.latencyMs.p99 ?? null, (v) => v <= TARGETS.infoP99Ms),
+      infoNon2xx: infoRun ? (infoValid ? 'PASS' : 'INVALID') : 'n/a',
+      loginRatio: verdict(loginValid, loginRatio, (v) => v >= TARGETS.loginRatio),
+      loginNon2xx: login ? (loginValid ? 'PASS' : 'INVALID') : 'n/a',
+    } satisfies Record<string, Verdict>;
+
+    const results = {
+      machine: info,
+      settings: { ...settings, phases: [...settings.phases] },
+      targets: TARGETS,
+      hello,
+      infoV2: infoRun,
+      infoV2Db: dbPerInfo,
+      argon2,
+      login,
+      ratios: { infoOverHello: infoRatio === null ? null : round(infoRatio, 3), loginOverArgon2: loginRatio === null ? null : round(loginRatio, 3) },
+      verdicts,
+      serverErrorLines: serverErrors.slice(0, 20),
+    };
+
+    const md = `
+Generated by \`npm run bench -w bench\` (bench/run.ts) on ${info.date}. Raw numbers: \`bench/results/latest.json\`.
+
+| Machine | |
+|---|---|
+| CPUs (nproc) | ${info.nproc} × ${info.cpuModel} |
+| Memory | ${info.memoryGiB} GiB |
+| Node | ${info.node} |
+| Kernel | ${info.kernel} |
+| Date | ${info.date} |
+
+| Measurement | Value | Target | Result |
+|---|---:|---:|:---:|
+| Fastify hello world, ${settings.connections} connections, ${settings.duration} s | ${fmt(hello?.reqPerSec)} req/s (p99 ${fmt(hello?.latencyMs.p99, 2)} ms) | baseline | |
+| \`GET ${INFO_PATH}\` (signed, authenticated), ${settings.connections} connections, ${settings.duration} s | ${fmt(infoRun?.reqPerSec)} req/s | | |
+| infoV2 / hello | ${fmt(infoRatio, 3)} | ≥ ${TARGETS.infoRatio} | ${verdicts.infoRatio} |
+| infoV2 latency p50 / p99 | ${fmt(infoRun?.latencyMs.p50, 2)} / ${fmt(infoRun?.latencyMs.p99, 2)} ms | p99 ≤ ${TARGETS.infoP99Ms} ms | ${verdicts.infoP99} |
+| infoV2 non-2xx / errors / timeouts / body mismatches | ${infoRun ? `${infoRun.non2xx} / ${infoRun.errors} / ${infoRun.timeouts} / ${infoRun.mismatches}` : 'n/a'} (of ${fmt(infoRun?.responses)}) | 0 | ${verdicts.infoNon2xx} |
+| argon2id verify (${argon2?.params ?? 'n/a'}), concurrency ${settings.argon2Concurrency}, in process | ${fmt(argon2?.perSec, 1)} verifies/s | ceiling for logins | |
+| Logins (\`POST /api/auth/jwt/front/token\`), ${settings.loginConnections} connections, ${settings.loginDuration} s | ${fmt(login?.loginsPerSec, 1)} logins/s (p50 ${fmt(login?.run.latencyMs.p50, 1)} ms, p99 ${fmt(login?.run.latencyMs.p99, 1)} ms) | | |
+| login / argon2 | ${fmt(loginRatio, 3)} | ≥ ${TARGETS.loginRatio} | ${verdicts.loginRatio} |
+| Login non-2xx / errors / timeouts / mismatches | ${login ? `${login.run.non2xx} / ${login.run.errors} / ${login.run.timeouts} / ${login.run.mismatches}` : 'n/a'} (of ${fmt(login?.run.responses)}; ${login?.captchas ?? 'n/a'} captchas pre-fetched at ${fmt(login?.captchaPerSec, 1)}/s) | 0 | ${verdicts.loginNon2xx} |
+${
+  dbPerInfo
+    ? `| infoV2 database work per request | ${dbPerInfo.statementsPerRequest} statements, ${dbPerInfo.rowsInsertedPerRequest} rows inserted${dbPerInfo.walFsyncsPerRequest !== null ? `, ${dbPerInfo.walFsyncsPerRequest} WAL fsyncs` : ''} | | |\n`
+    : ''
+}
+How it is measured: both servers run in their own Node process (\`bench/hello-server.mjs\`, and the built
+\`apps/server/dist/main.js\` with \`LOG_LEVEL=warn\`, \`PORTAL_TEST_CAPTCHA=1\`, rate limits lifted) on a fresh
+embedded PostgreSQL; autocannon runs in the bench process on the same cores, after an unmeasured
+${settings.warmup} s warm-up. Every infoV2 and login request carries a fresh nonce, timestamp and HMAC
+signature (autocannon \`setupRequest\`); every login also a fresh RSA-OAEP ciphertext and an unused captcha.
+Bodies are checked (\`verifyBody\`), so a refused request can't pass as a measurement. Latency
+percentiles come from every response's own time. req/s is autocannon's mean of per-second counts;
+logins/s is successful logins divided by the time from first request to last response.
+`;
+    if (all) {
+      await writeJson('latest.json', results);
+      await writeMarkdown(md);
+      log('wrote BENCHMARKS.md and bench/results/latest.json');
+    } else {
+      await writeJson('partial.json', results);
+      log('partial run (BENCH_PHASES): wrote bench/results/partial.json; BENCHMARKS.md left as it was');
+    }
+
+    // summary
+    process.stdout.write('\n' + md.split('\n').filter((l) => l.startsWith('|')).join('\n') + '\n\n');
+    if (serverErrors.length) log(`the portal logged ${serverErrors.length} error lines, e.g. ${serverErrors[0]}`);
+    const invalid = Object.values(verdicts).includes('INVALID');
+    const failed = Object.values(verdicts).includes('FAIL');
+    if (invalid) log('INVALID run: some requests were refused; the numbers above do not measure the real path');
+    return invalid || (settings.strict && failed) ? 1 : 0;
+  } finally {
+    await cleanup();
+    log('stopped the portal and PostgreSQL; removed the temporary directory');
+  }
+}
+
+main().then(
+  (code) => process.exit(code),
+  (err) => {
+    process.stderr.write(`[bench] failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+    process.exit(1);
+  },
+);

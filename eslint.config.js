@@ -1,0 +1,122 @@
+// Lint rules, including the import boundaries of ARCHITECTURE §2 and STYLE.md:
+// web: app → features → lib, features never import each other; server: routes → service →
+// repository → db, services and repositories never import Fastify, modules never import each other.
+import js from '@eslint/js';
+import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
+import importX from 'eslint-plugin-import-x';
+import reactHooks from 'eslint-plugin-react-hooks';
+import globals from 'globals';
+import tseslint from 'typescript-eslint';
+
+const WEB_FEATURES = ['auth', 'shell'];
+const SERVER_MODULES = ['auth', 'captcha', 'health', 'members', 'menus', 'web'];
+
+export default tseslint.config(
+  { ignores: ['**/dist/**', '**/node_modules/**', 'e2e/artifacts/**', '.test-data/**', 'data/**', 'bench/results/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    plugins: { 'import-x': importX },
+    languageOptions: { globals: { ...globals.node } },
+    settings: {
+      'import-x/resolver-next': [
+        createTypeScriptImportResolver({
+          project: ['apps/*/tsconfig.json', 'packages/*/tsconfig.json', 'e2e/tsconfig.json'],
+          noWarnOnMultipleProjects: true,
+        }),
+      ],
+    },
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/no-non-null-assertion': 'off',
+      'import-x/no-cycle': 'off',
+    },
+  },
+  {
+    files: ['apps/web/src/**/*.{ts,tsx}'],
+    languageOptions: { globals: { ...globals.browser } },
+    plugins: { 'react-hooks': reactHooks },
+    rules: {
+      ...reactHooks.configs.recommended.rules,
+      'import-x/no-restricted-paths': [
+        'error',
+        {
+          zones: [
+            ...WEB_FEATURES.map((f) => ({
+              target: `./apps/web/src/features/${f}`,
+              from: './apps/web/src/features',
+              except: [`./${f}`],
+              message: 'Features never import each other; compose them in src/app.',
+            })),
+            { target: './apps/web/src/features', from: './apps/web/src/app', message: 'Features never import the app layer.' },
+            {
+              target: './apps/web/src/lib',
+              from: ['./apps/web/src/features', './apps/web/src/app'],
+              message: 'lib is shared code: it imports neither features nor the app layer.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['apps/server/src/**/*.ts'],
+    rules: {
+      'import-x/no-restricted-paths': [
+        'error',
+        {
+          zones: [
+            ...SERVER_MODULES.map((m) => ({
+              target: `./apps/server/src/modules/${m}`,
+              from: './apps/server/src/modules',
+              except: [`./${m}`],
+              message: 'Modules never import each other; app.ts wires them together.',
+            })),
+            {
+              target: ['./apps/server/src/platform', './apps/server/src/db'],
+              from: './apps/server/src/modules',
+              message: 'platform and db sit below the modules.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['apps/server/src/**/*.service.ts', 'apps/server/src/**/*.repository.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ group: ['fastify', '@fastify/*'], message: 'Services and repositories never import Fastify.' }] },
+      ],
+    },
+  },
+  {
+    files: ['apps/server/src/**/*.repository.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['fastify', '@fastify/*'], message: 'Repositories never import Fastify.' },
+            { group: ['*.service.js', '*.routes.js'], message: 'Repositories sit below services and routes.' },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['apps/server/src/**/*.service.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['fastify', '@fastify/*'], message: 'Services never import Fastify.' },
+            { group: ['*.routes.js'], message: 'Services sit below routes.' },
+          ],
+        },
+      ],
+    },
+  },
+);
