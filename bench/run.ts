@@ -15,7 +15,7 @@
  */
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
 import { constants, createHmac, createPublicKey, publicEncrypt, randomBytes, type KeyObject } from 'node:crypto';
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { cpus, release, tmpdir, totalmem, userInfo, availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -151,6 +151,7 @@ interface RunSummary {
   /** From every response's own time (float ms), not autocannon's whole-ms histogram. */
   latencyMs: { mean: number; p50: number; p90: number; p99: number; max: number };
   autocannonLatencyMs: { p50: number; p99: number; mean: number; max: number };
+  cpu: CpuSplit;
 }
 
 function percentile(sorted: Float64Array, p: number): number {
@@ -165,6 +166,7 @@ async function cannon(opts: CannonOptions, stopAfterS?: number): Promise<RunSumm
   let n = 0;
   let lastResponseAt = 0;
   const startedAt = performance.now();
+  const meter = cpuMeter();
   const instance = autocannon({ timeout: 10, ...opts });
   instance.on('response', (_client: unknown, _status: number, _bytes: number, responseTime: number) => {
     if (n === times.length) {
@@ -177,6 +179,7 @@ async function cannon(opts: CannonOptions, stopAfterS?: number): Promise<RunSumm
   });
   const timer = stopAfterS ? setTimeout(() => instance.stop(), stopAfterS * 1000) : null;
   const r: CannonResult = await instance;
+  const cpu = meter();
   if (timer) clearTimeout(timer);
   const sorted = times.slice(0, n).sort();
   let sum = 0;
@@ -204,14 +207,96 @@ async function cannon(opts: CannonOptions, stopAfterS?: number): Promise<RunSumm
       max: round(percentile(sorted, 1), 3),
     },
     autocannonLatencyMs: { p50: r.latency.p50, p99: r.latency.p99, mean: r.latency.mean, max: r.latency.max },
+    cpu,
   };
 }
 
 function describe(s: RunSummary): string {
   return (
     `${s.reqPerSec} req/s (wall ${s.reqPerSecWall}), ${s.responses} responses, p50 ${s.latencyMs.p50} ms, ` +
-    `p99 ${s.latencyMs.p99} ms, non-2xx ${s.non2xx}, errors ${s.errors}, timeouts ${s.timeouts}, mismatches ${s.mismatches}`
+    `p99 ${s.latencyMs.p99} ms, non-2xx ${s.non2xx}, errors ${s.errors}, timeouts ${s.timeouts}, mismatches ${s.mismatches}; ` +
+    `CPU (% of machine) bench ${s.cpu.benchPct}, server ${s.cpu.serverPct}, postgres ${s.cpu.postgresPct}, other processes ${s.cpu.foreignPct}`
   );
+}
+
+// ---- CPU accounting (is anything else using the machine?) -----------------------------------
+
+interface CpuSplit {
+  /** Shares of the whole machine (100 % = every core busy) over the measured run. */
+  machineBusyPct: number;
+  benchPct: number;
+  serverPct: number;
+  postgresPct: number;
+  /** Busy time of processes outside this benchmark: other work on the machine distorts the numbers. */
+  foreignPct: number;
+}
+
+function machineJiffies(): { busy: number; total: number } {
+  try {
+    const line = readFileSync('/proc/stat', 'utf8').split('\n')[0]!;
+    const v = line.trim().split(/\s+/).slice(1, 9).map(Number); // user nice system idle iowait irq softirq steal
+    const total = v.reduce((a, b) => a + b, 0);
+    return { busy: total - v[3]! - v[4]!, total };
+  } catch {
+    return { busy: 0, total: 0 };
+  }
+}
+
+/** utime+stime of this process and its descendants, by group. */
+function treeJiffies(): { bench: number; server: number; postgres: number } {
+  const procs: Array<{ pid: number; ppid: number; comm: string; cpu: number }> = [];
+  try {
+    for (const name of readdirSync('/proc')) {
+      if (!/^\d+$/.test(name)) continue;
+      try {
+        const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+        const close = stat.lastIndexOf(')');
+        const comm = stat.slice(stat.indexOf('(') + 1, close);
+        const f = stat.slice(close + 2).split(' ');
+        procs.push({ pid: Number(name), ppid: Number(f[1]), comm, cpu: Number(f[11]) + Number(f[12]) });
+      } catch {
+        // the process ended meanwhile
+      }
+    }
+  } catch {
+    return { bench: 0, server: 0, postgres: 0 };
+  }
+  const children = new Map<number, typeof procs>();
+  for (const p of procs) children.set(p.ppid, [...(children.get(p.ppid) ?? []), p]);
+  const out = { bench: 0, server: 0, postgres: 0 };
+  const self = procs.find((p) => p.pid === process.pid);
+  if (self) out.bench += self.cpu;
+  const walk = (pid: number) => {
+    for (const c of children.get(pid) ?? []) {
+      if (c.comm.startsWith('postgres')) out.postgres += c.cpu;
+      else out.server += c.cpu;
+      walk(c.pid);
+    }
+  };
+  walk(process.pid);
+  return out;
+}
+
+function cpuMeter(): () => CpuSplit {
+  const m0 = machineJiffies();
+  const t0 = treeJiffies();
+  return () => {
+    const m1 = machineJiffies();
+    const t1 = treeJiffies();
+    const total = Math.max(1, m1.total - m0.total);
+    const pct = (n: number) => round((100 * n) / total, 1);
+    const bench = t1.bench - t0.bench;
+    const server = t1.server - t0.server;
+    const postgres = t1.postgres - t0.postgres;
+    const busy = m1.busy - m0.busy;
+    return {
+      machineBusyPct: pct(busy),
+      benchPct: pct(bench),
+      serverPct: pct(server),
+      postgresPct: pct(postgres),
+      foreignPct: pct(Math.max(0, busy - bench - server - postgres)),
+    };
+  };
 }
 
 // ---- signed client -----------------------------------------------------------------------------
@@ -395,6 +480,12 @@ async function benchInfo(portal: Portal, token: string, db: Db | null) {
   if (settings.warmup > 0) {
     const w = await cannon({ url, connections: settings.connections, duration: settings.warmup, requests, verifyBody });
     if (w.non2xx || w.mismatches) throw new Error(`infoV2 warm-up was refused: ${JSON.stringify(w.statusCodes)}`);
+  }
+  // PostgreSQL publishes a backend's counters when it goes idle, at most every 10 s: let the
+  // set-up and warm-up settle so that they are not counted against the measured requests.
+  if (db) {
+    log('infoV2: waiting 11 s for PostgreSQL statistics to settle');
+    await sleep(11_000);
   }
   const before = db ? await dbSnapshot(db) : null;
   log(`infoV2: ${settings.duration} s × ${settings.connections} connections, fresh nonce + signature per request`);
@@ -608,7 +699,7 @@ async function main(): Promise<number> {
     // 4. argon2 (the portal is idle meanwhile; its statistics settle, see below)
     const argon2 = settings.phases.has('argon2') ? await benchArgon2() : null;
 
-    // PostgreSQL publishes a backend's counters when it goes idle, at most every 10 s.
+    // The measured requests' counters are published within 10 s of the end of the run.
     let dbPerInfo: ReturnType<typeof perRequest> | null = null;
     if (infoResult?.before) {
       const wait = infoResult.endedAt + 11_000 - performance.now();

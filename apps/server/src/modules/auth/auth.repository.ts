@@ -35,7 +35,10 @@ export interface LockoutPolicy {
   resetSeconds: number;
 }
 
-export function createAuthRepository(db: Db) {
+/** What a repository needs of the database: a pool or an open transaction. */
+type Executor = Pick<Db, 'execute'>;
+
+function queries(db: Executor) {
   return {
     async tenantIdByCode(code: string): Promise<number | null> {
       const res = await db.execute<{ id: number }>(sql`SELECT id FROM tenants WHERE code = ${code}`);
@@ -121,6 +124,18 @@ export function createAuthRepository(db: Db) {
       await db.execute(sql`
         INSERT INTO audit_log (tenant_id, user_id, action, ip, detail)
         VALUES (${entry.tenantId}, ${entry.userId}, ${entry.action}, ${entry.ip}, ${JSON.stringify(entry.detail ?? {})}::jsonb)`);
+    },
+  };
+}
+
+export type AuthQueries = ReturnType<typeof queries>;
+
+export function createAuthRepository(db: Db) {
+  return {
+    ...queries(db),
+    /** Runs `fn` with the queries bound to one transaction: all of its writes land, or none. */
+    inTransaction<T>(fn: (tx: AuthQueries) => Promise<T>): Promise<T> {
+      return db.transaction((tx) => fn(queries(tx)));
     },
   };
 }

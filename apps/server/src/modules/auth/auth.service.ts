@@ -78,27 +78,32 @@ export function createAuthService(deps: AuthServiceDeps) {
       const user = tenantId === null ? null : await repo.findLoginUser(tenantId, input.username);
       const matches = await verify(user?.passwordHash ?? (await dummyHash), password).catch(() => false);
       if (!user || !matches || user.locked) {
-        if (user && !user.locked) await repo.recordFailure(user.id, LOCKOUT);
-        await repo.audit({
-          tenantId,
-          userId: user?.id ?? null,
-          action: user?.locked ? 'login.locked' : 'login.failed',
-          ip: input.ip,
-          detail: { username: input.username.slice(0, 64) },
+        await repo.inTransaction(async (tx) => {
+          if (user && !user.locked) await tx.recordFailure(user.id, LOCKOUT);
+          await tx.audit({
+            tenantId,
+            userId: user?.id ?? null,
+            action: user?.locked ? 'login.locked' : 'login.failed',
+            ip: input.ip,
+            detail: { username: input.username.slice(0, 64) },
+          });
         });
         throw loginFailed();
       }
-      await repo.recordSuccess(user.id);
-      const ctx = await repo.startingContext(user);
-      const session = await repo.createSession({
-        tenantId: user.tenantId,
-        userId: user.id,
-        ...ctx,
-        ip: input.ip,
-        userAgent: input.userAgent,
-        ttlHours: deps.sessionTtlHours,
+      const session = await repo.inTransaction(async (tx) => {
+        await tx.recordSuccess(user.id);
+        const ctx = await tx.startingContext(user);
+        const created = await tx.createSession({
+          tenantId: user.tenantId,
+          userId: user.id,
+          ...ctx,
+          ip: input.ip,
+          userAgent: input.userAgent,
+          ttlHours: deps.sessionTtlHours,
+        });
+        await tx.audit({ tenantId: user.tenantId, userId: user.id, action: 'login.succeeded', ip: input.ip });
+        return created;
       });
-      await repo.audit({ tenantId: user.tenantId, userId: user.id, action: 'login.succeeded', ip: input.ip });
       return issueToken(session.id, user.id, user.tenantId, session.expiresAt);
     },
 

@@ -1,0 +1,78 @@
+import { Modal, message, notification } from 'antd';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+
+// Each test gets fresh module state (the "one notice at a time" flags live in the module).
+async function freshHandler() {
+  vi.resetModules();
+  (await import('../i18n')).initI18n();
+  const { handleFailure } = await import('./failures');
+  const session = await import('../session');
+  return { handleFailure, session };
+}
+
+let replace: ReturnType<typeof vi.fn>;
+beforeEach(() => {
+  replace = vi.fn();
+  vi.stubGlobal('location', { ...window.location, replace, pathname: '/center/ent/colist', search: '?tc=demo' });
+});
+afterEach(() => {
+  vi.restoreAllMocks();
+  vi.unstubAllGlobals();
+  vi.useRealTimers();
+});
+
+describe('the one failure handler (spec §8)', () => {
+  it('shows one dialog for several concurrent 401s, and logs out once when confirmed', async () => {
+    const { handleFailure, session } = await freshHandler();
+    session.useSession.setState({ token: 't' });
+    const confirm = vi.spyOn(Modal, 'confirm').mockImplementation(() => ({ destroy() {}, update() {} }) as never);
+    handleFailure(401, 'x');
+    handleFailure(40101, 'x');
+    handleFailure(401, 'x');
+    expect(confirm).toHaveBeenCalledTimes(1);
+    const opts = confirm.mock.calls[0]![0];
+    expect(opts.title).toBe('你已被登出，可以取消继续留在该页面，或者重新登录');
+    await opts.onOk!();
+    await opts.onOk!();
+    expect(replace).toHaveBeenCalledTimes(1);
+    expect(replace.mock.calls[0]![0]).toBe('/center/login?redirect=%2Fent%2Fcolist%3Ftc%3Ddemo');
+  });
+
+  it('logs out after 1.5 s on 40121 with the ticket-expired notice, once for many', async () => {
+    vi.useFakeTimers();
+    const { handleFailure, session } = await freshHandler();
+    session.useSession.setState({ token: 't' });
+    const warn = vi.spyOn(message, 'warning').mockImplementation(() => (() => {}) as never);
+    handleFailure(40121, 'x');
+    handleFailure(40121, 'x');
+    expect(warn).toHaveBeenCalledTimes(1);
+    expect(warn.mock.calls[0]![0]).toBe('票据过期');
+    expect(replace).not.toHaveBeenCalled();
+    vi.advanceTimersByTime(1500);
+    expect(replace).toHaveBeenCalledTimes(1);
+  });
+
+  it('maps 500, 40303 and other codes to their messages, and stays quiet when asked', async () => {
+    const { handleFailure, session } = await freshHandler();
+    session.useSession.setState({ token: 't' });
+    const error = vi.spyOn(message, 'error').mockImplementation(() => (() => {}) as never);
+    const notify = vi.spyOn(notification, 'error').mockImplementation(() => undefined);
+    handleFailure(500, 'stack trace');
+    expect(error).toHaveBeenLastCalledWith('服务器错误');
+    handleFailure(40303, '当前用户不拥有该角色');
+    expect(notify).toHaveBeenCalledWith({ message: '没有操作权限', description: '当前用户不拥有该角色' });
+    handleFailure(400, '请求参数不正确');
+    expect(error).toHaveBeenLastCalledWith('请求参数不正确');
+    error.mockClear();
+    handleFailure(400, 'quiet', true);
+    expect(error).not.toHaveBeenCalled();
+  });
+
+  it('does nothing for logout codes when nobody is signed in', async () => {
+    const { handleFailure, session } = await freshHandler();
+    session.useSession.setState({ token: null });
+    const confirm = vi.spyOn(Modal, 'confirm');
+    handleFailure(401, 'x');
+    expect(confirm).not.toHaveBeenCalled();
+  });
+});
