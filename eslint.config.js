@@ -48,7 +48,11 @@ export default tseslint.config(
               except: [`./${f}`],
               message: 'Features never import each other; compose them in src/app.',
             })),
-            { target: './apps/web/src/features', from: './apps/web/src/app', message: 'Features never import the app layer.' },
+            {
+              target: './apps/web/src/features',
+              from: './apps/web/src/app',
+              message: 'Features never import the app layer.',
+            },
             {
               target: './apps/web/src/lib',
               from: ['./apps/web/src/features', './apps/web/src/app'],
@@ -87,7 +91,9 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: [{ group: ['fastify', '@fastify/*'], message: 'Services and repositories never import Fastify.' }] },
+        {
+          patterns: [{ group: ['fastify', '@fastify/*'], message: 'Services and repositories never import Fastify.' }],
+        },
       ],
     },
   },

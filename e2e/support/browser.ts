@@ -23,7 +23,9 @@ export function launch(extraArgs: string[] = []): Promise<Browser> {
 export async function signedFetch(base: string, signSecret: string, path: string, token?: string) {
   const ts = String(Date.now());
   const nonce = randomBytes(12).toString('hex');
-  const sig = createHmac('sha256', signSecret).update(signingText(ts, nonce, path, canonicalParams({}, null))).digest('hex');
+  const sig = createHmac('sha256', signSecret)
+    .update(signingText(ts, nonce, path, canonicalParams({}, null)))
+    .digest('hex');
   const res = await fetch(`${base}${path}`, {
     headers: {
       'x-timestamp': ts,

@@ -67,6 +67,9 @@ export async function buildApp({ config, db, secrets, logger }: AppDeps) {
     ajv: { customOptions: { removeAdditional: true, coerceTypes: 'array', useDefaults: true, allErrors: false } },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
+  // The API speaks JSON only; Fastify's default text/plain parser would hand routes a raw string.
+  app.removeContentTypeParser('text/plain');
+
   app.setErrorHandler((error: FastifyError | AppError, req, reply) => {
     const lang = langOf(req.query);
     let code: number;

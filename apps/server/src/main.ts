@@ -23,7 +23,8 @@ async function main(): Promise<void> {
     throw err;
   }
   const log = pino(loggerOptions(config.logLevel) as pino.LoggerOptions);
-  if (config.testCaptcha) log.warn('PORTAL_TEST_CAPTCHA=1: captchas are deterministic (test mode); never use this in production');
+  if (config.testCaptcha)
+    log.warn('PORTAL_TEST_CAPTCHA=1: captchas are deterministic (test mode); never use this in production');
 
   const database = await openDatabase({
     databaseUrl: config.databaseUrl,
@@ -65,11 +66,7 @@ async function main(): Promise<void> {
   const address = await app.listen({ port: config.port, host: config.host });
   const port = new URL(address).port;
   const local = `http://localhost:${port}${config.runtime.publicpath}`;
-  const lines = [
-    '',
-    `  Enterprise Service Portal is running: ${local}`,
-    `  Health: http://localhost:${port}/healthz`,
-  ];
+  const lines = ['', `  Enterprise Service Portal is running: ${local}`, `  Health: http://localhost:${port}/healthz`];
   if (config.seedDemo) {
     lines.push(
       `  Demo accounts (tenant "demo", password from DEMO_PASSWORD${process.env.DEMO_PASSWORD ? '' : `, default ${config.demoPassword}`}):`,

@@ -45,20 +45,9 @@ export function isStrongEnough(password: string): boolean {
   return passwordStrength(password).classes >= 2;
 }
 
-export type PasswordProblem =
-  | 'required'
-  | 'tooShort'
-  | 'missingClass'
-  | 'containsUsername'
-  | 'keyboardSequence';
+export type PasswordProblem = 'required' | 'tooShort' | 'missingClass' | 'containsUsername' | 'keyboardSequence';
 
-const KEYBOARD_ROWS = [
-  '`1234567890-=',
-  'qwertyuiop[]\\',
-  "asdfghjkl;'",
-  'zxcvbnm,./',
-  'abcdefghijklmnopqrstuvwxyz',
-];
+const KEYBOARD_ROWS = ['`1234567890-=', 'qwertyuiop[]\\', "asdfghjkl;'", 'zxcvbnm,./', 'abcdefghijklmnopqrstuvwxyz'];
 
 /** True when the password contains a run of 4 or more keys in keyboard or alphabet order. */
 export function hasKeyboardSequence(password: string, run = 4): boolean {
@@ -122,8 +111,24 @@ export function isValidReplyLength(text: string): boolean {
 
 /** Attachment extensions allowed on notice replies (spec §5). */
 export const ATTACHMENT_EXTENSIONS = [
-  'mp4', 'gz', 'css', 'js', 'jpeg', 'jpg', 'png', 'pdf', 'doc', 'docx', 'gif',
-  'xls', 'xlsx', 'ppt', 'pptx', 'rar', 'zip', 'txt',
+  'mp4',
+  'gz',
+  'css',
+  'js',
+  'jpeg',
+  'jpg',
+  'png',
+  'pdf',
+  'doc',
+  'docx',
+  'gif',
+  'xls',
+  'xlsx',
+  'ppt',
+  'pptx',
+  'rar',
+  'zip',
+  'txt',
 ] as const;
 
 export function isAllowedAttachment(fileName: string): boolean {

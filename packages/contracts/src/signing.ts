@@ -23,10 +23,7 @@ function asText(value: unknown): string {
  * value; joined as key=value with &, without encoding. A query key given several times contributes
  * each value; a body field that is an object or array contributes its JSON text.
  */
-export function canonicalParams(
-  query?: Record<string, unknown> | null,
-  body?: Record<string, unknown> | null,
-): string {
+export function canonicalParams(query?: Record<string, unknown> | null, body?: Record<string, unknown> | null): string {
   const pairs: Array<[string, string]> = [];
   const add = (key: string, value: unknown) => {
     if (value === null || value === undefined || value === '') return;

@@ -111,10 +111,14 @@ export async function startEmbeddedPostgres(dataDir: string, log: Logger): Promi
     createPostgresUser: asRoot,
     initdbFlags: ['--encoding=UTF8'],
     postgresFlags: [
-      '-c', 'listen_addresses=127.0.0.1',
-      '-c', 'unix_socket_directories=',
-      '-c', 'max_connections=100',
-      '-c', 'fsync=on',
+      '-c',
+      'listen_addresses=127.0.0.1',
+      '-c',
+      'unix_socket_directories=',
+      '-c',
+      'max_connections=100',
+      '-c',
+      'fsync=on',
     ],
     onLog: (m) => log.debug(m.trim()),
     onError: (e) => log.warn(`embedded PostgreSQL: ${e instanceof Error ? e.message : String(e)}`),
@@ -136,8 +140,7 @@ export async function startEmbeddedPostgres(dataDir: string, log: Logger): Promi
   }
   log.info(`embedded PostgreSQL listening on 127.0.0.1:${port}`);
   return {
-    url: (database = 'postgres') =>
-      `postgres://portal:${encodeURIComponent(password)}@127.0.0.1:${port}/${database}`,
+    url: (database = 'postgres') => `postgres://portal:${encodeURIComponent(password)}@127.0.0.1:${port}/${database}`,
     stop: () => pg.stop(),
   };
 }

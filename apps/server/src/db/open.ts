@@ -29,7 +29,11 @@ export async function ensureDatabase(adminUrl: string, name: string): Promise<vo
   }
 }
 
-export async function openDatabase(opts: { databaseUrl: string | null; dataDir: string; log: Logger }): Promise<OpenedDatabase> {
+export async function openDatabase(opts: {
+  databaseUrl: string | null;
+  dataDir: string;
+  log: Logger;
+}): Promise<OpenedDatabase> {
   let stopEmbedded: (() => Promise<void>) | null = null;
   let url = opts.databaseUrl;
   if (!url) {

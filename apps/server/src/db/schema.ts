@@ -35,19 +35,37 @@ export const tenants = pgTable('tenants', {
 
 export const roles = pgTable(
   'roles',
-  { id: id(), tenantId: tenantRef(), code: text('code').notNull(), title: text('title').notNull(), createdAt: createdAt() },
+  {
+    id: id(),
+    tenantId: tenantRef(),
+    code: text('code').notNull(),
+    title: text('title').notNull(),
+    createdAt: createdAt(),
+  },
   (t) => [uniqueIndex('roles_tenant_code').on(t.tenantId, t.code)],
 );
 
 export const applications = pgTable(
   'applications',
-  { id: id(), tenantId: tenantRef(), code: text('code').notNull(), name: text('name').notNull(), createdAt: createdAt() },
+  {
+    id: id(),
+    tenantId: tenantRef(),
+    code: text('code').notNull(),
+    name: text('name').notNull(),
+    createdAt: createdAt(),
+  },
   (t) => [uniqueIndex('applications_tenant_code').on(t.tenantId, t.code)],
 );
 
 export const workbenches = pgTable(
   'workbenches',
-  { id: id(), tenantId: tenantRef(), code: text('code').notNull(), name: text('name').notNull(), createdAt: createdAt() },
+  {
+    id: id(),
+    tenantId: tenantRef(),
+    code: text('code').notNull(),
+    name: text('name').notNull(),
+    createdAt: createdAt(),
+  },
   (t) => [uniqueIndex('workbenches_tenant_code').on(t.tenantId, t.code)],
 );
 
@@ -97,8 +115,12 @@ export const users = pgTable(
 export const userRoles = pgTable(
   'user_roles',
   {
-    userId: ref('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
-    roleId: ref('role_id').notNull().references(() => roles.id, { onDelete: 'cascade' }),
+    userId: ref('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    roleId: ref('role_id')
+      .notNull()
+      .references(() => roles.id, { onDelete: 'cascade' }),
   },
   (t) => [primaryKey({ columns: [t.userId, t.roleId] })],
 );
@@ -106,8 +128,12 @@ export const userRoles = pgTable(
 export const userApplications = pgTable(
   'user_applications',
   {
-    userId: ref('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
-    applicationId: ref('application_id').notNull().references(() => applications.id, { onDelete: 'cascade' }),
+    userId: ref('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    applicationId: ref('application_id')
+      .notNull()
+      .references(() => applications.id, { onDelete: 'cascade' }),
   },
   (t) => [primaryKey({ columns: [t.userId, t.applicationId] })],
 );
@@ -115,8 +141,12 @@ export const userApplications = pgTable(
 export const userWorkbenches = pgTable(
   'user_workbenches',
   {
-    userId: ref('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
-    workbenchId: ref('workbench_id').notNull().references(() => workbenches.id, { onDelete: 'cascade' }),
+    userId: ref('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    workbenchId: ref('workbench_id')
+      .notNull()
+      .references(() => workbenches.id, { onDelete: 'cascade' }),
   },
   (t) => [primaryKey({ columns: [t.userId, t.workbenchId] })],
 );
@@ -124,8 +154,12 @@ export const userWorkbenches = pgTable(
 export const enterpriseMembers = pgTable(
   'enterprise_members',
   {
-    enterpriseId: ref('enterprise_id').notNull().references(() => enterprises.id, { onDelete: 'cascade' }),
-    userId: ref('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    enterpriseId: ref('enterprise_id')
+      .notNull()
+      .references(() => enterprises.id, { onDelete: 'cascade' }),
+    userId: ref('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
     joinedAt: createdAt(),
   },
   (t) => [primaryKey({ columns: [t.enterpriseId, t.userId] })],
@@ -157,8 +191,12 @@ export const menus = pgTable(
 export const roleMenus = pgTable(
   'role_menus',
   {
-    roleId: ref('role_id').notNull().references(() => roles.id, { onDelete: 'cascade' }),
-    menuId: ref('menu_id').notNull().references(() => menus.id, { onDelete: 'cascade' }),
+    roleId: ref('role_id')
+      .notNull()
+      .references(() => roles.id, { onDelete: 'cascade' }),
+    menuId: ref('menu_id')
+      .notNull()
+      .references(() => menus.id, { onDelete: 'cascade' }),
   },
   (t) => [primaryKey({ columns: [t.roleId, t.menuId] })],
 );
@@ -181,8 +219,12 @@ export const permissions = pgTable(
 export const rolePermissions = pgTable(
   'role_permissions',
   {
-    roleId: ref('role_id').notNull().references(() => roles.id, { onDelete: 'cascade' }),
-    permissionId: ref('permission_id').notNull().references(() => permissions.id, { onDelete: 'cascade' }),
+    roleId: ref('role_id')
+      .notNull()
+      .references(() => roles.id, { onDelete: 'cascade' }),
+    permissionId: ref('permission_id')
+      .notNull()
+      .references(() => permissions.id, { onDelete: 'cascade' }),
   },
   (t) => [primaryKey({ columns: [t.roleId, t.permissionId] })],
 );
@@ -198,7 +240,10 @@ export const notices = pgTable(
     replyWay: smallint('reply_way').notNull().default(0),
     pushTime: timestamp('push_time', { withTimezone: true }).notNull().defaultNow(),
     validityTime: timestamp('validity_time', { withTimezone: true }),
-    pushFiles: jsonb('push_files').notNull().default(sql`'[]'::jsonb`).$type<Array<{ addr: string; fileName: string }>>(),
+    pushFiles: jsonb('push_files')
+      .notNull()
+      .default(sql`'[]'::jsonb`)
+      .$type<Array<{ addr: string; fileName: string }>>(),
   },
   (t) => [index('notices_tenant').on(t.tenantId)],
 );
@@ -206,12 +251,19 @@ export const notices = pgTable(
 export const noticeRecipients = pgTable(
   'notice_recipients',
   {
-    noticeId: ref('notice_id').notNull().references(() => notices.id, { onDelete: 'cascade' }),
-    userId: ref('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    noticeId: ref('notice_id')
+      .notNull()
+      .references(() => notices.id, { onDelete: 'cascade' }),
+    userId: ref('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
     readStatus: smallint('read_status').notNull().default(0),
     answerStatus: smallint('answer_status').notNull().default(0),
     replyContent: text('reply_content'),
-    replyFiles: jsonb('reply_files').notNull().default(sql`'[]'::jsonb`).$type<Array<{ addr: string; fileName: string }>>(),
+    replyFiles: jsonb('reply_files')
+      .notNull()
+      .default(sql`'[]'::jsonb`)
+      .$type<Array<{ addr: string; fileName: string }>>(),
     repliedAt: timestamp('replied_at', { withTimezone: true }),
   },
   (t) => [primaryKey({ columns: [t.noticeId, t.userId] })],
@@ -222,7 +274,9 @@ export const sessions = pgTable(
   {
     id: uuid('id').primaryKey().defaultRandom(),
     tenantId: tenantRef(),
-    userId: ref('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    userId: ref('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
     roleId: ref('role_id'),
     applicationId: ref('application_id'),
     workbenchId: ref('workbench_id'),

@@ -34,47 +34,151 @@ const ENT_ROLES = ['ent_admin', 'ent_member'];
 
 const MENU: MenuSeed[] = [
   {
-    name: 'enterprise', path: '/ent', title: '企业服务', icon: 'AppstoreOutlined', component: 'RouteView', roles: ENT_ROLES,
+    name: 'enterprise',
+    path: '/ent',
+    title: '企业服务',
+    icon: 'AppstoreOutlined',
+    component: 'RouteView',
+    roles: ENT_ROLES,
     children: [
       {
-        name: 'entManage', path: '/ent/manage', title: '企业管理', icon: 'BankOutlined', component: 'RouteView', roles: ENT_ROLES,
+        name: 'entManage',
+        path: '/ent/manage',
+        title: '企业管理',
+        icon: 'BankOutlined',
+        component: 'RouteView',
+        roles: ENT_ROLES,
         children: [
-          { name: 'entColist', path: '/ent/colist', title: '企业信息', icon: 'IdcardOutlined', component: 'ent/colist', keepAlive: true, roles: ENT_ROLES },
           {
-            name: 'entMembers', path: '/ent/members', title: '成员管理', icon: 'TeamOutlined', component: 'RouteView', roles: ENT_ROLES,
+            name: 'entColist',
+            path: '/ent/colist',
+            title: '企业信息',
+            icon: 'IdcardOutlined',
+            component: 'ent/colist',
+            keepAlive: true,
+            roles: ENT_ROLES,
+          },
+          {
+            name: 'entMembers',
+            path: '/ent/members',
+            title: '成员管理',
+            icon: 'TeamOutlined',
+            component: 'RouteView',
+            roles: ENT_ROLES,
             children: [
-              { name: 'entMemberList', path: '/ent/members/list', title: '成员列表', component: 'ent/members/list', keepAlive: true, roles: ENT_ROLES },
-              { name: 'entMemberInvite', path: '/ent/members/invite', title: '邀请成员', component: 'ent/members/invite', roles: ['ent_admin'] },
+              {
+                name: 'entMemberList',
+                path: '/ent/members/list',
+                title: '成员列表',
+                component: 'ent/members/list',
+                keepAlive: true,
+                roles: ENT_ROLES,
+              },
+              {
+                name: 'entMemberInvite',
+                path: '/ent/members/invite',
+                title: '邀请成员',
+                component: 'ent/members/invite',
+                roles: ['ent_admin'],
+              },
             ],
           },
-          { name: 'entDetail', path: '/ent/detail', title: '企业详情', component: 'ent/detail', hidden: true, roles: ENT_ROLES },
+          {
+            name: 'entDetail',
+            path: '/ent/detail',
+            title: '企业详情',
+            component: 'ent/detail',
+            hidden: true,
+            roles: ENT_ROLES,
+          },
         ],
       },
-      { name: 'entApply', path: '/ent/apply', title: '服务申请', icon: 'FormOutlined', component: 'ent/apply', roles: ENT_ROLES },
+      {
+        name: 'entApply',
+        path: '/ent/apply',
+        title: '服务申请',
+        icon: 'FormOutlined',
+        component: 'ent/apply',
+        roles: ENT_ROLES,
+      },
       { name: 'entDraft', path: '/ent/draft', title: '草稿箱', component: 'ent/draft', route: '0', roles: ENT_ROLES },
     ],
   },
   {
-    name: 'messageCenter', path: '/message', title: '消息中心', icon: 'BellOutlined', component: 'RouteView', roles: ENT_ROLES,
-    children: [{ name: 'messageIndex', path: '/message/index', title: '我的消息', component: 'message/index', roles: ENT_ROLES }],
-  },
-  {
-    name: 'workbenchApps', path: '/wb', title: '工作台应用', icon: 'DesktopOutlined', component: 'RouteView', app: 'ENT_WORKBENCH', roles: ENT_ROLES,
+    name: 'messageCenter',
+    path: '/message',
+    title: '消息中心',
+    icon: 'BellOutlined',
+    component: 'RouteView',
+    roles: ENT_ROLES,
     children: [
-      { name: 'wbDashboard', path: '/wb/dashboard', title: '数据看板', component: 'DragPageView', pageId: 'demo-dashboard', app: 'ENT_WORKBENCH', roles: ENT_ROLES },
-      { name: 'wbCloudOrders', path: 'cloudOrders', title: '云服务订单', serviceType: 1, url: 'https://cloud.example.com/orders?wb={workbenchCoding}', app: 'ENT_WORKBENCH', roles: ENT_ROLES },
+      { name: 'messageIndex', path: '/message/index', title: '我的消息', component: 'message/index', roles: ENT_ROLES },
     ],
   },
   {
-    name: 'parkLinks', path: '/links', title: '园区链接', icon: 'LinkOutlined', component: 'RouteView',
+    name: 'workbenchApps',
+    path: '/wb',
+    title: '工作台应用',
+    icon: 'DesktopOutlined',
+    component: 'RouteView',
+    app: 'ENT_WORKBENCH',
+    roles: ENT_ROLES,
+    children: [
+      {
+        name: 'wbDashboard',
+        path: '/wb/dashboard',
+        title: '数据看板',
+        component: 'DragPageView',
+        pageId: 'demo-dashboard',
+        app: 'ENT_WORKBENCH',
+        roles: ENT_ROLES,
+      },
+      {
+        name: 'wbCloudOrders',
+        path: 'cloudOrders',
+        title: '云服务订单',
+        serviceType: 1,
+        url: 'https://cloud.example.com/orders?wb={workbenchCoding}',
+        app: 'ENT_WORKBENCH',
+        roles: ENT_ROLES,
+      },
+    ],
+  },
+  {
+    name: 'parkLinks',
+    path: '/links',
+    title: '园区链接',
+    icon: 'LinkOutlined',
+    component: 'RouteView',
     children: [
       { name: 'parkSite', path: '/links/site', title: '园区官网', url: 'https://park.example.com/', external: true },
-      { name: 'parkPolicy', path: '/links/policy', title: '政策解读', component: 'IframePageView', url: 'https://park.example.com/policy' },
+      {
+        name: 'parkPolicy',
+        path: '/links/policy',
+        title: '政策解读',
+        component: 'IframePageView',
+        url: 'https://park.example.com/policy',
+      },
     ],
   },
   {
-    name: 'parkOps', path: '/ops', title: '园区运营', icon: 'ClusterOutlined', component: 'RouteView', app: 'PARK_OPS', roles: ['park_operator'],
-    children: [{ name: 'opsEnterprises', path: '/ops/enterprises', title: '入驻企业', component: 'ops/enterprises', app: 'PARK_OPS', roles: ['park_operator'] }],
+    name: 'parkOps',
+    path: '/ops',
+    title: '园区运营',
+    icon: 'ClusterOutlined',
+    component: 'RouteView',
+    app: 'PARK_OPS',
+    roles: ['park_operator'],
+    children: [
+      {
+        name: 'opsEnterprises',
+        path: '/ops/enterprises',
+        title: '入驻企业',
+        component: 'ops/enterprises',
+        app: 'PARK_OPS',
+        roles: ['park_operator'],
+      },
+    ],
   },
 ];
 
@@ -82,7 +186,10 @@ export async function seedDemo(db: Db, opts: { passwordHash: string }): Promise<
   return db.transaction(async (tx) => {
     // Serialise concurrent first starts of several instances.
     await tx.execute(sql`SELECT pg_advisory_xact_lock(7366002)`);
-    const existing = await tx.select({ id: s.tenants.id }).from(s.tenants).where(sql`code = 'demo'`);
+    const existing = await tx
+      .select({ id: s.tenants.id })
+      .from(s.tenants)
+      .where(sql`code = 'demo'`);
     if (existing.length > 0) return false;
     await insertDemo(tx, opts.passwordHash);
     return true;
@@ -124,9 +231,30 @@ async function insertDemo(tx: Tx, passwordHash: string): Promise<void> {
   const ents = await tx
     .insert(s.enterprises)
     .values([
-      { tenantId, name: '星河科技有限公司', creditCode: '91310000MA1FL0XK3A', industryCode: 'I6510', regionCode: '310115', estatus: 1 },
-      { tenantId, name: '蓝海智能制造有限公司', creditCode: '91320500MA1MX2QW7B', industryCode: 'C3491', regionCode: '320505', estatus: 0 },
-      { tenantId, name: '青松物流有限公司', creditCode: '91330100MA2H8YBN5C', industryCode: 'G5810', regionCode: '330106', estatus: 2 },
+      {
+        tenantId,
+        name: '星河科技有限公司',
+        creditCode: '91310000MA1FL0XK3A',
+        industryCode: 'I6510',
+        regionCode: '310115',
+        estatus: 1,
+      },
+      {
+        tenantId,
+        name: '蓝海智能制造有限公司',
+        creditCode: '91320500MA1MX2QW7B',
+        industryCode: 'C3491',
+        regionCode: '320505',
+        estatus: 0,
+      },
+      {
+        tenantId,
+        name: '青松物流有限公司',
+        creditCode: '91330100MA2H8YBN5C',
+        industryCode: 'G5810',
+        regionCode: '330106',
+        estatus: 2,
+      },
     ])
     .returning();
 
@@ -134,18 +262,32 @@ async function insertDemo(tx: Tx, passwordHash: string): Promise<void> {
     .insert(s.users)
     .values([
       {
-        tenantId, username: 'admin', passwordHash, name: '系统管理员', mobile: '13800000001', homeUri: '/index',
-        defaultRoleId: role('ent_admin'), defaultApplicationId: app('ENT_SERVICE'),
-        defaultWorkbenchId: benches[0]!.id, defaultEnterpriseId: ents[0]!.id,
+        tenantId,
+        username: 'admin',
+        passwordHash,
+        name: '系统管理员',
+        mobile: '13800000001',
+        homeUri: '/index',
+        defaultRoleId: role('ent_admin'),
+        defaultApplicationId: app('ENT_SERVICE'),
+        defaultWorkbenchId: benches[0]!.id,
+        defaultEnterpriseId: ents[0]!.id,
       },
       {
-        tenantId, username: 'member', passwordHash, name: '张敏', mobile: '13800000002', homeUri: '/index',
-        defaultRoleId: role('ent_member'), defaultApplicationId: app('ENT_SERVICE'),
-        defaultWorkbenchId: benches[0]!.id, defaultEnterpriseId: ents[0]!.id,
+        tenantId,
+        username: 'member',
+        passwordHash,
+        name: '张敏',
+        mobile: '13800000002',
+        homeUri: '/index',
+        defaultRoleId: role('ent_member'),
+        defaultApplicationId: app('ENT_SERVICE'),
+        defaultWorkbenchId: benches[0]!.id,
+        defaultEnterpriseId: ents[0]!.id,
       },
     ])
     .returning();
-  const [admin, member] = users as [typeof users[number], typeof users[number]];
+  const [admin, member] = users as [(typeof users)[number], (typeof users)[number]];
 
   await tx.insert(s.userRoles).values([
     { userId: admin.id, roleId: role('ent_admin') },
@@ -153,19 +295,25 @@ async function insertDemo(tx: Tx, passwordHash: string): Promise<void> {
     { userId: member.id, roleId: role('ent_member') },
     { userId: member.id, roleId: role('ent_admin') },
   ]);
-  await tx.insert(s.userApplications).values([
-    ...apps.map((a) => ({ userId: admin.id, applicationId: a.id })),
-    { userId: member.id, applicationId: app('ENT_SERVICE') },
-    { userId: member.id, applicationId: app('ENT_WORKBENCH') },
-  ]);
-  await tx.insert(s.userWorkbenches).values([
-    ...benches.map((b) => ({ userId: admin.id, workbenchId: b.id })),
-    ...benches.map((b) => ({ userId: member.id, workbenchId: b.id })),
-  ]);
-  await tx.insert(s.enterpriseMembers).values([
-    ...ents.map((e) => ({ enterpriseId: e.id, userId: admin.id })),
-    ...ents.map((e) => ({ enterpriseId: e.id, userId: member.id })),
-  ]);
+  await tx
+    .insert(s.userApplications)
+    .values([
+      ...apps.map((a) => ({ userId: admin.id, applicationId: a.id })),
+      { userId: member.id, applicationId: app('ENT_SERVICE') },
+      { userId: member.id, applicationId: app('ENT_WORKBENCH') },
+    ]);
+  await tx
+    .insert(s.userWorkbenches)
+    .values([
+      ...benches.map((b) => ({ userId: admin.id, workbenchId: b.id })),
+      ...benches.map((b) => ({ userId: member.id, workbenchId: b.id })),
+    ]);
+  await tx
+    .insert(s.enterpriseMembers)
+    .values([
+      ...ents.map((e) => ({ enterpriseId: e.id, userId: admin.id })),
+      ...ents.map((e) => ({ enterpriseId: e.id, userId: member.id })),
+    ]);
 
   const perms = await tx
     .insert(s.permissions)
@@ -224,8 +372,18 @@ async function insertDemo(tx: Tx, passwordHash: string): Promise<void> {
   const notices = await tx
     .insert(s.notices)
     .values([
-      { tenantId, title: '关于开展2026年度企业安全生产检查的通知', remark: '<p>请各入驻企业于<strong>12月15日</strong>前完成自查并确认。</p>', replyWay: 0 },
-      { tenantId, title: '园区停电检修通知', remark: '<p>本周六 8:00–12:00 园区A区停电检修，请提前做好准备。</p>', replyWay: 1 },
+      {
+        tenantId,
+        title: '关于开展2026年度企业安全生产检查的通知',
+        remark: '<p>请各入驻企业于<strong>12月15日</strong>前完成自查并确认。</p>',
+        replyWay: 0,
+      },
+      {
+        tenantId,
+        title: '园区停电检修通知',
+        remark: '<p>本周六 8:00–12:00 园区A区停电检修，请提前做好准备。</p>',
+        replyWay: 1,
+      },
       { tenantId, title: '高新技术企业认定材料征集', remark: '<p>请符合条件的企业上传申报材料。</p>', replyWay: 2 },
       { tenantId, title: '园区食堂菜单调整', remark: '<p>自下周起食堂新增晚餐供应。</p>', replyWay: 0 },
     ])

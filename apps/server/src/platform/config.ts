@@ -98,7 +98,8 @@ function runtimeOverrides(env: Env): Partial<Config['runtime']> {
     throw new ConfigError('PORTAL_RUNTIME_CONFIG must be a JSON object');
   }
   for (const [key, value] of Object.entries(parsed)) {
-    const kind = RUNTIME_KEYS[key as keyof Config['runtime']];
+    // Own keys only: "constructor" or "__proto__" must not pass as known through the prototype.
+    const kind = Object.hasOwn(RUNTIME_KEYS, key) ? RUNTIME_KEYS[key as keyof Config['runtime']] : undefined;
     if (!kind) throw new ConfigError(`PORTAL_RUNTIME_CONFIG has an unknown key "${key}"`);
     if (typeof value !== kind) throw new ConfigError(`PORTAL_RUNTIME_CONFIG.${key} must be a ${kind}`);
   }
@@ -133,7 +134,9 @@ export function loadConfig(env: Env = process.env): Config {
   const publicUrl = url(env, 'PUBLIC_URL', `http://localhost:${port || 8080}`);
   const logLevel = env.LOG_LEVEL ?? 'info';
   if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(logLevel)) {
-    throw new ConfigError(`LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent (got "${logLevel}")`);
+    throw new ConfigError(
+      `LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent (got "${logLevel}")`,
+    );
   }
 
   const runtime: Config['runtime'] = {

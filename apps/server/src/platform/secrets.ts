@@ -16,7 +16,9 @@ export interface Secrets {
 }
 
 async function ensure(db: Db, name: string, make: () => string): Promise<string> {
-  await db.execute(sql`INSERT INTO server_secrets (name, value) VALUES (${name}, ${make()}) ON CONFLICT (name) DO NOTHING`);
+  await db.execute(
+    sql`INSERT INTO server_secrets (name, value) VALUES (${name}, ${make()}) ON CONFLICT (name) DO NOTHING`,
+  );
   const rows = await db.execute<{ value: string }>(sql`SELECT value FROM server_secrets WHERE name = ${name}`);
   const value = rows.rows[0]?.value;
   if (!value) throw new Error(`secret ${name} could not be stored`);

@@ -34,7 +34,8 @@ export function createSignatureVerifier(db: Db, secret: string, now: () => numbe
     }
     const path = req.url.split('?')[0] ?? '/';
     const isMultipart = (req.headers['content-type'] ?? '').startsWith('multipart/');
-    const body = !isMultipart && req.body && typeof req.body === 'object' ? (req.body as Record<string, unknown>) : null;
+    const body =
+      !isMultipart && req.body && typeof req.body === 'object' ? (req.body as Record<string, unknown>) : null;
     const params = canonicalParams(req.query as Record<string, unknown>, body);
     const expected = Buffer.from(sign(secret, signingText(ts, nonce, path, params)), 'hex');
     const given = Buffer.from(signature, 'hex');

@@ -3,8 +3,19 @@ import { keptParams, safeRedirect, tenantCodeOf, withKeptParams } from './naviga
 
 describe('kept query parameters', () => {
   it('keeps exactly the parameters of spec §2', () => {
-    const kept = keptParams('?tc=demo&benchCode=B1&partBench=P&appCode=A&roleCode=R&tenantCode=T&iframe=1&service=S&x=1');
-    expect([...kept.keys()]).toEqual(['tc', 'benchCode', 'partBench', 'appCode', 'roleCode', 'tenantCode', 'iframe', 'service']);
+    const kept = keptParams(
+      '?tc=demo&benchCode=B1&partBench=P&appCode=A&roleCode=R&tenantCode=T&iframe=1&service=S&x=1',
+    );
+    expect([...kept.keys()]).toEqual([
+      'tc',
+      'benchCode',
+      'partBench',
+      'appCode',
+      'roleCode',
+      'tenantCode',
+      'iframe',
+      'service',
+    ]);
   });
 
   it('adds the missing ones to the next address and leaves present ones alone', () => {
@@ -19,12 +30,18 @@ describe('redirect targets', () => {
   it.each(['/index', '/ent/colist?tc=demo', '/a/b#c'])('allows the in-app path %s', (p) => {
     expect(safeRedirect(p)).toBe(p);
   });
-  it.each(['//evil.test', 'https://evil.test', 'javascript:alert(1)', '/\\evil.test', 'evil', '', null, '/javascript:x'])(
-    'refuses %s',
-    (p) => {
-      expect(safeRedirect(p)).toBeNull();
-    },
-  );
+  it.each([
+    '//evil.test',
+    'https://evil.test',
+    'javascript:alert(1)',
+    '/\\evil.test',
+    'evil',
+    '',
+    null,
+    '/javascript:x',
+  ])('refuses %s', (p) => {
+    expect(safeRedirect(p)).toBeNull();
+  });
 });
 
 describe('tenant code', () => {

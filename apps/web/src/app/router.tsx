@@ -18,9 +18,15 @@ export function createRouter() {
           { path: '/login', element: <LoginRoute /> },
           { path: '/user/login', element: <LoginRoute /> },
           { path: '/404', element: <NotFoundRoute /> },
-          ...['/user/register', '/user/register-result', '/user/alteration', '/user/dashboard', '/workscreen', '/deviceManage/devices', '/deviceManage/alerts'].map(
-            (path) => ({ path, element: <Navigate to="/404" replace /> }),
-          ),
+          ...[
+            '/user/register',
+            '/user/register-result',
+            '/user/alteration',
+            '/user/dashboard',
+            '/workscreen',
+            '/deviceManage/devices',
+            '/deviceManage/alerts',
+          ].map((path) => ({ path, element: <Navigate to="/404" replace /> })),
           {
             element: <ProtectedRoute />,
             children: [

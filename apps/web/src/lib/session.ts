@@ -68,6 +68,8 @@ export function logout(opts: { returnHere?: boolean } = {}): void {
 /** The current in-app path with its query, without the basename. */
 export function currentPath(): string {
   const base = basename() === '/' ? '' : basename();
-  const p = window.location.pathname.startsWith(base) ? window.location.pathname.slice(base.length) : window.location.pathname;
+  const p = window.location.pathname.startsWith(base)
+    ? window.location.pathname.slice(base.length)
+    : window.location.pathname;
   return `${p || '/'}${window.location.search}`;
 }

@@ -13,7 +13,8 @@ const zhCN = {
     usernameRequired: '用户名不可以为空',
     passwordRequired: '密码不可以为空',
     captchaRequired: '验证码不可以为空',
-    browserNotice: '本系统仅支持360浏览器极速模式、谷歌Chrome等主流浏览器；如登录后被重定向回登录页，请检查浏览器模式。',
+    browserNotice:
+      '本系统仅支持360浏览器极速模式、谷歌Chrome等主流浏览器；如登录后被重定向回登录页，请检查浏览器模式。',
     captchaFailed: '验证码加载失败，点击重试',
   },
   errors: {

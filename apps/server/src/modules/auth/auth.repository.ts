@@ -11,7 +11,7 @@ export type LoginUser = {
   defaultApplicationId: number | null;
   defaultWorkbenchId: number | null;
   defaultEnterpriseId: number | null;
-}
+};
 
 export interface NewSession {
   tenantId: number;
@@ -120,7 +120,13 @@ function queries(db: Executor) {
       await db.execute(sql`UPDATE sessions SET revoked_at = now() WHERE id = ${id} AND revoked_at IS NULL`);
     },
 
-    async audit(entry: { tenantId: number | null; userId: number | null; action: string; ip: string; detail?: object }) {
+    async audit(entry: {
+      tenantId: number | null;
+      userId: number | null;
+      action: string;
+      ip: string;
+      detail?: object;
+    }) {
       await db.execute(sql`
         INSERT INTO audit_log (tenant_id, user_id, action, ip, detail)
         VALUES (${entry.tenantId}, ${entry.userId}, ${entry.action}, ${entry.ip}, ${JSON.stringify(entry.detail ?? {})}::jsonb)`);

@@ -33,7 +33,12 @@ describe('password transport', () => {
     await ctx.call({ url: `/api/auth/kaptcha/get?type=LOGIN&data=${captchaKey}` });
     const res = await ctx.call({
       url: '/api/auth/jwt/front/token',
-      body: { username: 'member', password: Buffer.from('x'.repeat(256)).toString('base64'), imgvercode: '8888', captchaKey },
+      body: {
+        username: 'member',
+        password: Buffer.from('x'.repeat(256)).toString('base64'),
+        imgvercode: '8888',
+        captchaKey,
+      },
     });
     expect(res.statusCode).toBe(400);
     expect(res.json().message).toBe('密码加密数据无效，请刷新页面后重试');
@@ -69,7 +74,9 @@ describe('image captcha', () => {
   it('expires', async () => {
     const captchaKey = key();
     await ctx.call({ url: `/api/auth/kaptcha/get?type=LOGIN&data=${captchaKey}` });
-    await ctx.db.execute(sql`UPDATE image_captchas SET expires_at = now() - interval '1 second' WHERE client_id = ${captchaKey}`);
+    await ctx.db.execute(
+      sql`UPDATE image_captchas SET expires_at = now() - interval '1 second' WHERE client_id = ${captchaKey}`,
+    );
     const res = await attempt('member', DEMO_PASSWORD, '8888', captchaKey, false);
     expect(res.json().status).toBe(40002);
   });
@@ -152,7 +159,8 @@ describe('login rate limit', () => {
     try {
       const body = { username: 'member', password: limited.encrypt('x'), imgvercode: '0000', captchaKey: key() };
       const codes: number[] = [];
-      for (let i = 0; i < 3; i++) codes.push((await limited.call({ url: '/api/auth/jwt/front/token', body })).statusCode);
+      for (let i = 0; i < 3; i++)
+        codes.push((await limited.call({ url: '/api/auth/jwt/front/token', body })).statusCode);
       expect(codes).toEqual([400, 400, 429]);
       const res = await limited.call({ url: '/api/auth/jwt/front/token?language=eng', body });
       expect(res.headers['retry-after']).toMatch(/^\d+$/);

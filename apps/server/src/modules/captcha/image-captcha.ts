@@ -43,7 +43,14 @@ export function drawCaptcha(text: string): string {
     ctx.lineWidth = 1;
     ctx.beginPath();
     ctx.moveTo(randomInt(WIDTH), randomInt(HEIGHT));
-    ctx.bezierCurveTo(randomInt(WIDTH), randomInt(HEIGHT), randomInt(WIDTH), randomInt(HEIGHT), randomInt(WIDTH), randomInt(HEIGHT));
+    ctx.bezierCurveTo(
+      randomInt(WIDTH),
+      randomInt(HEIGHT),
+      randomInt(WIDTH),
+      randomInt(HEIGHT),
+      randomInt(WIDTH),
+      randomInt(HEIGHT),
+    );
     ctx.stroke();
   }
   const step = WIDTH / (text.length + 1);

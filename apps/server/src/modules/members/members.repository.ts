@@ -17,7 +17,7 @@ export type UserInfoRow = {
   defaultRoleId: number | null;
   defaultEntId: number | null;
   defaultEntGuId: string | null;
-}
+};
 
 export function createMembersRepository(db: Db) {
   return {

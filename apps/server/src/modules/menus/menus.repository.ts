@@ -13,14 +13,14 @@ export type MenuRow = {
   serviceType: number;
   module: string | null;
   meta: Record<string, unknown>;
-}
+};
 
 export type PermissionRow = {
   code: string;
   describe: string;
   type: number;
   status: number;
-}
+};
 
 export function createMenusRepository(db: Db) {
   return {
@@ -35,7 +35,13 @@ export function createMenusRepository(db: Db) {
      * The role's menu entries: common ones (no application) plus those of the applications asked
      * for, counting only applications the user holds. Ordered for tree building.
      */
-    async menusForRole(tenantId: number, userId: number, roleId: number, appCodes: string[] | null, appId: number | null) {
+    async menusForRole(
+      tenantId: number,
+      userId: number,
+      roleId: number,
+      appCodes: string[] | null,
+      appId: number | null,
+    ) {
       const res = await db.execute<MenuRow>(sql`
         SELECT m.id, m.parent_id AS "parentId", m.name, m.path, m.component, m.redirect, m.route, m.hidden,
                m.service_type AS "serviceType", m.module, m.meta

@@ -63,7 +63,10 @@ export function createMenusService({ repo }: { repo: MenusRepository }) {
       }
       if (roleId === null) return { auth: [], allAuth: [], menu: [] };
       const appCodes = q.appCodes
-        ? q.appCodes.split(',').map((c) => c.trim()).filter(Boolean)
+        ? q.appCodes
+            .split(',')
+            .map((c) => c.trim())
+            .filter(Boolean)
         : null;
       const [rows, auth, allAuth] = await Promise.all([
         repo.menusForRole(ctx.tenantId, ctx.userId, roleId, appCodes, ctx.applicationId),

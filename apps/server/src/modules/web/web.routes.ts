@@ -47,6 +47,8 @@ export const webRoutes: FastifyPluginAsync<WebRoutesOptions> = async (app, { web
     preCompressed: true,
     cacheControl: false,
     setHeaders(res, path) {
+      // Either variant (gzip, brotli or plain) may be sent, so shared caches must key on it.
+      res.setHeader('vary', 'Accept-Encoding');
       res.setHeader(
         'cache-control',
         path.includes(`${'/'}assets${'/'}`) ? 'public, max-age=31536000, immutable' : 'no-cache',

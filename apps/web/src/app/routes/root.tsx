@@ -14,7 +14,10 @@ export function RootRoute() {
     if (tenant) storage.set('tenantCode', tenant);
     const missing = withKeptParams(location.search, kept.current);
     if (missing) {
-      navigate({ pathname: location.pathname, search: missing, hash: location.hash }, { replace: true, state: location.state });
+      navigate(
+        { pathname: location.pathname, search: missing, hash: location.hash },
+        { replace: true, state: location.state },
+      );
       return;
     }
     kept.current = keptParams(location.search);

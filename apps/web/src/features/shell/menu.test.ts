@@ -2,7 +2,12 @@ import type { MenuItem } from '@portal/contracts';
 import { describe, expect, it } from 'vitest';
 import { findByPath, isPermitted, leafItems, menuPath, openKeysFor, resolveUrl, visibleItems } from './menu';
 
-const item = (id: string, path: string, extra: Partial<MenuItem> = {}, meta: Partial<MenuItem['meta']> = {}): MenuItem => ({
+const item = (
+  id: string,
+  path: string,
+  extra: Partial<MenuItem> = {},
+  meta: Partial<MenuItem['meta']> = {},
+): MenuItem => ({
   id,
   path,
   name: id,

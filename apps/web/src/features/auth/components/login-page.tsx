@@ -87,7 +87,12 @@ export function LoginPage({ onSuccess, languageToggle }: LoginPageProps) {
                     aria-label={t('login.captcha')}
                   />
                 </Form.Item>
-                <button type="button" className="login-captcha-image" onClick={refreshCaptcha} title={t('login.captchaAlt')}>
+                <button
+                  type="button"
+                  className="login-captcha-image"
+                  onClick={refreshCaptcha}
+                  title={t('login.captchaAlt')}
+                >
                   {captcha.data ? (
                     <img src={captcha.data.image} alt={t('login.captchaAlt')} width={120} height={40} />
                   ) : (

@@ -1,4 +1,11 @@
-import { FullscreenExitOutlined, FullscreenOutlined, LogoutOutlined, MenuFoldOutlined, MenuUnfoldOutlined, UserOutlined } from '@ant-design/icons';
+import {
+  FullscreenExitOutlined,
+  FullscreenOutlined,
+  LogoutOutlined,
+  MenuFoldOutlined,
+  MenuUnfoldOutlined,
+  UserOutlined,
+} from '@ant-design/icons';
 import { Avatar, Button, Drawer, Dropdown, Grid, Layout, Space, Tooltip, Typography } from 'antd';
 import { useEffect, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -108,7 +115,9 @@ export function BasicLayout({ onLogout, headerExtra }: BasicLayoutProps) {
         <Layout.Content className="shell-content">
           <Outlet />
         </Layout.Content>
-        <Layout.Footer className="shell-footer">{t('app.footer', { year: new Date().getFullYear(), site })}</Layout.Footer>
+        <Layout.Footer className="shell-footer">
+          {t('app.footer', { year: new Date().getFullYear(), site })}
+        </Layout.Footer>
       </Layout>
     </Layout>
   );

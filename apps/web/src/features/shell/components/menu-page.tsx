@@ -14,7 +14,8 @@ export function MenuPage({ path, notFound }: { path: string; notFound: React.Rea
   const found = findByPath(menu?.menu ?? [], path);
   if (!found) return <>{notFound}</>;
   const { item, trail } = found;
-  const url = item.meta.url && !item.meta.internalOrExternal ? resolveUrl(item.meta.url, storage.get('workbenchCode')) : null;
+  const url =
+    item.meta.url && !item.meta.internalOrExternal ? resolveUrl(item.meta.url, storage.get('workbenchCode')) : null;
   return (
     <Card variant="borderless">
       <Breadcrumb items={trail.map((m) => ({ title: m.meta.title }))} />
@@ -22,7 +23,12 @@ export function MenuPage({ path, notFound }: { path: string; notFound: React.Rea
         {item.meta.title}
       </Typography.Title>
       {url ? (
-        <iframe title={item.meta.title} src={url} className="menu-page-frame" style={{ width: '100%', minHeight: '70vh', border: 0 }} />
+        <iframe
+          title={item.meta.title}
+          src={url}
+          className="menu-page-frame"
+          style={{ width: '100%', minHeight: '70vh', border: 0 }}
+        />
       ) : (
         <Empty description={t('shell.pageEmpty')} />
       )}

@@ -32,7 +32,15 @@ function byKey(items: MenuItem[], key: string): MenuItem | null {
   return null;
 }
 
-export function SideMenu({ menu, collapsed, theme }: { menu: MenuItem[]; collapsed: boolean; theme: 'dark' | 'light' }) {
+export function SideMenu({
+  menu,
+  collapsed,
+  theme,
+}: {
+  menu: MenuItem[];
+  collapsed: boolean;
+  theme: 'dark' | 'light';
+}) {
   const { t } = useTranslation();
   const location = useLocation();
   const navigate = useNavigate();

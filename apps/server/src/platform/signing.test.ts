@@ -1,0 +1,197 @@
+/**
+ * Request signing through the real app (ARCHITECTURE §4): headers are built by hand so that each
+ * case changes exactly one thing against a correctly signed request.
+ */
+import { randomBytes } from 'node:crypto';
+import { canonicalParams, signingText } from '@portal/contracts';
+import type { LightMyRequestResponse } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestContext, signedHeaders, type TestContext } from '../test/harness.js';
+import { sign } from './signing.js';
+
+let ctx: TestContext;
+beforeAll(async () => {
+  ctx = await createTestContext();
+});
+afterAll(async () => ctx?.close());
+
+const KEY_URL = '/api/front/account/auth/publicKey';
+const captchaUrl = (data: string, extra = '') => `/api/auth/kaptcha/get?type=LOGIN&data=${data}${extra}`;
+
+const ZH = {
+  missing: '请求未签名',
+  stale: '请求时间戳无效或已过期，请校准设备时间后重试',
+  replay: '重复的请求已被拒绝',
+  invalid: '请求签名无效',
+};
+const EN = {
+  missing: 'The request is not signed',
+  stale: 'The request timestamp is invalid or expired; check the device clock and retry',
+  replay: 'A repeated request was refused',
+  invalid: 'The request signature is invalid',
+};
+
+function expectRefused(res: LightMyRequestResponse, message: string) {
+  expect(res.statusCode).toBe(400);
+  expect(res.json()).toEqual({ status: 40001, message, data: null });
+}
+
+/** Headers for `url` signed with an explicit nonce and timestamp. */
+function headersWith(url: string, nonce: string, ts = Date.now(), body: Record<string, unknown> | null = null) {
+  const [path, qs] = url.split('?') as [string, string | undefined];
+  const query = Object.fromEntries(new URLSearchParams(qs ?? ''));
+  const signature = sign(ctx.secrets.signSecret, signingText(String(ts), nonce, path, canonicalParams(query, body)));
+  return { 'x-timestamp': String(ts), 'x-nonce': nonce, 'x-signature': signature };
+}
+
+const newNonce = () => randomBytes(12).toString('hex');
+
+describe('a correctly signed request', () => {
+  it('passes, with and without query and body', async () => {
+    const get = await ctx.app.inject({ url: KEY_URL, headers: signedHeaders(ctx.secrets.signSecret, KEY_URL) });
+    expect(get.statusCode).toBe(200);
+    const url = captchaUrl(newNonce());
+    const withQuery = await ctx.app.inject({ url, headers: signedHeaders(ctx.secrets.signSecret, url) });
+    expect(withQuery.statusCode).toBe(200);
+  });
+
+  it('passes at the edge of the 300 s window on both sides', async () => {
+    for (const skew of [-299_000, 299_000]) {
+      const res = await ctx.app.inject({
+        url: KEY_URL,
+        headers: signedHeaders(ctx.secrets.signSecret, KEY_URL, null, Date.now() + skew),
+      });
+      expect(res.statusCode, `skew ${skew}`).toBe(200);
+    }
+  });
+});
+
+describe('refusals', () => {
+  it('refuses an unsigned request, and one with any header missing', async () => {
+    expectRefused(await ctx.app.inject({ url: KEY_URL }), ZH.missing);
+    const full = signedHeaders(ctx.secrets.signSecret, KEY_URL);
+    for (const drop of ['x-timestamp', 'x-nonce', 'x-signature'] as const) {
+      const headers: Record<string, string> = { ...full };
+      delete headers[drop];
+      expectRefused(await ctx.app.inject({ url: KEY_URL, headers }), ZH.missing);
+    }
+  });
+
+  it('refuses a timestamp 301 s old or 301 s ahead, even when correctly signed', async () => {
+    for (const skew of [-301_000, 301_000]) {
+      const res = await ctx.app.inject({
+        url: KEY_URL,
+        headers: signedHeaders(ctx.secrets.signSecret, KEY_URL, null, Date.now() + skew),
+      });
+      expectRefused(res, ZH.stale);
+    }
+  });
+
+  it('refuses a timestamp that is not milliseconds since the epoch', async () => {
+    for (const ts of ['abc', '-1', '1.5e12', String(Math.floor(Date.now() / 1000))]) {
+      const headers = { ...signedHeaders(ctx.secrets.signSecret, KEY_URL), 'x-timestamp': ts };
+      expectRefused(await ctx.app.inject({ url: KEY_URL, headers }), ZH.stale);
+    }
+  });
+
+  it('refuses a reused nonce, even with a fresh timestamp and a valid signature', async () => {
+    const nonce = newNonce();
+    const first = await ctx.app.inject({ url: KEY_URL, headers: headersWith(KEY_URL, nonce) });
+    expect(first.statusCode).toBe(200);
+    const replay = await ctx.app.inject({ url: KEY_URL, headers: headersWith(KEY_URL, nonce) });
+    expectRefused(replay, ZH.replay);
+    const sameHeaders = headersWith(KEY_URL, newNonce());
+    expect((await ctx.app.inject({ url: KEY_URL, headers: sameHeaders })).statusCode).toBe(200);
+    expectRefused(await ctx.app.inject({ url: KEY_URL, headers: sameHeaders }), ZH.replay);
+  });
+
+  it('spends a nonce only on a correctly signed request', async () => {
+    const nonce = newNonce();
+    const bad = { ...headersWith(KEY_URL, nonce), 'x-signature': '0'.repeat(64) };
+    expectRefused(await ctx.app.inject({ url: KEY_URL, headers: bad }), ZH.invalid);
+    expect((await ctx.app.inject({ url: KEY_URL, headers: headersWith(KEY_URL, nonce) })).statusCode).toBe(200);
+  });
+
+  it('refuses a bad signature, a malformed signature and a malformed nonce', async () => {
+    const good = signedHeaders(ctx.secrets.signSecret, KEY_URL);
+    const flipped = good['x-signature'].replace(/^./, (c) => (c === '0' ? '1' : '0'));
+    const otherSecret = signedHeaders('not-the-secret', KEY_URL);
+    for (const headers of [
+      { ...good, 'x-signature': flipped },
+      otherSecret,
+      { ...good, 'x-signature': good['x-signature'].slice(0, 63) },
+      { ...good, 'x-signature': 'z'.repeat(64) },
+      { ...good, 'x-signature': good['x-signature'] + '00' },
+      { ...good, 'x-nonce': 'short' },
+      { ...good, 'x-nonce': 'has-dashes-in-the-nonce' },
+    ]) {
+      expectRefused(await ctx.app.inject({ url: KEY_URL, headers }), ZH.invalid);
+    }
+  });
+
+  it('accepts the hex signature in upper case', async () => {
+    const headers = signedHeaders(ctx.secrets.signSecret, KEY_URL);
+    const res = await ctx.app.inject({
+      url: KEY_URL,
+      headers: { ...headers, 'x-signature': headers['x-signature'].toUpperCase() },
+    });
+    expect(res.statusCode).toBe(200);
+  });
+
+  it('refuses a query parameter changed, added or removed after signing', async () => {
+    const client = newNonce();
+    const signedUrl = captchaUrl(client);
+    for (const sent of [
+      captchaUrl(newNonce()),
+      captchaUrl(client, '&extra=1'),
+      `/api/auth/kaptcha/get?data=${client}`,
+    ]) {
+      const res = await ctx.app.inject({ url: sent, headers: signedHeaders(ctx.secrets.signSecret, signedUrl) });
+      expectRefused(res, ZH.invalid);
+    }
+  });
+
+  it('refuses a signature made for another path', async () => {
+    const res = await ctx.app.inject({
+      url: KEY_URL,
+      headers: signedHeaders(ctx.secrets.signSecret, '/api/auth/jwt/logout'),
+    });
+    expectRefused(res, ZH.invalid);
+  });
+
+  it('refuses a body field changed, added or removed after signing', async () => {
+    const url = '/api/auth/jwt/front/token?tenantCode=demo';
+    const body = { username: 'member', password: ctx.encrypt('x'), imgvercode: '8888', captchaKey: newNonce() };
+    const headers = signedHeaders(ctx.secrets.signSecret, url, body);
+    for (const payload of [
+      { ...body, username: 'admin' },
+      { ...body, extra: 'x' },
+      { username: body.username, password: body.password, imgvercode: body.imgvercode },
+    ]) {
+      const res = await ctx.app.inject({ method: 'POST', url, payload, headers });
+      expectRefused(res, ZH.invalid);
+    }
+  });
+
+  it('answers in English when the query has language=eng', async () => {
+    const url = `${KEY_URL}?language=eng`;
+    expectRefused(await ctx.app.inject({ url }), EN.missing);
+    expectRefused(
+      await ctx.app.inject({ url, headers: signedHeaders(ctx.secrets.signSecret, url, null, Date.now() - 301_000) }),
+      EN.stale,
+    );
+    const nonce = newNonce();
+    expect((await ctx.app.inject({ url, headers: headersWith(url, nonce) })).statusCode).toBe(200);
+    expectRefused(await ctx.app.inject({ url, headers: headersWith(url, nonce) }), EN.replay);
+    expectRefused(await ctx.app.inject({ url, headers: signedHeaders(ctx.secrets.signSecret, KEY_URL) }), EN.invalid);
+  });
+});
+
+describe('unsigned paths', () => {
+  it('serves /healthz and /readyz without a signature', async () => {
+    const health = await ctx.app.inject({ url: '/healthz' });
+    expect(health.statusCode).toBe(200);
+    expect(health.json()).toEqual({ status: 'ok' });
+    expect((await ctx.app.inject({ url: '/readyz' })).statusCode).toBe(200);
+  });
+});
