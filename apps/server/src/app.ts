@@ -3,11 +3,10 @@
  * /api scope with each module's routes, then the web app. Nothing here starts a database or listens,
  * so tests build the same app in memory and call it through inject().
  */
-import helmet from '@fastify/helmet';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { ResultCode, SIGNING_HEADERS, httpStatusOf } from '@portal/contracts';
 import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyServerOptions } from 'fastify';
-import type { Db } from './db/client.js';
+import { connectRelaxed, type Db } from './db/client.js';
 import { createAuthRepository } from './modules/auth/auth.repository.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
 import { createAuthService } from './modules/auth/auth.service.js';
@@ -24,11 +23,13 @@ import { createMenusService } from './modules/menus/menus.service.js';
 import { DEFAULT_WEB_DIST, webRoutes } from './modules/web/web.routes.js';
 import type { Config } from './platform/config.js';
 import { AppError } from './platform/errors.js';
+import { createInvalidationBus } from './platform/invalidation.js';
 import { describeSchemaIssue, langOf, t } from './platform/i18n.js';
 import { createPasswordDecryptor } from './platform/password-transport.js';
 import { createRateLimiter } from './platform/rate-limit.js';
+import { securityHeaders } from './platform/security-headers.js';
 import type { Secrets } from './platform/secrets.js';
-import { createSignatureVerifier } from './platform/signing.js';
+import { createNonceStore, createSignatureVerifier } from './platform/signing.js';
 
 export interface AppDeps {
   config: Config;
@@ -106,30 +107,20 @@ export async function buildApp({ config, db, secrets, logger }: AppDeps) {
     reply.code(404).send({ status: ResultCode.NOT_FOUND, message: t(langOf(req.query), 'notFound'), data: null }),
   );
 
-  await app.register(helmet, {
-    contentSecurityPolicy: {
-      useDefaults: false,
-      directives: {
-        defaultSrc: ["'self'"],
-        scriptSrc: ["'self'"],
-        // antd writes its styles at run time (CSS-in-JS).
-        styleSrc: ["'self'", "'unsafe-inline'"],
-        imgSrc: ["'self'", 'data:', 'blob:'],
-        fontSrc: ["'self'", 'data:'],
-        connectSrc: ["'self'"],
-        frameSrc: ['*'],
-        frameAncestors: ["'self'"],
-        objectSrc: ["'none'"],
-        baseUri: ["'self'"],
-        formAction: ["'self'"],
-        // No upgrade-insecure-requests: plain-http intranet origins are a supported deployment.
-      },
-    },
-    hsts: false,
-    crossOriginEmbedderPolicy: false,
+  const security = securityHeaders();
+  app.addHook('onRequest', (_req, reply, done) => {
+    reply.headers(security);
+    done();
   });
 
   app.decorateRequest('session', null);
+
+  const bus = createInvalidationBus(db.$client, (err) => app.log.warn({ err }, 'invalidation listener lost'));
+  const noncePool = connectRelaxed(db);
+  app.addHook('onClose', async () => {
+    await bus.close();
+    await noncePool.end();
+  });
 
   const limiter = createRateLimiter(db);
   const captcha = createCaptchaService({
@@ -143,11 +134,13 @@ export async function buildApp({ config, db, secrets, logger }: AppDeps) {
     decryptor: createPasswordDecryptor(secrets.rsaPrivateKeyPem),
     verifyCaptcha: captcha.verify,
     limiter,
+    bus,
     jwtKey: secrets.jwtKey,
     sessionTtlHours: config.sessionTtlHours,
     loginPerIpPerMinute: config.loginPerIpPerMinute,
+    sessionCacheMs: config.cacheTtlMs,
   });
-  const verifySignature = createSignatureVerifier(db, secrets.signSecret);
+  const verifySignature = createSignatureVerifier(createNonceStore(noncePool), secrets.signSecret);
 
   app.decorate('authenticate', async (req) => {
     const raw = req.headers[SIGNING_HEADERS.token];
@@ -165,7 +158,9 @@ export async function buildApp({ config, db, secrets, logger }: AppDeps) {
       publicKey: { publicKey: secrets.rsaPublicKeyPem, keyId: secrets.rsaKeyId },
       defaultTenantCode: config.runtime.defaultTenantCode,
     });
-    await api.register(membersRoutes, { members: createMembersService({ repo: createMembersRepository(db) }) });
+    await api.register(membersRoutes, {
+      members: createMembersService({ repo: createMembersRepository(db), bus, cacheMs: config.cacheTtlMs }),
+    });
     await api.register(menusRoutes, { menus: createMenusService({ repo: createMenusRepository(db) }) });
   });
 

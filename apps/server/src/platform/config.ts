@@ -22,6 +22,8 @@ export interface Config {
   loginPerIpPerMinute: number;
   captchaPerClientPerMinute: number;
   bodyLimitBytes: number;
+  /** How long sessions and profiles may be served from memory; changes are broadcast at once. */
+  cacheTtlMs: number;
   /** Runtime switches of spec §1 (without secrets, which are added when config.js is served). */
   runtime: Omit<RuntimeConfig, 'signSecret'>;
 }
@@ -183,6 +185,7 @@ export function loadConfig(env: Env = process.env): Config {
     loginPerIpPerMinute: int(env, 'LOGIN_RATE_PER_MINUTE', 30, 1, 1_000_000),
     captchaPerClientPerMinute: int(env, 'CAPTCHA_RATE_PER_MINUTE', 30, 1, 1_000_000),
     bodyLimitBytes: int(env, 'BODY_LIMIT_BYTES', 64 * 1024, 1024, 64 * 1024 * 1024),
+    cacheTtlMs: int(env, 'CACHE_TTL_MS', 5_000, 0, 60_000),
     runtime,
   };
 }

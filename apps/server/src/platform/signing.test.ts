@@ -105,6 +105,14 @@ describe('refusals', () => {
     expectRefused(await ctx.app.inject({ url: KEY_URL, headers: sameHeaders }), ZH.replay);
   });
 
+  it('lets exactly one of many simultaneous requests with the same nonce through', async () => {
+    // Sent together, they land in one batch of the nonce store, or in batches racing each other.
+    const headers = headersWith(KEY_URL, newNonce());
+    const all = await Promise.all(Array.from({ length: 8 }, () => ctx.app.inject({ url: KEY_URL, headers })));
+    expect(all.map((r) => r.statusCode).sort()).toEqual([200, 400, 400, 400, 400, 400, 400, 400]);
+    for (const r of all.filter((r) => r.statusCode === 400)) expectRefused(r, ZH.replay);
+  });
+
   it('spends a nonce only on a correctly signed request', async () => {
     const nonce = newNonce();
     const bad = { ...headersWith(KEY_URL, nonce), 'x-signature': '0'.repeat(64) };

@@ -5,9 +5,8 @@
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { LIMITS, NONCE_PATTERN, ResultCode, SIGNING_HEADERS, canonicalParams, signingText } from '@portal/contracts';
-import { sql } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
-import type { Db } from '../db/client.js';
+import type pg from 'pg';
 import { AppError } from './errors.js';
 
 export function sign(secret: string, text: string): string {
@@ -19,7 +18,66 @@ function header(req: FastifyRequest, name: string): string | undefined {
   return Array.isArray(v) ? v[0] : v;
 }
 
-export function createSignatureVerifier(db: Db, secret: string, now: () => number = Date.now) {
+export interface NonceStore {
+  /** Records `nonce`; false when it was seen before (a replay). */
+  spend(nonce: string): Promise<boolean>;
+}
+
+/**
+ * Nonces are written in batches: every nonce of one turn of the event loop goes into one statement,
+ * with a few statements in flight at once, so a busy server makes one round trip per turn instead
+ * of one per request, and an idle one still answers at once. The pool should commit asynchronously
+ * (see connectRelaxed and docs/decisions/005): a crash may forget the last few hundred milliseconds
+ * of nonces, which can only re-open a replay window for requests captured in that instant.
+ */
+export function createNonceStore(pool: pg.Pool, maxInFlight = 2): NonceStore {
+  type Waiter = { resolve: (fresh: boolean) => void; reject: (err: unknown) => void };
+  let pending = new Map<string, Waiter>();
+  let scheduled = false;
+  let inFlight = 0;
+
+  function schedule(): void {
+    if (scheduled || inFlight >= maxInFlight || pending.size === 0) return;
+    scheduled = true;
+    // At the end of this turn, so that the turn's other requests join the batch.
+    setImmediate(() => {
+      scheduled = false;
+      void flush();
+    });
+  }
+
+  async function flush(): Promise<void> {
+    const batch = pending;
+    pending = new Map();
+    inFlight++;
+    try {
+      const res = await pool.query<{ nonce: string }>({
+        name: 'nonces_spend',
+        text: 'INSERT INTO request_nonces (nonce) SELECT unnest($1::text[]) ON CONFLICT (nonce) DO NOTHING RETURNING nonce',
+        values: [[...batch.keys()]],
+      });
+      const fresh = new Set(res.rows.map((r) => r.nonce));
+      for (const [nonce, w] of batch) w.resolve(fresh.has(nonce));
+    } catch (err) {
+      for (const w of batch.values()) w.reject(err);
+    } finally {
+      inFlight--;
+      schedule();
+    }
+  }
+
+  return {
+    spend(nonce) {
+      // The same nonce twice before it was written: the second is the replay.
+      if (pending.has(nonce)) return Promise.resolve(false);
+      const spent = new Promise<boolean>((resolve, reject) => pending.set(nonce, { resolve, reject }));
+      schedule();
+      return spent;
+    },
+  };
+}
+
+export function createSignatureVerifier(nonces: NonceStore, secret: string, now: () => number = Date.now) {
   return async function verify(req: FastifyRequest): Promise<void> {
     const ts = header(req, SIGNING_HEADERS.timestamp);
     const nonce = header(req, SIGNING_HEADERS.nonce);
@@ -43,9 +101,6 @@ export function createSignatureVerifier(db: Db, secret: string, now: () => numbe
       throw new AppError(ResultCode.BAD_SIGNATURE, 'signatureInvalid');
     }
     // Only a correctly signed request spends a nonce, so garbage cannot fill the table.
-    const res = await db.execute(
-      sql`INSERT INTO request_nonces (nonce) VALUES (${nonce}) ON CONFLICT (nonce) DO NOTHING RETURNING 1`,
-    );
-    if (res.rows.length === 0) throw new AppError(ResultCode.BAD_SIGNATURE, 'signatureReplay');
+    if (!(await nonces.spend(nonce))) throw new AppError(ResultCode.BAD_SIGNATURE, 'signatureReplay');
   };
 }

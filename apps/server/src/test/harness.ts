@@ -62,6 +62,8 @@ export function signedHeaders(secret: string, url: string, body?: Record<string,
 export interface TestContext {
   app: App;
   db: Db;
+  /** The database's URL, to start a second instance on it. */
+  url: string;
   secrets: Secrets;
   call(c: SignedCall): ReturnType<App['inject']>;
   encrypt(password: string): string;
@@ -69,8 +71,11 @@ export interface TestContext {
   close(): Promise<void>;
 }
 
-export async function createTestContext(env: Record<string, string> = {}): Promise<TestContext> {
-  const url = await freshDatabase();
+export async function createTestContext(
+  env: Record<string, string> = {},
+  { databaseUrl }: { databaseUrl?: string } = {},
+): Promise<TestContext> {
+  const url = databaseUrl ?? (await freshDatabase());
   const db = connect(url, 5);
   const secrets = await loadSecrets(db);
   const config = loadConfig({ NODE_ENV: 'test', PORTAL_TEST_CAPTCHA: '1', DATABASE_URL: url, ...env });
@@ -98,6 +103,7 @@ export async function createTestContext(env: Record<string, string> = {}): Promi
   return {
     app,
     db,
+    url,
     secrets,
     call,
     encrypt,

@@ -1,25 +1,25 @@
-import { sql } from 'drizzle-orm';
+/**
+ * Logins and sessions. Each login step is one statement, named so that PostgreSQL plans it once per
+ * connection (a login is measured against argon2 alone, see BENCHMARKS.md); a statement with
+ * several writes is atomic on its own, so a failed login or a crash never leaves half of a login.
+ */
+import type pg from 'pg';
 import type { Db } from '../../db/client.js';
 import type { ActiveSession } from '../../platform/session.js';
 
-export type LoginUser = {
-  id: number;
-  tenantId: number;
-  passwordHash: string;
-  locked: boolean;
-  defaultRoleId: number | null;
-  defaultApplicationId: number | null;
-  defaultWorkbenchId: number | null;
-  defaultEnterpriseId: number | null;
+/** The tenant a login names, and the user in it if there is one. */
+export type LoginTarget = {
+  tenantId: number | null;
+  user: {
+    id: number;
+    tenantId: number;
+    passwordHash: string;
+    locked: boolean;
+  } | null;
 };
 
 export interface NewSession {
-  tenantId: number;
   userId: number;
-  roleId: number | null;
-  applicationId: number | null;
-  workbenchId: number | null;
-  enterpriseId: number | null;
   ip: string;
   userAgent: string;
   ttlHours: number;
@@ -35,113 +35,142 @@ export interface LockoutPolicy {
   resetSeconds: number;
 }
 
-/** What a repository needs of the database: a pool or an open transaction. */
-type Executor = Pick<Db, 'execute'>;
-
-function queries(db: Executor) {
-  return {
-    async tenantIdByCode(code: string): Promise<number | null> {
-      const res = await db.execute<{ id: number }>(sql`SELECT id FROM tenants WHERE code = ${code}`);
-      return res.rows[0]?.id ?? null;
-    },
-
-    async findLoginUser(tenantId: number, username: string): Promise<LoginUser | null> {
-      const res = await db.execute<LoginUser>(sql`
-        SELECT id, tenant_id AS "tenantId", password_hash AS "passwordHash",
-               coalesce(locked_until > now(), false) AS locked,
-               default_role_id AS "defaultRoleId", default_application_id AS "defaultApplicationId",
-               default_workbench_id AS "defaultWorkbenchId", default_enterprise_id AS "defaultEnterpriseId"
-        FROM users WHERE tenant_id = ${tenantId} AND username = ${username}`);
-      return res.rows[0] ?? null;
-    },
-
-    /** Counts a failure and locks the account once the policy says so; one atomic statement. */
-    async recordFailure(userId: number, p: LockoutPolicy): Promise<void> {
-      await db.execute(sql`
-        WITH n AS (
-          SELECT CASE WHEN last_failed_at IS NULL OR last_failed_at < now() - make_interval(secs => ${p.resetSeconds})
-                      THEN 1 ELSE failed_logins + 1 END AS failures
-          FROM users WHERE id = ${userId})
-        UPDATE users u SET
-          failed_logins = n.failures,
-          last_failed_at = now(),
-          locked_until = CASE WHEN n.failures >= ${p.threshold}
-            THEN now() + make_interval(secs => least(${p.maxLockSeconds}::float8,
-                   ${p.baseLockSeconds}::float8 * power(2, n.failures - ${p.threshold})))
-            ELSE u.locked_until END
-        FROM n WHERE u.id = ${userId}`);
-    },
-
-    async recordSuccess(userId: number): Promise<void> {
-      await db.execute(sql`
-        UPDATE users SET failed_logins = 0, last_failed_at = NULL, locked_until = NULL, last_login_at = now()
-        WHERE id = ${userId}`);
-    },
-
-    /** Picks the user's default role, application, workbench and enterprise if still held. */
-    async startingContext(u: LoginUser) {
-      const res = await db.execute<{
-        roleId: number | null;
-        applicationId: number | null;
-        workbenchId: number | null;
-        enterpriseId: number | null;
-      }>(sql`
-        SELECT
-          (SELECT role_id FROM user_roles WHERE user_id = ${u.id}
-             ORDER BY (role_id = ${u.defaultRoleId}) DESC NULLS LAST, role_id LIMIT 1) AS "roleId",
-          (SELECT application_id FROM user_applications WHERE user_id = ${u.id}
-             ORDER BY (application_id = ${u.defaultApplicationId}) DESC NULLS LAST, application_id LIMIT 1) AS "applicationId",
-          (SELECT workbench_id FROM user_workbenches WHERE user_id = ${u.id}
-             ORDER BY (workbench_id = ${u.defaultWorkbenchId}) DESC NULLS LAST, workbench_id LIMIT 1) AS "workbenchId",
-          (SELECT enterprise_id FROM enterprise_members WHERE user_id = ${u.id}
-             ORDER BY (enterprise_id = ${u.defaultEnterpriseId}) DESC NULLS LAST, enterprise_id LIMIT 1) AS "enterpriseId"`);
-      return res.rows[0]!;
-    },
-
-    /** Returns the new session's id and its expiry in seconds since the epoch. */
-    async createSession(s: NewSession): Promise<{ id: string; expiresAt: number }> {
-      const res = await db.execute<{ id: string; expiresAt: number }>(sql`
-        INSERT INTO sessions (tenant_id, user_id, role_id, application_id, workbench_id, enterprise_id, ip, user_agent, expires_at)
-        VALUES (${s.tenantId}, ${s.userId}, ${s.roleId}, ${s.applicationId}, ${s.workbenchId}, ${s.enterpriseId},
-                ${s.ip}, ${s.userAgent.slice(0, 512)}, now() + make_interval(hours => ${s.ttlHours}))
-        RETURNING id, floor(extract(epoch FROM expires_at))::int8 AS "expiresAt"`);
-      return res.rows[0]!;
-    },
-
-    async activeSession(id: string): Promise<ActiveSession | null> {
-      const res = await db.execute<ActiveSession>(sql`
-        SELECT id, user_id AS "userId", tenant_id AS "tenantId", role_id AS "roleId",
-               application_id AS "applicationId", workbench_id AS "workbenchId", enterprise_id AS "enterpriseId"
-        FROM sessions WHERE id = ${id} AND revoked_at IS NULL AND expires_at > now()`);
-      return res.rows[0] ?? null;
-    },
-
-    async revokeSession(id: string): Promise<void> {
-      await db.execute(sql`UPDATE sessions SET revoked_at = now() WHERE id = ${id} AND revoked_at IS NULL`);
-    },
-
-    async audit(entry: {
-      tenantId: number | null;
-      userId: number | null;
-      action: string;
-      ip: string;
-      detail?: object;
-    }) {
-      await db.execute(sql`
-        INSERT INTO audit_log (tenant_id, user_id, action, ip, detail)
-        VALUES (${entry.tenantId}, ${entry.userId}, ${entry.action}, ${entry.ip}, ${JSON.stringify(entry.detail ?? {})}::jsonb)`);
-    },
-  };
+export interface AuditEntry {
+  tenantId: number | null;
+  userId: number | null;
+  action: string;
+  ip: string;
+  detail?: object;
 }
 
-export type AuthQueries = ReturnType<typeof queries>;
+const q = (name: string, text: string) => (pool: pg.Pool, values: unknown[]) => pool.query({ name, text, values });
+
+const FIND_TARGET = q(
+  'auth_find_target',
+  `SELECT t.id AS "tenantId", u.id, u.tenant_id AS "userTenantId", u.password_hash AS "passwordHash",
+          coalesce(u.locked_until > now(), false) AS locked
+   FROM tenants t LEFT JOIN users u ON u.tenant_id = t.id AND u.username = $2
+   WHERE t.code = $1`,
+);
+
+/** Counts a failure, locks the account once the policy says so, and writes the audit entry. */
+const RECORD_FAILURE = q(
+  'auth_record_failure',
+  `WITH n AS (
+     SELECT id, CASE WHEN last_failed_at IS NULL OR last_failed_at < now() - make_interval(secs => $2)
+                     THEN 1 ELSE failed_logins + 1 END AS failures
+     FROM users WHERE id = $1 AND NOT coalesce(locked_until > now(), false)),
+   upd AS (
+     UPDATE users u SET
+       failed_logins = n.failures,
+       last_failed_at = now(),
+       locked_until = CASE WHEN n.failures >= $3
+         THEN now() + make_interval(secs => least($4::float8, $5::float8 * power(2, n.failures - $3)))
+         ELSE u.locked_until END
+     FROM n WHERE u.id = n.id)
+   INSERT INTO audit_log (tenant_id, user_id, action, ip, detail) VALUES ($6, $1, $7, $8, $9::jsonb)`,
+);
+
+/**
+ * A successful login in one statement: reset the failure count, pick the user's default role,
+ * application, workbench and enterprise if still held (else the first held), open the session and
+ * write the audit entry. The user row is updated last, so its lock is held for the shortest time.
+ */
+const OPEN_SESSION = q(
+  'auth_open_session',
+  `WITH u AS (
+     SELECT id, tenant_id, default_role_id, default_application_id, default_workbench_id, default_enterprise_id
+     FROM users WHERE id = $1),
+   s AS (
+     INSERT INTO sessions (tenant_id, user_id, role_id, application_id, workbench_id, enterprise_id, ip, user_agent, expires_at)
+     SELECT u.tenant_id, u.id,
+       (SELECT role_id FROM user_roles WHERE user_id = u.id
+          ORDER BY (role_id = u.default_role_id) DESC NULLS LAST, role_id LIMIT 1),
+       (SELECT application_id FROM user_applications WHERE user_id = u.id
+          ORDER BY (application_id = u.default_application_id) DESC NULLS LAST, application_id LIMIT 1),
+       (SELECT workbench_id FROM user_workbenches WHERE user_id = u.id
+          ORDER BY (workbench_id = u.default_workbench_id) DESC NULLS LAST, workbench_id LIMIT 1),
+       (SELECT enterprise_id FROM enterprise_members WHERE user_id = u.id
+          ORDER BY (enterprise_id = u.default_enterprise_id) DESC NULLS LAST, enterprise_id LIMIT 1),
+       $2, $3, now() + make_interval(hours => $4)
+     FROM u
+     RETURNING id, tenant_id, user_id, floor(extract(epoch FROM expires_at))::int8 AS "expiresAt"),
+   a AS (
+     INSERT INTO audit_log (tenant_id, user_id, action, ip) SELECT tenant_id, user_id, 'login.succeeded', $2 FROM s),
+   upd AS (
+     UPDATE users SET failed_logins = 0, last_failed_at = NULL, locked_until = NULL, last_login_at = now()
+     WHERE id = (SELECT user_id FROM s))
+   SELECT id, "expiresAt" FROM s`,
+);
+
+const ACTIVE_SESSION = q(
+  'auth_active_session',
+  `SELECT id, user_id AS "userId", tenant_id AS "tenantId", role_id AS "roleId",
+          application_id AS "applicationId", workbench_id AS "workbenchId", enterprise_id AS "enterpriseId",
+          floor(extract(epoch FROM expires_at))::int8 AS "expiresAt"
+   FROM sessions WHERE id = $1 AND revoked_at IS NULL AND expires_at > now()`,
+);
+
+const REVOKE_SESSION = q(
+  'auth_revoke_session',
+  `WITH r AS (UPDATE sessions SET revoked_at = now() WHERE id = $1 AND revoked_at IS NULL RETURNING tenant_id, user_id)
+   INSERT INTO audit_log (tenant_id, user_id, action, ip) SELECT tenant_id, user_id, 'logout', $2 FROM r`,
+);
+
+const AUDIT = q(
+  'auth_audit',
+  `INSERT INTO audit_log (tenant_id, user_id, action, ip, detail) VALUES ($1, $2, $3, $4, $5::jsonb)`,
+);
 
 export function createAuthRepository(db: Db) {
+  const pool = db.$client;
   return {
-    ...queries(db),
-    /** Runs `fn` with the queries bound to one transaction: all of its writes land, or none. */
-    inTransaction<T>(fn: (tx: AuthQueries) => Promise<T>): Promise<T> {
-      return db.transaction((tx) => fn(queries(tx)));
+    async findTarget(tenantCode: string, username: string): Promise<LoginTarget> {
+      const { rows } = await FIND_TARGET(pool, [tenantCode, username]);
+      const r = rows[0] as
+        | { tenantId: number; id: number | null; userTenantId: number; passwordHash: string; locked: boolean }
+        | undefined;
+      if (!r) return { tenantId: null, user: null };
+      return {
+        tenantId: r.tenantId,
+        user:
+          r.id === null ? null : { id: r.id, tenantId: r.userTenantId, passwordHash: r.passwordHash, locked: r.locked },
+      };
+    },
+
+    /** Counts a failed password against `userId` (unless it is locked already) and audits it. */
+    async recordFailure(userId: number, p: LockoutPolicy, audit: AuditEntry): Promise<void> {
+      await RECORD_FAILURE(pool, [
+        userId,
+        p.resetSeconds,
+        p.threshold,
+        p.maxLockSeconds,
+        p.baseLockSeconds,
+        audit.tenantId,
+        audit.action,
+        audit.ip,
+        JSON.stringify(audit.detail ?? {}),
+      ]);
+    },
+
+    /** Opens a session; returns its id and expiry in seconds since the epoch. */
+    async openSession(s: NewSession): Promise<{ id: string; expiresAt: number }> {
+      const { rows } = await OPEN_SESSION(pool, [s.userId, s.ip, s.userAgent.slice(0, 512), s.ttlHours]);
+      return rows[0] as { id: string; expiresAt: number };
+    },
+
+    async activeSession(id: string): Promise<(ActiveSession & { expiresAt: number }) | null> {
+      const { rows } = await ACTIVE_SESSION(pool, [id]);
+      return (rows[0] as (ActiveSession & { expiresAt: number }) | undefined) ?? null;
+    },
+
+    /** Ends the session and audits the logout, once. */
+    async revokeSession(id: string, ip: string): Promise<void> {
+      await REVOKE_SESSION(pool, [id, ip]);
+    },
+
+    async audit(e: AuditEntry): Promise<void> {
+      await AUDIT(pool, [e.tenantId, e.userId, e.action, e.ip, JSON.stringify(e.detail ?? {})]);
     },
   };
 }

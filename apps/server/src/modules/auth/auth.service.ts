@@ -2,11 +2,13 @@
  * Standalone login, sessions and logout. The token is a JWT naming a server-side session, so that
  * logout (and later: switches, single logout) revokes it everywhere at once.
  */
-import { randomBytes } from 'node:crypto';
+import { createSecretKey, randomBytes } from 'node:crypto';
 import { ResultCode } from '@portal/contracts';
 import { hash, verify } from '@node-rs/argon2';
 import { SignJWT, jwtVerify } from 'jose';
 import { AppError, errors } from '../../platform/errors.js';
+import type { InvalidationBus } from '../../platform/invalidation.js';
+import { createLocalCache } from '../../platform/local-cache.js';
 import type { PasswordDecryptor } from '../../platform/password-transport.js';
 import type { RateLimiter } from '../../platform/rate-limit.js';
 import type { ActiveSession } from '../../platform/session.js';
@@ -42,17 +44,30 @@ export interface AuthServiceDeps {
   decryptor: PasswordDecryptor;
   verifyCaptcha: (clientId: string, answer: string) => Promise<boolean>;
   limiter: RateLimiter;
+  bus: Pick<InvalidationBus, 'publish' | 'subscribe'>;
   jwtKey: Uint8Array;
   sessionTtlHours: number;
   loginPerIpPerMinute: number;
+  /** How long a verified token's session may be served from memory (0: always read it). */
+  sessionCacheMs: number;
 }
 
 const loginFailed = () => new AppError(ResultCode.LOGIN_FAILED, 'loginFailed');
 
+type CachedSession = ActiveSession & { expiresAt: number };
+
 export function createAuthService(deps: AuthServiceDeps) {
-  const { repo, decryptor, jwtKey } = deps;
+  const { repo, decryptor } = deps;
+  const jwtKey = createSecretKey(deps.jwtKey);
   // Verified against when the user does not exist, so both paths cost one argon2 verification.
   const dummyHash = hashPassword(randomBytes(16).toString('hex'));
+  // token → its live session; a hit skips both the JWT check and the database read.
+  const sessions = createLocalCache<CachedSession>({ ttlMs: deps.sessionCacheMs, max: 50_000 });
+  deps.bus.subscribe((e) => {
+    if (e.kind === 'all') sessions.clear();
+    else if (e.kind === 'session') sessions.deleteWhere((s) => s.id === e.id);
+    else if (e.kind === 'user') sessions.deleteWhere((s) => s.userId === e.id);
+  });
 
   async function issueToken(sessionId: string, userId: number, tenantId: number, expiresAt: number): Promise<string> {
     return new SignJWT({ tid: tenantId })
@@ -74,35 +89,25 @@ export function createAuthService(deps: AuthServiceDeps) {
         throw loginFailed();
       }
       const password = decryptor.decrypt(input.passwordCipher);
-      const tenantId = await repo.tenantIdByCode(input.tenantCode);
-      const user = tenantId === null ? null : await repo.findLoginUser(tenantId, input.username);
+      const { tenantId, user } = await repo.findTarget(input.tenantCode, input.username);
       const matches = await verify(user?.passwordHash ?? (await dummyHash), password).catch(() => false);
       if (!user || !matches || user.locked) {
-        await repo.inTransaction(async (tx) => {
-          if (user && !user.locked) await tx.recordFailure(user.id, LOCKOUT);
-          await tx.audit({
-            tenantId,
-            userId: user?.id ?? null,
-            action: user?.locked ? 'login.locked' : 'login.failed',
-            ip: input.ip,
-            detail: { username: input.username.slice(0, 64) },
-          });
-        });
+        const audit = {
+          tenantId,
+          userId: user?.id ?? null,
+          action: user?.locked ? 'login.locked' : 'login.failed',
+          ip: input.ip,
+          detail: { username: input.username.slice(0, 64) },
+        };
+        if (user) await repo.recordFailure(user.id, LOCKOUT, audit);
+        else await repo.audit(audit);
         throw loginFailed();
       }
-      const session = await repo.inTransaction(async (tx) => {
-        await tx.recordSuccess(user.id);
-        const ctx = await tx.startingContext(user);
-        const created = await tx.createSession({
-          tenantId: user.tenantId,
-          userId: user.id,
-          ...ctx,
-          ip: input.ip,
-          userAgent: input.userAgent,
-          ttlHours: deps.sessionTtlHours,
-        });
-        await tx.audit({ tenantId: user.tenantId, userId: user.id, action: 'login.succeeded', ip: input.ip });
-        return created;
+      const session = await repo.openSession({
+        userId: user.id,
+        ip: input.ip,
+        userAgent: input.userAgent,
+        ttlHours: deps.sessionTtlHours,
       });
       return issueToken(session.id, user.id, user.tenantId, session.expiresAt);
     },
@@ -110,6 +115,9 @@ export function createAuthService(deps: AuthServiceDeps) {
     /** The live session a token names, or 401. */
     async authenticate(token: string | undefined): Promise<ActiveSession> {
       if (!token) throw errors.unauthorized();
+      const cached = sessions.get(token);
+      if (cached) return cached;
+      const version = sessions.version;
       let sessionId: string | undefined;
       try {
         const { payload } = await jwtVerify(token, jwtKey, { algorithms: ['HS256'] });
@@ -120,12 +128,14 @@ export function createAuthService(deps: AuthServiceDeps) {
       if (!sessionId || !/^[0-9a-f-]{36}$/.test(sessionId)) throw errors.unauthorized();
       const session = await repo.activeSession(sessionId);
       if (!session) throw errors.unauthorized();
+      sessions.set(token, session, { ttlMs: session.expiresAt * 1000 - Date.now(), version });
       return session;
     },
 
+    /** Ends the session on every instance. */
     async logout(session: ActiveSession, ip: string): Promise<void> {
-      await repo.revokeSession(session.id);
-      await repo.audit({ tenantId: session.tenantId, userId: session.userId, action: 'logout', ip });
+      await repo.revokeSession(session.id, ip);
+      await deps.bus.publish({ kind: 'session', id: session.id });
     },
   };
 }

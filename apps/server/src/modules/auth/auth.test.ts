@@ -153,6 +153,42 @@ describe('login', () => {
   });
 });
 
+describe('several instances on one database', () => {
+  it('refuses a token on every instance as soon as it is logged out on one', async () => {
+    // Long cache lifetimes, so that only the broadcast can explain a refusal within the poll.
+    const env = { CACHE_TTL_MS: '60000' };
+    const a = await createTestContext(env);
+    const b = await createTestContext(env, { databaseUrl: a.url });
+    try {
+      await expect
+        .poll(
+          async () =>
+            (
+              await a.db.execute(
+                sql`SELECT 1 FROM pg_stat_activity WHERE query = 'LISTEN portal_invalidate' AND datname = current_database()`,
+              )
+            ).rows.length,
+        )
+        .toBe(2);
+      const token = await a.login('member');
+      for (const ctxN of [a, b]) {
+        const info = await ctxN.call({ url: '/api/front/member/front/infoV2', token });
+        expect(info.json().data.username).toBe('member'); // now cached on both
+      }
+      expect((await a.call({ url: '/api/auth/jwt/logout', method: 'POST', token })).json().status).toBe(200);
+      expect((await a.call({ url: '/api/front/member/front/infoV2', token })).statusCode).toBe(401);
+      await expect
+        .poll(async () => (await b.call({ url: '/api/front/member/front/infoV2', token })).statusCode, {
+          timeout: 2_000,
+        })
+        .toBe(401);
+    } finally {
+      await b.close();
+      await a.close();
+    }
+  });
+});
+
 describe('login rate limit', () => {
   it('answers 429 with Retry-After past the per-address limit', async () => {
     const limited = await createTestContext({ LOGIN_RATE_PER_MINUTE: '2' });
