@@ -2,6 +2,8 @@
  * `npm start` / `npm run serve`: one process serving the SPA, the API and (later) the SSO server,
  * on the embedded PostgreSQL unless DATABASE_URL names another.
  */
+// First: sizes the threadpool before any import can start it.
+import './platform/threadpool.js';
 import pino from 'pino';
 import { buildApp, loggerOptions } from './app.js';
 import { openDatabase } from './db/open.js';

@@ -1,7 +1,7 @@
 /**
  * The security headers of every response (helmet's, with our content security policy), computed
- * once at start. @fastify/helmet rebuilds helmet's middleware on every request, which cost about an
- * eighth of the CPU of a signed API call (BENCHMARKS.md); the headers never change, so we don't.
+ * once at start. @fastify/helmet rebuilds helmet's middleware on every request, which took about a
+ * sixth of the main thread's time in a profile of infoV2 (ADR 005); the headers never change.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import helmet from 'helmet';

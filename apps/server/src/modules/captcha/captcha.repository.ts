@@ -12,9 +12,11 @@ export function createCaptchaRepository(db: Db) {
     },
     /** Deletes the challenge whatever the answer: a captcha is good for one attempt. */
     async take(clientId: string): Promise<string | null> {
-      const res = await db.execute<{ answer: string }>(
-        sql`DELETE FROM image_captchas WHERE client_id = ${clientId} AND expires_at > now() RETURNING answer`,
-      );
+      const res = await db.$client.query<{ answer: string }>({
+        name: 'captcha_take',
+        text: 'DELETE FROM image_captchas WHERE client_id = $1 AND expires_at > now() RETURNING answer',
+        values: [clientId],
+      });
       return res.rows[0]?.answer ?? null;
     },
   };
