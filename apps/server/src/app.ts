@@ -108,8 +108,19 @@ export async function buildApp({ config, db, secrets, logger }: AppDeps) {
   );
 
   const security = securityHeaders();
+  // While closing, answers end their keep-alive connection: a connection that was busy when close
+  // began would otherwise stay open, idle, and hold the shutdown until the client lets it go.
+  let closing = false;
+  app.addHook('preClose', (done) => {
+    closing = true;
+    done();
+  });
   app.addHook('onRequest', (_req, reply, done) => {
     reply.headers(security);
+    done();
+  });
+  app.addHook('onSend', (_req, reply, _payload, done) => {
+    if (closing) reply.header('connection', 'close');
     done();
   });
 

@@ -1,21 +1,25 @@
 /**
  * Crash recovery of the embedded PostgreSQL with the real built server (`npm run build` first):
  * after `kill -9` of the server its postgres child keeps running; the next start on the same
- * DATA_DIR must find it through postmaster.pid, stop it and come up; SIGTERM then stops both.
+ * DATA_DIR must find it through postmaster.pid, stop it and come up; SIGTERM then answers the
+ * requests in flight and stops both.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
+import { constants, publicEncrypt } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { signedHeaders } from '../test/harness.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../../..');
 const MAIN = join(ROOT, 'apps/server/dist/main.js');
 
 interface LogLine {
   msg?: string;
+  req?: { url?: string };
   port?: number;
   level?: number;
 }
@@ -136,35 +140,73 @@ async function readyz(port: number): Promise<number> {
   return res.status;
 }
 
-it('recovers from kill -9 of the server and stops cleanly on SIGTERM', { timeout: 60_000 }, async () => {
-  // First start: initialises the cluster and seeds the demo tenant.
-  const first = await startServer(dataDir);
-  expect(await readyz(first.port)).toBe(200);
-  expect(first.logs.some((l) => l.msg === 'demo tenant "demo" seeded')).toBe(true);
-  const orphan = await postmasterPid(dataDir);
-  expect(isAlive(orphan)).toBe(true);
+it(
+  'recovers from kill -9 of the server and stops cleanly on SIGTERM, in-flight requests answered',
+  { timeout: 60_000 },
+  async () => {
+    // First start: initialises the cluster and seeds the demo tenant.
+    const first = await startServer(dataDir);
+    expect(await readyz(first.port)).toBe(200);
+    expect(first.logs.some((l) => l.msg === 'demo tenant "demo" seeded')).toBe(true);
+    const orphan = await postmasterPid(dataDir);
+    expect(isAlive(orphan)).toBe(true);
 
-  // kill -9: no shutdown code runs, so the postgres child is left behind.
-  first.child.kill('SIGKILL');
-  await first.exited;
-  await new Promise((r) => setTimeout(r, 200));
-  expect(isAlive(orphan), 'postgres should survive kill -9 of its parent').toBe(true);
+    // kill -9: no shutdown code runs, so the postgres child is left behind.
+    first.child.kill('SIGKILL');
+    await first.exited;
+    await new Promise((r) => setTimeout(r, 200));
+    expect(isAlive(orphan), 'postgres should survive kill -9 of its parent').toBe(true);
 
-  // Second start on the same data: stops the orphan, starts afresh, keeps the data.
-  const second = await startServer(dataDir);
-  expect(await readyz(second.port)).toBe(200);
-  expect(second.logs.some((l) => (l.msg ?? '').includes(`still running (pid ${orphan})`))).toBe(true);
-  expect(second.logs.some((l) => l.msg === 'demo tenant "demo" seeded')).toBe(false);
-  expect(isAlive(orphan)).toBe(false);
-  const current = await postmasterPid(dataDir);
-  expect(current).not.toBe(orphan);
-  expect(await postgresPids(dataDir)).toEqual([current]);
+    // Second start on the same data: stops the orphan, starts afresh, keeps the data.
+    const second = await startServer(dataDir);
+    expect(await readyz(second.port)).toBe(200);
+    expect(second.logs.some((l) => (l.msg ?? '').includes(`still running (pid ${orphan})`))).toBe(true);
+    expect(second.logs.some((l) => l.msg === 'demo tenant "demo" seeded')).toBe(false);
+    expect(isAlive(orphan)).toBe(false);
+    const current = await postmasterPid(dataDir);
+    expect(current).not.toBe(orphan);
+    expect(await postgresPids(dataDir)).toEqual([current]);
 
-  // SIGTERM: finishes, stops the database, exits 0.
-  second.child.kill('SIGTERM');
-  expect(await second.exited).toBe(0);
-  expect(second.logs.some((l) => l.msg === 'stopped cleanly')).toBe(true);
-  await waitFor(() => !isAlive(current), 10_000, `postgres ${current} to exit`);
-  await waitFor(async () => (await postgresPids(dataDir)).length === 0, 10_000, 'no postgres for the data dir');
-  expect(existsSync(join(dataDir, 'pg', 'postmaster.pid'))).toBe(false);
-});
+    // SIGTERM with logins in flight (each spends an argon2 verification): every one of them is
+    // answered, then the database stops and the process exits 0.
+    const base = `http://127.0.0.1:${second.port}`;
+    const secret = /"signSecret":"([^"]+)"/.exec(await (await fetch(`${base}/center/config.js`)).text())![1]!;
+    const signedCall = async (url: string, body?: Record<string, unknown>) =>
+      fetch(`${base}${url}`, {
+        method: body ? 'POST' : 'GET',
+        headers: { ...signedHeaders(secret, url, body), ...(body ? { 'content-type': 'application/json' } : {}) },
+        ...(body ? { body: JSON.stringify(body) } : {}),
+      });
+    const { data: key } = (await (await signedCall('/api/front/account/auth/publicKey')).json()) as {
+      data: { publicKey: string };
+    };
+    const keys = Array.from({ length: 8 }, (_, i) => `inflight${i}`);
+    for (const k of keys) await signedCall(`/api/auth/kaptcha/get?type=LOGIN&data=${k}`);
+    const logins = keys.map((captchaKey) =>
+      signedCall('/api/auth/jwt/front/token?tenantCode=demo', {
+        username: 'member',
+        password: publicEncrypt(
+          { key: key.publicKey, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: 'sha256' },
+          Buffer.from('Demo@2026!'),
+        ).toString('base64'),
+        imgvercode: '8888',
+        captchaKey,
+      }).then(async (r) => ((await r.json()) as { status: number }).status),
+    );
+    // In flight = the server has read them (it logs each request as it arrives).
+    await waitFor(
+      () =>
+        second.logs.filter((l) => l.msg === 'incoming request' && l.req?.url?.includes('/jwt/front/token')).length ===
+        8,
+      10_000,
+      'the logins to arrive',
+    );
+    second.child.kill('SIGTERM');
+    expect(await Promise.all(logins)).toEqual(keys.map(() => 200));
+    expect(await second.exited).toBe(0);
+    expect(second.logs.some((l) => l.msg === 'stopped cleanly')).toBe(true);
+    await waitFor(() => !isAlive(current), 10_000, `postgres ${current} to exit`);
+    await waitFor(async () => (await postgresPids(dataDir)).length === 0, 10_000, 'no postgres for the data dir');
+    expect(existsSync(join(dataDir, 'pg', 'postmaster.pid'))).toBe(false);
+  },
+);
