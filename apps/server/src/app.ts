@@ -127,21 +127,21 @@ export async function buildApp({ config, db, secrets, logger }: AppDeps) {
   app.decorateRequest('session', null);
 
   const bus = createInvalidationBus(db.$client, (err) => app.log.warn({ err }, 'invalidation listener lost'));
-  const noncePool = connectRelaxed(db);
+  const relaxed = connectRelaxed(db);
   app.addHook('onClose', async () => {
     await bus.close();
-    await noncePool.end();
+    await relaxed.end();
   });
 
-  const limiter = createRateLimiter(db);
+  const limiter = createRateLimiter(relaxed);
   const captcha = createCaptchaService({
-    repo: createCaptchaRepository(db),
+    repo: createCaptchaRepository(relaxed),
     limiter,
     testMode: config.testCaptcha,
     perClientPerMinute: config.captchaPerClientPerMinute,
   });
   const auth = createAuthService({
-    repo: createAuthRepository(db),
+    repo: createAuthRepository(db, relaxed),
     decryptor: createPasswordDecryptor(secrets.rsaPrivateKeyPem),
     verifyCaptcha: captcha.verify,
     limiter,
@@ -151,7 +151,7 @@ export async function buildApp({ config, db, secrets, logger }: AppDeps) {
     loginPerIpPerMinute: config.loginPerIpPerMinute,
     sessionCacheMs: config.cacheTtlMs,
   });
-  const verifySignature = createSignatureVerifier(createNonceStore(noncePool), secrets.signSecret);
+  const verifySignature = createSignatureVerifier(createNonceStore(relaxed), secrets.signSecret);
 
   app.decorate('authenticate', async (req) => {
     const raw = req.headers[SIGNING_HEADERS.token];

@@ -21,11 +21,13 @@ export function connect(url: string, max = 20): Db {
 }
 
 /**
- * A small second pool on the same database whose commits don't wait for the disk: for writes whose
- * loss in a crash is harmless (request nonces, see platform/signing.ts). Everything else commits
- * synchronously.
+ * A small second pool on the same database whose commits don't wait for the disk, for short-lived
+ * security state: request nonces, rate-limit windows, captchas, and the rows a login writes
+ * (session, failure count, audit). A crash may lose the last few hundred milliseconds of those
+ * (docs/decisions/005); what they protect stays consistent, since a commit is visible at once.
+ * Logouts, revocations and business data go through the main pool and wait for the disk.
  */
-export function connectRelaxed(db: Db, max = 2): pg.Pool {
+export function connectRelaxed(db: Db, max = 4): pg.Pool {
   const pool = new pg.Pool({ ...db.$client.options, max, options: '-c synchronous_commit=off' });
   pool.on('error', () => {
     // as above

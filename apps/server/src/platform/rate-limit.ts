@@ -2,7 +2,7 @@
  * Fixed-window counters in PostgreSQL, so that a limit holds across every instance (ARCHITECTURE
  * §1). One statement per hit: it opens a new window when the old one is over.
  */
-import type { Db } from '../db/client.js';
+import type pg from 'pg';
 import { errors } from './errors.js';
 
 export interface RateLimiter {
@@ -10,10 +10,11 @@ export interface RateLimiter {
   hit(key: string, limit: number, windowSeconds: number): Promise<void>;
 }
 
-export function createRateLimiter(db: Db): RateLimiter {
+/** `pool`: the relaxed pool (db/client.ts connectRelaxed). */
+export function createRateLimiter(pool: pg.Pool): RateLimiter {
   return {
     async hit(key, limit, windowSeconds) {
-      const res = await db.$client.query<{ count: number; retry: number }>({
+      const res = await pool.query<{ count: number; retry: number }>({
         // Named: planned once per connection, it runs on every login and captcha.
         name: 'rate_limit_hit',
         text: `INSERT INTO rate_limits AS r (key, window_start, count) VALUES ($1, now(), 1)

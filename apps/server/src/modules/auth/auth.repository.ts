@@ -122,7 +122,11 @@ const AUDIT = q(
   `INSERT INTO audit_log (tenant_id, user_id, action, ip, detail) VALUES ($1, $2, $3, $4, $5::jsonb)`,
 );
 
-export function createAuthRepository(db: Db) {
+/**
+ * `relaxed` carries what a login writes (db/client.ts connectRelaxed); a logout goes through the
+ * main pool and waits for the disk, so a crash can never bring a revoked session back.
+ */
+export function createAuthRepository(db: Db, relaxed: pg.Pool) {
   const pool = db.$client;
   return {
     async findTarget(tenantCode: string, username: string): Promise<LoginTarget> {
@@ -140,7 +144,7 @@ export function createAuthRepository(db: Db) {
 
     /** Counts a failed password against `userId` (unless it is locked already) and audits it. */
     async recordFailure(userId: number, p: LockoutPolicy, audit: AuditEntry): Promise<void> {
-      await RECORD_FAILURE(pool, [
+      await RECORD_FAILURE(relaxed, [
         userId,
         p.resetSeconds,
         p.threshold,
@@ -155,7 +159,7 @@ export function createAuthRepository(db: Db) {
 
     /** Opens a session; returns its id and expiry in seconds since the epoch. */
     async openSession(s: NewSession): Promise<{ id: string; expiresAt: number }> {
-      const { rows } = await OPEN_SESSION(pool, [s.userId, s.ip, s.userAgent.slice(0, 512), s.ttlHours]);
+      const { rows } = await OPEN_SESSION(relaxed, [s.userId, s.ip, s.userAgent.slice(0, 512), s.ttlHours]);
       return rows[0] as { id: string; expiresAt: number };
     },
 
@@ -170,7 +174,7 @@ export function createAuthRepository(db: Db) {
     },
 
     async audit(e: AuditEntry): Promise<void> {
-      await AUDIT(pool, [e.tenantId, e.userId, e.action, e.ip, JSON.stringify(e.detail ?? {})]);
+      await AUDIT(relaxed, [e.tenantId, e.userId, e.action, e.ip, JSON.stringify(e.detail ?? {})]);
     },
   };
 }

@@ -2,7 +2,7 @@
  * Standalone login, sessions and logout. The token is a JWT naming a server-side session, so that
  * logout (and later: switches, single logout) revokes it everywhere at once.
  */
-import { createSecretKey, randomBytes } from 'node:crypto';
+import { randomBytes, webcrypto } from 'node:crypto';
 import { ResultCode } from '@portal/contracts';
 import { hash, verify } from '@node-rs/argon2';
 import { SignJWT, jwtVerify } from 'jose';
@@ -58,7 +58,11 @@ type CachedSession = ActiveSession & { expiresAt: number };
 
 export function createAuthService(deps: AuthServiceDeps) {
   const { repo, decryptor } = deps;
-  const jwtKey = createSecretKey(deps.jwtKey);
+  // Imported once: jose would otherwise import a raw or Node key into WebCrypto on every call.
+  const jwtKey = webcrypto.subtle.importKey('raw', deps.jwtKey, { name: 'HMAC', hash: 'SHA-256' }, false, [
+    'sign',
+    'verify',
+  ]);
   // Verified against when the user does not exist, so both paths cost one argon2 verification.
   const dummyHash = hashPassword(randomBytes(16).toString('hex'));
   // token → its live session; a hit skips both the JWT check and the database read.
@@ -76,7 +80,7 @@ export function createAuthService(deps: AuthServiceDeps) {
       .setJti(sessionId)
       .setIssuedAt()
       .setExpirationTime(expiresAt)
-      .sign(jwtKey);
+      .sign(await jwtKey);
   }
 
   return {
@@ -120,7 +124,7 @@ export function createAuthService(deps: AuthServiceDeps) {
       const version = sessions.version;
       let sessionId: string | undefined;
       try {
-        const { payload } = await jwtVerify(token, jwtKey, { algorithms: ['HS256'] });
+        const { payload } = await jwtVerify(token, await jwtKey, { algorithms: ['HS256'] });
         sessionId = payload.jti;
       } catch {
         throw errors.unauthorized();
