@@ -901,8 +901,11 @@ How it is measured: both servers run in their own Node process (\`bench/hello-se
 \`apps/server/dist/main.js\` with \`LOG_LEVEL=warn\`, \`PORTAL_TEST_CAPTCHA=1\`, rate limits lifted) on a fresh
 embedded PostgreSQL; autocannon runs in the bench process on the same cores, after an unmeasured
 ${settings.warmup} s warm-up (for infoV2 followed by an 11 s pause, so that PostgreSQL's statistics of the
-measured requests start clean). Every infoV2 and login request carries a fresh nonce, timestamp and HMAC
-signature (autocannon \`setupRequest\`); every login also a fresh RSA-OAEP ciphertext and an unused captcha.
+measured requests start clean). Every infoV2 and login request carries its own nonce, timestamp and HMAC
+signature; every login also its own RSA-OAEP ciphertext and an unused captcha. They are made just before
+each run (well inside the 300 s window) and handed out by autocannon's \`setupRequest\`, so that the load
+generator's signing and RSA work does not take the cores from the portal. The raw argon2 baseline runs with
+the portal's threadpool size (one thread per core).
 Bodies are checked (\`verifyBody\`), so a refused request can't pass as a measurement. Latency
 percentiles come from every response's own time. req/s is autocannon's mean of per-second counts;
 logins/s is successful logins divided by the time from first request to last response.
