@@ -1,3 +1,4 @@
+import { OPEN_ROUTES } from '@portal/contracts';
 import { createBrowserRouter, Navigate } from 'react-router';
 import { basename } from '../lib/config';
 import { LoginRoute } from './routes/login';
@@ -9,6 +10,8 @@ import { RootRoute } from './routes/root';
  * Open routes (spec §2) need no session; the ones whose features are not built yet answer 404
  * without asking for a login. Everything else sits behind ProtectedRoute.
  */
+const BUILT_OPEN_ROUTES = new Set<string>(['/login', '/user/login', '/404']);
+
 export function createRouter() {
   return createBrowserRouter(
     [
@@ -18,15 +21,10 @@ export function createRouter() {
           { path: '/login', element: <LoginRoute /> },
           { path: '/user/login', element: <LoginRoute /> },
           { path: '/404', element: <NotFoundRoute /> },
-          ...[
-            '/user/register',
-            '/user/register-result',
-            '/user/alteration',
-            '/user/dashboard',
-            '/workscreen',
-            '/deviceManage/devices',
-            '/deviceManage/alerts',
-          ].map((path) => ({ path, element: <Navigate to="/404" replace /> })),
+          ...OPEN_ROUTES.filter((path) => !BUILT_OPEN_ROUTES.has(path)).map((path) => ({
+            path,
+            element: <Navigate to="/404" replace />,
+          })),
           {
             element: <ProtectedRoute />,
             children: [
