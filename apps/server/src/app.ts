@@ -13,6 +13,7 @@ import { createAuthService } from './modules/auth/auth.service.js';
 import { createCaptchaRepository } from './modules/captcha/captcha.repository.js';
 import { captchaRoutes } from './modules/captcha/captcha.routes.js';
 import { createCaptchaService } from './modules/captcha/captcha.service.js';
+import { createBehaviourCaptchaService } from './modules/captcha/behaviour-captcha.service.js';
 import { healthRoutes } from './modules/health/health.routes.js';
 import { createMembersRepository } from './modules/members/members.repository.js';
 import { membersRoutes } from './modules/members/members.routes.js';
@@ -134,8 +135,9 @@ export async function buildApp({ config, db, secrets, logger }: AppDeps) {
   });
 
   const limiter = createRateLimiter(relaxed);
+  const captchaRepo = createCaptchaRepository(relaxed);
   const captcha = createCaptchaService({
-    repo: createCaptchaRepository(relaxed),
+    repo: captchaRepo,
     limiter,
     testMode: config.testCaptcha,
     perClientPerMinute: config.captchaPerClientPerMinute,
@@ -143,7 +145,7 @@ export async function buildApp({ config, db, secrets, logger }: AppDeps) {
   const auth = createAuthService({
     repo: createAuthRepository(db, relaxed),
     decryptor: createPasswordDecryptor(secrets.rsaPrivateKeyPem),
-    verifyCaptcha: captcha.verify,
+    verifyCaptcha: (clientId, answer) => captcha.verify('login', clientId, answer),
     limiter,
     bus,
     jwtKey: secrets.jwtKey,
@@ -163,7 +165,14 @@ export async function buildApp({ config, db, secrets, logger }: AppDeps) {
   // Every /api call is signed (ARCHITECTURE §4); downloads under /api/resources are not.
   await app.register(async (api) => {
     api.addHook('preValidation', async (req) => verifySignature(req));
-    await api.register(captchaRoutes, { captcha });
+    await api.register(captchaRoutes, {
+      captcha,
+      behaviour: createBehaviourCaptchaService({
+        repo: captchaRepo,
+        limiter,
+        settings: { ...config.behaviourCaptcha, testMode: config.testCaptcha },
+      }),
+    });
     await api.register(authRoutes, {
       auth,
       publicKey: { publicKey: secrets.rsaPublicKeyPem, keyId: secrets.rsaKeyId },

@@ -30,8 +30,11 @@ export const LIMITS = {
     registerFrameWidth: 400,
     registerFrameHeight: 200,
   },
-  /** Image captcha (login): lifetime of one challenge. */
+  /** Image captcha (login, registration): lifetime of one challenge. */
   imageCaptchaTtlSeconds: 120,
+  /** Behavioural captcha: a token allows one check within this time; a pass is good for one use. */
+  behaviourCaptchaTtlSeconds: 120,
+  captchaVerificationTtlSeconds: 180,
   /** Signed requests: allowed clock skew and nonce memory. */
   signatureWindowSeconds: 300,
 } as const;

@@ -297,6 +297,30 @@ export const imageCaptchas = pgTable('image_captchas', {
   expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
 });
 
+/**
+ * Behavioural captcha challenges (AJ-Captcha): the answer never leaves the server; a token allows
+ * one check. `answer` is {x, y} for the slider, or the ordered points of the click-word characters.
+ */
+export const captchaChallenges = pgTable('captcha_challenges', {
+  token: text('token').primaryKey(),
+  type: text('type').notNull(),
+  answer: jsonb('answer').notNull(),
+  secretKey: text('secret_key'),
+  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+});
+
+/** Passed behavioural captchas, each good for one business call (registration, SMS). */
+export const captchaVerifications = pgTable('captcha_verifications', {
+  value: text('value').primaryKey(),
+  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+});
+
+/** Clients locked out of something until a time (e.g. captcha checks after repeated failures). */
+export const rateLocks = pgTable('rate_locks', {
+  key: text('key').primaryKey(),
+  until: timestamp('until', { withTimezone: true }).notNull(),
+});
+
 /** Nonces of signed requests seen within the signature window. */
 export const requestNonces = pgTable('request_nonces', {
   nonce: text('nonce').primaryKey(),

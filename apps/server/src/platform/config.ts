@@ -24,6 +24,17 @@ export interface Config {
   bodyLimitBytes: number;
   /** How long sessions and profiles may be served from memory; changes are broadcast at once. */
   cacheTtlMs: number;
+  /** Behavioural captcha (AJ-Captcha protocol): see README. */
+  behaviourCaptcha: {
+    enabled: boolean;
+    aes: boolean;
+    sliderTolerancePx: number;
+    clickTolerancePx: number;
+    getPerMinute: number;
+    checkPerMinute: number;
+    failuresBeforeLock: number;
+    lockSeconds: number;
+  };
   /** Runtime switches of spec §1 (without secrets, which are added when config.js is served). */
   runtime: Omit<RuntimeConfig, 'signSecret'>;
 }
@@ -186,6 +197,16 @@ export function loadConfig(env: Env = process.env): Config {
     captchaPerClientPerMinute: int(env, 'CAPTCHA_RATE_PER_MINUTE', 30, 1, 1_000_000),
     bodyLimitBytes: int(env, 'BODY_LIMIT_BYTES', 64 * 1024, 1024, 64 * 1024 * 1024),
     cacheTtlMs: int(env, 'CACHE_TTL_MS', 5_000, 0, 60_000),
+    behaviourCaptcha: {
+      enabled: bool(env, 'CAPTCHA_BEHAVIOUR', false),
+      aes: bool(env, 'CAPTCHA_AES', true),
+      sliderTolerancePx: int(env, 'CAPTCHA_SLIDER_TOLERANCE', 5, 0, 50),
+      clickTolerancePx: int(env, 'CAPTCHA_CLICK_TOLERANCE', 25, 0, 100),
+      getPerMinute: int(env, 'CAPTCHA_GET_PER_MINUTE', 60, 1, 1_000_000),
+      checkPerMinute: int(env, 'CAPTCHA_CHECK_PER_MINUTE', 60, 1, 1_000_000),
+      failuresBeforeLock: int(env, 'CAPTCHA_FAILURES_BEFORE_LOCK', 5, 1, 1_000),
+      lockSeconds: int(env, 'CAPTCHA_LOCK_SECONDS', 300, 1, 86_400),
+    },
     runtime,
   };
 }

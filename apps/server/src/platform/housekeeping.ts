@@ -1,4 +1,4 @@
-/** Deletes what has expired: nonces, captchas, rate-limit windows, long-dead sessions. */
+/** Deletes what has expired: nonces, captchas, rate-limit windows and locks, long-dead sessions. */
 import { sql } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
 import { LIMITS } from '@portal/contracts';
@@ -7,6 +7,9 @@ export async function sweep(db: Db): Promise<void> {
   const keep = LIMITS.signatureWindowSeconds * 2 + 60;
   await db.execute(sql`DELETE FROM request_nonces WHERE seen_at < now() - make_interval(secs => ${keep})`);
   await db.execute(sql`DELETE FROM image_captchas WHERE expires_at < now()`);
+  await db.execute(sql`DELETE FROM captcha_challenges WHERE expires_at < now()`);
+  await db.execute(sql`DELETE FROM captcha_verifications WHERE expires_at < now()`);
+  await db.execute(sql`DELETE FROM rate_locks WHERE until < now()`);
   await db.execute(sql`DELETE FROM rate_limits WHERE window_start < now() - interval '1 day'`);
   await db.execute(sql`DELETE FROM sessions WHERE expires_at < now() - interval '30 days'`);
 }

@@ -35,6 +35,18 @@ const messages = {
   roleNotHeld: { zh: '当前用户不拥有该角色', en: 'You do not hold this role' },
   loggedOut: { zh: '已退出登录', en: 'Signed out' },
   tenantUnknown: { zh: '租户不存在', en: 'Unknown tenant' },
+  // AJ-Captcha's repMsg catalogue, by repCode.
+  captcha0000: { zh: '成功', en: 'Success' },
+  captcha0011: { zh: '{0}不能为空', en: '{0} cannot be empty' },
+  captcha6110: { zh: '验证码已失效，请重新获取', en: 'The captcha has expired, please get a new one' },
+  captcha6111: { zh: '验证失败', en: 'Verification failed' },
+  captcha6201: { zh: 'get接口请求次数超限，请稍后再试!', en: 'Too many captcha requests, please try again later!' },
+  captcha6202: { zh: '接口验证失败数过多，请稍后再试', en: 'Too many failed verifications, please try again later' },
+  captcha6204: {
+    zh: 'check接口请求次数超限，请稍后再试!',
+    en: 'Too many verification requests, please try again later!',
+  },
+  captcha9999: { zh: '服务器内部异常', en: 'Internal server error' },
 } as const satisfies Record<string, Record<Lang, string>>;
 
 export type MessageKey = keyof typeof messages;

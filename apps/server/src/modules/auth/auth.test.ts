@@ -75,7 +75,7 @@ describe('image captcha', () => {
     const captchaKey = key();
     await ctx.call({ url: `/api/auth/kaptcha/get?type=LOGIN&data=${captchaKey}` });
     await ctx.db.execute(
-      sql`UPDATE image_captchas SET expires_at = now() - interval '1 second' WHERE client_id = ${captchaKey}`,
+      sql`UPDATE image_captchas SET expires_at = now() - interval '1 second' WHERE client_id = ${`login:${captchaKey}`}`,
     );
     const res = await attempt('member', DEMO_PASSWORD, '8888', captchaKey, false);
     expect(res.json().status).toBe(40002);

@@ -22,6 +22,49 @@ export function createCaptchaRepository(pool: pg.Pool) {
       });
       return res.rows[0]?.answer ?? null;
     },
+
+    /** Stores a behavioural challenge under its token. */
+    async saveChallenge(c: {
+      token: string;
+      type: string;
+      answer: unknown;
+      secretKey: string | null;
+      ttlSeconds: number;
+    }) {
+      await pool.query({
+        name: 'captcha_challenge_save',
+        text: `INSERT INTO captcha_challenges (token, type, answer, secret_key, expires_at)
+          VALUES ($1, $2, $3::jsonb, $4, now() + make_interval(secs => $5))`,
+        values: [c.token, c.type, JSON.stringify(c.answer), c.secretKey, c.ttlSeconds],
+      });
+    },
+    /** Takes the live challenge of `token` away: one check per token, pass or fail. */
+    async takeChallenge(token: string): Promise<{ type: string; answer: unknown; secretKey: string | null } | null> {
+      const res = await pool.query<{ type: string; answer: unknown; secretKey: string | null }>({
+        name: 'captcha_challenge_take',
+        text: `DELETE FROM captcha_challenges WHERE token = $1 AND expires_at > now()
+          RETURNING type, answer, secret_key AS "secretKey"`,
+        values: [token],
+      });
+      return res.rows[0] ?? null;
+    },
+    async saveVerification(value: string, ttlSeconds: number): Promise<void> {
+      await pool.query({
+        name: 'captcha_verification_save',
+        text: `INSERT INTO captcha_verifications (value, expires_at) VALUES ($1, now() + make_interval(secs => $2))
+          ON CONFLICT (value) DO NOTHING`,
+        values: [value, ttlSeconds],
+      });
+    },
+    /** True once for a live verification; it is spent by the first business call that shows it. */
+    async takeVerification(value: string): Promise<boolean> {
+      const res = await pool.query({
+        name: 'captcha_verification_take',
+        text: 'DELETE FROM captcha_verifications WHERE value = $1 AND expires_at > now() RETURNING 1',
+        values: [value],
+      });
+      return (res.rowCount ?? 0) > 0;
+    },
   };
 }
 

@@ -13,19 +13,22 @@ export interface CaptchaServiceDeps {
   perClientPerMinute: number;
 }
 
+/** Which form an image captcha belongs to: a login's can't be spent on a registration. */
+export type ImageCaptchaPurpose = 'login' | 'register';
+
 export function createCaptchaService({ repo, limiter, testMode, perClientPerMinute }: CaptchaServiceDeps) {
   return {
     /** Issues a new image captcha bound to `clientId`; limited per client id and per address. */
-    async issue(clientId: string, ip: string): Promise<{ image: string }> {
+    async issue(purpose: ImageCaptchaPurpose, clientId: string, ip: string): Promise<{ image: string }> {
       await limiter.hit(`captcha:client:${clientId}`, perClientPerMinute, 60);
       await limiter.hit(`captcha:ip:${ip}`, perClientPerMinute * 10, 60);
       const answer = testMode ? TEST_CAPTCHA_ANSWER : randomAnswer();
-      await repo.save(clientId, answer.toLowerCase(), LIMITS.imageCaptchaTtlSeconds);
+      await repo.save(`${purpose}:${clientId}`, answer.toLowerCase(), LIMITS.imageCaptchaTtlSeconds);
       return { image: drawCaptcha(answer) };
     },
     /** True when `answer` matches the live challenge of `clientId`; the challenge is spent either way. */
-    async verify(clientId: string, answer: string): Promise<boolean> {
-      const expected = await repo.take(clientId);
+    async verify(purpose: ImageCaptchaPurpose, clientId: string, answer: string): Promise<boolean> {
+      const expected = await repo.take(`${purpose}:${clientId}`);
       return expected !== null && expected === answer.trim().toLowerCase();
     },
   };
