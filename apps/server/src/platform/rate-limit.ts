@@ -10,9 +10,16 @@ export interface RateLimiter {
   hit(key: string, limit: number, windowSeconds: number): Promise<void>;
   /** Locks `key` for `seconds` (a longer lock already in place stays). */
   lock(key: string, seconds: number): Promise<void>;
-  /** Whole seconds left of the lock on `key`; 0 when there is none. */
-  lockedFor(key: string): Promise<number>;
+  /**
+   * `hit` unless `lockKey` is locked, in one statement: the seconds left of the lock (the hit not
+   * counted), or 0 after counting; throws 429 like `hit` over the limit.
+   */
+  hitUnlessLocked(key: string, lockKey: string, limit: number, windowSeconds: number): Promise<number>;
 }
+
+const HIT_SET = `count = CASE WHEN r.window_start <= now() - make_interval(secs => $2) THEN 1 ELSE r.count + 1 END,
+  window_start = CASE WHEN r.window_start <= now() - make_interval(secs => $2) THEN now() ELSE r.window_start END`;
+const HIT_RETURNING = `count, EXTRACT(EPOCH FROM (r.window_start + make_interval(secs => $2) - now()))::float8 AS retry`;
 
 /** `pool`: the relaxed pool (db/client.ts connectRelaxed). */
 export function createRateLimiter(pool: pg.Pool): RateLimiter {
@@ -22,14 +29,28 @@ export function createRateLimiter(pool: pg.Pool): RateLimiter {
         // Named: planned once per connection, it runs on every login and captcha.
         name: 'rate_limit_hit',
         text: `INSERT INTO rate_limits AS r (key, window_start, count) VALUES ($1, now(), 1)
-          ON CONFLICT (key) DO UPDATE SET
-            count = CASE WHEN r.window_start <= now() - make_interval(secs => $2) THEN 1 ELSE r.count + 1 END,
-            window_start = CASE WHEN r.window_start <= now() - make_interval(secs => $2) THEN now() ELSE r.window_start END
-          RETURNING count, EXTRACT(EPOCH FROM (r.window_start + make_interval(secs => $2) - now()))::float8 AS retry`,
+          ON CONFLICT (key) DO UPDATE SET ${HIT_SET} RETURNING ${HIT_RETURNING}`,
         values: [key, windowSeconds],
       });
       const row = res.rows[0];
       if (row && row.count > limit) throw errors.tooManyRequests(row.retry);
+    },
+    async hitUnlessLocked(key, lockKey, limit, windowSeconds) {
+      const res = await pool.query<{ locked: number | null; count: number | null; retry: number | null }>({
+        name: 'rate_limit_hit_unless_locked',
+        text: `WITH l AS (
+            SELECT ceil(extract(epoch FROM until - now()))::int AS locked FROM rate_locks WHERE key = $3 AND until > now()),
+          h AS (
+            INSERT INTO rate_limits AS r (key, window_start, count)
+            SELECT $1, now(), 1 WHERE NOT EXISTS (SELECT 1 FROM l)
+            ON CONFLICT (key) DO UPDATE SET ${HIT_SET} RETURNING ${HIT_RETURNING})
+          SELECT (SELECT locked FROM l) AS locked, h.count, h.retry FROM (SELECT 1) AS one LEFT JOIN h ON true`,
+        values: [key, windowSeconds, lockKey],
+      });
+      const row = res.rows[0]!;
+      if (row.locked) return row.locked;
+      if (row.count !== null && row.count > limit) throw errors.tooManyRequests(row.retry ?? 1);
+      return 0;
     },
     async lock(key, seconds) {
       await pool.query({
@@ -38,14 +59,6 @@ export function createRateLimiter(pool: pg.Pool): RateLimiter {
           ON CONFLICT (key) DO UPDATE SET until = greatest(l.until, EXCLUDED.until)`,
         values: [key, seconds],
       });
-    },
-    async lockedFor(key) {
-      const res = await pool.query<{ left: number }>({
-        name: 'rate_lock_get',
-        text: 'SELECT ceil(extract(epoch FROM until - now()))::int AS left FROM rate_locks WHERE key = $1 AND until > now()',
-        values: [key],
-      });
-      return res.rows[0]?.left ?? 0;
     },
   };
 }

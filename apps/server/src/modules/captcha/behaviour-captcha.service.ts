@@ -84,33 +84,41 @@ export function createBehaviourCaptchaService(deps: {
 }) {
   const { repo, limiter, settings: cfg } = deps;
 
-  /** A 429 of the limiter becomes the protocol's code. */
-  async function within(key: string, limit: number, code: CaptchaRepCode): Promise<CaptchaReply | null> {
+  /**
+   * Counts a request of `client` against `limit` per minute: null when it may go on, else the
+   * protocol's answer (locked: 6202; over the limit: `code`). A 429 of the limiter becomes `code`.
+   */
+  async function admit(kind: 'get' | 'check', client: string, limit: number, code: CaptchaRepCode) {
     try {
-      await limiter.hit(key, limit, 60);
-      return null;
+      const locked = await limiter.hitUnlessLocked(`aj:${kind}:${client}`, `aj:lock:${client}`, limit, 60);
+      return locked > 0 ? fail(CaptchaRepCode.LOCKED) : null;
     } catch (err) {
       if (err instanceof AppError && err.httpStatus === 429) return fail(code);
       throw err;
     }
   }
 
+  /** The failure that reaches `failuresBeforeLock` within a minute locks the client. */
   async function recordFailure(client: string): Promise<void> {
-    const over = await within(`aj:fail:${client}`, cfg.failuresBeforeLock - 1, CaptchaRepCode.LOCKED);
-    if (over) await limiter.lock(`aj:lock:${client}`, cfg.lockSeconds);
+    try {
+      await limiter.hit(`aj:fail:${client}`, cfg.failuresBeforeLock - 1, 60);
+    } catch (err) {
+      if (!(err instanceof AppError && err.httpStatus === 429)) throw err;
+      await limiter.lock(`aj:lock:${client}`, cfg.lockSeconds);
+    }
   }
 
-  function newSlider(): { answer: Point; data: CaptchaData } {
+  async function newSlider(): Promise<{ answer: Point; data: CaptchaData }> {
     const x = cfg.testMode ? TEST_SLIDER_X : randomInt(PIECE.width + 10, FRAME.width - PIECE.width - 4);
     const y = cfg.testMode ? 40 : randomInt(4, FRAME.height - PIECE_HEIGHT - 4);
-    const images = drawSlider(x, y);
+    const images = await drawSlider(x, y);
     return {
       answer: { x, y },
       data: { originalImageBase64: images.original, jigsawImageBase64: images.jigsaw, result: false },
     };
   }
 
-  function newClickWord(): { answer: Point[]; data: CaptchaData } {
+  async function newClickWord(): Promise<{ answer: Point[]; data: CaptchaData }> {
     const chars = pick(CLICK_CHARACTERS, LIMITS.captcha.clickCount + 1);
     const points = cfg.testMode ? [...TEST_CLICK_POINTS, { x: 150, y: 120 }] : randomGlyphPoints(chars.length);
     const glyphs: Glyph[] = chars.map((char, i) => ({ char, ...points[i]! }));
@@ -118,7 +126,7 @@ export function createBehaviourCaptchaService(deps: {
     const asked = glyphs.slice(0, LIMITS.captcha.clickCount);
     return {
       answer: asked.map(({ x, y }) => ({ x, y })),
-      data: { originalImageBase64: drawClickWord(glyphs), wordList: asked.map((g) => g.char), result: false },
+      data: { originalImageBase64: await drawClickWord(glyphs), wordList: asked.map((g) => g.char), result: false },
     };
   }
 
@@ -145,10 +153,9 @@ export function createBehaviourCaptchaService(deps: {
     async get(input: { captchaType?: string | undefined; client: string }): Promise<CaptchaReply> {
       if (!input.captchaType) return fail(CaptchaRepCode.BLANK, 'captchaType');
       if (!isType(input.captchaType)) return fail(CaptchaRepCode.FAILED);
-      if ((await limiter.lockedFor(`aj:lock:${input.client}`)) > 0) return fail(CaptchaRepCode.LOCKED);
-      const limited = await within(`aj:get:${input.client}`, cfg.getPerMinute, CaptchaRepCode.GET_LIMIT);
-      if (limited) return limited;
-      const made = input.captchaType === 'blockPuzzle' ? newSlider() : newClickWord();
+      const refused = await admit('get', input.client, cfg.getPerMinute, CaptchaRepCode.GET_LIMIT);
+      if (refused) return refused;
+      const made = input.captchaType === 'blockPuzzle' ? await newSlider() : await newClickWord();
       const token = randomBytes(16).toString('hex');
       const secretKey = cfg.aes ? newSecretKey() : null;
       await repo.saveChallenge({
@@ -172,9 +179,8 @@ export function createBehaviourCaptchaService(deps: {
       }
       const type = input.captchaType!;
       if (!isType(type)) return fail(CaptchaRepCode.FAILED);
-      if ((await limiter.lockedFor(`aj:lock:${input.client}`)) > 0) return fail(CaptchaRepCode.LOCKED);
-      const limited = await within(`aj:check:${input.client}`, cfg.checkPerMinute, CaptchaRepCode.CHECK_LIMIT);
-      if (limited) return limited;
+      const refused = await admit('check', input.client, cfg.checkPerMinute, CaptchaRepCode.CHECK_LIMIT);
+      if (refused) return refused;
 
       const challenge = await repo.takeChallenge(input.token!);
       if (!challenge || challenge.type !== type) return fail(CaptchaRepCode.EXPIRED);

@@ -33,8 +33,8 @@ function hsl(h: number, s: number, l: number, a = 1): string {
   return `hsla(${h},${s}%,${l}%,${a})`;
 }
 
-/** A landscape of soft gradients, blobs and strokes in a random palette. */
-function drawBackground(ctx: SKRSContext2D, width: number, height: number): void {
+/** A landscape of a gradient, shapes and strokes in a random palette. */
+function drawBackground(ctx: SKRSContext2D, width: number, height: number, shapes: number, strokes: number): void {
   const hue = rnd(0, 359);
   const g = ctx.createLinearGradient(0, 0, width, height);
   g.addColorStop(0, hsl(hue, rnd(35, 65), rnd(55, 70)));
@@ -42,7 +42,7 @@ function drawBackground(ctx: SKRSContext2D, width: number, height: number): void
   ctx.fillStyle = g;
   ctx.fillRect(0, 0, width, height);
   // Opaque shapes over a smooth gradient: varied enough, and they compress (PNG under 30 KB).
-  for (let i = 0; i < 7; i++) {
+  for (let i = 0; i < shapes; i++) {
     ctx.fillStyle = hsl((hue + rnd(0, 200)) % 360, rnd(30, 70), rnd(35, 80));
     ctx.beginPath();
     if (i % 3 === 0) {
@@ -54,7 +54,7 @@ function drawBackground(ctx: SKRSContext2D, width: number, height: number): void
     }
     ctx.fill();
   }
-  for (let i = 0; i < 4; i++) {
+  for (let i = 0; i < strokes; i++) {
     ctx.strokeStyle = hsl(rnd(0, 359), rnd(20, 60), rnd(30, 85));
     ctx.lineWidth = rnd(1, 3);
     ctx.beginPath();
@@ -95,10 +95,10 @@ export interface SliderImages {
  * the frame. Placed with its left edge at `x`, the strip's piece covers the hole exactly: `x` is the
  * answer the slider must reach; `y` is the piece's top in both images.
  */
-export function drawSlider(x: number, y: number): SliderImages {
+export async function drawSlider(x: number, y: number): Promise<SliderImages> {
   const bg = createCanvas(FRAME.width, FRAME.height);
   const ctx = bg.getContext('2d');
-  drawBackground(ctx, FRAME.width, FRAME.height);
+  drawBackground(ctx, FRAME.width, FRAME.height, 6, 3);
 
   const piece = createCanvas(PIECE.width, FRAME.height);
   const pctx = piece.getContext('2d');
@@ -124,10 +124,9 @@ export function drawSlider(x: number, y: number): SliderImages {
   ctx.strokeStyle = 'rgba(255,255,255,0.8)';
   ctx.stroke(hole);
 
-  return {
-    original: bg.toBuffer('image/png').toString('base64'),
-    jigsaw: piece.toBuffer('image/png').toString('base64'),
-  };
+  // Encoding runs on libuv's threadpool, so both cores draw while the main thread serves.
+  const [original, jigsaw] = await Promise.all([bg.encode('png'), piece.encode('png')]);
+  return { original: original.toString('base64'), jigsaw: jigsaw.toString('base64') };
 }
 
 export interface Glyph {
@@ -139,11 +138,12 @@ export interface Glyph {
 export const GLYPH_SIZE = 30;
 
 /** The background with each character centred on its point, turned and coloured at random. */
-export function drawClickWord(glyphs: readonly Glyph[]): string {
+export async function drawClickWord(glyphs: readonly Glyph[]): Promise<string> {
   ensureFont();
   const bg = createCanvas(FRAME.width, FRAME.height);
   const ctx = bg.getContext('2d');
-  drawBackground(ctx, FRAME.width, FRAME.height);
+  // Fewer shapes than the slider's: the outlined characters cost bytes of their own.
+  drawBackground(ctx, FRAME.width, FRAME.height, 4, 2);
   ctx.textAlign = 'center';
   ctx.textBaseline = 'middle';
   ctx.font = `${GLYPH_SIZE}px ${FONT}`;
@@ -158,7 +158,7 @@ export function drawClickWord(glyphs: readonly Glyph[]): string {
     ctx.fillText(g.char, 0, 0);
     ctx.restore();
   }
-  return bg.toBuffer('image/png').toString('base64');
+  return (await bg.encode('png')).toString('base64');
 }
 
 /** Random places for `count` characters, far enough apart to be told from each other. */
