@@ -13,6 +13,7 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { signedHeaders } from '../test/harness.js';
+import { isAlive } from './embedded.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../../..');
 const MAIN = join(ROOT, 'apps/server/dist/main.js');
@@ -54,15 +55,6 @@ afterAll(async () => {
   await waitFor(async () => (await postgresPids(dataDir)).length === 0, 10_000).catch(() => undefined);
   await rm(dataDir, { recursive: true, force: true });
 });
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 async function waitFor(check: () => boolean | Promise<boolean>, timeoutMs: number, what = 'condition'): Promise<void> {
   const deadline = Date.now() + timeoutMs;

@@ -38,7 +38,8 @@ function freePort(): Promise<number> {
   });
 }
 
-function isAlive(pid: number): boolean {
+/** Whether a process with this pid exists (also when it belongs to another user). */
+export function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

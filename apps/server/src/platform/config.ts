@@ -26,13 +26,17 @@ export interface Config {
   cacheTtlMs: number;
   /** Behavioural captcha (AJ-Captcha protocol): see README. */
   behaviourCaptcha: {
+    /** Offer the behavioural captcha (getCaptchaType answers `anji`). */
     enabled: boolean;
+    /** Encrypt positions with a per-challenge secretKey (AJ-Captcha's aes status). */
     aes: boolean;
     sliderTolerancePx: number;
     clickTolerancePx: number;
     getPerMinute: number;
     checkPerMinute: number;
+    /** Failed checks within a minute that lock the client… */
     failuresBeforeLock: number;
+    /** …for this long. */
     lockSeconds: number;
   };
   /** Runtime switches of spec §1 (without secrets, which are added when config.js is served). */

@@ -6,6 +6,7 @@
  */
 import { randomBytes, randomInt } from 'node:crypto';
 import { CAPTCHA_TYPES, CaptchaRepCode, LIMITS, type CaptchaData, type CaptchaType } from '@portal/contracts';
+import type { Config } from '../../platform/config.js';
 import { AppError } from '../../platform/errors.js';
 import type { RateLimiter } from '../../platform/rate-limit.js';
 import { aesDecrypt, aesEncrypt, newSecretKey } from './aj-crypto.js';
@@ -29,21 +30,8 @@ export const TEST_CLICK_POINTS = [
   { x: 240, y: 60 },
 ] as const;
 
-export interface BehaviourCaptchaSettings {
-  /** Offer the behavioural captcha (getCaptchaType answers `anji`). */
-  enabled: boolean;
-  /** Encrypt positions with a per-challenge secretKey (AJ-Captcha's aes status). */
-  aes: boolean;
-  sliderTolerancePx: number;
-  clickTolerancePx: number;
-  getPerMinute: number;
-  checkPerMinute: number;
-  /** Failed checks within a minute that lock the client… */
-  failuresBeforeLock: number;
-  /** …for this long. */
-  lockSeconds: number;
-  testMode: boolean;
-}
+/** The configured behavioural captcha (platform/config.ts, documented there and in the README) plus test mode. */
+export type BehaviourCaptchaSettings = Config['behaviourCaptcha'] & { testMode: boolean };
 
 export interface CaptchaReply {
   repCode: CaptchaRepCode;
