@@ -102,7 +102,7 @@ describe('sign-in slice', () => {
     const config = await page.evaluate(
       () => (window as unknown as { __PORTAL_CONFIG__: RuntimeConfig }).__PORTAL_CONFIG__,
     );
-    const refused = await signedFetch(server.url, config.signSecret, '/api/front/member/front/infoV2', token);
+    const refused = await signedFetch(server.url, config.signSecret, '/api/front/member/front/infoV2', { token });
     expect(refused.status).toBe(401);
     expect(refused.body.status).toBe(401);
     expect(errors).toEqual([]);

@@ -20,19 +20,31 @@ export function launch(extraArgs: string[] = []): Promise<Browser> {
 }
 
 /** Calls the API from Node with a correctly signed request, as any client would. */
-export async function signedFetch(base: string, signSecret: string, path: string, token?: string) {
+export async function signedFetch(
+  base: string,
+  signSecret: string,
+  path: string,
+  opts: { token?: string; body?: Record<string, unknown>; headers?: Record<string, string> } = {},
+) {
   const ts = String(Date.now());
   const nonce = randomBytes(12).toString('hex');
   const sig = createHmac('sha256', signSecret)
-    .update(signingText(ts, nonce, path, canonicalParams({}, null)))
+    .update(signingText(ts, nonce, path, canonicalParams({}, opts.body ?? null)))
     .digest('hex');
   const res = await fetch(`${base}${path}`, {
+    method: opts.body ? 'POST' : 'GET',
     headers: {
       'x-timestamp': ts,
       'x-nonce': nonce,
       'x-signature': sig,
-      ...(token ? { authorization_front: token } : {}),
+      ...(opts.body ? { 'content-type': 'application/json' } : {}),
+      ...(opts.token ? { authorization_front: opts.token } : {}),
+      ...opts.headers,
     },
+    body: opts.body ? JSON.stringify(opts.body) : null,
   });
-  return { status: res.status, body: (await res.json()) as { status: number; message: string } };
+  return {
+    status: res.status,
+    body: (await res.json()) as Record<string, unknown> & { status: number; message: string },
+  };
 }

@@ -142,10 +142,19 @@ export async function buildApp({ config, db, secrets, logger }: AppDeps) {
     testMode: config.testCaptcha,
     perClientPerMinute: config.captchaPerClientPerMinute,
   });
+  const behaviour = createBehaviourCaptchaService({
+    repo: captchaRepo,
+    limiter,
+    settings: { ...config.behaviourCaptcha, testMode: config.testCaptcha },
+  });
   const auth = createAuthService({
     repo: createAuthRepository(db, relaxed),
     decryptor: createPasswordDecryptor(secrets.rsaPrivateKeyPem),
-    verifyCaptcha: (clientId, answer) => captcha.verify('login', clientId, answer),
+    // The configured kind is the only one accepted: with the slider on, an image answer is refused.
+    verifyCaptcha: async ({ captchaKey, answer, verification }) =>
+      behaviour.kind() === 'anji'
+        ? behaviour.consumeVerification(verification ?? '')
+        : !!captchaKey && !!answer && captcha.verify('login', captchaKey, answer),
     limiter,
     bus,
     jwtKey: secrets.jwtKey,
@@ -165,18 +174,12 @@ export async function buildApp({ config, db, secrets, logger }: AppDeps) {
   // Every /api call is signed (ARCHITECTURE §4); downloads under /api/resources are not.
   await app.register(async (api) => {
     api.addHook('preValidation', async (req) => verifySignature(req));
-    await api.register(captchaRoutes, {
-      captcha,
-      behaviour: createBehaviourCaptchaService({
-        repo: captchaRepo,
-        limiter,
-        settings: { ...config.behaviourCaptcha, testMode: config.testCaptcha },
-      }),
-    });
+    await api.register(captchaRoutes, { captcha, behaviour });
     await api.register(authRoutes, {
       auth,
       publicKey: { publicKey: secrets.rsaPublicKeyPem, keyId: secrets.rsaKeyId },
       defaultTenantCode: config.runtime.defaultTenantCode,
+      captchaKind: () => behaviour.kind(),
     });
     await api.register(membersRoutes, {
       members: createMembersService({ repo: createMembersRepository(db), bus, cacheMs: config.cacheTtlMs }),

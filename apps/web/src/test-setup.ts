@@ -25,6 +25,8 @@ const config: RuntimeConfig = {
   requestTimeoutMs: 15000,
   phonePattern: '',
   defaultLocale: 'zh-CN',
+  captchaType: 'blockPuzzle',
+  captchaMode: 'pop',
 };
 window.__PORTAL_CONFIG__ = config;
 

@@ -118,9 +118,12 @@ export const LoginBody = Type.Object({
   username: Type.String({ minLength: 1, maxLength: 64 }),
   /** base64(RSA-OAEP-SHA256(UTF-8 password)) — see ARCHITECTURE §4. */
   password: Type.String({ minLength: 1, maxLength: 1024 }),
-  imgvercode: Type.String({ minLength: 1, maxLength: 16 }),
+  /** The image captcha's answer (when getCaptchaType answers `image`). */
+  imgvercode: Type.Optional(Type.String({ minLength: 1, maxLength: 16 })),
   /** The client id that fetched the captcha image (`data` of the captcha call). */
-  captchaKey: Type.String({ minLength: 8, maxLength: 64, pattern: '^[A-Za-z0-9_-]+$' }),
+  captchaKey: Type.Optional(Type.String({ minLength: 8, maxLength: 64, pattern: '^[A-Za-z0-9_-]+$' })),
+  /** A passed behavioural captcha (when getCaptchaType answers `anji`), spent by this call. */
+  captchaVerification: Type.Optional(CaptchaVerification),
   host: Type.Optional(Text(255)),
 });
 export type LoginBody = Static<typeof LoginBody>;

@@ -3,6 +3,8 @@
  * `window.__PORTAL_CONFIG__` (ARCHITECTURE §4): every switch of spec §1 plus what the SPA needs
  * before it boots. Changing it needs no rebuild.
  */
+import type { CaptchaType } from './entities.js';
+
 export interface RuntimeConfig {
   siteName: string;
   logo: string;
@@ -32,4 +34,8 @@ export interface RuntimeConfig {
   requestTimeoutMs: number;
   phonePattern: string;
   defaultLocale: 'zh-CN' | 'en-US';
+  /** Which behavioural captcha the SPA shows when the server asks for one (getCaptchaType `anji`). */
+  captchaType: CaptchaType;
+  /** AJ-Captcha's display mode for it: `pop` (a dialog on submit) or `fixed` (inline in the form). */
+  captchaMode: 'pop' | 'fixed';
 }

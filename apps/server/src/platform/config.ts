@@ -2,7 +2,7 @@
  * Server configuration from environment variables, validated once at start. A bad value stops the
  * server with a message that names the variable. README's configuration table lists every entry.
  */
-import type { RuntimeConfig } from '@portal/contracts';
+import { CAPTCHA_TYPES, type RuntimeConfig } from '@portal/contracts';
 
 export interface Config {
   port: number;
@@ -100,6 +100,8 @@ const RUNTIME_KEYS: Record<keyof Config['runtime'], 'string' | 'boolean' | 'numb
   requestTimeoutMs: 'number',
   phonePattern: 'string',
   defaultLocale: 'string',
+  captchaType: 'string',
+  captchaMode: 'string',
 };
 
 function runtimeOverrides(env: Env): Partial<Config['runtime']> {
@@ -123,6 +125,12 @@ function runtimeOverrides(env: Env): Partial<Config['runtime']> {
   const out = parsed as Partial<Config['runtime']>;
   if (out.defaultLocale && out.defaultLocale !== 'zh-CN' && out.defaultLocale !== 'en-US') {
     throw new ConfigError('PORTAL_RUNTIME_CONFIG.defaultLocale must be "zh-CN" or "en-US"');
+  }
+  if (out.captchaType !== undefined && !(CAPTCHA_TYPES as readonly string[]).includes(out.captchaType)) {
+    throw new ConfigError(`PORTAL_RUNTIME_CONFIG.captchaType must be one of ${CAPTCHA_TYPES.join(', ')}`);
+  }
+  if (out.captchaMode !== undefined && out.captchaMode !== 'pop' && out.captchaMode !== 'fixed') {
+    throw new ConfigError('PORTAL_RUNTIME_CONFIG.captchaMode must be "pop" or "fixed"');
   }
   if (out.publicpath !== undefined && !/^\/([\w-]+\/)*$/.test(out.publicpath)) {
     throw new ConfigError('PORTAL_RUNTIME_CONFIG.publicpath must look like "/center/"');
@@ -179,6 +187,8 @@ export function loadConfig(env: Env = process.env): Config {
     requestTimeoutMs: 15_000,
     phonePattern: '',
     defaultLocale: 'zh-CN',
+    captchaType: 'blockPuzzle',
+    captchaMode: 'pop',
     ...runtimeOverrides(env),
   };
 

@@ -1,8 +1,8 @@
-import { constants, createHmac, generateKeyPairSync, privateDecrypt } from 'node:crypto';
+import { constants, createDecipheriv, createHmac, generateKeyPairSync, privateDecrypt } from 'node:crypto';
 import { canonicalParams, signingText } from '@portal/contracts';
 import { describe, expect, it } from 'vitest';
 import { signHeaders } from './api/client';
-import { hmacSha256Hex, randomId, rsaOaepEncrypt } from './crypto';
+import { aesEcbEncrypt, hmacSha256Hex, randomId, rsaOaepEncrypt } from './crypto';
 
 describe('browser crypto without WebCrypto', () => {
   it('encrypts with RSA-OAEP-SHA256 that Node decrypts (the server side)', async () => {
@@ -14,6 +14,15 @@ describe('browser crypto without WebCrypto', () => {
       Buffer.from(cipher, 'base64'),
     );
     expect(plain.toString('utf8')).toBe('Demo@2026!密码');
+  });
+
+  it('encrypts with AES-128-ECB/PKCS#7 that Node decrypts (the captcha server side)', () => {
+    const key = 'Ab3dEf6hIj9lMn2p';
+    for (const text of ['', '{"x":150,"y":5}', 'exactly sixteen!', '令牌---[{"x":60,"y":60}]']) {
+      const d = createDecipheriv('aes-128-ecb', Buffer.from(key, 'utf8'), null);
+      const plain = Buffer.concat([d.update(Buffer.from(aesEcbEncrypt(key, text), 'base64')), d.final()]);
+      expect(plain.toString('utf8')).toBe(text);
+    }
   });
 
   it('computes the same HMAC-SHA256 as Node', () => {

@@ -16,7 +16,23 @@ const enUS: Messages = {
     captchaRequired: 'Captcha cannot be empty',
     browserNotice:
       'Only the 360 browser in speed mode, Chrome and other common browsers are supported. If you are sent back to this page after signing in, check the browser mode.',
+    check: 'Security check',
+    checkRequired: 'Please complete the security check',
     captchaFailed: 'The captcha did not load, click to retry',
+  },
+  captcha: {
+    title: 'Security check',
+    sliderHint: 'Drag the slider to fit the piece',
+    sliderLabel: 'Puzzle slider: move with the arrow keys, confirm with Enter',
+    clickHint: 'Click in order: {{words}}',
+    clickKeys: 'Arrow keys move a cross-hair, Enter marks, Backspace undoes',
+    success: 'Verified',
+    successIn: 'Verified in {{seconds}} s',
+    failed: 'Verification failed',
+    refresh: 'New image',
+    loading: 'Loading…',
+    loadFailed: 'The captcha did not load, press refresh',
+    checkFailed: 'Network error, please try again',
   },
   errors: {
     loggedOut: 'You have been signed out. Stay on this page, or sign in again.',

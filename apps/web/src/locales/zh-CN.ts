@@ -15,7 +15,23 @@ const zhCN = {
     captchaRequired: '验证码不可以为空',
     browserNotice:
       '本系统仅支持360浏览器极速模式、谷歌Chrome等主流浏览器；如登录后被重定向回登录页，请检查浏览器模式。',
+    check: '安全验证',
+    checkRequired: '请完成安全验证',
     captchaFailed: '验证码加载失败，点击重试',
+  },
+  captcha: {
+    title: '请完成安全验证',
+    sliderHint: '向右拖动滑块填充拼图',
+    sliderLabel: '拼图滑块：用方向键移动，回车键确认',
+    clickHint: '请依次点击【{{words}}】',
+    clickKeys: '可用方向键移动十字光标，回车键标记，退格键撤销',
+    success: '验证成功',
+    successIn: '{{seconds}}s验证成功',
+    failed: '验证失败',
+    refresh: '换一张',
+    loading: '加载中…',
+    loadFailed: '验证码加载失败，请点击刷新',
+    checkFailed: '网络异常，请重试',
   },
   errors: {
     loggedOut: '你已被登出，可以取消继续留在该页面，或者重新登录',

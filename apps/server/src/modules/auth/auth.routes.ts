@@ -1,6 +1,8 @@
 import { Envelope, LoginBody, LoginQuery, PublicKeyData, TokenData } from '@portal/contracts';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
+import { errors } from '../../platform/errors.js';
+import { describeSchemaIssue, langOf } from '../../platform/i18n.js';
 import { ok } from '../../platform/reply.js';
 import type { AuthService } from './auth.service.js';
 
@@ -8,7 +10,11 @@ export interface AuthRoutesOptions {
   auth: AuthService;
   publicKey: { publicKey: string; keyId: string };
   defaultTenantCode: string;
+  /** The server's captcha for login (getCaptchaType): it decides which proof fields are required. */
+  captchaKind: () => 'anji' | 'image';
 }
+
+const PROOF_FIELDS = { anji: ['captchaVerification'], image: ['imgvercode', 'captchaKey'] } as const;
 
 export const authRoutes: FastifyPluginAsyncTypebox<AuthRoutesOptions> = async (app, opts) => {
   app.get(
@@ -21,11 +27,20 @@ export const authRoutes: FastifyPluginAsyncTypebox<AuthRoutesOptions> = async (a
     '/api/auth/jwt/front/token',
     { schema: { querystring: LoginQuery, body: LoginBody, response: { 200: Envelope(TokenData) } } },
     async (req) => {
+      // The schema allows either proof; the configured one is required, and named when missing.
+      const missing = PROOF_FIELDS[opts.captchaKind()].find((f) => !req.body[f]);
+      if (missing) {
+        const issue = { keyword: 'required', params: { missingProperty: missing } };
+        throw errors.badRequest(describeSchemaIssue(issue, 'body', langOf(req.query)));
+      }
       const token = await opts.auth.login({
         username: req.body.username.trim(),
         passwordCipher: req.body.password,
-        captchaAnswer: req.body.imgvercode,
-        captchaKey: req.body.captchaKey,
+        captcha: {
+          captchaKey: req.body.captchaKey,
+          answer: req.body.imgvercode,
+          verification: req.body.captchaVerification,
+        },
         tenantCode: req.query.tenantCode?.trim() || opts.defaultTenantCode,
         ip: req.ip,
         userAgent: req.headers['user-agent'] ?? '',

@@ -32,17 +32,24 @@ export function hashPassword(password: string): Promise<string> {
 export interface LoginInput {
   username: string;
   passwordCipher: string;
-  captchaAnswer: string;
-  captchaKey: string;
+  captcha: LoginCaptcha;
   tenantCode: string;
   ip: string;
   userAgent: string;
 }
 
+/** What the login form sends to prove a person: the image captcha or a behavioural verification. */
+export interface LoginCaptcha {
+  captchaKey?: string | undefined;
+  answer?: string | undefined;
+  verification?: string | undefined;
+}
+
 export interface AuthServiceDeps {
   repo: AuthRepository;
   decryptor: PasswordDecryptor;
-  verifyCaptcha: (clientId: string, answer: string) => Promise<boolean>;
+  /** Spends the proof; true when it was good. Which kind counts is the captcha module's business. */
+  verifyCaptcha: (proof: LoginCaptcha) => Promise<boolean>;
   limiter: RateLimiter;
   bus: Pick<InvalidationBus, 'publish' | 'subscribe'>;
   jwtKey: Uint8Array;
@@ -87,7 +94,7 @@ export function createAuthService(deps: AuthServiceDeps) {
     async login(input: LoginInput): Promise<string> {
       await deps.limiter.hit(`login:ip:${input.ip}`, deps.loginPerIpPerMinute, 60);
       // The captcha is spent first, so the endpoint cannot be used to test passwords without one.
-      const captchaOk = await deps.verifyCaptcha(input.captchaKey, input.captchaAnswer);
+      const captchaOk = await deps.verifyCaptcha(input.captcha);
       if (!captchaOk) {
         await repo.audit({ tenantId: null, userId: null, action: 'login.captcha_failed', ip: input.ip });
         throw loginFailed();

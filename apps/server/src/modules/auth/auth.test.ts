@@ -80,6 +80,20 @@ describe('image captcha', () => {
     const res = await attempt('member', DEMO_PASSWORD, '8888', captchaKey, false);
     expect(res.json().status).toBe(40002);
   });
+
+  it('is the only proof while the behavioural captcha is off: a verification does not replace it', async () => {
+    const body = { username: 'member', password: ctx.encrypt(DEMO_PASSWORD) };
+    const cases: Array<[Record<string, string>, string]> = [
+      [{}, 'imgvercode'],
+      [{ imgvercode: '8888' }, 'captchaKey'],
+      [{ captchaVerification: 'token---{"x":150,"y":5}' }, 'imgvercode'],
+    ];
+    for (const [proof, missing] of cases) {
+      const res = await ctx.call({ url: '/api/auth/jwt/front/token', body: { ...body, ...proof } });
+      expect(res.statusCode).toBe(400);
+      expect(res.json().message).toBe(`请求参数不正确：缺少必填字段 ${missing}`);
+    }
+  });
 });
 
 describe('login', () => {

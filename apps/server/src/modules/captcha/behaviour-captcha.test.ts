@@ -9,7 +9,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectRelaxed } from '../../db/client.js';
 import { createRateLimiter } from '../../platform/rate-limit.js';
-import { createTestContext, type TestContext } from '../../test/harness.js';
+import { DEMO_PASSWORD, createTestContext, type TestContext } from '../../test/harness.js';
 import { createBehaviourCaptchaService } from './behaviour-captcha.service.js';
 import { createCaptchaRepository } from './captcha.repository.js';
 
@@ -356,5 +356,36 @@ describe('registration image captcha', () => {
     expect(rows.map((r) => r.id)).toEqual([`register:${number}`]);
     const bad = await ctx.call({ url: '/api/front/account/auth/kaptcha?number=<x>' });
     expect(bad.statusCode).toBe(400);
+  });
+});
+
+describe('login with the behavioural captcha on', () => {
+  const login = (proof: Record<string, string>) =>
+    ctx.call({
+      url: '/api/auth/jwt/front/token',
+      body: { username: 'member', password: ctx.encrypt(DEMO_PASSWORD), ...proof },
+    });
+
+  it('signs in with a passed check once, and refuses the image captcha and a replay', async () => {
+    const { verification } = await answer(ctx, { x: 150.4, y: 5 });
+    const first = await login({ captchaVerification: verification });
+    expect(first.json()).toMatchObject({ status: 200 });
+    expect(typeof first.json().data).toBe('string');
+
+    const replay = await login({ captchaVerification: verification });
+    expect(replay.json()).toEqual({ status: 40002, message: '用户名、密码或验证码错误', data: null });
+
+    // With the slider on, a right image answer does not count.
+    const key = 'imagekey12345';
+    await ctx.call({ url: `/api/auth/kaptcha/get?type=LOGIN&data=${key}` });
+    const image = await login({ imgvercode: '8888', captchaKey: key });
+    expect(image.json().message).toBe('请求参数不正确：缺少必填字段 captchaVerification');
+    expect((await login({ captchaVerification: 'made-up' })).json().status).toBe(40002);
+  });
+
+  it('does not take a verification from a failed check', async () => {
+    const { r, verification } = await answer(ctx, { x: 100, y: 5 });
+    expect(r.repCode).toBe('6111');
+    expect((await login({ captchaVerification: verification })).json().status).toBe(40002);
   });
 });

@@ -42,7 +42,8 @@ export function signHeaders(path: string, query: Query, body?: Record<string, un
   };
 }
 
-export async function request<T>(path: string, opts: RequestOptions = {}): Promise<T> {
+/** Signs, sends and parses one call; a network failure or timeout is an ApiError with status 0. */
+async function send(path: string, opts: RequestOptions): Promise<{ res: Response; body: unknown }> {
   const cfg = runtimeConfig();
   const query: Query = { ...opts.query, language: apiLanguage() };
   const qs = new URLSearchParams();
@@ -69,16 +70,39 @@ export async function request<T>(path: string, opts: RequestOptions = {}): Promi
   } finally {
     clearTimeout(timer);
   }
-
-  let envelope: { status?: number; message?: string; data?: T };
+  let body: unknown;
   try {
-    envelope = await res.json();
+    body = await res.json();
   } catch {
-    envelope = { status: res.status >= 500 ? 500 : res.status, message: res.statusText };
+    body = null;
   }
-  const status = typeof envelope.status === 'number' ? envelope.status : res.status;
-  if (status === 200) return envelope.data as T;
-  const message = envelope.message || res.statusText || i18n.t('errors.network');
-  handleFailure(status, message, opts.silent);
+  return { res, body };
+}
+
+type Envelope<T> = { status?: number; message?: string; data?: T };
+
+function fail(res: Response, envelope: Envelope<unknown> | null, silent?: boolean): never {
+  const status = typeof envelope?.status === 'number' ? envelope.status : res.status >= 500 ? 500 : res.status;
+  const message = envelope?.message || res.statusText || i18n.t('errors.network');
+  handleFailure(status, message, silent);
   throw new ApiError(status, message);
+}
+
+/** A portal call: unwraps `{status, message, data}` and hands every non-200 code to §8. */
+export async function request<T>(path: string, opts: RequestOptions = {}): Promise<T> {
+  const { res, body } = await send(path, opts);
+  const envelope = body && typeof body === 'object' ? (body as Envelope<T>) : null;
+  const status = typeof envelope?.status === 'number' ? envelope.status : res.status;
+  if (status === 200) return envelope?.data as T;
+  fail(res, envelope, opts.silent);
+}
+
+/**
+ * A call whose answer has a protocol of its own (AJ-Captcha's `{repCode, repMsg, repData}`): the
+ * body of any 2xx answer as it is; a refusal before the handler (signature, validation) as §8 says.
+ */
+export async function requestRaw<T>(path: string, opts: RequestOptions = {}): Promise<T> {
+  const { res, body } = await send(path, opts);
+  if (res.ok && body !== null) return body as T;
+  fail(res, body && typeof body === 'object' ? (body as Envelope<unknown>) : null, opts.silent);
 }

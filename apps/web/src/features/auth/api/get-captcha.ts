@@ -1,18 +1,7 @@
 import type { ImageCaptchaData } from '@portal/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { request } from '../../../lib/api/client';
-import { randomId } from '../../../lib/crypto';
-import { storage } from '../../../lib/storage';
-
-/** The random client id that binds a login captcha to this browser (spec §3). */
-export function captchaClientId(): string {
-  let id = storage.get<string>('captchaClientId');
-  if (!id) {
-    id = randomId(24);
-    storage.set('captchaClientId', id);
-  }
-  return id;
-}
+import { captchaClientId } from '../../../lib/client-id';
 
 export function getCaptcha(clientId: string): Promise<ImageCaptchaData> {
   return request<ImageCaptchaData>('/api/auth/kaptcha/get', {

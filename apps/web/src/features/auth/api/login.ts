@@ -1,15 +1,18 @@
 import type { LoginBody, PublicKeyData } from '@portal/contracts';
 import { useMutation } from '@tanstack/react-query';
 import { request } from '../../../lib/api/client';
+import { captchaClientId } from '../../../lib/client-id';
 import { rsaOaepEncrypt } from '../../../lib/crypto';
 import { setToken } from '../../../lib/session';
 import { storage } from '../../../lib/storage';
-import { captchaClientId } from './get-captcha';
 
 export interface LoginInput {
   username: string;
   password: string;
-  imgvercode: string;
+  /** The image captcha's answer, or … */
+  imgvercode?: string;
+  /** … a passed behavioural captcha, when the server asks for that one. */
+  captchaVerification?: string;
 }
 
 let publicKey: Promise<PublicKeyData> | null = null;
@@ -29,8 +32,9 @@ export async function login(input: LoginInput): Promise<string> {
   const body: LoginBody = {
     username: input.username.trim(),
     password: await rsaOaepEncrypt(pem, input.password),
-    imgvercode: input.imgvercode.trim(),
-    captchaKey: captchaClientId(),
+    ...(input.captchaVerification
+      ? { captchaVerification: input.captchaVerification }
+      : { imgvercode: (input.imgvercode ?? '').trim(), captchaKey: captchaClientId() }),
     host: window.location.host,
   };
   const tenantCode = storage.get<string>('tenantCode');

@@ -1,7 +1,7 @@
 import { LockOutlined, SafetyCertificateOutlined, UserOutlined } from '@ant-design/icons';
 import { LIMITS } from '@portal/contracts';
 import { Alert, Button, Form, Input, message, Typography } from 'antd';
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../../lib/api/client';
 import { runtimeConfig } from '../../../lib/config';
@@ -9,27 +9,88 @@ import { useCaptcha } from '../api/get-captcha';
 import { useLogin, type LoginInput } from '../api/login';
 import './login-page.css';
 
+/** What a behavioural check needs from the form: it hands back its proof, or is closed. */
+export interface HumanCheckSlot {
+  open: boolean;
+  onPassed: (captchaVerification: string) => void;
+  onCancel: () => void;
+}
+
+/**
+ * How the form proves a person (the server's getCaptchaType): the image captcha field; a
+ * behavioural check in a dialog that opens when the filled form is sent (`pop`); or one inline in
+ * the form, to pass before sending (`inline`).
+ */
+export type HumanCheck = { kind: 'image' } | { kind: 'pop' | 'inline'; render: (slot: HumanCheckSlot) => ReactNode };
+
 export interface LoginPageProps {
   /** Called after a successful login; the route decides where to go. */
   onSuccess: () => void;
   /** Language toggle, shown only when the runtime config allows switching. */
-  languageToggle?: React.ReactNode;
+  languageToggle?: ReactNode;
+  /** Undefined while not yet known. */
+  humanCheck?: HumanCheck | undefined;
 }
 
-export function LoginPage({ onSuccess, languageToggle }: LoginPageProps) {
+/** An inline check as a form field: its value is the verification once passed. */
+function InlineCheck({
+  render,
+  onChange,
+}: {
+  render: (slot: HumanCheckSlot) => ReactNode;
+  value?: string;
+  onChange?: (value: string) => void;
+}) {
+  return render({ open: true, onPassed: (v) => onChange?.(v), onCancel: () => undefined });
+}
+
+/** The image captcha: an answer field and the picture, which a click (or an attempt) renews. */
+function ImageCaptchaField({ counter, onRefresh }: { counter: number; onRefresh: () => void }) {
+  const { t } = useTranslation();
+  const captcha = useCaptcha(counter);
+  return (
+    <Form.Item label={t('login.captcha')} required>
+      <div className="login-captcha-row">
+        <Form.Item
+          name="imgvercode"
+          noStyle
+          rules={[{ required: true, whitespace: true, message: t('login.captchaRequired') }]}
+        >
+          <Input
+            prefix={<SafetyCertificateOutlined />}
+            autoComplete="off"
+            maxLength={8}
+            aria-label={t('login.captcha')}
+          />
+        </Form.Item>
+        <button type="button" className="login-captcha-image" onClick={onRefresh} title={t('login.captchaAlt')}>
+          {captcha.data ? (
+            <img src={captcha.data.image} alt={t('login.captchaAlt')} width={120} height={40} />
+          ) : (
+            <span>{captcha.isError ? t('login.captchaFailed') : '…'}</span>
+          )}
+        </button>
+      </div>
+    </Form.Item>
+  );
+}
+
+export function LoginPage({ onSuccess, languageToggle, humanCheck }: LoginPageProps) {
   const { t } = useTranslation();
   const [form] = Form.useForm<LoginInput>();
   const [counter, setCounter] = useState(0);
-  const captcha = useCaptcha(counter);
+  // The filled form waiting for the behavioural check to pass.
+  const [waiting, setWaiting] = useState<LoginInput | null>(null);
   const loginMutation = useLogin();
   const site = runtimeConfig().siteName || t('app.siteName');
 
+  // A new captcha of either kind: the image's answer cleared, an inline check remounted.
   const refreshCaptcha = () => {
-    form.setFieldValue('imgvercode', '');
+    form.setFieldsValue({ imgvercode: '', captchaVerification: undefined });
     setCounter((c) => c + 1);
   };
 
-  const submit = async (values: LoginInput) => {
+  const send = async (values: LoginInput) => {
     try {
       await loginMutation.mutateAsync(values);
       onSuccess();
@@ -38,6 +99,12 @@ export function LoginPage({ onSuccess, languageToggle }: LoginPageProps) {
       void message.error(err instanceof ApiError ? err.message : String(err), LIMITS.loginErrorSeconds);
       refreshCaptcha();
     }
+  };
+
+  // A form sent before the kind is known waits too: the check opens as soon as it is (if it is one).
+  const submit = (values: LoginInput) => {
+    if (humanCheck?.kind === 'image' || humanCheck?.kind === 'inline') void send(values);
+    else setWaiting(values);
   };
 
   return (
@@ -73,39 +140,32 @@ export function LoginPage({ onSuccess, languageToggle }: LoginPageProps) {
             >
               <Input.Password prefix={<LockOutlined />} autoComplete="current-password" maxLength={128} />
             </Form.Item>
-            <Form.Item label={t('login.captcha')} required>
-              <div className="login-captcha-row">
-                <Form.Item
-                  name="imgvercode"
-                  noStyle
-                  rules={[{ required: true, whitespace: true, message: t('login.captchaRequired') }]}
-                >
-                  <Input
-                    prefix={<SafetyCertificateOutlined />}
-                    autoComplete="off"
-                    maxLength={8}
-                    aria-label={t('login.captcha')}
-                  />
-                </Form.Item>
-                <button
-                  type="button"
-                  className="login-captcha-image"
-                  onClick={refreshCaptcha}
-                  title={t('login.captchaAlt')}
-                >
-                  {captcha.data ? (
-                    <img src={captcha.data.image} alt={t('login.captchaAlt')} width={120} height={40} />
-                  ) : (
-                    <span>{captcha.isError ? t('login.captchaFailed') : '…'}</span>
-                  )}
-                </button>
-              </div>
-            </Form.Item>
+            {humanCheck?.kind === 'image' ? <ImageCaptchaField counter={counter} onRefresh={refreshCaptcha} /> : null}
+            {humanCheck?.kind === 'inline' ? (
+              <Form.Item
+                name="captchaVerification"
+                label={t('login.check')}
+                rules={[{ required: true, message: t('login.checkRequired') }]}
+              >
+                <InlineCheck key={counter} render={humanCheck.render} />
+              </Form.Item>
+            ) : null}
             <Button type="primary" htmlType="submit" block loading={loginMutation.isPending}>
               {loginMutation.isPending ? t('login.submitting') : t('login.submit')}
             </Button>
           </Form>
           <Alert className="login-notice" type="info" showIcon message={t('login.browserNotice')} />
+          {humanCheck?.kind === 'pop'
+            ? humanCheck.render({
+                open: waiting !== null,
+                onPassed: (captchaVerification) => {
+                  const values = waiting;
+                  setWaiting(null);
+                  if (values) void send({ ...values, captchaVerification });
+                },
+                onCancel: () => setWaiting(null),
+              })
+            : null}
         </div>
       </main>
     </div>

@@ -1,0 +1,33 @@
+import type { CaptchaKind, CaptchaResponse, CaptchaType } from '@portal/contracts';
+import { useQuery } from '@tanstack/react-query';
+import { request, requestRaw } from '../../../lib/api/client';
+import { captchaClientId } from '../../../lib/client-id';
+
+/** A new challenge (AJ-Captcha `get`): images, token and secretKey, or a repCode saying why not. */
+export function fetchChallenge(captchaType: CaptchaType): Promise<CaptchaResponse> {
+  return requestRaw<CaptchaResponse>('/api/front/captcha/get', {
+    body: { captchaType, clientUid: captchaClientId(), ts: Date.now() },
+    anonymous: true,
+    silent: true,
+  });
+}
+
+/** The one check a token allows (AJ-Captcha `check`). */
+export function checkAnswer(captchaType: CaptchaType, token: string, pointJson: string): Promise<CaptchaResponse> {
+  return requestRaw<CaptchaResponse>('/api/front/captcha/check', {
+    body: { captchaType, pointJson, token, clientUid: captchaClientId(), ts: Date.now() },
+    anonymous: true,
+    silent: true,
+  });
+}
+
+/** `anji` when the server asks for the behavioural captcha (spec §7), else `image`. */
+export function useCaptchaKind() {
+  return useQuery({
+    queryKey: ['captcha-kind'],
+    queryFn: () =>
+      request<CaptchaKind>('/api/front/captcha/getCaptchaType', { body: {}, anonymous: true, silent: true }),
+    staleTime: Infinity,
+    retry: 1,
+  });
+}
