@@ -1,11 +1,16 @@
+import { lazy, Suspense } from 'react';
 import { Navigate, useLocation, useNavigate } from 'react-router';
 import { LoginPage, type HumanCheck } from '../../features/auth/components/login-page';
 import { useCaptchaKind } from '../../features/captcha/api/behaviour-captcha';
-import { BehaviourCaptcha } from '../../features/captcha/components/behaviour-captcha';
 import { runtimeConfig } from '../../lib/config';
 import { useSession } from '../../lib/session';
 import { LanguageToggle } from '../language-toggle';
 import { keptParams, safeRedirect } from '../navigation';
+
+// Loaded only where the server asks for it; rendering it closed (pop mode) already fetches it.
+const BehaviourCaptcha = lazy(async () => ({
+  default: (await import('../../features/captcha/components/behaviour-captcha')).BehaviourCaptcha,
+}));
 
 /** The server's choice of captcha (getCaptchaType), shown as configured; the image one if it cannot be asked. */
 function useHumanCheck(): HumanCheck | undefined {
@@ -16,13 +21,15 @@ function useHumanCheck(): HumanCheck | undefined {
   return {
     kind: captchaMode === 'fixed' ? 'inline' : 'pop',
     render: ({ open, onPassed, onCancel }) => (
-      <BehaviourCaptcha
-        mode={captchaMode}
-        open={open}
-        captchaType={captchaType}
-        onSuccess={(answer) => onPassed(answer.captchaVerification)}
-        onClose={onCancel}
-      />
+      <Suspense fallback={null}>
+        <BehaviourCaptcha
+          mode={captchaMode}
+          open={open}
+          captchaType={captchaType}
+          onSuccess={(answer) => onPassed(answer.captchaVerification)}
+          onClose={onCancel}
+        />
+      </Suspense>
     ),
   };
 }
