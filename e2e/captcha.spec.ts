@@ -47,16 +47,30 @@ async function open(b: Browser, options: BrowserContextOptions, lang: 'zh' | 'en
   return { context, page, errors };
 }
 
+/** Waits for the dialog's challenge; the dialog zooms in, and positions are right once it stopped. */
+async function dialogReady(page: Page) {
+  await page.locator('.bc-slider.is-ready .bc-background').waitFor();
+  await expect.poll(() => page.locator('.ant-modal[class*="ant-zoom"]').count()).toBe(0);
+}
+
 /** Fills the login form and submits it: with the behavioural captcha on, that opens the check. */
-async function submitLogin(page: Page, base: string) {
+async function submitLogin(page: Page, base: string, password = 'Demo@2026!') {
   await page.goto(`${base}/center/login`);
   await page.locator('#username').fill('member');
-  await page.locator('#password').fill('Demo@2026!');
-  expect(await page.locator('#imgvercode').count()).toBe(0);
+  await page.locator('#password').fill(password);
   await page.keyboard.press('Enter');
-  await page.locator('.bc-background').waitFor();
-  // The dialog zooms in: positions are right once the animation is over.
-  await expect.poll(() => page.locator('.ant-modal[class*="zoom"]').count()).toBe(0);
+  await dialogReady(page);
+  // The behavioural captcha replaces the image one.
+  expect(await page.locator('#imgvercode, .login-captcha-image').count()).toBe(0);
+}
+
+/** How long after `start` `change` comes true (it is polled every 50 ms). */
+async function msUntil(change: () => Promise<boolean>, start = Date.now()) {
+  while (!(await change())) {
+    if (Date.now() - start > 10_000) throw new Error('no change within 10 s');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return Date.now() - start;
 }
 
 const background = (page: Page) => page.locator('.bc-background').getAttribute('src');
@@ -79,46 +93,70 @@ async function clickAt(page: Page, x: number, y: number) {
 }
 
 describe('slider puzzle', () => {
-  it('fails on a wrong position with a new image, then passes at the answer and signs in (mouse)', async () => {
+  it('opens on submit, closes and reopens, fails with a new image, passes, and opens fresh after a refused login (mouse)', async () => {
     const { context, page, errors } = await open(browser, DESKTOP);
-    await submitLogin(page, slider.url);
-    await page.getByRole('dialog', { name: '请完成安全验证' }).waitFor();
+    await submitLogin(page, slider.url, 'Wrong@2026!');
+    const dialog = page.getByRole('dialog', { name: '请完成安全验证' });
     await page.getByText('向右拖动滑块填充拼图').waitFor();
     await page.screenshot({ path: `${SHOTS}/captcha-slider-zh-1440.png` });
 
+    // Closed without passing: nothing is sent; sending again opens it again with a new image.
     const first = await background(page);
+    await dialog.getByRole('button', { name: /close|关闭/i }).click();
+    await expect.poll(() => dialog.count()).toBe(0);
+    await page.keyboard.press('Enter');
+    await dialogReady(page);
+    const second = await background(page);
+    expect(second).not.toBe(first);
+
     await drag(page, 80);
     await page.locator('.bc-tip.is-failure', { hasText: '验证失败' }).waitFor();
+    const failedAt = Date.now();
     expect(await page.locator('.bc-slider.is-failure').count()).toBe(1);
     await page.screenshot({ path: `${SHOTS}/captcha-slider-failure-zh-1440.png` });
-    // §4: a new image after 1 s, the handle back at the left.
-    await expect.poll(() => background(page), { timeout: 5000 }).not.toBe(first);
+    // §4: the failure stays 1 s, then a new image with the handle back at the left.
+    const changed = await msUntil(async () => (await background(page)) !== second, failedAt);
+    expect(changed).toBeGreaterThanOrEqual(800);
     await expect.poll(() => page.getByRole('slider').getAttribute('aria-valuenow')).toBe('0');
 
     await drag(page, 150);
     const tip = page.locator('.bc-tip.is-success');
     await tip.waitFor();
+    const passedAt = Date.now();
     expect(await tip.textContent()).toMatch(/^\d+\.\d{2}s验证成功$/);
     expect(await page.locator('.bc-slider.is-success').count()).toBe(1);
     await page.screenshot({ path: `${SHOTS}/captcha-slider-success-zh-1440.png` });
     await page.locator('.ant-modal-content').screenshot({ path: `${SHOTS}/captcha-slider-dialog-zh.png` });
-    // §4: the pop-up closes after 1 s and the success goes on to the login.
+    // §4: shown for 1 s, then the dialog closes and the login goes out: the password is wrong.
+    expect(await msUntil(async () => (await dialog.count()) === 0, passedAt)).toBeGreaterThanOrEqual(800);
+    await page.getByText('用户名、密码或验证码错误').waitFor();
+
+    // The pass was spent: sending again asks again, with a new challenge, not the old success.
+    await page.locator('#password').fill('Demo@2026!');
+    await page.keyboard.press('Enter');
+    await dialogReady(page);
+    await drag(page, 150);
+    await page.locator('.bc-tip.is-success').waitFor();
     await page.waitForURL(/\/center\/index/);
     await page.getByText('欢迎回来，张敏').waitFor();
     expect(errors).toEqual([]);
     await context.close();
   });
 
-  it('works with touch on a phone', async () => {
-    const { context, page } = await open(browser, PHONE);
+  it('works with touch on a small phone, where the image is drawn narrower than 310 px', async () => {
+    const { context, page } = await open(browser, { ...PHONE, viewport: { width: 320, height: 640 } });
     await submitLogin(page, slider.url);
-    await page.screenshot({ path: `${SHOTS}/captcha-slider-zh-390.png` });
+    await page.screenshot({ path: `${SHOTS}/captcha-slider-zh-320.png` });
+    const drawn = (await page.locator('.bc-image').boundingBox())!.width;
+    expect(drawn).toBeLessThan(300);
+    // The answer, 150 px of the 310 px frame, is this far on the drawn image.
+    const target = (150 * drawn) / 310;
     const box = (await page.getByRole('slider').boundingBox())!;
     const cdp = await context.newCDPSession(page);
     const at = (x: number) => [{ x: box.x + box.width / 2 + x, y: box.y + box.height / 2 }];
     await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: at(0) });
-    for (const x of [30, 60, 90, 120, 150]) {
-      await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: at(x) });
+    for (const f of [0.25, 0.5, 0.75, 1]) {
+      await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: at(target * f) });
     }
     await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
     await page.locator('.bc-tip.is-success').waitFor();
@@ -153,6 +191,24 @@ describe('slider puzzle', () => {
     }
   });
 
+  it('asks to retry, and does not fall back to the image captcha, when getCaptchaType fails', async () => {
+    const { context, page } = await open(browser, DESKTOP);
+    await page.route('**/api/front/captcha/getCaptchaType**', (route) => route.abort());
+    await page.goto(`${slider.url}/center/login`);
+    const alert = page.getByRole('alert').filter({ hasText: '无法获取验证方式，请重试' });
+    await alert.waitFor();
+    expect(await page.locator('#imgvercode').count()).toBe(0);
+    await page.screenshot({ path: `${SHOTS}/captcha-kind-failed-zh-1440.png` });
+    await page.unroute('**/api/front/captcha/getCaptchaType**');
+    await page.locator('#username').fill('member');
+    await page.locator('#password').fill('Demo@2026!');
+    await alert.getByRole('button', { name: /重\s*试/ }).click();
+    await expect.poll(() => alert.count()).toBe(0);
+    await page.locator('#password').press('Enter');
+    await dialogReady(page);
+    await context.close();
+  });
+
   it('shows the server’s reason and no images when the client is over its get limit (6201)', async () => {
     const ua = 'captcha-limit-test';
     const { context, page } = await open(browser, { ...DESKTOP, userAgent: ua });
@@ -173,7 +229,7 @@ describe('slider puzzle', () => {
     await page.locator('#password').fill('Demo@2026!');
     await page.keyboard.press('Enter');
     await page.getByRole('alert').filter({ hasText: 'get接口请求次数超限，请稍后再试!' }).waitFor();
-    await expect.poll(() => page.locator('.ant-modal[class*="zoom"]').count()).toBe(0);
+    await expect.poll(() => page.locator('.ant-modal[class*="ant-zoom"]').count()).toBe(0);
     expect(await page.locator('.bc-background, .bc-piece').count()).toBe(0);
     expect(await page.getByRole('slider').getAttribute('aria-disabled')).toBe('true');
     await page.screenshot({ path: `${SHOTS}/captcha-slider-limited-zh-1440.png` });
@@ -208,7 +264,7 @@ describe('click-word, inline', () => {
     await clickAt(page, 240, 60);
     await page.locator('.bc-click.is-failure .bc-bar-text', { hasText: '验证失败' }).waitFor();
     // §4: refreshed after 0.7 s, the marks gone.
-    await expect.poll(() => background(page), { timeout: 5000 }).not.toBe(first);
+    expect(await msUntil(async () => (await background(page)) !== first)).toBeGreaterThanOrEqual(500);
     await expect.poll(() => page.locator('.bc-mark').count()).toBe(0);
 
     const pass = async () => {

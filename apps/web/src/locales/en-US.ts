@@ -18,6 +18,9 @@ const enUS: Messages = {
       'Only the 360 browser in speed mode, Chrome and other common browsers are supported. If you are sent back to this page after signing in, check the browser mode.',
     check: 'Security check',
     checkRequired: 'Please complete the security check',
+    checkUnknown: 'Could not load the security check, please retry',
+    retry: 'Retry',
+    checkChunkFailed: 'The security check did not load, please reload the page',
     captchaFailed: 'The captcha did not load, click to retry',
   },
   captcha: {

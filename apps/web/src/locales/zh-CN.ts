@@ -17,6 +17,9 @@ const zhCN = {
       '本系统仅支持360浏览器极速模式、谷歌Chrome等主流浏览器；如登录后被重定向回登录页，请检查浏览器模式。',
     check: '安全验证',
     checkRequired: '请完成安全验证',
+    checkUnknown: '无法获取验证方式，请重试',
+    retry: '重试',
+    checkChunkFailed: '验证组件加载失败，请刷新页面',
     captchaFailed: '验证码加载失败，点击重试',
   },
   captcha: {

@@ -1,4 +1,6 @@
+import { Alert } from 'antd';
 import { lazy, Suspense } from 'react';
+import { useTranslation } from 'react-i18next';
 import { Navigate, useLocation, useNavigate } from 'react-router';
 import { LoginPage, type HumanCheck } from '../../features/auth/components/login-page';
 import { useCaptchaKind } from '../../features/captcha/api/behaviour-captcha';
@@ -8,14 +10,25 @@ import { LanguageToggle } from '../language-toggle';
 import { keptParams, safeRedirect } from '../navigation';
 
 // Loaded only where the server asks for it; rendering it closed (pop mode) already fetches it.
-const BehaviourCaptcha = lazy(async () => ({
-  default: (await import('../../features/captcha/components/behaviour-captcha')).BehaviourCaptcha,
-}));
+const BehaviourCaptcha = lazy(() =>
+  import('../../features/captcha/components/behaviour-captcha').then(
+    (m) => ({ default: m.BehaviourCaptcha }),
+    // A chunk that cannot load (a new deployment, a lost connection) must not take the page down.
+    () => ({ default: CaptchaUnavailable }),
+  ),
+);
 
-/** The server's choice of captcha (getCaptchaType), shown as configured; the image one if it cannot be asked. */
+function CaptchaUnavailable() {
+  const { t } = useTranslation();
+  return <Alert type="error" showIcon message={t('login.checkChunkFailed')} />;
+}
+
+/** The server's choice of captcha (getCaptchaType), shown as the runtime config says. */
 function useHumanCheck(): HumanCheck | undefined {
   const kind = useCaptchaKind();
   if (kind.isPending) return undefined;
+  // Not the image captcha by default: a server that wants the behavioural one would refuse it.
+  if (kind.isError) return { kind: 'unknown', retry: () => void kind.refetch() };
   if (kind.data !== 'anji') return { kind: 'image' };
   const { captchaType, captchaMode } = runtimeConfig();
   return {

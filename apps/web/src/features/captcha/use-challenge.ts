@@ -18,6 +18,15 @@ export interface ChallengeState {
   message: string;
 }
 
+/** What the slider and click-word views take. */
+export interface ChallengeViewProps {
+  /** Rendered width in px; the height is half of it. */
+  width: number;
+  /** Pop-up: report after the success was shown (§4); inline: at once, the success stays shown. */
+  reportAtOnce?: boolean;
+  onSuccess: (answer: SealedAnswer) => void;
+}
+
 export interface ChallengeOptions {
   successDelayMs: number;
   failureDelayMs: number;
@@ -25,7 +34,11 @@ export interface ChallengeOptions {
 }
 
 export function useChallenge(captchaType: CaptchaType, options: ChallengeOptions) {
-  const { t } = useTranslation();
+  const { t: translate } = useTranslation();
+  // Read at the time of use: a language switch must not start a new challenge or drop an answer.
+  const tRef = useRef(translate);
+  tRef.current = translate;
+  const t = useCallback((key: string) => tRef.current(key), []);
   const [state, setState] = useState<ChallengeState>({ phase: 'loading', data: null, message: '' });
   const latest = useRef(options);
   latest.current = options;

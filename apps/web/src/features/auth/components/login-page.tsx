@@ -1,7 +1,7 @@
 import { LockOutlined, SafetyCertificateOutlined, UserOutlined } from '@ant-design/icons';
 import { LIMITS } from '@portal/contracts';
 import { Alert, Button, Form, Input, message, Typography } from 'antd';
-import { useState, type ReactNode } from 'react';
+import { Fragment, useEffect, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../../lib/api/client';
 import { runtimeConfig } from '../../../lib/config';
@@ -21,7 +21,11 @@ export interface HumanCheckSlot {
  * behavioural check in a dialog that opens when the filled form is sent (`pop`); or one inline in
  * the form, to pass before sending (`inline`).
  */
-export type HumanCheck = { kind: 'image' } | { kind: 'pop' | 'inline'; render: (slot: HumanCheckSlot) => ReactNode };
+export type HumanCheck =
+  | { kind: 'image' }
+  | { kind: 'pop' | 'inline'; render: (slot: HumanCheckSlot) => ReactNode }
+  /** The server could not say which: the form cannot be sent until it can. */
+  | { kind: 'unknown'; retry: () => void };
 
 export interface LoginPageProps {
   /** Called after a successful login; the route decides where to go. */
@@ -32,16 +36,28 @@ export interface LoginPageProps {
   humanCheck?: HumanCheck | undefined;
 }
 
-/** An inline check as a form field: its value is the verification once passed. */
+/**
+ * An inline check as a form field: its value is the verification once passed. The field's id and
+ * ARIA attributes (its error) go on a labelled group around the widget.
+ */
 function InlineCheck({
   render,
+  value: _value,
   onChange,
+  label,
+  ...aria
 }: {
   render: (slot: HumanCheckSlot) => ReactNode;
+  label: string;
   value?: string;
   onChange?: (value: string) => void;
+  id?: string;
 }) {
-  return render({ open: true, onPassed: (v) => onChange?.(v), onCancel: () => undefined });
+  return (
+    <div role="group" aria-label={label} {...aria}>
+      {render({ open: true, onPassed: (v) => onChange?.(v), onCancel: () => undefined })}
+    </div>
+  );
 }
 
 /** The image captcha: an answer field and the picture, which a click (or an attempt) renews. */
@@ -102,10 +118,22 @@ export function LoginPage({ onSuccess, languageToggle, humanCheck }: LoginPagePr
   };
 
   // A form sent before the kind is known waits too: the check opens as soon as it is (if it is one).
+  // Every opening of the pop-up is a new widget (`counter`), never the last one's final state.
   const submit = (values: LoginInput) => {
-    if (humanCheck?.kind === 'image' || humanCheck?.kind === 'inline') void send(values);
-    else setWaiting(values);
+    if (humanCheck?.kind === 'image' || humanCheck?.kind === 'inline') return void send(values);
+    if (humanCheck?.kind === 'unknown') return void message.error(t('login.checkUnknown'));
+    setCounter((c) => c + 1);
+    setWaiting(values);
   };
+
+  // Sent early, and the kind turned out to be a field of the form: validate again, which names it.
+  const kind = humanCheck?.kind;
+  useEffect(() => {
+    if (waiting && (kind === 'image' || kind === 'inline')) {
+      setWaiting(null);
+      form.submit();
+    }
+  }, [kind, waiting, form]);
 
   return (
     <div className="login-page">
@@ -147,16 +175,30 @@ export function LoginPage({ onSuccess, languageToggle, humanCheck }: LoginPagePr
                 label={t('login.check')}
                 rules={[{ required: true, message: t('login.checkRequired') }]}
               >
-                <InlineCheck key={counter} render={humanCheck.render} />
+                <InlineCheck key={counter} render={humanCheck.render} label={t('login.check')} />
               </Form.Item>
+            ) : null}
+            {humanCheck?.kind === 'unknown' ? (
+              <Alert
+                className="login-check-unknown"
+                type="error"
+                showIcon
+                message={t('login.checkUnknown')}
+                action={
+                  <Button size="small" onClick={humanCheck.retry}>
+                    {t('login.retry')}
+                  </Button>
+                }
+              />
             ) : null}
             <Button type="primary" htmlType="submit" block loading={loginMutation.isPending}>
               {loginMutation.isPending ? t('login.submitting') : t('login.submit')}
             </Button>
           </Form>
           <Alert className="login-notice" type="info" showIcon message={t('login.browserNotice')} />
-          {humanCheck?.kind === 'pop'
-            ? humanCheck.render({
+          {humanCheck?.kind === 'pop' ? (
+            <Fragment key={counter}>
+              {humanCheck.render({
                 open: waiting !== null,
                 onPassed: (captchaVerification) => {
                   const values = waiting;
@@ -164,8 +206,9 @@ export function LoginPage({ onSuccess, languageToggle, humanCheck }: LoginPagePr
                   if (values) void send({ ...values, captchaVerification });
                 },
                 onCancel: () => setWaiting(null),
-              })
-            : null}
+              })}
+            </Fragment>
+          ) : null}
         </div>
       </main>
     </div>

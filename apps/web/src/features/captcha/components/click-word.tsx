@@ -1,24 +1,16 @@
 import { LIMITS } from '@portal/contracts';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { clickAnswer, type Point, type SealedAnswer } from '../answer';
-import { useChallenge } from '../use-challenge';
+import { clickAnswer, type Point } from '../answer';
+import { useChallenge, type ChallengeViewProps } from '../use-challenge';
 import { CaptchaImage, RefreshButton } from './captcha-image';
-
-export interface ClickWordProps {
-  /** Rendered width in px; the height is half of it. */
-  width: number;
-  /** Pop-up: report after the success was shown (§4); inline: at once, the success stays shown. */
-  reportAtOnce?: boolean;
-  onSuccess: (answer: SealedAnswer) => void;
-}
 
 /**
  * AJ-Captcha's click-word (spec §4): click the asked characters in order; the third click sends the
  * check. Keyboard: arrow keys move a cross-hair (Shift: faster), Enter or Space marks, Backspace
  * takes the last mark back.
  */
-export function ClickWord({ width, reportAtOnce = false, onSuccess }: ClickWordProps) {
+export function ClickWord({ width, reportAtOnce = false, onSuccess }: ChallengeViewProps) {
   const { t } = useTranslation();
   const challenge = useChallenge('clickWord', {
     successDelayMs: reportAtOnce ? 0 : LIMITS.captcha.clickCloseMs,

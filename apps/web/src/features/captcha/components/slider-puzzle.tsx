@@ -2,26 +2,18 @@ import { ArrowRightOutlined, CheckOutlined, CloseOutlined, LoadingOutlined } fro
 import { LIMITS } from '@portal/contracts';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { sliderAnswer, type SealedAnswer } from '../answer';
-import { useChallenge } from '../use-challenge';
+import { sliderAnswer } from '../answer';
+import { useChallenge, type ChallengeViewProps } from '../use-challenge';
 import { CaptchaImage, RefreshButton } from './captcha-image';
 
 /** The jigsaw piece's width in the reference frame (the server draws it 47 px wide). */
 const PIECE_WIDTH = 47;
 
-export interface SliderPuzzleProps {
-  /** Rendered width in px; the height is half of it. */
-  width: number;
-  /** Pop-up: report after the success was shown (§4); inline: at once, the success stays shown. */
-  reportAtOnce?: boolean;
-  onSuccess: (answer: SealedAnswer) => void;
-}
-
 /**
  * AJ-Captcha's slider puzzle (spec §4): drag the handle (mouse, touch or pen) or move it with the
  * arrow keys and press Enter; the piece follows the handle. Release sends the one check.
  */
-export function SliderPuzzle({ width, reportAtOnce = false, onSuccess }: SliderPuzzleProps) {
+export function SliderPuzzle({ width, reportAtOnce = false, onSuccess }: ChallengeViewProps) {
   const { t } = useTranslation();
   const challenge = useChallenge('blockPuzzle', {
     successDelayMs: reportAtOnce ? 0 : LIMITS.captcha.sliderSuccessMs,
