@@ -9,7 +9,9 @@ import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyServerO
 import { connectRelaxed, type Db } from './db/client.js';
 import { createAuthRepository } from './modules/auth/auth.repository.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
+import { authCasRoutes } from './modules/auth/auth-cas.routes.js';
 import { createAuthService } from './modules/auth/auth.service.js';
+import { createCasClient } from './modules/auth/cas-client.js';
 import { createCaptchaRepository } from './modules/captcha/captcha.repository.js';
 import { captchaRoutes } from './modules/captcha/captcha.routes.js';
 import { createCaptchaService } from './modules/captcha/captcha.service.js';
@@ -21,7 +23,10 @@ import { createMembersService } from './modules/members/members.service.js';
 import { createMenusRepository } from './modules/menus/menus.repository.js';
 import { menusRoutes } from './modules/menus/menus.routes.js';
 import { createMenusService } from './modules/menus/menus.service.js';
-import { DEFAULT_WEB_DIST, webRoutes } from './modules/web/web.routes.js';
+import { createSsoRepository } from './modules/sso/sso.repository.js';
+import { ssoRoutes } from './modules/sso/sso.routes.js';
+import { createSsoService } from './modules/sso/sso.service.js';
+import { DEFAULT_WEB_DIST, readIndexHtml, webRoutes } from './modules/web/web.routes.js';
 import type { Config } from './platform/config.js';
 import { AppError } from './platform/errors.js';
 import { createInvalidationBus } from './platform/invalidation.js';
@@ -31,6 +36,9 @@ import { createRateLimiter } from './platform/rate-limit.js';
 import { securityHeaders } from './platform/security-headers.js';
 import type { Secrets } from './platform/secrets.js';
 import { createNonceStore, createSignatureVerifier } from './platform/signing.js';
+
+/** Where the sign-on server sends single-logout requests for portal sessions. */
+export const PORTAL_SLO_PATH = '/sso/logout';
 
 export interface AppDeps {
   config: Config;
@@ -161,6 +169,7 @@ export async function buildApp({ config, db, secrets, logger }: AppDeps) {
     sessionTtlHours: config.sessionTtlHours,
     loginPerIpPerMinute: config.loginPerIpPerMinute,
     sessionCacheMs: config.cacheTtlMs,
+    validateTicket: createCasClient(config.ssoUrl),
   });
   const verifySignature = createSignatureVerifier(createNonceStore(relaxed), secrets.signSecret);
 
@@ -187,8 +196,46 @@ export async function buildApp({ config, db, secrets, logger }: AppDeps) {
     await api.register(menusRoutes, { menus: createMenusService({ repo: createMenusRepository(db) }) });
   });
 
+  // The sign-on server (CAS 3.0) and the portal's single-logout receiver: unsigned, as CAS is.
+  const webDist = config.webDist ?? DEFAULT_WEB_DIST;
+  const indexHtml = readIndexHtml(webDist, config.runtime.publicpath);
+  const portal = {
+    base: `${config.publicUrl}${config.runtime.publicpath}`,
+    slo: `${config.publicUrl}${PORTAL_SLO_PATH}`,
+  };
+  await app.register(ssoRoutes, {
+    sso: createSsoService({
+      repo: createSsoRepository(db),
+      settings: {
+        sessionMaxSeconds: config.sso.sessionMaxHours * 3600,
+        sessionIdleSeconds: config.sso.sessionIdleMinutes * 60,
+        ticketTtlSeconds: config.sso.ticketTtlSeconds,
+        defaultTenantCode: config.runtime.defaultTenantCode,
+        portal,
+        logoutTimeoutMs: 3000,
+      },
+      verifyCredentials: (c) => auth.verifyCredentials(c),
+      postLogout: async (url, body, timeoutMs) => {
+        try {
+          await fetch(url, {
+            method: 'POST',
+            headers: { 'content-type': 'application/x-www-form-urlencoded' },
+            body,
+            signal: AbortSignal.timeout(timeoutMs),
+          });
+        } catch (err) {
+          app.log.warn({ err, url }, 'single logout request failed');
+        }
+      },
+    }),
+    page: () => indexHtml,
+    secureCookie: config.publicUrl.startsWith('https:'),
+    sessionMaxSeconds: config.sso.sessionMaxHours * 3600,
+  });
+  await app.register(authCasRoutes, { auth, path: PORTAL_SLO_PATH });
+
   await app.register(webRoutes, {
-    webDist: config.webDist ?? DEFAULT_WEB_DIST,
+    webDist,
     runtime: { ...config.runtime, signSecret: secrets.signSecret },
   });
 

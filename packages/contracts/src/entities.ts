@@ -130,6 +130,13 @@ export type LoginBody = Static<typeof LoginBody>;
 
 export const TokenData = Type.String();
 
+/** getTokenBySt: `st` (spec §7) and the exact service address the ticket was issued for. */
+export const TokenByStQuery = Type.Object({
+  st: Type.String({ minLength: 4, maxLength: 256, pattern: '^ST-[A-Za-z0-9_-]+$' }),
+  service: Type.String({ minLength: 1, maxLength: 2048 }),
+});
+export type TokenByStQuery = Static<typeof TokenByStQuery>;
+
 /** The registration form's image captcha, bound to a random number the page makes. */
 export const RegisterCaptchaQuery = Type.Object({
   number: Type.String({ minLength: 8, maxLength: 64, pattern: '^[A-Za-z0-9_-]+$' }),

@@ -286,8 +286,73 @@ export const sessions = pgTable(
     createdAt: createdAt(),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
     revokedAt: timestamp('revoked_at', { withTimezone: true }),
+    /** The CAS service ticket this session was opened with: single logout names it. */
+    serviceTicket: text('service_ticket'),
   },
-  (t) => [index('sessions_user').on(t.userId)],
+  (t) => [index('sessions_user').on(t.userId), index('sessions_service_ticket').on(t.serviceTicket)],
+);
+
+/** The portal's own pattern and single-logout address, read from PUBLIC_URL when matched. */
+export const PORTAL_PATTERN = '{PORTAL}';
+export const PORTAL_SLO = '{PORTAL_SLO}';
+
+/**
+ * Services (CAS clients) registered per tenant: a ticket is issued, and a logout redirects, only to a
+ * URL under one of these whole-URL patterns (sso/service-registry.ts says how they match).
+ */
+export const ssoServices = pgTable(
+  'sso_services',
+  {
+    id: id(),
+    tenantId: tenantRef(),
+    name: text('name').notNull(),
+    pattern: text('pattern').notNull(),
+    /** An external system's code for /front/esa/system/sso; null for services reached otherwise. */
+    sysCode: text('sys_code'),
+    /** Where single-logout requests go; null: to the service URL of the ticket. */
+    logoutUrl: text('logout_url'),
+    enabled: boolean('enabled').notNull().default(true),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('sso_services_tenant_sys_code').on(t.tenantId, t.sysCode)],
+);
+
+/** Single sign-on sessions: the ticket-granting cookie is kept only as its SHA-256. */
+export const ssoSessions = pgTable('sso_sessions', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  cookieHash: text('cookie_hash').notNull().unique(),
+  tenantId: tenantRef(),
+  userId: ref('user_id')
+    .notNull()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  createdAt: createdAt(),
+  lastUsedAt: timestamp('last_used_at', { withTimezone: true }).notNull().defaultNow(),
+  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  endedAt: timestamp('ended_at', { withTimezone: true }),
+});
+
+/**
+ * Service tickets: one validation attempt each (`validated_at` set by the first, pass or fail);
+ * the validated ones are the services single logout tells.
+ */
+export const ssoTickets = pgTable(
+  'sso_tickets',
+  {
+    ticket: text('ticket').primaryKey(),
+    ssoSessionId: uuid('sso_session_id')
+      .notNull()
+      .references(() => ssoSessions.id, { onDelete: 'cascade' }),
+    serviceId: ref('service_id')
+      .notNull()
+      .references(() => ssoServices.id, { onDelete: 'cascade' }),
+    service: text('service').notNull(),
+    fromNewLogin: boolean('from_new_login').notNull(),
+    createdAt: createdAt(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    validatedAt: timestamp('validated_at', { withTimezone: true }),
+    validated: boolean('validated').notNull().default(false),
+  },
+  (t) => [index('sso_tickets_session').on(t.ssoSessionId)],
 );
 
 /** Login image captchas: one per client id, single use, short-lived. */

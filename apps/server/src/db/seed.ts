@@ -200,6 +200,11 @@ async function insertDemo(tx: Tx, passwordHash: string): Promise<void> {
   const [tenant] = await tx.insert(s.tenants).values({ code: 'demo', name: '演示园区' }).returning();
   const tenantId = tenant!.id;
 
+  // The portal itself is a service of the sign-on server (its address read from PUBLIC_URL).
+  await tx
+    .insert(s.ssoServices)
+    .values({ tenantId, name: '企业服务门户', pattern: s.PORTAL_PATTERN, logoutUrl: s.PORTAL_SLO });
+
   const roles = await tx
     .insert(s.roles)
     .values([

@@ -39,6 +39,12 @@ export interface Config {
     /** …for this long. */
     lockSeconds: number;
   };
+  /** The sign-on server (CAS 3.0 at /cas): see README. */
+  sso: {
+    sessionMaxHours: number;
+    sessionIdleMinutes: number;
+    ticketTtlSeconds: number;
+  };
   /** Runtime switches of spec §1 (without secrets, which are added when config.js is served). */
   runtime: Omit<RuntimeConfig, 'signSecret'>;
 }
@@ -220,6 +226,11 @@ export function loadConfig(env: Env = process.env): Config {
       checkPerMinute: int(env, 'CAPTCHA_CHECK_PER_MINUTE', 60, 1, 1_000_000),
       failuresBeforeLock: int(env, 'CAPTCHA_FAILURES_BEFORE_LOCK', 5, 1, 1_000),
       lockSeconds: int(env, 'CAPTCHA_LOCK_SECONDS', 300, 1, 86_400),
+    },
+    sso: {
+      sessionMaxHours: int(env, 'SSO_SESSION_MAX_HOURS', 8, 1, 24 * 30),
+      sessionIdleMinutes: int(env, 'SSO_SESSION_IDLE_MINUTES', 120, 1, 24 * 60),
+      ticketTtlSeconds: int(env, 'SSO_TICKET_TTL_SECONDS', 10, 1, 300),
     },
     runtime,
   };

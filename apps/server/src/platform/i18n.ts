@@ -35,6 +35,18 @@ const messages = {
   roleNotHeld: { zh: '当前用户不拥有该角色', en: 'You do not hold this role' },
   loggedOut: { zh: '已退出登录', en: 'Signed out' },
   tenantUnknown: { zh: '租户不存在', en: 'Unknown tenant' },
+  ssoUnknownService: {
+    zh: '该应用未在统一认证中心登记，无法登录',
+    en: 'This application is not registered with the sign-on service',
+  },
+  ticketInvalid: { zh: '票据无效或已过期，请重新登录', en: 'The ticket is invalid or expired, please sign in again' },
+  ssoNotConfigured: { zh: '未配置统一认证中心', en: 'No sign-on service is configured' },
+  ssoUnreachable: {
+    zh: '统一认证中心暂不可用，请稍后再试',
+    en: 'The sign-on service is unavailable, please try again later',
+  },
+  ssoPageTitle: { zh: '统一认证中心', en: 'Sign-on service' },
+  ssoLoggedOut: { zh: '您已退出统一认证中心', en: 'You have signed out of the sign-on service' },
   // AJ-Captcha's repMsg catalogue, by repCode.
   captcha0000: { zh: '成功', en: 'Success' },
   captcha0011: { zh: '{0}不能为空', en: '{0} cannot be empty' },

@@ -23,6 +23,8 @@ export interface NewSession {
   ip: string;
   userAgent: string;
   ttlHours: number;
+  /** The CAS service ticket of a login through the sign-on server. */
+  serviceTicket: string | null;
 }
 
 export interface LockoutPolicy {
@@ -82,7 +84,7 @@ const OPEN_SESSION = q(
      SELECT id, tenant_id, default_role_id, default_application_id, default_workbench_id, default_enterprise_id
      FROM users WHERE id = $1),
    s AS (
-     INSERT INTO sessions (tenant_id, user_id, role_id, application_id, workbench_id, enterprise_id, ip, user_agent, expires_at)
+     INSERT INTO sessions (tenant_id, user_id, role_id, application_id, workbench_id, enterprise_id, ip, user_agent, expires_at, service_ticket)
      SELECT u.tenant_id, u.id,
        (SELECT role_id FROM user_roles WHERE user_id = u.id
           ORDER BY (role_id = u.default_role_id) DESC NULLS LAST, role_id LIMIT 1),
@@ -92,7 +94,7 @@ const OPEN_SESSION = q(
           ORDER BY (workbench_id = u.default_workbench_id) DESC NULLS LAST, workbench_id LIMIT 1),
        (SELECT enterprise_id FROM enterprise_members WHERE user_id = u.id
           ORDER BY (enterprise_id = u.default_enterprise_id) DESC NULLS LAST, enterprise_id LIMIT 1),
-       $2, $3, now() + make_interval(hours => $4)
+       $2, $3, now() + make_interval(hours => $4), $5
      FROM u
      RETURNING id, tenant_id, user_id, floor(extract(epoch FROM expires_at))::int8 AS "expiresAt"),
    a AS (
@@ -100,7 +102,7 @@ const OPEN_SESSION = q(
    upd AS (
      UPDATE users SET failed_logins = 0, last_failed_at = NULL, locked_until = NULL, last_login_at = now()
      WHERE id = (SELECT user_id FROM s))
-   SELECT id, "expiresAt" FROM s`,
+   SELECT id, tenant_id::int8 AS "tenantId", "expiresAt" FROM s`,
 );
 
 const ACTIVE_SESSION = q(
@@ -115,6 +117,27 @@ const REVOKE_SESSION = q(
   'auth_revoke_session',
   `WITH r AS (UPDATE sessions SET revoked_at = now() WHERE id = $1 AND revoked_at IS NULL RETURNING tenant_id, user_id)
    INSERT INTO audit_log (tenant_id, user_id, action, ip) SELECT tenant_id, user_id, 'logout', $2 FROM r`,
+);
+
+const RECORD_SUCCESS = q(
+  'auth_record_success',
+  `WITH upd AS (
+     UPDATE users SET failed_logins = 0, last_failed_at = NULL, locked_until = NULL, last_login_at = now()
+     WHERE id = $1 RETURNING tenant_id)
+   INSERT INTO audit_log (tenant_id, user_id, action, ip) SELECT tenant_id, $1, $3, $2 FROM upd`,
+);
+
+const USER_OF = q(
+  'auth_user_of',
+  `SELECT u.id FROM users u JOIN tenants t ON t.id = u.tenant_id WHERE t.code = $1 AND u.username = $2`,
+);
+
+const REVOKE_BY_TICKET = q(
+  'auth_revoke_by_ticket',
+  `WITH r AS (UPDATE sessions SET revoked_at = now()
+              WHERE service_ticket = $1 AND revoked_at IS NULL RETURNING id, tenant_id, user_id),
+   a AS (INSERT INTO audit_log (tenant_id, user_id, action) SELECT tenant_id, user_id, 'logout.single' FROM r)
+   SELECT id FROM r`,
 );
 
 const AUDIT = q(
@@ -157,10 +180,34 @@ export function createAuthRepository(db: Db, relaxed: pg.Pool) {
       ]);
     },
 
-    /** Opens a session; returns its id and expiry in seconds since the epoch. */
-    async openSession(s: NewSession): Promise<{ id: string; expiresAt: number }> {
-      const { rows } = await OPEN_SESSION(relaxed, [s.userId, s.ip, s.userAgent.slice(0, 512), s.ttlHours]);
-      return rows[0] as { id: string; expiresAt: number };
+    /** Opens a session; returns its id, tenant and expiry in seconds since the epoch. */
+    async openSession(s: NewSession): Promise<{ id: string; tenantId: number; expiresAt: number }> {
+      const { rows } = await OPEN_SESSION(relaxed, [
+        s.userId,
+        s.ip,
+        s.userAgent.slice(0, 512),
+        s.ttlHours,
+        s.serviceTicket,
+      ]);
+      const r = rows[0] as { id: string; tenantId: string; expiresAt: string };
+      return { id: r.id, tenantId: Number(r.tenantId), expiresAt: Number(r.expiresAt) };
+    },
+
+    /** A login that opens no portal session (the sign-on server's): failures reset, audited. */
+    async recordSuccess(userId: number, ip: string, action: string): Promise<void> {
+      await RECORD_SUCCESS(relaxed, [userId, ip, action]);
+    },
+
+    /** The user a sign-on server names (tenant code and username), or null. */
+    async userOf(tenantCode: string, username: string): Promise<number | null> {
+      const { rows } = await USER_OF(pool, [tenantCode, username]);
+      return rows[0] ? Number((rows[0] as { id: string }).id) : null;
+    },
+
+    /** Ends every live session opened with this service ticket (single logout); their ids. */
+    async revokeByTicket(ticket: string): Promise<string[]> {
+      const { rows } = await REVOKE_BY_TICKET(pool, [ticket]);
+      return (rows as { id: string }[]).map((r) => r.id);
     },
 
     async activeSession(id: string): Promise<(ActiveSession & { expiresAt: number }) | null> {

@@ -1,4 +1,4 @@
-import { Envelope, LoginBody, LoginQuery, PublicKeyData, TokenData } from '@portal/contracts';
+import { Envelope, LoginBody, LoginQuery, PublicKeyData, TokenByStQuery, TokenData } from '@portal/contracts';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { errors } from '../../platform/errors.js';
@@ -47,6 +47,20 @@ export const authRoutes: FastifyPluginAsyncTypebox<AuthRoutesOptions> = async (a
       });
       return ok(req, token);
     },
+  );
+
+  // A login through the sign-on server: the ticket it gave the browser, validated over CAS.
+  app.post(
+    '/api/auth/jwt/getTokenBySt',
+    { schema: { querystring: TokenByStQuery, response: { 200: Envelope(TokenData) } } },
+    async (req) =>
+      ok(
+        req,
+        await opts.auth.loginWithTicket(req.query.st, req.query.service, {
+          ip: req.ip,
+          userAgent: req.headers['user-agent'] ?? '',
+        }),
+      ),
   );
 
   app.post(

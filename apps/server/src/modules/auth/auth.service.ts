@@ -50,6 +50,8 @@ export interface AuthServiceDeps {
   decryptor: PasswordDecryptor;
   /** Spends the proof; true when it was good. Which kind counts is the captcha module's business. */
   verifyCaptcha: (proof: LoginCaptcha) => Promise<boolean>;
+  /** The CAS client: the user a service ticket names, or null when the sign-on server refuses it. */
+  validateTicket: (ticket: string, service: string) => Promise<{ username: string; tenantCode: string } | null>;
   limiter: RateLimiter;
   bus: Pick<InvalidationBus, 'publish' | 'subscribe'>;
   jwtKey: Uint8Array;
@@ -80,6 +82,47 @@ export function createAuthService(deps: AuthServiceDeps) {
     else if (e.kind === 'user') sessions.deleteWhere((s) => s.userId === e.id);
   });
 
+  /**
+   * The login's checks, shared by the portal login and the sign-on server: rate limit, the
+   * captcha (spent first, so the endpoint cannot test passwords without one), the password and
+   * the lockout. Refusals are one message whatever failed.
+   */
+  async function checkCredentials(input: LoginInput): Promise<{ userId: number; tenantId: number }> {
+    await deps.limiter.hit(`login:ip:${input.ip}`, deps.loginPerIpPerMinute, 60);
+    const captchaOk = await deps.verifyCaptcha(input.captcha);
+    if (!captchaOk) {
+      await repo.audit({ tenantId: null, userId: null, action: 'login.captcha_failed', ip: input.ip });
+      throw loginFailed();
+    }
+    const password = decryptor.decrypt(input.passwordCipher);
+    const { tenantId, user } = await repo.findTarget(input.tenantCode, input.username);
+    const matches = await verify(user?.passwordHash ?? (await dummyHash), password).catch(() => false);
+    if (!user || !matches || user.locked) {
+      const audit = {
+        tenantId,
+        userId: user?.id ?? null,
+        action: user?.locked ? 'login.locked' : 'login.failed',
+        ip: input.ip,
+        detail: { username: input.username.slice(0, 64) },
+      };
+      if (user) await repo.recordFailure(user.id, LOCKOUT, audit);
+      else await repo.audit(audit);
+      throw loginFailed();
+    }
+    return { userId: user.id, tenantId: user.tenantId };
+  }
+
+  async function openPortalSession(userId: number, input: { ip: string; userAgent: string }, ticket: string | null) {
+    const session = await repo.openSession({
+      userId,
+      ip: input.ip,
+      userAgent: input.userAgent,
+      ttlHours: deps.sessionTtlHours,
+      serviceTicket: ticket,
+    });
+    return issueToken(session.id, userId, session.tenantId, session.expiresAt);
+  }
+
   async function issueToken(sessionId: string, userId: number, tenantId: number, expiresAt: number): Promise<string> {
     return new SignJWT({ tid: tenantId })
       .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
@@ -91,36 +134,36 @@ export function createAuthService(deps: AuthServiceDeps) {
   }
 
   return {
+    /** The sign-on server's login: the same checks; a success resets the failure count. */
+    async verifyCredentials(input: LoginInput): Promise<{ userId: number; tenantId: number }> {
+      const user = await checkCredentials(input);
+      await repo.recordSuccess(user.userId, input.ip, 'sso.login');
+      return user;
+    },
+
+    /** The portal's own login: verified credentials open a session and give its token. */
     async login(input: LoginInput): Promise<string> {
-      await deps.limiter.hit(`login:ip:${input.ip}`, deps.loginPerIpPerMinute, 60);
-      // The captcha is spent first, so the endpoint cannot be used to test passwords without one.
-      const captchaOk = await deps.verifyCaptcha(input.captcha);
-      if (!captchaOk) {
-        await repo.audit({ tenantId: null, userId: null, action: 'login.captcha_failed', ip: input.ip });
-        throw loginFailed();
-      }
-      const password = decryptor.decrypt(input.passwordCipher);
-      const { tenantId, user } = await repo.findTarget(input.tenantCode, input.username);
-      const matches = await verify(user?.passwordHash ?? (await dummyHash), password).catch(() => false);
-      if (!user || !matches || user.locked) {
-        const audit = {
-          tenantId,
-          userId: user?.id ?? null,
-          action: user?.locked ? 'login.locked' : 'login.failed',
-          ip: input.ip,
-          detail: { username: input.username.slice(0, 64) },
-        };
-        if (user) await repo.recordFailure(user.id, LOCKOUT, audit);
-        else await repo.audit(audit);
-        throw loginFailed();
-      }
-      const session = await repo.openSession({
-        userId: user.id,
-        ip: input.ip,
-        userAgent: input.userAgent,
-        ttlHours: deps.sessionTtlHours,
-      });
-      return issueToken(session.id, user.id, user.tenantId, session.expiresAt);
+      const { userId } = await checkCredentials(input);
+      return openPortalSession(userId, input, null);
+    },
+
+    /**
+     * A login through the sign-on server: the service ticket is validated by the CAS client
+     * (over HTTP, as any CAS client does); the session remembers it for single logout.
+     */
+    async loginWithTicket(ticket: string, service: string, input: { ip: string; userAgent: string }): Promise<string> {
+      const user = await deps.validateTicket(ticket, service);
+      if (!user) throw new AppError(ResultCode.TICKET_EXPIRED, 'ticketInvalid');
+      const userId = await repo.userOf(user.tenantCode, user.username);
+      if (userId === null) throw new AppError(ResultCode.TICKET_EXPIRED, 'ticketInvalid');
+      return openPortalSession(userId, input, ticket);
+    },
+
+    /** Single logout: the sessions opened with this ticket end on every instance. */
+    async logoutByTicket(ticket: string): Promise<number> {
+      const ids = await repo.revokeByTicket(ticket);
+      for (const id of ids) await deps.bus.publish({ kind: 'session', id });
+      return ids.length;
     },
 
     /** The live session a token names, or 401. */

@@ -12,6 +12,16 @@ import type { FastifyPluginAsync } from 'fastify';
 
 export const DEFAULT_WEB_DIST = resolve(dirname(fileURLToPath(import.meta.url)), '../../../../web/dist');
 
+/**
+ * The SPA's page with absolute asset URLs (the bundle is built with relative ones), so deep links
+ * and other mount points (the sign-on page at /cas/login) load the same files; null if not built.
+ */
+export function readIndexHtml(webDist: string, base: string): string | null {
+  const file = join(webDist, 'index.html');
+  if (!existsSync(file)) return null;
+  return readFileSync(file, 'utf8').replace(/(src|href)="\.\//g, `$1="${base}`);
+}
+
 export interface WebRoutesOptions {
   webDist: string;
   runtime: RuntimeConfig;
@@ -36,8 +46,7 @@ export const webRoutes: FastifyPluginAsync<WebRoutesOptions> = async (app, { web
     );
     return;
   }
-  // The bundle is built with relative URLs; make them absolute so deep links load the same files.
-  const indexHtml = readFileSync(indexFile, 'utf8').replace(/(src|href)="\.\//g, `$1="${base}`);
+  const indexHtml = readIndexHtml(webDist, base)!;
 
   await app.register(fastifyStatic, {
     root: webDist,

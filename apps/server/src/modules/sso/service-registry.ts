@@ -1,0 +1,92 @@
+/**
+ * Which URLs a ticket may go to, and a logout may redirect to: whole-URL patterns registered per
+ * tenant. A pattern is an absolute http(s) URL; one ending in `/` covers every URL below that path,
+ * any other covers that path alone (with any query). Matching compares the parsed URL (scheme, host
+ * and port exactly; path by whole segments), and refuses anything that could mean something else to
+ * another parser: credentials, backslashes, control characters, encoded dots, slashes or percent
+ * signs in the path, and a path the parser would change (`..`, `.`).
+ *
+ * The portal itself is registered as `{PORTAL}` (single logout at `{PORTAL_SLO}`), read as the
+ * configured public address, so a changed PUBLIC_URL needs no data change.
+ */
+import { PORTAL_PATTERN, PORTAL_SLO } from '../../db/schema.js';
+
+export { PORTAL_PATTERN, PORTAL_SLO };
+
+export interface RegisteredService {
+  id: number;
+  tenantId: number;
+  name: string;
+  pattern: string;
+  sysCode: string | null;
+  logoutUrl: string | null;
+}
+
+/** The portal's addresses the placeholders stand for. */
+export interface PortalAddresses {
+  /** e.g. http://localhost:8080/center/ */
+  base: string;
+  /** e.g. http://localhost:8080/sso/logout */
+  slo: string;
+}
+
+// Anywhere: backslashes, whitespace and control characters. In the path: encoded dots, slashes,
+// backslashes and percent signs (double encoding), which another parser may resolve differently.
+// eslint-disable-next-line no-control-regex -- control characters are exactly what is refused
+const SUSPICIOUS = /\\|[\s\u0000-\u001f\u007f]/;
+const SUSPICIOUS_IN_PATH = /%2e|%2f|%5c|%25/i;
+
+/** The URL a service string means, or null when it is not a plain absolute http(s) URL. */
+export function parseService(raw: string): URL | null {
+  if (!raw || raw.length > 2048 || SUSPICIOUS.test(raw)) return null;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return null;
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return null;
+  if (url.username || url.password || !url.hostname) return null;
+  // The raw text must already be in the form the parser gives (no "..", "./" or such left to
+  // resolve): what is checked is then exactly what a browser will open.
+  const rawPath =
+    raw
+      .slice(raw.indexOf('//') + 2)
+      .replace(/^[^/?#]*/, '')
+      .replace(/[?#].*$/, '') || '/';
+  if (rawPath !== url.pathname || SUSPICIOUS_IN_PATH.test(rawPath)) return null;
+  return url;
+}
+
+export function resolvePattern(pattern: string, portal: PortalAddresses): string {
+  return pattern === PORTAL_PATTERN ? portal.base : pattern;
+}
+
+export function matches(service: URL, pattern: string): boolean {
+  let p: URL;
+  try {
+    p = new URL(pattern);
+  } catch {
+    return false;
+  }
+  if (service.protocol !== p.protocol || service.host !== p.host) return false;
+  return p.pathname.endsWith('/') ? service.pathname.startsWith(p.pathname) : service.pathname === p.pathname;
+}
+
+/** The registered service a raw `service` parameter falls under, if any. */
+export function findService(
+  raw: string,
+  services: readonly RegisteredService[],
+  portal: PortalAddresses,
+): { service: RegisteredService; url: URL } | null {
+  const url = parseService(raw);
+  if (!url) return null;
+  const service = services.find((s) => matches(url, resolvePattern(s.pattern, portal)));
+  return service ? { service, url } : null;
+}
+
+/** Where single-logout requests for a ticket of `service` (issued for `ticketService`) go. */
+export function logoutTarget(service: RegisteredService, ticketService: string, portal: PortalAddresses): string {
+  if (service.logoutUrl === PORTAL_SLO) return portal.slo;
+  return service.logoutUrl ?? ticketService;
+}

@@ -1,0 +1,232 @@
+/**
+ * The sign-on server's logic (CAS protocol 3.0): login with a ticket-granting cookie, service
+ * tickets for registered services only, one validation attempt per ticket, logout with single
+ * logout to every service of the session. Credentials are checked by the function the app wires
+ * in (the portal login's rules, captcha and lockout).
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import {
+  findService,
+  logoutTarget,
+  parseService,
+  type PortalAddresses,
+  type RegisteredService,
+} from './service-registry.js';
+import type { SsoRepository, SsoSession } from './sso.repository.js';
+
+export const TICKET_PREFIX = 'ST-';
+
+export interface SsoSettings {
+  sessionMaxSeconds: number;
+  sessionIdleSeconds: number;
+  ticketTtlSeconds: number;
+  defaultTenantCode: string;
+  portal: PortalAddresses;
+  /** How long a single-logout POST may take before it is given up. */
+  logoutTimeoutMs: number;
+}
+
+export interface Credentials {
+  username: string;
+  passwordCipher: string;
+  captcha: { captchaKey?: string | undefined; answer?: string | undefined; verification?: string | undefined };
+  tenantCode: string;
+  ip: string;
+  userAgent: string;
+}
+
+export interface SsoDeps {
+  repo: SsoRepository;
+  settings: SsoSettings;
+  /** Throws the login's AppError when refused; the user's id and tenant when accepted. */
+  verifyCredentials: (c: Credentials) => Promise<{ userId: number; tenantId: number }>;
+  /** Sends one single-logout request; failures are logged, never thrown. */
+  postLogout: (url: string, body: string, timeoutMs: number) => Promise<void>;
+}
+
+export type CasFailureCode =
+  'INVALID_REQUEST' | 'INVALID_TICKET_SPEC' | 'INVALID_TICKET' | 'INVALID_SERVICE' | 'INTERNAL_ERROR';
+
+export type Validation =
+  | {
+      ok: true;
+      user: string;
+      attributes: {
+        authenticationDate: string;
+        isFromNewLogin: boolean;
+        longTermAuthenticationRequestTokenUsed: boolean;
+        tenantCode: string;
+        userId: number;
+        name: string;
+      };
+    }
+  | { ok: false; code: CasFailureCode; description: string };
+
+/** What GET /cas/login does. */
+export type LoginStep =
+  | { kind: 'redirect'; url: string }
+  | { kind: 'page' }
+  | { kind: 'refused'; reason: 'unknownTenant' | 'unknownService' };
+
+export const hashCookie = (value: string) => createHash('sha256').update(value).digest('hex');
+
+const newTicket = () => `${TICKET_PREFIX}${randomBytes(32).toString('base64url')}`;
+
+/** CAS's boolean parameters: present and "true" (any case), or a bare flag. */
+export const flag = (v: string | undefined) => v !== undefined && (v === '' || v.toLowerCase() === 'true');
+
+function withTicket(service: URL, ticket: string): string {
+  const u = new URL(service.href);
+  u.searchParams.append('ticket', ticket);
+  return u.href;
+}
+
+const xmlEscape = (v: string) =>
+  v.replace(/[<>&"']/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' })[c]!);
+
+/** SAML LogoutRequest of CAS single logout; the session index is the service ticket. */
+export function logoutRequestXml(ticket: string, id = randomBytes(16).toString('hex'), at = new Date()): string {
+  return (
+    `<samlp:LogoutRequest xmlns:samlp="urn:oasis:names:tc:SAML:2.0:protocol" ` +
+    `xmlns:saml="urn:oasis:names:tc:SAML:2.0:assertion" ID="LR-${id}" Version="2.0" ` +
+    `IssueInstant="${at.toISOString()}"><saml:NameID>@NOT_USED@</saml:NameID>` +
+    `<samlp:SessionIndex>${xmlEscape(ticket)}</samlp:SessionIndex></samlp:LogoutRequest>`
+  );
+}
+
+export function createSsoService(deps: SsoDeps) {
+  const { repo, settings } = deps;
+
+  async function tenantOf(code: string | undefined) {
+    return repo.tenantByCode(code?.trim() || settings.defaultTenantCode);
+  }
+
+  async function registered(tenantId: number, service: string) {
+    return findService(service, await repo.services(tenantId), settings.portal);
+  }
+
+  async function ticketFor(session: SsoSession, svc: { service: RegisteredService; url: URL }, fromNewLogin: boolean) {
+    const ticket = newTicket();
+    await repo.issueTicket({
+      ticket,
+      ssoSessionId: session.id,
+      serviceId: svc.service.id,
+      service: svc.url.href,
+      fromNewLogin,
+      ttlSeconds: settings.ticketTtlSeconds,
+    });
+    return withTicket(svc.url, ticket);
+  }
+
+  return {
+    /** GET /cas/login: straight back with a ticket (SSO), back without one (gateway), or the form. */
+    async loginStep(q: {
+      service?: string | undefined;
+      renew?: string | undefined;
+      gateway?: string | undefined;
+      tenantCode?: string | undefined;
+      cookie?: string | undefined;
+    }): Promise<LoginStep> {
+      const tenant = await tenantOf(q.tenantCode);
+      if (!tenant) return { kind: 'refused', reason: 'unknownTenant' };
+      const svc = q.service ? await registered(tenant.id, q.service) : null;
+      if (q.service && !svc) return { kind: 'refused', reason: 'unknownService' };
+      // renew takes precedence over gateway (CAS 3.0 §2.1.1).
+      const renew = flag(q.renew);
+      const session =
+        q.cookie && !renew ? await repo.touchSession(hashCookie(q.cookie), settings.sessionIdleSeconds) : null;
+      if (svc && session && session.tenantId === tenant.id) {
+        return { kind: 'redirect', url: await ticketFor(session, svc, false) };
+      }
+      if (svc && !renew && flag(q.gateway)) return { kind: 'redirect', url: svc.url.href };
+      return { kind: 'page' };
+    },
+
+    /** POST /cas/login: a new SSO session (cookie) and, with a service, the URL to send the user to. */
+    async login(c: Credentials, service: string | undefined): Promise<{ cookie: string; redirect: string | null }> {
+      const tenant = await tenantOf(c.tenantCode);
+      if (!tenant) throw new SsoRefusal('unknownTenant');
+      const svc = service ? await registered(tenant.id, service) : null;
+      if (service && !svc) throw new SsoRefusal('unknownService');
+      const user = await deps.verifyCredentials({ ...c, tenantCode: tenant.code });
+      const cookie = randomBytes(32).toString('base64url');
+      const id = await repo.openSession(hashCookie(cookie), user.tenantId, user.userId, settings.sessionMaxSeconds);
+      const session = { id, tenantId: user.tenantId, userId: user.userId };
+      return { cookie, redirect: svc ? await ticketFor(session, svc, true) : null };
+    },
+
+    /** serviceValidate and friends: the ticket's one validation attempt. */
+    async validate(q: {
+      ticket?: string | undefined;
+      service?: string | undefined;
+      renew?: string | undefined;
+    }): Promise<Validation> {
+      if (!q.ticket || !q.service) {
+        return { ok: false, code: 'INVALID_REQUEST', description: `'ticket' and 'service' are required` };
+      }
+      if (!q.ticket.startsWith(TICKET_PREFIX) || q.ticket.length > 256) {
+        return { ok: false, code: 'INVALID_TICKET', description: `Ticket '${q.ticket.slice(0, 64)}' not recognized` };
+      }
+      const t = await repo.takeTicket(q.ticket);
+      if (!t || t.expired || t.sessionEnded) {
+        return { ok: false, code: 'INVALID_TICKET', description: `Ticket '${q.ticket}' not recognized` };
+      }
+      const given = parseService(q.service);
+      if (!given || given.href !== t.service) {
+        return { ok: false, code: 'INVALID_SERVICE', description: `Ticket '${q.ticket}' does not match the service` };
+      }
+      if (flag(q.renew) && !t.fromNewLogin) {
+        return {
+          ok: false,
+          code: 'INVALID_TICKET_SPEC',
+          description: 'The ticket was not issued by a new login (renew)',
+        };
+      }
+      await repo.markValidated(q.ticket);
+      return {
+        ok: true,
+        user: t.username,
+        attributes: {
+          authenticationDate: t.authenticatedAt.toISOString(),
+          isFromNewLogin: t.fromNewLogin,
+          longTermAuthenticationRequestTokenUsed: false,
+          tenantCode: t.tenantCode,
+          userId: t.userId,
+          name: t.name,
+        },
+      };
+    },
+
+    /**
+     * GET /cas/logout: ends the SSO session, tells every service that validated a ticket of it
+     * (single logout, in parallel, each bounded by a timeout), and returns where to go: the given
+     * service if it is registered, else nowhere (the logged-out page).
+     */
+    async logout(q: { cookie?: string | undefined; service?: string | undefined; tenantCode?: string | undefined }) {
+      const ended = q.cookie ? await repo.endSession(hashCookie(q.cookie)) : null;
+      if (ended) {
+        const services = await repo.services(ended.session.tenantId);
+        await Promise.all(
+          ended.tickets.map((t) => {
+            const svc = services.find((s) => s.id === t.serviceId);
+            if (!svc) return undefined;
+            const body = `logoutRequest=${encodeURIComponent(logoutRequestXml(t.ticket))}`;
+            return deps.postLogout(logoutTarget(svc, t.service, settings.portal), body, settings.logoutTimeoutMs);
+          }),
+        );
+      }
+      if (!q.service) return { redirect: null };
+      const tenantId = ended?.session.tenantId ?? (await tenantOf(q.tenantCode))?.id;
+      const svc = tenantId === undefined ? null : await registered(tenantId, q.service);
+      return { redirect: svc ? svc.url.href : null };
+    },
+  };
+}
+
+export class SsoRefusal extends Error {
+  constructor(readonly reason: 'unknownTenant' | 'unknownService') {
+    super(reason);
+  }
+}
+
+export type SsoService = ReturnType<typeof createSsoService>;

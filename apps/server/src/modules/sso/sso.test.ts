@@ -1,0 +1,356 @@
+/**
+ * The sign-on server against the CAS protocol 3.0 specification, one test per MUST that applies,
+ * through the real app and PostgreSQL; then the portal as a CAS client over real HTTP, and single
+ * logout reaching it.
+ */
+import { randomBytes } from 'node:crypto';
+import { createServer, type AddressInfo } from 'node:net';
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO_PASSWORD, createTestContext, type TestContext } from '../../test/harness.js';
+import { findService, parseService, type RegisteredService } from './service-registry.js';
+
+// The demo tenant registers the portal ({PORTAL} = PUBLIC_URL + /center/).
+const PORTAL = 'http://portal.test/center/';
+const SERVICE = `${PORTAL}login?redirect=%2Fent%2Fcolist&benchCode=B1`;
+
+let ctx: TestContext;
+beforeAll(async () => {
+  ctx = await createTestContext({ PUBLIC_URL: 'http://portal.test' });
+});
+afterAll(async () => ctx?.close());
+
+const cookieOf = (setCookie: string | string[] | undefined) => {
+  const line = ([] as string[]).concat(setCookie ?? [])[0] ?? '';
+  return { line, value: /CASTGC=([^;]*)/.exec(line)?.[1] ?? '' };
+};
+
+/** A form login at /cas/login, with the test-mode image captcha. */
+async function casLogin(c: TestContext, form: Record<string, string> = {}, password = DEMO_PASSWORD) {
+  const captchaKey = randomBytes(8).toString('hex');
+  await c.call({ url: `/api/auth/kaptcha/get?type=LOGIN&data=${captchaKey}` });
+  const body = new URLSearchParams({
+    username: 'member',
+    password: c.encrypt(password),
+    imgvercode: '8888',
+    captchaKey,
+    service: SERVICE,
+    tenantCode: 'demo',
+    ...form,
+  });
+  return c.app.inject({
+    method: 'POST',
+    url: '/cas/login',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    payload: body.toString(),
+  });
+}
+
+const ticketIn = (location: string | undefined) => new URL(location ?? 'http://x/').searchParams.get('ticket');
+
+async function validate(query: Record<string, string>, path = '/cas/p3/serviceValidate') {
+  const res = await ctx.app.inject({ url: `${path}?${new URLSearchParams(query)}` });
+  return res;
+}
+const json = async (query: Record<string, string>) =>
+  (await validate({ ...query, format: 'JSON' })).json().serviceResponse as {
+    authenticationSuccess?: { user: string; attributes: Record<string, unknown> };
+    authenticationFailure?: { code: string; description: string };
+  };
+
+/** A fresh ticket for SERVICE from a new login; the SSO cookie with it. */
+async function newTicket(form: Record<string, string> = {}) {
+  const res = await casLogin(ctx, form);
+  expect(res.statusCode).toBe(303);
+  return { ticket: ticketIn(res.headers.location)!, cookie: cookieOf(res.headers['set-cookie']).value };
+}
+
+describe('service registry (open redirects)', () => {
+  const services: RegisteredService[] = [
+    { id: 1, tenantId: 1, name: 'portal', pattern: '{PORTAL}', sysCode: null, logoutUrl: '{PORTAL_SLO}' },
+    { id: 2, tenantId: 1, name: 'exact', pattern: 'https://apps.test/oa/login', sysCode: 'OA', logoutUrl: null },
+  ];
+  const portal = { base: 'https://portal.test/center/', slo: 'https://portal.test/sso/logout' };
+  const allowed = (s: string) => findService(s, services, portal) !== null;
+
+  it.each([
+    'javascript:alert(1)',
+    'JaVaScRiPt:alert(1)',
+    'data:text/html,<script>alert(1)</script>',
+    'file:///etc/passwd',
+    '//evil.test/center/',
+    'https://evil.test/center/',
+    'https://portal.test/centerx',
+    'https://portal.test/centerx/login',
+    'https://portal.test.evil.test/center/',
+    'https://portal.test@evil.test/center/',
+    'https://evil.test@portal.test/center/',
+    'https://portal.test/center/../admin/',
+    'https://portal.test/center/%2E%2E/admin/',
+    'https://portal.test/center/%2e%2e/admin/',
+    'https://portal.test/center/%252E%252E/admin/',
+    'https://portal.test/center/..%2Fadmin/',
+    'https://portal.test\\@evil.test/center/',
+    'https://portal.test/center/\t/x',
+    'http://portal.test/center/',
+    'https://portal.test:8443/center/',
+    'HTTPS://EVIL.TEST/center/',
+    'https://apps.test/oa/login/extra',
+    'https://apps.test/oa/loginx',
+    '',
+    'center/',
+  ])('refuses %s', (service) => {
+    expect(allowed(service)).toBe(false);
+  });
+
+  it.each([
+    'https://portal.test/center/',
+    'https://portal.test/center/login?redirect=%2Fent%2Fcolist&benchCode=B1',
+    'HTTPS://PORTAL.TEST/center/index',
+    'https://apps.test/oa/login',
+    'https://apps.test/oa/login?next=1',
+  ])('accepts %s', (service) => {
+    expect(allowed(service)).toBe(true);
+  });
+
+  it('keeps the address exactly as a browser will open it', () => {
+    expect(parseService('https://portal.test/center/a b')).toBeNull();
+    expect(parseService('https://portal.test/center/./x')).toBeNull();
+    expect(parseService('https://portal.test/center/x?y=1')?.href).toBe('https://portal.test/center/x?y=1');
+  });
+});
+
+describe('CAS 3.0 §2.1 /login', () => {
+  it('issues tickets prefixed ST- with at least 32 characters of randomness, for the service only', async () => {
+    const res = await casLogin(ctx);
+    expect(res.statusCode).toBe(303);
+    const location = new URL(res.headers.location!);
+    expect(location.href.startsWith(`${SERVICE}&ticket=`)).toBe(true);
+    const ticket = location.searchParams.get('ticket')!;
+    expect(ticket).toMatch(/^ST-[A-Za-z0-9_-]{32,}$/);
+    const { line } = cookieOf(res.headers['set-cookie']);
+    expect(line).toMatch(/^CASTGC=[A-Za-z0-9_-]{40,}; Path=\/cas; HttpOnly; SameSite=Lax; Max-Age=28800$/);
+  });
+
+  it('refuses an unregistered service with an error page: no redirect and no ticket', async () => {
+    const before = await ctx.db.execute(sql`SELECT count(*)::int AS n FROM sso_tickets`);
+    for (const service of ['https://evil.test/', 'http://portal.test/centerx']) {
+      const get = await ctx.app.inject({ url: `/cas/login?${new URLSearchParams({ service })}` });
+      expect(get.statusCode).toBe(400);
+      expect(get.headers.location).toBeUndefined();
+      expect(get.body).toContain('该应用未在统一认证中心登记');
+      const post = await casLogin(ctx, { service });
+      expect(post.statusCode).toBe(400);
+      expect(post.headers.location).toBeUndefined();
+    }
+    const after = await ctx.db.execute(sql`SELECT count(*)::int AS n FROM sso_tickets`);
+    expect(after.rows[0]).toEqual(before.rows[0]);
+  });
+
+  it('gives a ticket without credentials to a browser with a live SSO session (single sign-on)', async () => {
+    const { cookie } = await newTicket();
+    const res = await ctx.app.inject({
+      url: `/cas/login?${new URLSearchParams({ service: SERVICE })}`,
+      headers: { cookie: `CASTGC=${cookie}` },
+    });
+    expect(res.statusCode).toBe(302);
+    const ticket = ticketIn(res.headers.location)!;
+    const ok = await json({ ticket, service: SERVICE });
+    expect(ok.authenticationSuccess?.attributes.isFromNewLogin).toBe(false);
+  });
+
+  it('renew: ignores the SSO session and shows the form', async () => {
+    const { cookie } = await newTicket();
+    const res = await ctx.app.inject({
+      url: `/cas/login?${new URLSearchParams({ service: SERVICE, renew: 'true', gateway: 'true' })}`,
+      headers: { cookie: `CASTGC=${cookie}` },
+    });
+    expect(res.headers.location).toBeUndefined();
+    expect([200, 503]).toContain(res.statusCode); // the page (503 only when the web app is not built)
+  });
+
+  it('gateway: back to the service without a ticket when there is no SSO session, with one when there is', async () => {
+    const none = await ctx.app.inject({
+      url: `/cas/login?${new URLSearchParams({ service: SERVICE, gateway: 'true' })}`,
+    });
+    expect(none.statusCode).toBe(302);
+    expect(none.headers.location).toBe(new URL(SERVICE).href);
+    const { cookie } = await newTicket();
+    const some = await ctx.app.inject({
+      url: `/cas/login?${new URLSearchParams({ service: SERVICE, gateway: 'true' })}`,
+      headers: { cookie: `CASTGC=${cookie}` },
+    });
+    expect(ticketIn(some.headers.location)).toMatch(/^ST-/);
+  });
+
+  it('refuses wrong credentials with the portal login message and sets no cookie', async () => {
+    const res = await casLogin(ctx, {}, 'Wrong@2026!');
+    expect(res.statusCode).toBe(303);
+    expect(res.headers.location).toContain('error=loginFailed');
+    expect(res.headers['set-cookie']).toBeUndefined();
+    const asJson = await ctx.app.inject({
+      method: 'POST',
+      url: '/cas/login',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
+      payload: new URLSearchParams({ username: 'member', password: ctx.encrypt('x'), service: SERVICE }).toString(),
+    });
+    expect(asJson.json()).toEqual({ status: 40002, message: '用户名、密码或验证码错误', data: null });
+    expect(asJson.headers['set-cookie']).toBeUndefined();
+  });
+
+  it('expires an idle SSO session', async () => {
+    const { cookie } = await newTicket();
+    await ctx.db.execute(sql`UPDATE sso_sessions SET last_used_at = now() - interval '121 minutes'`);
+    const res = await ctx.app.inject({
+      url: `/cas/login?${new URLSearchParams({ service: SERVICE })}`,
+      headers: { cookie: `CASTGC=${cookie}` },
+    });
+    expect(res.headers.location).toBeUndefined();
+  });
+});
+
+describe('CAS 3.0 §2.5 /serviceValidate and /p3/serviceValidate', () => {
+  it('validates once: XML by default with attributes on p3, JSON on request', async () => {
+    const { ticket } = await newTicket();
+    const res = await validate({ ticket, service: SERVICE });
+    expect(res.headers['content-type']).toContain('xml');
+    expect(res.body).toContain('<cas:serviceResponse xmlns:cas="http://www.yale.edu/tp/cas">');
+    expect(res.body).toContain('<cas:user>member</cas:user>');
+    expect(res.body).toContain('<cas:tenantCode>demo</cas:tenantCode>');
+    expect(res.body).toContain('<cas:isFromNewLogin>true</cas:isFromNewLogin>');
+    expect(res.body).toContain('<cas:name>张敏</cas:name>');
+    expect((await json({ ticket, service: SERVICE })).authenticationFailure?.code).toBe('INVALID_TICKET');
+  });
+
+  it('answers JSON with the user and attributes; /serviceValidate without attributes', async () => {
+    const a = await newTicket();
+    const ok = await json({ ticket: a.ticket, service: SERVICE });
+    expect(ok.authenticationSuccess).toMatchObject({
+      user: 'member',
+      attributes: { tenantCode: 'demo', name: '张敏', isFromNewLogin: true },
+    });
+    const b = await newTicket();
+    const plain = await validate({ ticket: b.ticket, service: SERVICE }, '/cas/serviceValidate');
+    expect(plain.body).toContain('<cas:user>member</cas:user>');
+    expect(plain.body).not.toContain('cas:attributes');
+  });
+
+  it('spends the one attempt on a failure: a wrong service is INVALID_SERVICE, the ticket is then gone', async () => {
+    const { ticket } = await newTicket();
+    expect((await json({ ticket, service: `${PORTAL}other` })).authenticationFailure?.code).toBe('INVALID_SERVICE');
+    expect((await json({ ticket, service: SERVICE })).authenticationFailure?.code).toBe('INVALID_TICKET');
+  });
+
+  it('refuses an expired ticket (valid 10 s)', async () => {
+    const { ticket } = await newTicket();
+    await ctx.db.execute(sql`UPDATE sso_tickets SET expires_at = now() - interval '1 second' WHERE ticket = ${ticket}`);
+    expect((await json({ ticket, service: SERVICE })).authenticationFailure?.code).toBe('INVALID_TICKET');
+  });
+
+  it('renew=true accepts only a ticket from a new login (INVALID_TICKET_SPEC otherwise)', async () => {
+    const fresh = await newTicket();
+    expect((await json({ ticket: fresh.ticket, service: SERVICE, renew: 'true' })).authenticationSuccess).toBeDefined();
+    const sso = await ctx.app.inject({
+      url: `/cas/login?${new URLSearchParams({ service: SERVICE })}`,
+      headers: { cookie: `CASTGC=${fresh.cookie}` },
+    });
+    const fromSso = ticketIn(sso.headers.location)!;
+    const r = await json({ ticket: fromSso, service: SERVICE, renew: 'true' });
+    expect(r.authenticationFailure?.code).toBe('INVALID_TICKET_SPEC');
+  });
+
+  it('INVALID_REQUEST without ticket or service; INVALID_TICKET for an unknown one; CAS 1.0 /validate', async () => {
+    expect((await json({ service: SERVICE })).authenticationFailure?.code).toBe('INVALID_REQUEST');
+    expect((await json({ ticket: 'ST-x' })).authenticationFailure?.code).toBe('INVALID_REQUEST');
+    expect((await json({ ticket: 'ST-unknown', service: SERVICE })).authenticationFailure?.code).toBe('INVALID_TICKET');
+    expect((await json({ ticket: 'PT-1', service: SERVICE })).authenticationFailure?.code).toBe('INVALID_TICKET');
+    const { ticket } = await newTicket();
+    expect((await validate({ ticket, service: SERVICE }, '/cas/validate')).body).toBe('yes\nmember\n');
+    expect((await validate({ ticket, service: SERVICE }, '/cas/validate')).body).toBe('no\n');
+  });
+});
+
+describe('CAS 3.0 §2.3 /logout', () => {
+  it('ends the SSO session and redirects only to a registered service', async () => {
+    const { cookie } = await newTicket();
+    const bad = await ctx.app.inject({
+      url: `/cas/logout?${new URLSearchParams({ service: 'https://evil.test/' })}`,
+      headers: { cookie: `CASTGC=${cookie}` },
+    });
+    expect(bad.statusCode).toBe(200);
+    expect(bad.headers.location).toBeUndefined();
+    expect(bad.body).toContain('您已退出统一认证中心');
+    expect(cookieOf(bad.headers['set-cookie']).line).toContain('Max-Age=0');
+    // The session is over: no ticket without credentials any more.
+    const after = await ctx.app.inject({
+      url: `/cas/login?${new URLSearchParams({ service: SERVICE })}`,
+      headers: { cookie: `CASTGC=${cookie}` },
+    });
+    expect(after.headers.location).toBeUndefined();
+    const good = await ctx.app.inject({
+      url: `/cas/logout?${new URLSearchParams({ service: SERVICE, tenantCode: 'demo' })}`,
+    });
+    expect(good.statusCode).toBe(302);
+    expect(good.headers.location).toBe(new URL(SERVICE).href);
+  });
+});
+
+describe('the portal as a CAS client, and single logout', () => {
+  const freePort = () =>
+    new Promise<number>((done) => {
+      const srv = createServer().listen(0, '127.0.0.1', () => {
+        const { port } = srv.address() as AddressInfo;
+        srv.close(() => done(port));
+      });
+    });
+
+  it('exchanges a ticket for a session over HTTP; the sign-on logout ends that session (single logout)', async () => {
+    // One instance is sign-on server and portal, as `npm start` runs it: SSO_URL is its own address.
+    const port = await freePort();
+    const base = `http://127.0.0.1:${port}`;
+    const one = await createTestContext({ PUBLIC_URL: base, SSO_URL: base }, { databaseUrl: ctx.url });
+    await one.app.listen({ port, host: '127.0.0.1' });
+    try {
+      const service = `${base}/center/login?redirect=%2Fent%2Fcolist`;
+      const login = await casLogin(one, { service });
+      const ticket = ticketIn(login.headers.location)!;
+      const cookie = cookieOf(login.headers['set-cookie']).value;
+      const exchange = (st: string, svc = service) =>
+        one.call({ method: 'POST', url: `/api/auth/jwt/getTokenBySt?${new URLSearchParams({ st, service: svc })}` });
+
+      const res = await exchange(ticket);
+      expect(res.json()).toMatchObject({ status: 200 });
+      const token = res.json().data as string;
+      const info = () => one.call({ url: '/api/front/member/front/infoV2', token });
+      expect((await info()).statusCode).toBe(200);
+
+      // The ticket was spent by that validation: a second exchange is refused with 40121.
+      const again = await exchange(ticket);
+      expect(again.json()).toMatchObject({ status: 40121, message: '票据无效或已过期，请重新登录' });
+      expect(again.statusCode).toBe(401);
+
+      // Logout at the sign-on server: its single-logout POST reaches /sso/logout and ends the session.
+      const out = await one.app.inject({
+        url: `/cas/logout?${new URLSearchParams({ service: `${base}/center/` })}`,
+        headers: { cookie: `CASTGC=${cookie}` },
+      });
+      expect(out.statusCode).toBe(302);
+      expect(out.headers.location).toBe(`${base}/center/`);
+      expect((await info()).statusCode).toBe(401);
+    } finally {
+      await one.close();
+    }
+  });
+
+  it('ignores a single-logout request that names no known ticket', async () => {
+    const token = await ctx.login();
+    const res = await ctx.app.inject({
+      method: 'POST',
+      url: '/sso/logout',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: `logoutRequest=${encodeURIComponent('<samlp:LogoutRequest><samlp:SessionIndex>ST-abcdefghijklmnopqrstuvwxyz</samlp:SessionIndex></samlp:LogoutRequest>')}`,
+    });
+    expect(res.statusCode).toBe(200);
+    expect((await ctx.call({ url: '/api/front/member/front/infoV2', token })).statusCode).toBe(200);
+  });
+});
