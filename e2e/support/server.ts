@@ -4,6 +4,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { createServer, type AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
 import { ensureDatabase } from '../../apps/server/src/db/open.js';
 
@@ -16,7 +17,22 @@ export interface RunningServer {
 
 const ROOT = resolve(import.meta.dirname, '../..');
 
-export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
+const freePort = () =>
+  new Promise<number>((done) => {
+    const srv = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as AddressInfo;
+      srv.close(() => done(port));
+    });
+  });
+
+/**
+ * `signOn`: the portal signs in through its own sign-on server (SSO_URL = its own address), as a
+ * single-process deployment with SSO does.
+ */
+export async function startServer(
+  env: Record<string, string> = {},
+  { signOn = false }: { signOn?: boolean } = {},
+): Promise<RunningServer> {
   const admin = process.env.TEST_PG_ADMIN_URL;
   if (!admin) throw new Error('TEST_PG_ADMIN_URL is not set: run through vitest');
   const name = `e2e_${randomBytes(5).toString('hex')}`;
@@ -24,13 +40,18 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
   const dbUrl = new URL(admin);
   dbUrl.pathname = `/${name}`;
 
+  // The port is chosen first, so the server knows its own address (PUBLIC_URL, SSO_URL).
+  const chosen = await freePort();
+  const self = `http://127.0.0.1:${chosen}`;
   const child = spawn(process.execPath, ['apps/server/dist/main.js'], {
     cwd: ROOT,
     env: {
       PATH: process.env.PATH ?? '',
       NODE_ENV: 'test',
-      PORT: '0',
+      PORT: String(chosen),
       HOST: '127.0.0.1',
+      PUBLIC_URL: self,
+      ...(signOn ? { SSO_URL: self } : {}),
       DATABASE_URL: dbUrl.toString(),
       PORTAL_TEST_CAPTCHA: '1',
       LOG_LEVEL: 'info',

@@ -4,16 +4,17 @@ import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router';
 import { Providers } from './app/providers';
 import { createRouter } from './app/router';
+import { SignOnApp } from './app/sign-on-app';
 import { initI18n } from './lib/i18n';
 import './styles.css';
 
 initI18n();
-const router = createRouter();
+
+// The same bundle serves the sign-on server's page at /cas/login and the portal under its base.
+const signOnPage = window.location.pathname.startsWith('/cas/');
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
-    <Providers>
-      <RouterProvider router={router} />
-    </Providers>
+    <Providers>{signOnPage ? <SignOnApp /> : <RouterProvider router={createRouter()} />}</Providers>
   </StrictMode>,
 );

@@ -4,7 +4,7 @@
  */
 import type { MenuData, UserInfo } from '@portal/contracts';
 import { create } from 'zustand';
-import { basename } from './config';
+import { basename, runtimeConfig } from './config';
 import { storage } from './storage';
 
 interface SessionState {
@@ -55,10 +55,17 @@ let loggingOut = false;
  * on the login page (which drops every cache and tab). Concurrent callers share one logout. The
  * caller revokes the token on the server first when it is still valid.
  */
-export function logout(opts: { returnHere?: boolean } = {}): void {
+export function logout(opts: { returnHere?: boolean; signOn?: boolean } = {}): void {
   if (loggingOut) return;
   loggingOut = true;
-  const target = loginUrl(opts.returnHere ? currentPath() : undefined);
+  const login = loginUrl(opts.returnHere ? currentPath() : undefined);
+  // A user's logout (and a tenant mismatch) ends the sign-on session too, which then sends the
+  // browser back to the login address: {cas}/cas/logout?loginType=2&service={return} (spec §4, §7).
+  const sso = runtimeConfig().ssoUrl.replace(/\/$/, '');
+  const target =
+    opts.signOn && sso
+      ? `${sso}/cas/logout?${new URLSearchParams({ loginType: '2', service: `${window.location.origin}${login}` })}`
+      : login;
   storage.clearAll(['locale']);
   // The reload drops every in-memory state; resetting the store first would make the router
   // redirect to /login on its own, a second navigation racing this one.

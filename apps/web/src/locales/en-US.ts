@@ -65,6 +65,13 @@ const enUS: Messages = {
     openExternal: 'Open in a new window',
     language: '中文',
   },
+  signOn: {
+    redirecting: 'Going to the sign-on service…',
+    failed: 'Single sign-on did not complete',
+    loop: 'Several trips to the sign-on service did not sign you in, so the page stopped redirecting. Check that the browser accepts cookies, or try again later.',
+    retry: 'Sign in again',
+    tenantMismatch: 'The tenant code does not match; you have been signed out, please sign in again',
+  },
   notFound: { title: '404', subtitle: 'Sorry, the page you visited does not exist', back: 'Back home' },
 };
 

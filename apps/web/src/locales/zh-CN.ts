@@ -64,6 +64,13 @@ const zhCN = {
     openExternal: '在新窗口打开',
     language: 'English',
   },
+  signOn: {
+    redirecting: '正在前往统一认证中心…',
+    failed: '单点登录未完成',
+    loop: '多次跳转统一认证中心仍未登录，已停止自动跳转。请确认浏览器允许 Cookie，或稍后重试。',
+    retry: '重新登录',
+    tenantMismatch: '租户编码不一致，您已被登出请重新登陆',
+  },
   notFound: { title: '404', subtitle: '抱歉，您访问的页面不存在', back: '返回首页' },
 };
 

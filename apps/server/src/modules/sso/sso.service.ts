@@ -75,10 +75,11 @@ const newTicket = () => `${TICKET_PREFIX}${randomBytes(32).toString('base64url')
 /** CAS's boolean parameters: present and "true" (any case), or a bare flag. */
 export const flag = (v: string | undefined) => v !== undefined && (v === '' || v.toLowerCase() === 'true');
 
+/** The service address with `ticket` appended, the rest of it exactly as registered and given. */
 function withTicket(service: URL, ticket: string): string {
-  const u = new URL(service.href);
-  u.searchParams.append('ticket', ticket);
-  return u.href;
+  const [address, hash] = service.href.split('#', 2) as [string, string | undefined];
+  const joined = `${address}${address.includes('?') ? '&' : '?'}ticket=${encodeURIComponent(ticket)}`;
+  return hash === undefined ? joined : `${joined}#${hash}`;
 }
 
 const xmlEscape = (v: string) =>

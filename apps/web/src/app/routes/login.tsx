@@ -1,67 +1,45 @@
-import { Alert } from 'antd';
-import { lazy, Suspense } from 'react';
-import { useTranslation } from 'react-i18next';
 import { Navigate, useLocation, useNavigate } from 'react-router';
-import { LoginPage, type HumanCheck } from '../../features/auth/components/login-page';
-import { useCaptchaKind } from '../../features/captcha/api/behaviour-captcha';
+import { signInToPortal } from '../../features/auth/api/login';
+import { LoginPage } from '../../features/auth/components/login-page';
+import { SignOnEntry } from '../../features/auth/components/sign-on-entry';
 import { runtimeConfig } from '../../lib/config';
 import { useSession } from '../../lib/session';
+import { storage } from '../../lib/storage';
+import { useHumanCheck } from '../human-check';
 import { LanguageToggle } from '../language-toggle';
-import { keptParams, safeRedirect } from '../navigation';
+import { keptParams, safeRedirect, tenantCodeOf } from '../navigation';
 
-// Loaded only where the server asks for it; rendering it closed (pop mode) already fetches it.
-const BehaviourCaptcha = lazy(() =>
-  import('../../features/captcha/components/behaviour-captcha').then(
-    (m) => ({ default: m.BehaviourCaptcha }),
-    // A chunk that cannot load (a new deployment, a lost connection) must not take the page down.
-    () => ({ default: CaptchaUnavailable }),
-  ),
-);
-
-function CaptchaUnavailable() {
-  const { t } = useTranslation();
-  return <Alert type="error" showIcon message={t('login.checkChunkFailed')} />;
-}
-
-/** The server's choice of captcha (getCaptchaType), shown as the runtime config says. */
-function useHumanCheck(): HumanCheck | undefined {
-  const kind = useCaptchaKind();
-  if (kind.isPending) return undefined;
-  // Not the image captcha by default: a server that wants the behavioural one would refuse it.
-  if (kind.isError) return { kind: 'unknown', retry: () => void kind.refetch() };
-  if (kind.data !== 'anji') return { kind: 'image' };
-  const { captchaType, captchaMode } = runtimeConfig();
-  return {
-    kind: captchaMode === 'fixed' ? 'inline' : 'pop',
-    render: ({ open, onPassed, onCancel }) => (
-      <Suspense fallback={null}>
-        <BehaviourCaptcha
-          mode={captchaMode}
-          open={open}
-          captchaType={captchaType}
-          onSuccess={(answer) => onPassed(answer.captchaVerification)}
-          onClose={onCancel}
-        />
-      </Suspense>
-    ),
-  };
-}
-
-/** /login and /user/login: the form, or straight home when a session already exists (spec §4). */
-export function LoginRoute() {
-  const token = useSession((s) => s.token);
-  const location = useLocation();
+function StandaloneLogin({ target }: { target: string }) {
   const navigate = useNavigate();
   const humanCheck = useHumanCheck();
-  const redirect = safeRedirect(new URLSearchParams(location.search).get('redirect'));
-  const kept = keptParams(location.search).toString();
-  const target = redirect ?? `/${kept ? `?${kept}` : ''}`;
-  if (token) return <Navigate to={target} replace />;
   return (
     <LoginPage
-      onSuccess={() => navigate(target, { replace: true })}
+      signIn={async (values) => {
+        await signInToPortal(values);
+        navigate(target, { replace: true });
+      }}
       languageToggle={<LanguageToggle />}
       humanCheck={humanCheck}
     />
   );
+}
+
+/**
+ * /login and /user/login (spec §4): straight on with a stored session; otherwise the sign-on
+ * server when one is configured, else the standalone form.
+ */
+export function LoginRoute() {
+  const token = useSession((s) => s.token);
+  const location = useLocation();
+  const navigate = useNavigate();
+  const redirect = safeRedirect(new URLSearchParams(location.search).get('redirect'));
+  const kept = keptParams(location.search).toString();
+  const target = redirect ?? `/${kept ? `?${kept}` : ''}`;
+  if (token) return <Navigate to={target} replace />;
+  if (runtimeConfig().ssoUrl) {
+    const tenantCode =
+      tenantCodeOf(location.search) ?? storage.get<string>('tenantCode') ?? runtimeConfig().defaultTenantCode;
+    return <SignOnEntry tenantCode={tenantCode} onSignedIn={() => navigate(target, { replace: true })} />;
+  }
+  return <StandaloneLogin target={target} />;
 }

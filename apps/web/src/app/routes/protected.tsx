@@ -6,6 +6,7 @@ import { useSessionData } from '../../features/shell/api/get-session-data';
 import { ApiError } from '../../lib/api/client';
 import { useSession } from '../../lib/session';
 import { keptParams } from '../navigation';
+import { useTenantMismatch } from '../tenant-mismatch';
 
 /**
  * Every route but the open ones: without a token, to /login with the wanted path; with one, user
@@ -16,6 +17,7 @@ export function ProtectedRoute() {
   const token = useSession((s) => s.token);
   const location = useLocation();
   const data = useSessionData(token);
+  useTenantMismatch(location.search, data.data?.userInfo.tenantCode);
 
   if (!token) {
     const wanted = `${location.pathname}${location.search}`;

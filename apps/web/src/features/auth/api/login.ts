@@ -1,5 +1,4 @@
 import type { LoginBody, PublicKeyData } from '@portal/contracts';
-import { useMutation } from '@tanstack/react-query';
 import { request } from '../../../lib/api/client';
 import { captchaClientId } from '../../../lib/client-id';
 import { rsaOaepEncrypt } from '../../../lib/crypto';
@@ -27,11 +26,16 @@ function getPublicKey(): Promise<PublicKeyData> {
   return publicKey;
 }
 
-export async function login(input: LoginInput): Promise<string> {
+/** base64(RSA-OAEP-SHA256(password)) under the server's public key (ARCHITECTURE §4). */
+export async function encryptPassword(password: string): Promise<string> {
   const { publicKey: pem } = await getPublicKey();
+  return rsaOaepEncrypt(pem, password);
+}
+
+export async function login(input: LoginInput): Promise<string> {
   const body: LoginBody = {
     username: input.username.trim(),
-    password: await rsaOaepEncrypt(pem, input.password),
+    password: await encryptPassword(input.password),
     ...(input.captchaVerification
       ? { captchaVerification: input.captchaVerification }
       : { imgvercode: (input.imgvercode ?? '').trim(), captchaKey: captchaClientId() }),
@@ -47,6 +51,7 @@ export async function login(input: LoginInput): Promise<string> {
   });
 }
 
-export function useLogin() {
-  return useMutation({ mutationFn: login, onSuccess: (token) => setToken(token) });
+/** The portal's own login: the token is kept, the session starts. */
+export async function signInToPortal(input: LoginInput): Promise<void> {
+  setToken(await login(input));
 }

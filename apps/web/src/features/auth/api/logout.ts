@@ -4,5 +4,5 @@ import { logout } from '../../../lib/session';
 /** Revokes the token on the server, then clears the browser session (spec §4 logout). */
 export async function signOut(): Promise<void> {
   await request('/api/auth/jwt/logout', { method: 'POST', body: {}, silent: true }).catch(() => undefined);
-  logout();
+  logout({ signOn: true });
 }

@@ -3,10 +3,9 @@ import { LIMITS } from '@portal/contracts';
 import { Alert, Button, Form, Input, message, Typography } from 'antd';
 import { Fragment, useEffect, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ApiError } from '../../../lib/api/client';
 import { runtimeConfig } from '../../../lib/config';
 import { useCaptcha } from '../api/get-captcha';
-import { useLogin, type LoginInput } from '../api/login';
+import type { LoginInput } from '../api/login';
 import './login-page.css';
 
 /** What a behavioural check needs from the form: it hands back its proof, or is closed. */
@@ -28,8 +27,11 @@ export type HumanCheck =
   | { kind: 'unknown'; retry: () => void };
 
 export interface LoginPageProps {
-  /** Called after a successful login; the route decides where to go. */
-  onSuccess: () => void;
+  /**
+   * Signs in with the filled form and goes on (the portal: a token, then the wanted page; the
+   * sign-on page: back to the service with a ticket). A refusal throws with the message to show.
+   */
+  signIn: (values: LoginInput) => Promise<void>;
   /** Language toggle, shown only when the runtime config allows switching. */
   languageToggle?: ReactNode;
   /** Undefined while not yet known. */
@@ -91,13 +93,13 @@ function ImageCaptchaField({ counter, onRefresh }: { counter: number; onRefresh:
   );
 }
 
-export function LoginPage({ onSuccess, languageToggle, humanCheck }: LoginPageProps) {
+export function LoginPage({ signIn, languageToggle, humanCheck }: LoginPageProps) {
   const { t } = useTranslation();
   const [form] = Form.useForm<LoginInput>();
   const [counter, setCounter] = useState(0);
   // The filled form waiting for the behavioural check to pass.
   const [waiting, setWaiting] = useState<LoginInput | null>(null);
-  const loginMutation = useLogin();
+  const [pending, setPending] = useState(false);
   const site = runtimeConfig().siteName || t('app.siteName');
 
   // A new captcha of either kind: the image's answer cleared, an inline check remounted.
@@ -107,13 +109,15 @@ export function LoginPage({ onSuccess, languageToggle, humanCheck }: LoginPagePr
   };
 
   const send = async (values: LoginInput) => {
+    setPending(true);
     try {
-      await loginMutation.mutateAsync(values);
-      onSuccess();
+      await signIn(values);
     } catch (err) {
       // §8: the server's message for 5 s; a new captcha after every attempt.
-      void message.error(err instanceof ApiError ? err.message : String(err), LIMITS.loginErrorSeconds);
+      void message.error(err instanceof Error ? err.message : String(err), LIMITS.loginErrorSeconds);
       refreshCaptcha();
+    } finally {
+      setPending(false);
     }
   };
 
@@ -191,8 +195,8 @@ export function LoginPage({ onSuccess, languageToggle, humanCheck }: LoginPagePr
                 }
               />
             ) : null}
-            <Button type="primary" htmlType="submit" block loading={loginMutation.isPending}>
-              {loginMutation.isPending ? t('login.submitting') : t('login.submit')}
+            <Button type="primary" htmlType="submit" block loading={pending}>
+              {pending ? t('login.submitting') : t('login.submit')}
             </Button>
           </Form>
           <Alert className="login-notice" type="info" showIcon message={t('login.browserNotice')} />

@@ -1,0 +1,47 @@
+import { Alert } from 'antd';
+import { lazy, Suspense } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { HumanCheck } from '../features/auth/components/login-page';
+import { useCaptchaKind } from '../features/captcha/api/behaviour-captcha';
+import { runtimeConfig } from '../lib/config';
+
+// Loaded only where the server asks for it; rendering it closed (pop mode) already fetches it.
+const BehaviourCaptcha = lazy(() =>
+  import('../features/captcha/components/behaviour-captcha').then(
+    (m) => ({ default: m.BehaviourCaptcha }),
+    // A chunk that cannot load (a new deployment, a lost connection) must not take the page down.
+    () => ({ default: CaptchaUnavailable }),
+  ),
+);
+
+function CaptchaUnavailable() {
+  const { t } = useTranslation();
+  return <Alert type="error" showIcon message={t('login.checkChunkFailed')} />;
+}
+
+/**
+ * The login form's captcha, as the server asks (getCaptchaType) and the runtime config shows it;
+ * shared by the portal's login and the sign-on page.
+ */
+export function useHumanCheck(): HumanCheck | undefined {
+  const kind = useCaptchaKind();
+  if (kind.isPending) return undefined;
+  // Not the image captcha by default: a server that wants the behavioural one would refuse it.
+  if (kind.isError) return { kind: 'unknown', retry: () => void kind.refetch() };
+  if (kind.data !== 'anji') return { kind: 'image' };
+  const { captchaType, captchaMode } = runtimeConfig();
+  return {
+    kind: captchaMode === 'fixed' ? 'inline' : 'pop',
+    render: ({ open, onPassed, onCancel }) => (
+      <Suspense fallback={null}>
+        <BehaviourCaptcha
+          mode={captchaMode}
+          open={open}
+          captchaType={captchaType}
+          onSuccess={(answer) => onPassed(answer.captchaVerification)}
+          onClose={onCancel}
+        />
+      </Suspense>
+    ),
+  };
+}

@@ -1,0 +1,33 @@
+import { Modal } from 'antd';
+import { useEffect } from 'react';
+import { useTranslation } from 'react-i18next';
+import { signOut } from '../features/auth/api/logout';
+import { storage } from '../lib/storage';
+import { tenantCodeOf } from './navigation';
+
+// Codes the user chose to stay despite, for this page's life: asked once each.
+const dismissed = new Set<string>();
+
+/**
+ * Spec §4: an address naming another tenant than the session's asks 租户编码不一致，您已被登出请重新登陆;
+ * confirm logs out (through the sign-on server when there is one) towards that tenant's login,
+ * cancel stays.
+ */
+export function useTenantMismatch(search: string, sessionTenant: string | undefined): void {
+  const { t } = useTranslation();
+  const wanted = tenantCodeOf(search);
+  useEffect(() => {
+    if (!wanted || !sessionTenant || wanted === sessionTenant || dismissed.has(wanted)) return;
+    dismissed.add(wanted);
+    Modal.confirm({
+      title: t('signOn.tenantMismatch'),
+      okText: t('errors.relogin'),
+      cancelText: t('errors.stay'),
+      onOk: () => {
+        storage.set('tenantCode', wanted);
+        void signOut();
+      },
+      onCancel: () => storage.set('tenantCode', sessionTenant),
+    });
+  }, [wanted, sessionTenant, t]);
+}

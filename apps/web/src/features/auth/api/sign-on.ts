@@ -1,0 +1,63 @@
+/**
+ * Signing in through the sign-on server (spec §4, CAS 3.0): the address of its login, the ticket
+ * exchange, and the sign-on page's own form post. (Its logout address is built by lib/session.)
+ */
+import { runtimeConfig } from '../../../lib/config';
+import { request } from '../../../lib/api/client';
+import { apiLanguage } from '../../../lib/i18n';
+import { captchaClientId } from '../../../lib/client-id';
+import { encryptPassword, type LoginInput } from './login';
+
+const ssoBase = () => runtimeConfig().ssoUrl.replace(/\/$/, '');
+
+/** {cas}/cas/login?loginType=2&tenantCode={code}&service={url} (spec §7). */
+export function signOnLoginUrl(tenantCode: string, service: string): string {
+  const q = new URLSearchParams({ loginType: '2', tenantCode, service });
+  return `${ssoBase()}/cas/login?${q}`;
+}
+
+/** The token for a service ticket; `service` is the address the ticket was issued for. */
+export function exchangeTicket(st: string, service: string): Promise<string> {
+  return request<string>('/api/auth/jwt/getTokenBySt', {
+    method: 'POST',
+    query: { st, service },
+    anonymous: true,
+    silent: true,
+  });
+}
+
+export class SignOnError extends Error {}
+
+/**
+ * The sign-on page's login: the same fields as the portal login, posted as a form to /cas/login;
+ * answers where to go next (the service with its ticket).
+ */
+export async function signOnSignIn(input: LoginInput, page: URLSearchParams): Promise<string> {
+  const form = new URLSearchParams({
+    username: input.username.trim(),
+    password: await encryptPassword(input.password),
+    tenantCode: page.get('tenantCode') ?? '',
+  });
+  if (input.captchaVerification) form.set('captchaVerification', input.captchaVerification);
+  else {
+    form.set('imgvercode', (input.imgvercode ?? '').trim());
+    form.set('captchaKey', captchaClientId());
+  }
+  for (const k of ['service', 'renew'] as const) {
+    const v = page.get(k);
+    if (v) form.set(k, v);
+  }
+  const res = await fetch(`/cas/login?language=${apiLanguage()}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
+    body: form,
+    credentials: 'same-origin',
+  });
+  const body = (await res.json().catch(() => null)) as {
+    status?: number;
+    message?: string;
+    data?: { redirect?: string };
+  } | null;
+  if (body?.status === 200 && body.data?.redirect) return body.data.redirect;
+  throw new SignOnError(body?.message ?? res.statusText);
+}

@@ -1,0 +1,140 @@
+/**
+ * Single sign-on end to end, in real Chromium against the real built server, which here is both the
+ * portal and its sign-on server (SSO_URL = its own address): a deep link survives the trip through
+ * the sign-on page; a second portal session in the same browser needs no credentials; logout from
+ * the portal ends the sign-on session and, by single logout, every portal session it gave out.
+ */
+import { mkdirSync } from 'node:fs';
+import type { RuntimeConfig } from '@portal/contracts';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launch, signedFetch } from './support/browser.js';
+import { startServer, type RunningServer } from './support/server.js';
+
+const SHOTS = 'e2e/artifacts';
+let server: RunningServer;
+let browser: Browser;
+
+beforeAll(async () => {
+  mkdirSync(SHOTS, { recursive: true });
+  [server, browser] = await Promise.all([
+    startServer({ PORTAL_RUNTIME_CONFIG: '{"languageSwitch":true}' }, { signOn: true }),
+    launch(),
+  ]);
+});
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+const token = (page: Page) =>
+  page.evaluate(() => JSON.parse(localStorage.getItem('portal_token') ?? 'null')?.v as string | undefined);
+
+describe('single sign-on', () => {
+  it('keeps the deep link through the sign-on page, signs in again without credentials, and logs out everywhere', async () => {
+    const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+
+    // Signed out, a deep link with kept parameters: off to the sign-on server's page.
+    await page.goto(`${server.url}/center/ent/colist?tc=demo&benchCode=B1`);
+    await page.waitForURL(/\/cas\/login\?/);
+    const casUrl = new URL(page.url());
+    expect(casUrl.searchParams.get('loginType')).toBe('2');
+    expect(casUrl.searchParams.get('tenantCode')).toBe('demo');
+    const service = new URL(casUrl.searchParams.get('service')!);
+    expect(service.pathname).toBe('/center/login');
+    expect(service.searchParams.get('redirect')).toBe('/ent/colist?tc=demo&benchCode=B1');
+    await expect.poll(() => page.locator('.login-captcha-image img').count()).toBe(1);
+    await page.screenshot({ path: `${SHOTS}/sso-login-zh-1440.png` });
+
+    // A wrong password: the message, and still on the sign-on page.
+    await page.locator('#username').fill('member');
+    await page.locator('#password').fill('Wrong@2026!');
+    await page.locator('#imgvercode').fill('8888');
+    await page.keyboard.press('Enter');
+    await page.getByText('用户名、密码或验证码错误').waitFor();
+    expect(new URL(page.url()).pathname).toBe('/cas/login');
+
+    await page.locator('#password').fill('Demo@2026!');
+    await page.locator('#imgvercode').fill('8888');
+    await page.keyboard.press('Enter');
+    // Back at the deep link, signed in, with no ticket left in the address bar.
+    await page.waitForURL(/\/center\/ent\/colist\?/);
+    expect(page.url()).not.toContain('ticket=');
+    const landed = new URL(page.url());
+    expect(landed.searchParams.get('tc')).toBe('demo');
+    expect(landed.searchParams.get('benchCode')).toBe('B1');
+    await page.locator('.ant-breadcrumb').getByText('企业信息').waitFor();
+    const first = (await token(page))!;
+    expect(first).toBeTruthy();
+
+    // The portal session gone from this browser (as for another application): back in through the
+    // sign-on session, without the form.
+    await page.evaluate(() => localStorage.removeItem('portal_token'));
+    await page.goto(`${server.url}/center/index`);
+    await page.waitForURL(/\/center\/index$/);
+    await page.getByText('欢迎回来，张敏').waitFor();
+    const second = (await token(page))!;
+    expect(second).not.toBe(first);
+
+    // Logout from the portal: through the sign-on server's logout, back to its login form.
+    await page.locator('.shell-user').hover();
+    await page.getByText('退出登录').click();
+    await page.waitForURL(/\/cas\/login\?/);
+    await page.locator('#username').waitFor();
+    // Single logout ended the other portal session too: the server refuses its token.
+    const config = await page.evaluate(
+      () => (window as unknown as { __PORTAL_CONFIG__: RuntimeConfig }).__PORTAL_CONFIG__,
+    );
+    for (const t of [first, second]) {
+      const refused = await signedFetch(server.url, config.signSecret, '/api/front/member/front/infoV2', { token: t });
+      expect(refused.status).toBe(401);
+    }
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('asks on a tenant-code mismatch: cancel stays, confirm logs out towards that tenant', async () => {
+    const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+    const page = await context.newPage();
+    await page.goto(`${server.url}/center/index?tc=demo`);
+    await page.waitForURL(/\/cas\/login\?/);
+    await page.locator('#username').fill('member');
+    await page.locator('#password').fill('Demo@2026!');
+    await page.locator('#imgvercode').fill('8888');
+    await page.keyboard.press('Enter');
+    await page.getByText('欢迎回来，张敏').waitFor();
+
+    await page.goto(`${server.url}/center/index?tc=park2`);
+    const dialog = page.getByRole('dialog').filter({ hasText: '租户编码不一致，您已被登出请重新登陆' });
+    await dialog.waitFor();
+    await expect.poll(() => page.locator('.ant-modal[class*="ant-zoom"]').count()).toBe(0);
+    await page.screenshot({ path: `${SHOTS}/sso-tenant-mismatch-zh-1440.png` });
+    await dialog.getByRole('button', { name: /取\s*消/ }).click();
+    await expect.poll(() => dialog.count()).toBe(0);
+    expect(await token(page)).toBeTruthy();
+
+    await page.goto(`${server.url}/center/index?tc=park3`);
+    await dialog.waitFor();
+    await dialog.getByRole('button', { name: '重新登录' }).click();
+    // Signed out everywhere, and on to the sign-on page of the tenant the address named.
+    await page.waitForURL(/\/cas\/login\?.*tenantCode=park3/);
+    await page.getByText('租户不存在').waitFor(); // park3 is not a tenant of the demo data
+    expect(await page.evaluate(() => localStorage.getItem('portal_token'))).toBeNull();
+    await context.close();
+  });
+
+  it('shows the sign-on page in English on a phone', async () => {
+    const context = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+    await context.addInitScript(() => localStorage.setItem('portal_locale', JSON.stringify({ v: 'en', e: null })));
+    const page = await context.newPage();
+    await page.goto(`${server.url}/center/index`);
+    await page.waitForURL(/\/cas\/login\?/);
+    await page.getByRole('button', { name: 'Sign in' }).waitFor();
+    await expect.poll(() => page.locator('.login-captcha-image img').count()).toBe(1);
+    await page.screenshot({ path: `${SHOTS}/sso-login-en-390.png` });
+    await context.close();
+  });
+});
