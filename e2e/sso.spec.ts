@@ -6,6 +6,7 @@
  */
 import { mkdirSync } from 'node:fs';
 import type { RuntimeConfig } from '@portal/contracts';
+import pg from 'pg';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launch, signedFetch } from './support/browser.js';
@@ -79,6 +80,28 @@ describe('single sign-on', () => {
     const second = (await token(page))!;
     expect(second).not.toBe(first);
 
+    // Entering an external system of the tenant (/front/esa/system/sso): it receives a ticket its
+    // CAS client can validate. (The system is played by an intercepted address.)
+    const db = new pg.Client({ connectionString: server.databaseUrl });
+    await db.connect();
+    await db.query(
+      `INSERT INTO sso_services (tenant_id, name, pattern, sys_code, entry_url)
+       SELECT id, 'ERP', 'http://erp.test/', 'ERP', 'http://erp.test/sso/entry' FROM tenants WHERE code = 'demo'`,
+    );
+    await db.end();
+    await page.route('http://erp.test/**', (route) =>
+      route.fulfill({ contentType: 'text/html', body: '<!doctype html><title>ERP</title><h1>ERP</h1>' }),
+    );
+    await page.goto(`${server.url}/center/front/esa/system/sso?sysCode=ERP&tc=demo`);
+    await page.waitForURL(/^http:\/\/erp\.test\/sso\/entry\?ticket=ST-/);
+    const erpTicket = new URL(page.url()).searchParams.get('ticket')!;
+    const validation = await fetch(
+      `${server.url}/cas/p3/serviceValidate?${new URLSearchParams({ ticket: erpTicket, service: 'http://erp.test/sso/entry', format: 'JSON' })}`,
+    );
+    expect((await validation.json()).serviceResponse.authenticationSuccess.user).toBe('member');
+    await page.goto(`${server.url}/center/index`);
+    await page.getByText('欢迎回来，张敏').waitFor();
+
     // Logout from the portal: through the sign-on server's logout, back to its login form.
     await page.locator('.shell-user').hover();
     await page.getByText('退出登录').click();
@@ -123,6 +146,23 @@ describe('single sign-on', () => {
     await page.waitForURL(/\/cas\/login\?.*tenantCode=park3/);
     await page.getByText('租户不存在').waitFor(); // park3 is not a tenant of the demo data
     expect(await page.evaluate(() => localStorage.getItem('portal_token'))).toBeNull();
+    await context.close();
+  });
+
+  it('stops redirecting and says so when the sign-on server keeps sending the browser back without a ticket', async () => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    // A sign-on server that never signs in (as with cookies blocked): straight back to the service.
+    let trips = 0;
+    await page.route(`${server.url}/cas/login**`, (route) => {
+      trips++;
+      const service = new URL(route.request().url()).searchParams.get('service')!;
+      return route.fulfill({ status: 302, headers: { location: service } });
+    });
+    await page.goto(`${server.url}/center/index`);
+    await page.getByText('多次跳转统一认证中心仍未登录，已停止自动跳转。').waitFor();
+    expect(trips).toBe(3);
+    await page.screenshot({ path: `${SHOTS}/sso-loop-zh-1440.png` });
     await context.close();
   });
 

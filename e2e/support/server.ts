@@ -10,6 +10,8 @@ import { ensureDatabase } from '../../apps/server/src/db/open.js';
 
 export interface RunningServer {
   url: string;
+  /** Its database, for a test that must put data in place (e.g. a registered service). */
+  databaseUrl: string;
   port: number;
   process: ChildProcess;
   stop(): Promise<void>;
@@ -83,6 +85,7 @@ export async function startServer(
   });
   return {
     url: `http://127.0.0.1:${port}`,
+    databaseUrl: dbUrl.toString(),
     port,
     process: child,
     stop: () =>

@@ -4,6 +4,7 @@ CREATE TABLE "sso_services" (
 	"name" text NOT NULL,
 	"pattern" text NOT NULL,
 	"sys_code" text,
+	"entry_url" text,
 	"logout_url" text,
 	"enabled" boolean DEFAULT true NOT NULL,
 	"created_at" timestamp with time zone DEFAULT now() NOT NULL

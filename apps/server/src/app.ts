@@ -24,7 +24,7 @@ import { createMenusRepository } from './modules/menus/menus.repository.js';
 import { menusRoutes } from './modules/menus/menus.routes.js';
 import { createMenusService } from './modules/menus/menus.service.js';
 import { createSsoRepository } from './modules/sso/sso.repository.js';
-import { ssoRoutes } from './modules/sso/sso.routes.js';
+import { ssoApiRoutes, ssoRoutes } from './modules/sso/sso.routes.js';
 import { createSsoService } from './modules/sso/sso.service.js';
 import { DEFAULT_WEB_DIST, readIndexHtml, webRoutes } from './modules/web/web.routes.js';
 import type { Config } from './platform/config.js';
@@ -171,6 +171,36 @@ export async function buildApp({ config, db, secrets, logger }: AppDeps) {
     sessionCacheMs: config.cacheTtlMs,
     validateTicket: createCasClient(config.ssoUrl),
   });
+  // The sign-on server (CAS 3.0): its protocol routes are unsigned (below), its portal API signed.
+  const portal = {
+    base: `${config.publicUrl}${config.runtime.publicpath}`,
+    slo: `${config.publicUrl}${PORTAL_SLO_PATH}`,
+  };
+  const sso = createSsoService({
+    repo: createSsoRepository(db),
+    settings: {
+      sessionMaxSeconds: config.sso.sessionMaxHours * 3600,
+      sessionIdleSeconds: config.sso.sessionIdleMinutes * 60,
+      ticketTtlSeconds: config.sso.ticketTtlSeconds,
+      defaultTenantCode: config.runtime.defaultTenantCode,
+      portal,
+      logoutTimeoutMs: 3000,
+      casBase: config.ssoUrl || config.publicUrl,
+    },
+    verifyCredentials: (c) => auth.verifyCredentials(c),
+    postLogout: async (url, body, timeoutMs) => {
+      try {
+        await fetch(url, {
+          method: 'POST',
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+          body,
+          signal: AbortSignal.timeout(timeoutMs),
+        });
+      } catch (err) {
+        app.log.warn({ err, url }, 'single logout request failed');
+      }
+    },
+  });
   const verifySignature = createSignatureVerifier(createNonceStore(relaxed), secrets.signSecret);
 
   app.decorate('authenticate', async (req) => {
@@ -194,40 +224,14 @@ export async function buildApp({ config, db, secrets, logger }: AppDeps) {
       members: createMembersService({ repo: createMembersRepository(db), bus, cacheMs: config.cacheTtlMs }),
     });
     await api.register(menusRoutes, { menus: createMenusService({ repo: createMenusRepository(db) }) });
+    await api.register(ssoApiRoutes, { sso });
   });
 
-  // The sign-on server (CAS 3.0) and the portal's single-logout receiver: unsigned, as CAS is.
+  // The sign-on server's protocol and the portal's single-logout receiver: unsigned, as CAS is.
   const webDist = config.webDist ?? DEFAULT_WEB_DIST;
   const indexHtml = readIndexHtml(webDist, config.runtime.publicpath);
-  const portal = {
-    base: `${config.publicUrl}${config.runtime.publicpath}`,
-    slo: `${config.publicUrl}${PORTAL_SLO_PATH}`,
-  };
   await app.register(ssoRoutes, {
-    sso: createSsoService({
-      repo: createSsoRepository(db),
-      settings: {
-        sessionMaxSeconds: config.sso.sessionMaxHours * 3600,
-        sessionIdleSeconds: config.sso.sessionIdleMinutes * 60,
-        ticketTtlSeconds: config.sso.ticketTtlSeconds,
-        defaultTenantCode: config.runtime.defaultTenantCode,
-        portal,
-        logoutTimeoutMs: 3000,
-      },
-      verifyCredentials: (c) => auth.verifyCredentials(c),
-      postLogout: async (url, body, timeoutMs) => {
-        try {
-          await fetch(url, {
-            method: 'POST',
-            headers: { 'content-type': 'application/x-www-form-urlencoded' },
-            body,
-            signal: AbortSignal.timeout(timeoutMs),
-          });
-        } catch (err) {
-          app.log.warn({ err, url }, 'single logout request failed');
-        }
-      },
-    }),
+    sso,
     page: () => indexHtml,
     secureCookie: config.publicUrl.startsWith('https:'),
     sessionMaxSeconds: config.sso.sessionMaxHours * 3600,

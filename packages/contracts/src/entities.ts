@@ -130,6 +130,12 @@ export type LoginBody = Static<typeof LoginBody>;
 
 export const TokenData = Type.String();
 
+/** /front/esa/system/sso: the external system to enter. */
+export const SystemSignOnBody = Type.Object({
+  sysCode: Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_.-]+$' }),
+});
+export type SystemSignOnBody = Static<typeof SystemSignOnBody>;
+
 /** getTokenBySt: `st` (spec §7) and the exact service address the ticket was issued for. */
 export const TokenByStQuery = Type.Object({
   st: Type.String({ minLength: 4, maxLength: 256, pattern: '^ST-[A-Za-z0-9_-]+$' }),

@@ -309,6 +309,8 @@ export const ssoServices = pgTable(
     pattern: text('pattern').notNull(),
     /** An external system's code for /front/esa/system/sso; null for services reached otherwise. */
     sysCode: text('sys_code'),
+    /** Where the portal sends a user into the system (a URL under the pattern); null: the pattern. */
+    entryUrl: text('entry_url'),
     /** Where single-logout requests go; null: to the service URL of the ticket. */
     logoutUrl: text('logout_url'),
     enabled: boolean('enabled').notNull().default(true),

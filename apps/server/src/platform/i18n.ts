@@ -45,6 +45,7 @@ const messages = {
     zh: '统一认证中心暂不可用，请稍后再试',
     en: 'The sign-on service is unavailable, please try again later',
   },
+  ssoUnknownSystem: { zh: '该系统未登记或未启用单点登录', en: 'This system is not registered for single sign-on' },
   ssoPageTitle: { zh: '统一认证中心', en: 'Sign-on service' },
   ssoLoggedOut: { zh: '您已退出统一认证中心', en: 'You have signed out of the sign-on service' },
   // AJ-Captcha's repMsg catalogue, by repCode.

@@ -29,6 +29,10 @@ export function createRouter() {
             element: <ProtectedRoute />,
             children: [
               {
+                path: '/front/esa/system/sso',
+                lazy: async () => ({ Component: (await import('./routes/system-sign-on')).SystemSignOnRoute }),
+              },
+              {
                 // The shell loads only after login, so the login page stays small.
                 lazy: async () => ({ Component: (await import('./routes/layout')).LayoutRoute }),
                 children: [

@@ -66,6 +66,9 @@ const enUS: Messages = {
     language: '中文',
   },
   signOn: {
+    enteringSystem: 'Opening the system…',
+    systemFailed: 'The system could not be opened',
+    noSystem: 'The system code (sysCode) is missing',
     redirecting: 'Going to the sign-on service…',
     failed: 'Single sign-on did not complete',
     loop: 'Several trips to the sign-on service did not sign you in, so the page stopped redirecting. Check that the browser accepts cookies, or try again later.',

@@ -65,6 +65,9 @@ const zhCN = {
     language: 'English',
   },
   signOn: {
+    enteringSystem: '正在进入系统…',
+    systemFailed: '无法进入该系统',
+    noSystem: '缺少系统编码（sysCode）',
     redirecting: '正在前往统一认证中心…',
     failed: '单点登录未完成',
     loop: '多次跳转统一认证中心仍未登录，已停止自动跳转。请确认浏览器允许 Cookie，或稍后重试。',

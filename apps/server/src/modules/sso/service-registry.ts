@@ -19,6 +19,7 @@ export interface RegisteredService {
   name: string;
   pattern: string;
   sysCode: string | null;
+  entryUrl: string | null;
   logoutUrl: string | null;
 }
 
@@ -58,8 +59,9 @@ export function parseService(raw: string): URL | null {
   return url;
 }
 
+/** A pattern or entry address with `{PORTAL}` (at its start) read as the portal's address. */
 export function resolvePattern(pattern: string, portal: PortalAddresses): string {
-  return pattern === PORTAL_PATTERN ? portal.base : pattern;
+  return pattern.startsWith(PORTAL_PATTERN) ? `${portal.base}${pattern.slice(PORTAL_PATTERN.length)}` : pattern;
 }
 
 export function matches(service: URL, pattern: string): boolean {

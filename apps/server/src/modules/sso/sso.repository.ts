@@ -51,6 +51,7 @@ export function createSsoRepository(db: Db) {
           name: s.ssoServices.name,
           pattern: s.ssoServices.pattern,
           sysCode: s.ssoServices.sysCode,
+          entryUrl: s.ssoServices.entryUrl,
           logoutUrl: s.ssoServices.logoutUrl,
         })
         .from(s.ssoServices)
@@ -121,6 +122,23 @@ export function createSsoRepository(db: Db) {
         tenantCode: String(r.tenantCode),
         authenticatedAt: new Date(String(r.authenticatedAt)),
       };
+    },
+
+    /** The live SSO session a portal session came from (through its service ticket), if any. */
+    async sessionOfPortalSession(portalSessionId: string, idleSeconds: number): Promise<SsoSession | null> {
+      const rows = await db.execute<{ id: string; tenantId: number; userId: number }>(sql`
+        UPDATE sso_sessions ss SET last_used_at = now()
+        FROM sessions p JOIN sso_tickets t ON t.ticket = p.service_ticket
+        WHERE p.id = ${portalSessionId} AND ss.id = t.sso_session_id AND ss.ended_at IS NULL
+          AND ss.expires_at > now() AND ss.last_used_at > now() - make_interval(secs => ${idleSeconds})
+        RETURNING ss.id, ss.tenant_id AS "tenantId", ss.user_id::int8 AS "userId"`);
+      const r = rows.rows[0];
+      return r ? { id: r.id, tenantId: Number(r.tenantId), userId: Number(r.userId) } : null;
+    },
+
+    async tenantCode(tenantId: number): Promise<string | null> {
+      const [t] = await db.select({ code: s.tenants.code }).from(s.tenants).where(eq(s.tenants.id, tenantId));
+      return t?.code ?? null;
     },
 
     async markValidated(ticket: string): Promise<void> {

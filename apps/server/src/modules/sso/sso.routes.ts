@@ -3,7 +3,7 @@
  * any CAS server, without the portal's request signing.
  */
 import formbody from '@fastify/formbody';
-import { Envelope } from '@portal/contracts';
+import { Envelope, ResultCode, SystemSignOnBody } from '@portal/contracts';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type, type Static } from 'typebox';
@@ -188,4 +188,18 @@ export const ssoRoutes: FastifyPluginAsyncTypebox<SsoRoutesOptions> = async (app
       .type('text/html; charset=utf-8')
       .send(messagePage(lang, t(lang, 'ssoLoggedOut')));
   });
+};
+
+/** The portal's signed API on the sign-on server: entering an external system (spec §2, §7). */
+export const ssoApiRoutes: FastifyPluginAsyncTypebox<{ sso: SsoService }> = async (app, { sso }) => {
+  app.post(
+    '/api/front/esa/external/system/sso',
+    { preHandler: app.authenticate, schema: { body: SystemSignOnBody, response: { 200: Envelope(Type.String()) } } },
+    async (req) => {
+      const session = req.session!;
+      const url = await sso.systemEntry({ sessionId: session.id, tenantId: session.tenantId }, req.body.sysCode);
+      if (!url) throw new AppError(ResultCode.NOT_FOUND, 'ssoUnknownSystem');
+      return ok(req, url);
+    },
+  );
 };

@@ -9,6 +9,7 @@ import {
   findService,
   logoutTarget,
   parseService,
+  resolvePattern,
   type PortalAddresses,
   type RegisteredService,
 } from './service-registry.js';
@@ -24,6 +25,8 @@ export interface SsoSettings {
   portal: PortalAddresses;
   /** How long a single-logout POST may take before it is given up. */
   logoutTimeoutMs: number;
+  /** The sign-on server users sign in at (SSO_URL, else this server's own /cas). */
+  casBase: string;
 }
 
 export interface Credentials {
@@ -196,6 +199,23 @@ export function createSsoService(deps: SsoDeps) {
           name: t.name,
         },
       };
+    },
+
+    /**
+     * /front/esa/system/sso: the address that signs the user of a portal session into an external
+     * system of the tenant. A portal session that came from a live SSO session gets a service
+     * ticket for the system at once; any other goes through the sign-on server's login (which
+     * needs no form while the browser's SSO session lives). Null for an unknown system.
+     */
+    async systemEntry(portal: { sessionId: string; tenantId: number }, sysCode: string): Promise<string | null> {
+      const svc = (await repo.services(portal.tenantId)).find((s) => s.sysCode === sysCode);
+      const url = svc ? parseService(resolvePattern(svc.entryUrl ?? svc.pattern, settings.portal)) : null;
+      if (!svc || !url || !findService(url.href, [svc], settings.portal)) return null;
+      const live = await repo.sessionOfPortalSession(portal.sessionId, settings.sessionIdleSeconds);
+      if (live && live.tenantId === portal.tenantId) return ticketFor(live, { service: svc, url }, false);
+      const tenantCode = (await repo.tenantCode(portal.tenantId)) ?? settings.defaultTenantCode;
+      const q = new URLSearchParams({ loginType: '2', tenantCode, service: url.href });
+      return `${settings.casBase}/cas/login?${q}`;
     },
 
     /**

@@ -5,6 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { createServer, type AddressInfo } from 'node:net';
+import CASAuthentication from 'cas-authentication';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_PASSWORD, createTestContext, type TestContext } from '../../test/harness.js';
@@ -329,6 +330,23 @@ describe('the portal as a CAS client, and single logout', () => {
       expect(again.json()).toMatchObject({ status: 40121, message: '票据无效或已过期，请重新登录' });
       expect(again.statusCode).toBe(401);
 
+      // Entering an external system from this SSO-born session: a ticket for it at once.
+      await one.db.execute(
+        sql`INSERT INTO sso_services (tenant_id, name, pattern, sys_code, entry_url)
+            SELECT id, 'ERP', 'http://erp.test/', 'ERP', 'http://erp.test/sso/entry' FROM tenants WHERE code = 'demo'`,
+      );
+      const esa = await one.call({ url: '/api/front/esa/external/system/sso', body: { sysCode: 'ERP' }, token });
+      const entry = new URL(esa.json().data as string);
+      expect(`${entry.origin}${entry.pathname}`).toBe('http://erp.test/sso/entry');
+      const erpTicket = entry.searchParams.get('ticket')!;
+      const erp = await one.app.inject({
+        url: `/cas/p3/serviceValidate?${new URLSearchParams({ ticket: erpTicket, service: 'http://erp.test/sso/entry', format: 'JSON' })}`,
+      });
+      expect(erp.json().serviceResponse.authenticationSuccess).toMatchObject({
+        user: 'member',
+        attributes: { isFromNewLogin: false },
+      });
+
       // Logout at the sign-on server: its single-logout POST reaches /sso/logout and ends the session.
       const out = await one.app.inject({
         url: `/cas/logout?${new URLSearchParams({ service: `${base}/center/` })}`,
@@ -340,6 +358,62 @@ describe('the portal as a CAS client, and single logout', () => {
     } finally {
       await one.close();
     }
+  });
+
+  it('validates for an independent CAS client from npm (cas-authentication, CAS 3.0 XML)', async () => {
+    const port = await freePort();
+    const base = `http://127.0.0.1:${port}`;
+    const one = await createTestContext({ PUBLIC_URL: base }, { databaseUrl: ctx.url });
+    await one.app.listen({ port, host: '127.0.0.1' });
+    try {
+      // An application of the demo tenant, registered with the sign-on server.
+      await one.db.execute(
+        sql`INSERT INTO sso_services (tenant_id, name, pattern) SELECT id, 'OA', 'http://oa.test/app/' FROM tenants WHERE code = 'demo'`,
+      );
+      const login = await casLogin(one, { service: 'http://oa.test/app/home' });
+      const ticket = ticketIn(login.headers.location)!;
+
+      const cas = new CASAuthentication({
+        cas_url: `${base}/cas`,
+        service_url: 'http://oa.test',
+        cas_version: '3.0',
+        session_info: 'cas_info',
+      });
+      cas.cas_port = port; // the package always uses port 80 for http
+      const session: Record<string, unknown> = { cas_return_to: '/app/home' };
+      await new Promise<void>((done, fail) =>
+        cas._handleTicket(
+          { url: `/app/home?ticket=${ticket}`, query: { ticket }, session },
+          { redirect: () => done(), sendStatus: (code: number) => fail(new Error(`CAS client refused: ${code}`)) },
+          () => undefined,
+        ),
+      );
+      expect(session.cas_user).toBe('member');
+      expect(session.cas_info).toMatchObject({ tenantcode: 'demo', name: '张敏', isfromnewlogin: 'true' });
+    } finally {
+      await one.close();
+    }
+  });
+
+  it('sends a standalone session through the sign-on login to enter a system; refuses unknown systems', async () => {
+    await ctx.db.execute(
+      sql`INSERT INTO sso_services (tenant_id, name, pattern, sys_code)
+          SELECT id, 'CRM', 'https://crm.test/app/', 'CRM' FROM tenants WHERE code = 'demo'
+          ON CONFLICT DO NOTHING`,
+    );
+    const token = await ctx.login();
+    const esa = await ctx.call({ url: '/api/front/esa/external/system/sso', body: { sysCode: 'CRM' }, token });
+    const url = new URL(esa.json().data as string);
+    expect(`${url.origin}${url.pathname}`).toBe('http://portal.test/cas/login');
+    expect(Object.fromEntries(url.searchParams)).toEqual({
+      loginType: '2',
+      tenantCode: 'demo',
+      service: 'https://crm.test/app/',
+    });
+    const unknown = await ctx.call({ url: '/api/front/esa/external/system/sso', body: { sysCode: 'NOPE' }, token });
+    expect(unknown.json()).toEqual({ status: 404, message: '该系统未登记或未启用单点登录', data: null });
+    const anonymous = await ctx.call({ url: '/api/front/esa/external/system/sso', body: { sysCode: 'CRM' } });
+    expect(anonymous.statusCode).toBe(401);
   });
 
   it('ignores a single-logout request that names no known ticket', async () => {

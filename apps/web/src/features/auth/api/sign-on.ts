@@ -61,3 +61,8 @@ export async function signOnSignIn(input: LoginInput, page: URLSearchParams): Pr
   if (body?.status === 200 && body.data?.redirect) return body.data.redirect;
   throw new SignOnError(body?.message ?? res.statusText);
 }
+
+/** The address that signs the current user into an external system of the tenant (spec §7). */
+export function systemSignOnUrl(sysCode: string): Promise<string> {
+  return request<string>('/api/front/esa/external/system/sso', { body: { sysCode }, silent: true });
+}
