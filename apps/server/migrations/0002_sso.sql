@@ -42,4 +42,6 @@ ALTER TABLE "sso_tickets" ADD CONSTRAINT "sso_tickets_sso_session_id_sso_session
 ALTER TABLE "sso_tickets" ADD CONSTRAINT "sso_tickets_service_id_sso_services_id_fk" FOREIGN KEY ("service_id") REFERENCES "public"."sso_services"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 CREATE UNIQUE INDEX "sso_services_tenant_sys_code" ON "sso_services" USING btree ("tenant_id","sys_code");--> statement-breakpoint
 CREATE INDEX "sso_tickets_session" ON "sso_tickets" USING btree ("sso_session_id");--> statement-breakpoint
-CREATE INDEX "sessions_service_ticket" ON "sessions" USING btree ("service_ticket");
+CREATE INDEX "sessions_service_ticket" ON "sessions" USING btree ("service_ticket");--> statement-breakpoint
+-- Every existing tenant's portal is a service of the sign-on server (new tenants get it when created).
+INSERT INTO "sso_services" ("tenant_id", "name", "pattern", "logout_url") SELECT "id", '企业服务门户', '{PORTAL}', '{PORTAL_SLO}' FROM "tenants";

@@ -24,6 +24,7 @@ import { createMenusRepository } from './modules/menus/menus.repository.js';
 import { menusRoutes } from './modules/menus/menus.routes.js';
 import { createMenusService } from './modules/menus/menus.service.js';
 import { createSsoRepository } from './modules/sso/sso.repository.js';
+import { PORTAL_SERVICE, findService } from './modules/sso/service-registry.js';
 import { ssoApiRoutes, ssoRoutes } from './modules/sso/sso.routes.js';
 import { createSsoService } from './modules/sso/sso.service.js';
 import { DEFAULT_WEB_DIST, readIndexHtml, webRoutes } from './modules/web/web.routes.js';
@@ -155,6 +156,11 @@ export async function buildApp({ config, db, secrets, logger }: AppDeps) {
     limiter,
     settings: { ...config.behaviourCaptcha, testMode: config.testCaptcha },
   });
+  // The portal's own addresses as a service of the sign-on server.
+  const portal = {
+    base: `${config.publicUrl}${config.runtime.publicpath}`,
+    slo: `${config.publicUrl}${PORTAL_SLO_PATH}`,
+  };
   const auth = createAuthService({
     repo: createAuthRepository(db, relaxed),
     decryptor: createPasswordDecryptor(secrets.rsaPrivateKeyPem),
@@ -170,12 +176,10 @@ export async function buildApp({ config, db, secrets, logger }: AppDeps) {
     loginPerIpPerMinute: config.loginPerIpPerMinute,
     sessionCacheMs: config.cacheTtlMs,
     validateTicket: createCasClient(config.ssoUrl),
+    isPortalService: (service) => findService(service, [PORTAL_SERVICE], portal) !== null,
   });
   // The sign-on server (CAS 3.0): its protocol routes are unsigned (below), its portal API signed.
-  const portal = {
-    base: `${config.publicUrl}${config.runtime.publicpath}`,
-    slo: `${config.publicUrl}${PORTAL_SLO_PATH}`,
-  };
+
   const sso = createSsoService({
     repo: createSsoRepository(db),
     settings: {
@@ -235,6 +239,7 @@ export async function buildApp({ config, db, secrets, logger }: AppDeps) {
     page: () => indexHtml,
     secureCookie: config.publicUrl.startsWith('https:'),
     sessionMaxSeconds: config.sso.sessionMaxHours * 3600,
+    origin: new URL(config.publicUrl).origin,
   });
   await app.register(authCasRoutes, { auth, path: PORTAL_SLO_PATH });
 

@@ -46,6 +46,7 @@ const messages = {
     en: 'The sign-on service is unavailable, please try again later',
   },
   ssoUnknownSystem: { zh: '该系统未登记或未启用单点登录', en: 'This system is not registered for single sign-on' },
+  ssoForeignOrigin: { zh: '登录请求来自其他站点，已拒绝', en: 'A sign-in posted from another site was refused' },
   ssoPageTitle: { zh: '统一认证中心', en: 'Sign-on service' },
   ssoLoggedOut: { zh: '您已退出统一认证中心', en: 'You have signed out of the sign-on service' },
   // AJ-Captcha's repMsg catalogue, by repCode.

@@ -52,6 +52,8 @@ export interface AuthServiceDeps {
   verifyCaptcha: (proof: LoginCaptcha) => Promise<boolean>;
   /** The CAS client: the user a service ticket names, or null when the sign-on server refuses it. */
   validateTicket: (ticket: string, service: string) => Promise<{ username: string; tenantCode: string } | null>;
+  /** Whether a service address is the portal's own (under PUBLIC_URL + public path). */
+  isPortalService: (service: string) => boolean;
   limiter: RateLimiter;
   bus: Pick<InvalidationBus, 'publish' | 'subscribe'>;
   jwtKey: Uint8Array;
@@ -152,6 +154,9 @@ export function createAuthService(deps: AuthServiceDeps) {
      * (over HTTP, as any CAS client does); the session remembers it for single logout.
      */
     async loginWithTicket(ticket: string, service: string, input: { ip: string; userAgent: string }): Promise<string> {
+      // Only a ticket issued for the portal itself opens a portal session: one that some other
+      // system received (and could replay here) must not.
+      if (!deps.isPortalService(service)) throw new AppError(ResultCode.TICKET_EXPIRED, 'ticketInvalid');
       const user = await deps.validateTicket(ticket, service);
       if (!user) throw new AppError(ResultCode.TICKET_EXPIRED, 'ticketInvalid');
       const userId = await repo.userOf(user.tenantCode, user.username);

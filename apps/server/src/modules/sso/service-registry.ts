@@ -23,6 +23,17 @@ export interface RegisteredService {
   logoutUrl: string | null;
 }
 
+/** The portal as a registered service, whatever the tenant (for checks that need no lookup). */
+export const PORTAL_SERVICE: RegisteredService = {
+  id: 0,
+  tenantId: 0,
+  name: 'portal',
+  pattern: PORTAL_PATTERN,
+  sysCode: null,
+  entryUrl: null,
+  logoutUrl: PORTAL_SLO,
+};
+
 /** The portal's addresses the placeholders stand for. */
 export interface PortalAddresses {
   /** e.g. http://localhost:8080/center/ */

@@ -21,6 +21,8 @@ export interface SsoRoutesOptions {
   /** Mark the cookie Secure (the portal is served over https). */
   secureCookie: boolean;
   sessionMaxSeconds: number;
+  /** This server's public origin: a login form posted from any other is refused (login CSRF). */
+  origin: string;
 }
 
 const Str = Type.Optional(Type.String({ maxLength: 2048 }));
@@ -120,6 +122,13 @@ export const ssoRoutes: FastifyPluginAsyncTypebox<SsoRoutesOptions> = async (app
       },
     },
     async (req, reply) => {
+      const from = req.headers.origin;
+      if (from !== undefined && from !== opts.origin) {
+        return (reply as FastifyReply)
+          .code(403)
+          .type('text/html; charset=utf-8')
+          .send(messagePage(langOf(req.query), t(langOf(req.query), 'ssoForeignOrigin')));
+      }
       const b = req.body;
       const service = b.service ?? req.query.service;
       const tenantCode = b.tenantCode ?? req.query.tenantCode ?? '';

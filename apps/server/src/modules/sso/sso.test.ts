@@ -184,6 +184,18 @@ describe('CAS 3.0 §2.1 /login', () => {
     expect(ticketIn(some.headers.location)).toMatch(/^ST-/);
   });
 
+  it('refuses a login form posted from another site (login CSRF)', async () => {
+    const res = await ctx.app.inject({
+      method: 'POST',
+      url: '/cas/login',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', origin: 'https://evil.test' },
+      payload: new URLSearchParams({ username: 'member', password: 'x', service: SERVICE }).toString(),
+    });
+    expect(res.statusCode).toBe(403);
+    expect(res.headers['set-cookie']).toBeUndefined();
+    expect(res.headers.location).toBeUndefined();
+  });
+
   it('refuses wrong credentials with the portal login message and sets no cookie', async () => {
     const res = await casLogin(ctx, {}, 'Wrong@2026!');
     expect(res.statusCode).toBe(303);
@@ -346,6 +358,11 @@ describe('the portal as a CAS client, and single logout', () => {
         user: 'member',
         attributes: { isFromNewLogin: false },
       });
+
+      // A ticket some other system received cannot open a portal session here.
+      const other = await one.call({ url: '/api/front/esa/external/system/sso', body: { sysCode: 'ERP' }, token });
+      const stolen = new URL(other.json().data as string).searchParams.get('ticket')!;
+      expect((await exchange(stolen, 'http://erp.test/sso/entry')).json()).toMatchObject({ status: 40121 });
 
       // Logout at the sign-on server: its single-logout POST reaches /sso/logout and ends the session.
       const out = await one.app.inject({
