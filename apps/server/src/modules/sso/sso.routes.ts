@@ -143,6 +143,7 @@ export const ssoRoutes: FastifyPluginAsyncTypebox<SsoRoutesOptions> = async (app
             userAgent: req.headers['user-agent'] ?? '',
           },
           service,
+          cookieOf(req),
         );
         setCookie(reply, cookie, opts.sessionMaxSeconds);
         // Without a service the sign-on page itself says who is signed in.

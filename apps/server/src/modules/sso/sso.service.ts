@@ -122,6 +122,22 @@ export function createSsoService(deps: SsoDeps) {
     return withTicket(svc.url, ticket);
   }
 
+  /** Ends the SSO session a cookie names and tells each of its services (single logout). */
+  async function endSession(cookie: string) {
+    const ended = await repo.endSession(hashCookie(cookie));
+    if (!ended) return null;
+    const services = await repo.services(ended.session.tenantId);
+    await Promise.all(
+      ended.tickets.map((t) => {
+        const svc = services.find((s) => s.id === t.serviceId);
+        if (!svc) return undefined;
+        const body = `logoutRequest=${encodeURIComponent(logoutRequestXml(t.ticket))}`;
+        return deps.postLogout(logoutTarget(svc, t.service, settings.portal), body, settings.logoutTimeoutMs);
+      }),
+    );
+    return ended;
+  }
+
   return {
     /** GET /cas/login: straight back with a ticket (SSO), back without one (gateway), or the form. */
     async loginStep(q: {
@@ -147,12 +163,18 @@ export function createSsoService(deps: SsoDeps) {
     },
 
     /** POST /cas/login: a new SSO session (cookie) and, with a service, the URL to send the user to. */
-    async login(c: Credentials, service: string | undefined): Promise<{ cookie: string; redirect: string | null }> {
+    async login(
+      c: Credentials,
+      service: string | undefined,
+      previousCookie?: string,
+    ): Promise<{ cookie: string; redirect: string | null }> {
       const tenant = await tenantOf(c.tenantCode);
       if (!tenant) throw new SsoRefusal('unknownTenant');
       const svc = service ? await registered(tenant.id, service) : null;
       if (service && !svc) throw new SsoRefusal('unknownService');
       const user = await deps.verifyCredentials({ ...c, tenantCode: tenant.code });
+      // A new login in this browser replaces its earlier SSO session (perhaps another user's).
+      if (previousCookie) await endSession(previousCookie);
       const cookie = randomBytes(32).toString('base64url');
       const id = await repo.openSession(hashCookie(cookie), user.tenantId, user.userId, settings.sessionMaxSeconds);
       const session = { id, tenantId: user.tenantId, userId: user.userId };
@@ -224,18 +246,7 @@ export function createSsoService(deps: SsoDeps) {
      * service if it is registered, else nowhere (the logged-out page).
      */
     async logout(q: { cookie?: string | undefined; service?: string | undefined; tenantCode?: string | undefined }) {
-      const ended = q.cookie ? await repo.endSession(hashCookie(q.cookie)) : null;
-      if (ended) {
-        const services = await repo.services(ended.session.tenantId);
-        await Promise.all(
-          ended.tickets.map((t) => {
-            const svc = services.find((s) => s.id === t.serviceId);
-            if (!svc) return undefined;
-            const body = `logoutRequest=${encodeURIComponent(logoutRequestXml(t.ticket))}`;
-            return deps.postLogout(logoutTarget(svc, t.service, settings.portal), body, settings.logoutTimeoutMs);
-          }),
-        );
-      }
+      const ended = q.cookie ? await endSession(q.cookie) : null;
       if (!q.service) return { redirect: null };
       const tenantId = ended?.session.tenantId ?? (await tenantOf(q.tenantCode))?.id;
       const svc = tenantId === undefined ? null : await registered(tenantId, q.service);

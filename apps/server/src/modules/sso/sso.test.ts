@@ -27,7 +27,7 @@ const cookieOf = (setCookie: string | string[] | undefined) => {
 };
 
 /** A form login at /cas/login, with the test-mode image captcha. */
-async function casLogin(c: TestContext, form: Record<string, string> = {}, password = DEMO_PASSWORD) {
+async function casLogin(c: TestContext, form: Record<string, string> = {}, password = DEMO_PASSWORD, cookie?: string) {
   const captchaKey = randomBytes(8).toString('hex');
   await c.call({ url: `/api/auth/kaptcha/get?type=LOGIN&data=${captchaKey}` });
   const body = new URLSearchParams({
@@ -42,7 +42,7 @@ async function casLogin(c: TestContext, form: Record<string, string> = {}, passw
   return c.app.inject({
     method: 'POST',
     url: '/cas/login',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    headers: { 'content-type': 'application/x-www-form-urlencoded', ...(cookie ? { cookie: `CASTGC=${cookie}` } : {}) },
     payload: body.toString(),
   });
 }
@@ -209,6 +209,17 @@ describe('CAS 3.0 §2.1 /login', () => {
     });
     expect(asJson.json()).toEqual({ status: 40002, message: '用户名、密码或验证码错误', data: null });
     expect(asJson.headers['set-cookie']).toBeUndefined();
+  });
+
+  it("ends the browser's earlier SSO session when it signs in again", async () => {
+    const first = await newTicket();
+    const again = await casLogin(ctx, {}, DEMO_PASSWORD, first.cookie);
+    expect(again.statusCode).toBe(303);
+    const old = await ctx.app.inject({
+      url: `/cas/login?${new URLSearchParams({ service: SERVICE })}`,
+      headers: { cookie: `CASTGC=${first.cookie}` },
+    });
+    expect(old.headers.location).toBeUndefined();
   });
 
   it('expires an idle SSO session', async () => {
