@@ -4,8 +4,8 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { createServer, type AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
+import { freePort } from '../../apps/server/src/db/embedded.js';
 import { ensureDatabase } from '../../apps/server/src/db/open.js';
 
 export interface RunningServer {
@@ -18,14 +18,6 @@ export interface RunningServer {
 }
 
 const ROOT = resolve(import.meta.dirname, '../..');
-
-const freePort = () =>
-  new Promise<number>((done) => {
-    const srv = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as AddressInfo;
-      srv.close(() => done(port));
-    });
-  });
 
 /**
  * `signOn`: the portal signs in through its own sign-on server (SSO_URL = its own address), as a

@@ -25,7 +25,8 @@ interface Logger {
   debug(msg: string): void;
 }
 
-function freePort(): Promise<number> {
+/** A TCP port free on 127.0.0.1 right now. */
+export function freePort(): Promise<number> {
   return new Promise((resolvePort, reject) => {
     const srv = createServer();
     srv.unref();

@@ -10,7 +10,7 @@ import { Type, type Static } from 'typebox';
 import { AppError } from '../../platform/errors.js';
 import { langOf, t, type Lang } from '../../platform/i18n.js';
 import { ok } from '../../platform/reply.js';
-import { SsoRefusal, type SsoService, type Validation } from './sso.service.js';
+import { SsoRefusal, escapeMarkup, type SsoService, type Validation } from './sso.service.js';
 
 export const TGC_COOKIE = 'CASTGC';
 
@@ -48,15 +48,12 @@ const LoginForm = Type.Object({
   loginType: Str,
 });
 
-const escapeHtml = (v: string) =>
-  v.replace(/[<>&"']/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&#39;' })[c]!);
-
 /** A plain page for outcomes that must not redirect anywhere (an unregistered service). */
 function messagePage(lang: Lang, text: string): string {
   return `<!doctype html><html lang="${lang === 'en' ? 'en' : 'zh-CN'}"><head><meta charset="utf-8">
-<meta name="viewport" content="width=device-width,initial-scale=1"><title>${escapeHtml(t(lang, 'ssoPageTitle'))}</title>
+<meta name="viewport" content="width=device-width,initial-scale=1"><title>${escapeMarkup(t(lang, 'ssoPageTitle'))}</title>
 <style>body{font-family:system-ui,'PingFang SC','Microsoft YaHei','WenQuanYi Micro Hei',sans-serif;background:#f0f2f5;margin:0;display:flex;min-height:100vh;align-items:center;justify-content:center}main{background:#fff;border-radius:12px;padding:32px;max-width:420px;margin:16px;box-shadow:0 12px 40px rgba(15,35,95,.12)}h1{font-size:20px;margin:0 0 12px}</style>
-</head><body><main role="main"><h1>${escapeHtml(t(lang, 'ssoPageTitle'))}</h1><p>${escapeHtml(text)}</p></main></body></html>`;
+</head><body><main role="main"><h1>${escapeMarkup(t(lang, 'ssoPageTitle'))}</h1><p>${escapeMarkup(text)}</p></main></body></html>`;
 }
 
 const wantsJson = (req: FastifyRequest) => (req.headers.accept ?? '').includes('application/json');
@@ -69,16 +66,15 @@ function renderValidation(v: Validation, json: boolean, withAttributes: boolean)
         : { authenticationFailure: { code: v.code, description: v.description } },
     });
   }
-  const x = (s: string) => escapeHtml(s);
   const body = v.ok
-    ? `<cas:authenticationSuccess><cas:user>${x(v.user)}</cas:user>${
+    ? `<cas:authenticationSuccess><cas:user>${escapeMarkup(v.user)}</cas:user>${
         withAttributes
           ? `<cas:attributes>${Object.entries(v.attributes)
-              .map(([k, val]) => `<cas:${k}>${x(String(val))}</cas:${k}>`)
+              .map(([k, val]) => `<cas:${k}>${escapeMarkup(String(val))}</cas:${k}>`)
               .join('')}</cas:attributes>`
           : ''
       }</cas:authenticationSuccess>`
-    : `<cas:authenticationFailure code="${v.code}">${x(v.description)}</cas:authenticationFailure>`;
+    : `<cas:authenticationFailure code="${v.code}">${escapeMarkup(v.description)}</cas:authenticationFailure>`;
   return `<cas:serviceResponse xmlns:cas="http://www.yale.edu/tp/cas">${body}</cas:serviceResponse>\n`;
 }
 

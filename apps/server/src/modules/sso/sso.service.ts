@@ -85,7 +85,8 @@ function withTicket(service: URL, ticket: string): string {
   return hash === undefined ? joined : `${joined}#${hash}`;
 }
 
-const xmlEscape = (v: string) =>
+/** Escapes text for XML and HTML (CAS responses, SAML requests, the plain pages). */
+export const escapeMarkup = (v: string) =>
   v.replace(/[<>&"']/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' })[c]!);
 
 /** SAML LogoutRequest of CAS single logout; the session index is the service ticket. */
@@ -94,7 +95,7 @@ export function logoutRequestXml(ticket: string, id = randomBytes(16).toString('
     `<samlp:LogoutRequest xmlns:samlp="urn:oasis:names:tc:SAML:2.0:protocol" ` +
     `xmlns:saml="urn:oasis:names:tc:SAML:2.0:assertion" ID="LR-${id}" Version="2.0" ` +
     `IssueInstant="${at.toISOString()}"><saml:NameID>@NOT_USED@</saml:NameID>` +
-    `<samlp:SessionIndex>${xmlEscape(ticket)}</samlp:SessionIndex></samlp:LogoutRequest>`
+    `<samlp:SessionIndex>${escapeMarkup(ticket)}</samlp:SessionIndex></samlp:LogoutRequest>`
   );
 }
 

@@ -4,10 +4,10 @@
  * logout reaching it.
  */
 import { randomBytes } from 'node:crypto';
-import { createServer, type AddressInfo } from 'node:net';
 import CASAuthentication from 'cas-authentication';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from '../../db/embedded.js';
 import { DEMO_PASSWORD, createTestContext, type TestContext } from '../../test/harness.js';
 import { findService, parseService, type RegisteredService } from './service-registry.js';
 
@@ -320,14 +320,6 @@ describe('CAS 3.0 §2.3 /logout', () => {
 });
 
 describe('the portal as a CAS client, and single logout', () => {
-  const freePort = () =>
-    new Promise<number>((done) => {
-      const srv = createServer().listen(0, '127.0.0.1', () => {
-        const { port } = srv.address() as AddressInfo;
-        srv.close(() => done(port));
-      });
-    });
-
   it('exchanges a ticket for a session over HTTP; the sign-on logout ends that session (single logout)', async () => {
     // One instance is sign-on server and portal, as `npm start` runs it: SSO_URL is its own address.
     const port = await freePort();
