@@ -47,6 +47,8 @@ describe('single sign-on', () => {
     const service = new URL(casUrl.searchParams.get('service')!);
     expect(service.pathname).toBe('/center/login');
     expect(service.searchParams.get('redirect')).toBe('/ent/colist?tc=demo&benchCode=B1');
+    expect(service.searchParams.get('signOnState')).toMatch(/^[A-Za-z0-9]{20,}$/);
+    await page.getByText('统一认证中心 · 演示园区').waitFor();
     await expect.poll(() => page.locator('.login-captcha-image img').count()).toBe(1);
     await page.screenshot({ path: `${SHOTS}/sso-login-zh-1440.png` });
 
@@ -70,6 +72,11 @@ describe('single sign-on', () => {
     await page.locator('.ant-breadcrumb').getByText('企业信息').waitFor();
     const first = (await token(page))!;
     expect(first).toBeTruthy();
+
+    // The sign-on server's own page, asked without a service, says who is signed in.
+    await page.goto(`${server.url}/cas/login?tenantCode=demo`);
+    await page.getByText('张敏，您已登录演示园区统一认证中心。').waitFor();
+    await page.screenshot({ path: `${SHOTS}/sso-signed-in-zh-1440.png` });
 
     // The portal session gone from this browser (as for another application): back in through the
     // sign-on session, without the form.
@@ -147,6 +154,44 @@ describe('single sign-on', () => {
     await page.getByText('租户不存在').waitFor(); // park3 is not a tenant of the demo data
     expect(await page.evaluate(() => localStorage.getItem('portal_token'))).toBeNull();
     await context.close();
+  });
+
+  it("does not exchange a ticket the tab did not ask for (someone else's, handed over in a link)", async () => {
+    // The attacker signs in and has the sign-on server issue a portal ticket without using it.
+    const attacker = await browser.newContext();
+    const page = await attacker.newPage();
+    await page.goto(`${server.url}/center/index`);
+    await page.waitForURL(/\/cas\/login\?/);
+    await page.locator('#username').fill('member');
+    await page.locator('#password').fill('Demo@2026!');
+    await page.locator('#imgvercode').fill('8888');
+    await page.keyboard.press('Enter');
+    await page.getByText('欢迎回来，张敏').waitFor();
+    const service = `${server.url}/center/login?redirect=%2Findex`;
+    const issued = await page.request.get(
+      `${server.url}/cas/login?${new URLSearchParams({ tenantCode: 'demo', service })}`,
+      {
+        maxRedirects: 0,
+      },
+    );
+    const handed = issued.headers().location!;
+    const ticket = new URL(handed).searchParams.get('ticket')!;
+    expect(ticket).toMatch(/^ST-/);
+    await attacker.close();
+
+    // The victim opens the link: not signed in as the attacker, but sent to sign in themselves.
+    const victim = await browser.newContext();
+    const vpage = await victim.newPage();
+    await vpage.goto(handed);
+    await vpage.waitForURL(/\/cas\/login\?/);
+    await vpage.locator('#username').waitFor();
+    expect(await token(vpage)).toBeUndefined();
+    const db = new pg.Client({ connectionString: server.databaseUrl });
+    await db.connect();
+    const row = await db.query('SELECT validated_at FROM sso_tickets WHERE ticket = $1', [ticket]);
+    await db.end();
+    expect(row.rows).toEqual([{ validated_at: null }]); // never even presented to the server
+    await victim.close();
   });
 
   it('stops redirecting and says so when the sign-on server keeps sending the browser back without a ticket', async () => {

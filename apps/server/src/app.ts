@@ -175,7 +175,7 @@ export async function buildApp({ config, db, secrets, logger }: AppDeps) {
     sessionTtlHours: config.sessionTtlHours,
     loginPerIpPerMinute: config.loginPerIpPerMinute,
     sessionCacheMs: config.cacheTtlMs,
-    validateTicket: createCasClient(config.ssoUrl),
+    validateTicket: createCasClient(config.ssoUrl, config.runtime.defaultTenantCode),
     isPortalService: (service) => findService(service, [PORTAL_SERVICE], portal) !== null,
   });
   // The sign-on server (CAS 3.0): its protocol routes are unsigned (below), its portal API signed.

@@ -136,9 +136,15 @@ export const SystemSignOnBody = Type.Object({
 });
 export type SystemSignOnBody = Static<typeof SystemSignOnBody>;
 
+/**
+ * A CAS service ticket: `ST-` and letters, digits, `-` (CAS 3.0 §3.7), also `_` (ours, base64url)
+ * and `.` (Apereo CAS appends its host name), up to the 256 characters the protocol recommends.
+ */
+export const SERVICE_TICKET = '^ST-[A-Za-z0-9._-]{1,253}$';
+
 /** getTokenBySt: `st` (spec §7) and the exact service address the ticket was issued for. */
 export const TokenByStQuery = Type.Object({
-  st: Type.String({ minLength: 4, maxLength: 256, pattern: '^ST-[A-Za-z0-9_-]+$' }),
+  st: Type.String({ minLength: 4, maxLength: 256, pattern: SERVICE_TICKET }),
   service: Type.String({ minLength: 1, maxLength: 2048 }),
 });
 export type TokenByStQuery = Static<typeof TokenByStQuery>;

@@ -49,6 +49,11 @@ const messages = {
   ssoForeignOrigin: { zh: '登录请求来自其他站点，已拒绝', en: 'A sign-in posted from another site was refused' },
   ssoPageTitle: { zh: '统一认证中心', en: 'Sign-on service' },
   ssoLoggedOut: { zh: '您已退出统一认证中心', en: 'You have signed out of the sign-on service' },
+  ssoSignedIn: {
+    zh: '{name}，您已登录{tenant}统一认证中心。',
+    en: '{name}, you are signed in to the sign-on service of {tenant}.',
+  },
+  ssoSignOut: { zh: '退出登录', en: 'Sign out' },
   // AJ-Captcha's repMsg catalogue, by repCode.
   captcha0000: { zh: '成功', en: 'Success' },
   captcha0011: { zh: '{0}不能为空', en: '{0} cannot be empty' },

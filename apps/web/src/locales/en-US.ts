@@ -66,6 +66,7 @@ const enUS: Messages = {
     language: '中文',
   },
   signOn: {
+    context: 'Sign-on service · {{tenant}}',
     enteringSystem: 'Opening the system…',
     systemFailed: 'The system could not be opened',
     noSystem: 'The system code (sysCode) is missing',

@@ -65,6 +65,7 @@ const zhCN = {
     language: 'English',
   },
   signOn: {
+    context: '统一认证中心 · {{tenant}}',
     enteringSystem: '正在进入系统…',
     systemFailed: '无法进入该系统',
     noSystem: '缺少系统编码（sysCode）',

@@ -33,27 +33,50 @@ export interface ValidatedTicket {
   serviceId: number;
 }
 
+export interface Tenant {
+  id: number;
+  code: string;
+  name: string;
+}
+
+const serviceColumns = {
+  id: s.ssoServices.id,
+  tenantId: s.ssoServices.tenantId,
+  name: s.ssoServices.name,
+  pattern: s.ssoServices.pattern,
+  sysCode: s.ssoServices.sysCode,
+  entryUrl: s.ssoServices.entryUrl,
+  logoutUrl: s.ssoServices.logoutUrl,
+};
+
 export function createSsoRepository(db: Db) {
   return {
-    async tenantByCode(code: string): Promise<{ id: number; code: string } | null> {
+    async tenantByCode(code: string): Promise<Tenant | null> {
       const [t] = await db
-        .select({ id: s.tenants.id, code: s.tenants.code })
+        .select({ id: s.tenants.id, code: s.tenants.code, name: s.tenants.name })
         .from(s.tenants)
         .where(eq(s.tenants.code, code));
       return t ?? null;
     },
 
+    /** Every tenant's enabled services, to find which tenant registers a service. */
+    async allServices(): Promise<(RegisteredService & { tenantCode: string })[]> {
+      return db
+        .select({ ...serviceColumns, tenantCode: s.tenants.code })
+        .from(s.ssoServices)
+        .innerJoin(s.tenants, eq(s.tenants.id, s.ssoServices.tenantId))
+        .where(eq(s.ssoServices.enabled, true))
+        .orderBy(s.ssoServices.id);
+    },
+
+    async userName(userId: number): Promise<string | null> {
+      const [u] = await db.select({ name: s.users.name }).from(s.users).where(eq(s.users.id, userId));
+      return u?.name ?? null;
+    },
+
     async services(tenantId: number): Promise<RegisteredService[]> {
       return db
-        .select({
-          id: s.ssoServices.id,
-          tenantId: s.ssoServices.tenantId,
-          name: s.ssoServices.name,
-          pattern: s.ssoServices.pattern,
-          sysCode: s.ssoServices.sysCode,
-          entryUrl: s.ssoServices.entryUrl,
-          logoutUrl: s.ssoServices.logoutUrl,
-        })
+        .select(serviceColumns)
         .from(s.ssoServices)
         .where(and(eq(s.ssoServices.tenantId, tenantId), eq(s.ssoServices.enabled, true)))
         .orderBy(s.ssoServices.id);

@@ -49,11 +49,13 @@ const LoginForm = Type.Object({
 });
 
 /** A plain page for outcomes that must not redirect anywhere (an unregistered service). */
-function messagePage(lang: Lang, text: string): string {
+function messagePage(lang: Lang, text: string, action?: { href: string; text: string }): string {
   return `<!doctype html><html lang="${lang === 'en' ? 'en' : 'zh-CN'}"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width,initial-scale=1"><title>${escapeMarkup(t(lang, 'ssoPageTitle'))}</title>
 <style>body{font-family:system-ui,'PingFang SC','Microsoft YaHei','WenQuanYi Micro Hei',sans-serif;background:#f0f2f5;margin:0;display:flex;min-height:100vh;align-items:center;justify-content:center}main{background:#fff;border-radius:12px;padding:32px;max-width:420px;margin:16px;box-shadow:0 12px 40px rgba(15,35,95,.12)}h1{font-size:20px;margin:0 0 12px}</style>
-</head><body><main role="main"><h1>${escapeMarkup(t(lang, 'ssoPageTitle'))}</h1><p>${escapeMarkup(text)}</p></main></body></html>`;
+</head><body><main role="main"><h1>${escapeMarkup(t(lang, 'ssoPageTitle'))}</h1><p>${escapeMarkup(text)}</p>${
+    action ? `<p><a href="${escapeMarkup(action.href)}">${escapeMarkup(action.text)}</a></p>` : ''
+  }</main></body></html>`;
 }
 
 const wantsJson = (req: FastifyRequest) => (req.headers.accept ?? '').includes('application/json');
@@ -100,12 +102,27 @@ export const ssoRoutes: FastifyPluginAsyncTypebox<SsoRoutesOptions> = async (app
 
   app.get('/cas/login', { schema: { querystring: LoginQuery } }, async (req, reply) => {
     const step = await sso.loginStep({ ...req.query, cookie: cookieOf(req) });
-    if (step.kind === 'refused') return refused(reply, langOf(req.query), step.reason);
-    if (step.kind === 'redirect') return reply.header('cache-control', 'no-store').redirect(step.url, 302);
+    const lang = langOf(req.query);
+    if (step.kind === 'refused') return refused(reply, lang, step.reason);
+    reply.header('cache-control', 'no-store');
+    if (step.kind === 'redirect') return reply.redirect(step.url, 302);
+    if (step.kind === 'signedIn') {
+      const out = `/cas/logout?${new URLSearchParams({ tenantCode: step.tenant.code, ...(lang === 'en' ? { language: 'eng' } : {}) })}`;
+      return reply.type('text/html; charset=utf-8').send(
+        messagePage(lang, t(lang, 'ssoSignedIn', { name: step.name, tenant: step.tenant.name }), {
+          href: out,
+          text: t(lang, 'ssoSignOut'),
+        }),
+      );
+    }
     const page = opts.page();
     if (!page)
       return reply.code(503).type('text/plain; charset=utf-8').send('The web app is not built: run "npm run build".');
-    return reply.header('cache-control', 'no-store').type('text/html; charset=utf-8').send(page);
+    // The page shows the tenant it signs in to (also when the service, not the address, named it).
+    const meta = Object.entries({ 'sso-tenant-code': step.tenant.code, 'sso-tenant-name': step.tenant.name })
+      .map(([name, content]) => `<meta name="${name}" content="${escapeMarkup(content)}">`)
+      .join('');
+    return reply.type('text/html; charset=utf-8').send(page.replace('</head>', `${meta}</head>`));
   });
 
   app.post(
@@ -142,10 +159,8 @@ export const ssoRoutes: FastifyPluginAsyncTypebox<SsoRoutesOptions> = async (app
           cookieOf(req),
         );
         setCookie(reply, cookie, opts.sessionMaxSeconds);
-        // Without a service the sign-on page itself says who is signed in.
-        const target = redirect ?? `/cas/login?tenantCode=${encodeURIComponent(tenantCode)}`;
-        if (wantsJson(req)) return ok(req, { redirect: target });
-        return reply.redirect(target, 303);
+        if (wantsJson(req)) return ok(req, { redirect });
+        return reply.redirect(redirect, 303);
       } catch (err) {
         if (err instanceof SsoRefusal) return refused(reply, langOf(req.query), err.reason);
         if (wantsJson(req) || !(err instanceof AppError)) throw err;
@@ -174,6 +189,10 @@ export const ssoRoutes: FastifyPluginAsyncTypebox<SsoRoutesOptions> = async (app
     };
   app.get('/cas/serviceValidate', { schema: { querystring: ValidateQuery } }, validate(false));
   app.get('/cas/p3/serviceValidate', { schema: { querystring: ValidateQuery } }, validate(true));
+  // No proxy tickets are issued (pgtUrl is ignored), but CAS 3.0 §2.6 has /proxyValidate accept
+  // service tickets too, and some clients always call it.
+  app.get('/cas/proxyValidate', { schema: { querystring: ValidateQuery } }, validate(false));
+  app.get('/cas/p3/proxyValidate', { schema: { querystring: ValidateQuery } }, validate(true));
 
   // CAS 1.0: "yes\n<user>\n" or "no\n".
   app.get('/cas/validate', { schema: { querystring: ValidateQuery } }, async (req, reply) => {

@@ -13,7 +13,7 @@ import {
   type PortalAddresses,
   type RegisteredService,
 } from './service-registry.js';
-import type { SsoRepository, SsoSession } from './sso.repository.js';
+import type { SsoRepository, SsoSession, Tenant } from './sso.repository.js';
 
 export const TICKET_PREFIX = 'ST-';
 
@@ -68,7 +68,10 @@ export type Validation =
 /** What GET /cas/login does. */
 export type LoginStep =
   | { kind: 'redirect'; url: string }
-  | { kind: 'page' }
+  /** The sign-on form, for this tenant. */
+  | { kind: 'page'; tenant: Tenant }
+  /** No service asked for and already signed in: the page says who. */
+  | { kind: 'signedIn'; tenant: Tenant; name: string }
   | { kind: 'refused'; reason: 'unknownTenant' | 'unknownService' };
 
 export const hashCookie = (value: string) => createHash('sha256').update(value).digest('hex');
@@ -102,8 +105,21 @@ export function logoutRequestXml(ticket: string, id = randomBytes(16).toString('
 export function createSsoService(deps: SsoDeps) {
   const { repo, settings } = deps;
 
-  async function tenantOf(code: string | undefined) {
-    return repo.tenantByCode(code?.trim() || settings.defaultTenantCode);
+  /**
+   * The tenant a request is for: the one it names; else the one whose registry holds the service
+   * (standard CAS clients send no tenantCode); else, or when several tenants register it, the
+   * default tenant.
+   */
+  async function tenantOf(code: string | undefined, service?: string): Promise<Tenant | null> {
+    if (code?.trim()) return repo.tenantByCode(code.trim());
+    if (service) {
+      const all = await repo.allServices();
+      const codes = new Set(
+        all.filter((s) => findService(service, [s], settings.portal) !== null).map((s) => s.tenantCode),
+      );
+      if (codes.size === 1) return repo.tenantByCode([...codes][0]!);
+    }
+    return repo.tenantByCode(settings.defaultTenantCode);
   }
 
   async function registered(tenantId: number, service: string) {
@@ -148,7 +164,7 @@ export function createSsoService(deps: SsoDeps) {
       tenantCode?: string | undefined;
       cookie?: string | undefined;
     }): Promise<LoginStep> {
-      const tenant = await tenantOf(q.tenantCode);
+      const tenant = await tenantOf(q.tenantCode, q.service);
       if (!tenant) return { kind: 'refused', reason: 'unknownTenant' };
       const svc = q.service ? await registered(tenant.id, q.service) : null;
       if (q.service && !svc) return { kind: 'refused', reason: 'unknownService' };
@@ -160,16 +176,19 @@ export function createSsoService(deps: SsoDeps) {
         return { kind: 'redirect', url: await ticketFor(session, svc, false) };
       }
       if (svc && !renew && flag(q.gateway)) return { kind: 'redirect', url: svc.url.href };
-      return { kind: 'page' };
+      if (!svc && session && session.tenantId === tenant.id) {
+        return { kind: 'signedIn', tenant, name: (await repo.userName(session.userId)) ?? '' };
+      }
+      return { kind: 'page', tenant };
     },
 
-    /** POST /cas/login: a new SSO session (cookie) and, with a service, the URL to send the user to. */
+    /** POST /cas/login: a new SSO session (cookie) and where to go: the service with a ticket, or the page. */
     async login(
       c: Credentials,
       service: string | undefined,
       previousCookie?: string,
-    ): Promise<{ cookie: string; redirect: string | null }> {
-      const tenant = await tenantOf(c.tenantCode);
+    ): Promise<{ cookie: string; redirect: string }> {
+      const tenant = await tenantOf(c.tenantCode, service);
       if (!tenant) throw new SsoRefusal('unknownTenant');
       const svc = service ? await registered(tenant.id, service) : null;
       if (service && !svc) throw new SsoRefusal('unknownService');
@@ -179,7 +198,9 @@ export function createSsoService(deps: SsoDeps) {
       const cookie = randomBytes(32).toString('base64url');
       const id = await repo.openSession(hashCookie(cookie), user.tenantId, user.userId, settings.sessionMaxSeconds);
       const session = { id, tenantId: user.tenantId, userId: user.userId };
-      return { cookie, redirect: svc ? await ticketFor(session, svc, true) : null };
+      // Without a service the sign-on page itself says who is signed in.
+      const signedIn = `/cas/login?${new URLSearchParams({ tenantCode: tenant.code })}`;
+      return { cookie, redirect: svc ? await ticketFor(session, svc, true) : signedIn };
     },
 
     /** serviceValidate and friends: the ticket's one validation attempt. */
@@ -249,7 +270,7 @@ export function createSsoService(deps: SsoDeps) {
     async logout(q: { cookie?: string | undefined; service?: string | undefined; tenantCode?: string | undefined }) {
       const ended = q.cookie ? await endSession(q.cookie) : null;
       if (!q.service) return { redirect: null };
-      const tenantId = ended?.session.tenantId ?? (await tenantOf(q.tenantCode))?.id;
+      const tenantId = ended?.session.tenantId ?? (await tenantOf(q.tenantCode, q.service))?.id;
       const svc = tenantId === undefined ? null : await registered(tenantId, q.service);
       return { redirect: svc ? svc.url.href : null };
     },

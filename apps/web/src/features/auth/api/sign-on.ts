@@ -29,14 +29,14 @@ export function exchangeTicket(st: string, service: string): Promise<string> {
 export class SignOnError extends Error {}
 
 /**
- * The sign-on page's login: the same fields as the portal login, posted as a form to /cas/login;
- * answers where to go next (the service with its ticket).
+ * The sign-on page's login: the same fields as the portal login, posted as a form to /cas/login
+ * for the tenant the page is for; answers where to go next (the service with its ticket).
  */
-export async function signOnSignIn(input: LoginInput, page: URLSearchParams): Promise<string> {
+export async function signOnSignIn(input: LoginInput, page: URLSearchParams, tenantCode: string): Promise<string> {
   const form = new URLSearchParams({
     username: input.username.trim(),
     password: await encryptPassword(input.password),
-    tenantCode: page.get('tenantCode') ?? '',
+    tenantCode,
   });
   if (input.captchaVerification) form.set('captchaVerification', input.captchaVerification);
   else {

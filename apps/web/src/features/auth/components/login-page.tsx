@@ -36,6 +36,8 @@ export interface LoginPageProps {
   languageToggle?: ReactNode;
   /** Undefined while not yet known. */
   humanCheck?: HumanCheck | undefined;
+  /** A line under the title saying where the user signs in (the sign-on page: service and tenant). */
+  context?: string | undefined;
 }
 
 /**
@@ -93,7 +95,7 @@ function ImageCaptchaField({ counter, onRefresh }: { counter: number; onRefresh:
   );
 }
 
-export function LoginPage({ signIn, languageToggle, humanCheck }: LoginPageProps) {
+export function LoginPage({ signIn, languageToggle, humanCheck, context }: LoginPageProps) {
   const { t } = useTranslation();
   const [form] = Form.useForm<LoginInput>();
   const [counter, setCounter] = useState(0);
@@ -157,6 +159,7 @@ export function LoginPage({ signIn, languageToggle, humanCheck }: LoginPageProps
             </Typography.Title>
             {languageToggle}
           </div>
+          {context ? <p className="login-card-context">{context}</p> : null}
           <Form form={form} layout="vertical" size="large" onFinish={submit} requiredMark={false} autoComplete="on">
             <Form.Item
               name="username"

@@ -18,12 +18,41 @@ function recentRedirects(): number[] {
   }
 }
 
-/** This page's address without `ticket`: the service the sign-on server sends the ticket to. */
-export function serviceAddress(href = window.location.href): string {
+const STATE_KEY = 'portal_signOnState';
+/** The service parameter that ties a returning ticket to the trip this tab started. */
+export const STATE_PARAM = 'signOnState';
+
+/**
+ * This page's address without `ticket` (the service the ticket was issued for), or, with `state`,
+ * the address to send the sign-on server: that trip's state in place of an earlier one.
+ */
+export function serviceAddress(href = window.location.href, state?: string): string {
   const url = new URL(href);
   const q = new URLSearchParams(url.search);
   q.delete('ticket');
+  if (state !== undefined) q.set(STATE_PARAM, state);
   return `${url.origin}${url.pathname}${q.size ? `?${q}` : ''}`;
+}
+
+/**
+ * The address of a new trip to the sign-on server. A random state, kept in this tab only, goes
+ * into the service address, so a ticket counts only if it comes back to the tab that asked for it:
+ * a link carrying someone else's ticket (login CSRF) is not exchanged.
+ */
+function newTrip(tenantCode: string): string {
+  const state = btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(16)))).replace(/[+/=]/g, '');
+  sessionStorage.setItem(STATE_KEY, state);
+  return signOnLoginUrl(tenantCode, serviceAddress(window.location.href, state));
+}
+
+/** The returned ticket, if it answers this tab's trip (its state spent either way). */
+function returnedTicket(): string | null {
+  const q = new URLSearchParams(window.location.search);
+  const ticket = q.get('ticket');
+  if (!ticket) return null;
+  const expected = sessionStorage.getItem(STATE_KEY);
+  sessionStorage.removeItem(STATE_KEY);
+  return expected !== null && q.get(STATE_PARAM) === expected ? ticket : null;
 }
 
 export interface SignOnEntryProps {
@@ -33,10 +62,10 @@ export interface SignOnEntryProps {
 }
 
 /**
- * /login when a sign-on server is configured (spec §4): back from it with a ticket, the ticket is
- * exchanged for a token; otherwise off to its login, with this address (deep link and kept
- * parameters included) as the service. More than three trips within a minute stop with a message
- * instead of looping.
+ * /login when a sign-on server is configured (spec §4): back from it with a ticket for this tab's
+ * trip, the ticket is exchanged for a token; otherwise (no ticket, or one this tab did not ask
+ * for) off to its login, with this address (deep link and kept parameters included) as the
+ * service. More than three trips within a minute stop with a message instead of looping.
  */
 export function SignOnEntry({ tenantCode, onSignedIn }: SignOnEntryProps) {
   const { t } = useTranslation();
@@ -46,7 +75,7 @@ export function SignOnEntry({ tenantCode, onSignedIn }: SignOnEntryProps) {
   useEffect(() => {
     if (started.current) return;
     started.current = true;
-    const ticket = new URLSearchParams(window.location.search).get('ticket');
+    const ticket = returnedTicket();
     if (ticket) {
       exchangeTicket(ticket, serviceAddress()).then(
         (token) => {
@@ -64,7 +93,7 @@ export function SignOnEntry({ tenantCode, onSignedIn }: SignOnEntryProps) {
       return;
     }
     sessionStorage.setItem(GUARD_KEY, JSON.stringify([...trips, Date.now()]));
-    window.location.replace(signOnLoginUrl(tenantCode, serviceAddress()));
+    window.location.replace(newTrip(tenantCode));
   }, [onSignedIn, t, tenantCode]);
 
   if (!error) return <Spin fullscreen tip={t('signOn.redirecting')} />;
@@ -78,7 +107,7 @@ export function SignOnEntry({ tenantCode, onSignedIn }: SignOnEntryProps) {
           type="primary"
           onClick={() => {
             sessionStorage.removeItem(GUARD_KEY);
-            window.location.replace(signOnLoginUrl(tenantCode, serviceAddress()));
+            window.location.replace(newTrip(tenantCode));
           }}
         >
           {t('signOn.retry')}
