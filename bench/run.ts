@@ -19,6 +19,7 @@ import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
 import {
   constants,
   createCipheriv,
+  createHash,
   createHmac,
   createPublicKey,
   publicEncrypt,
@@ -70,8 +71,8 @@ const settings = {
   loginDuration: num('BENCH_LOGIN_DURATION', 10),
   loginConnections: num('BENCH_LOGIN_CONNECTIONS', 8),
   captchaConcurrency: num('BENCH_CAPTCHA_CONCURRENCY', 4),
-  /** Comma list of hello,info,argon2,login; BENCHMARKS.md is only rewritten when all ran. */
-  phases: new Set((process.env.BENCH_PHASES ?? 'hello,info,argon2,login,captcha').split(',').map((s) => s.trim())),
+  /** Comma list of hello,info,argon2,login,captcha,sso; BENCHMARKS.md is only rewritten when all ran. */
+  phases: new Set((process.env.BENCH_PHASES ?? 'hello,info,argon2,login,captcha,sso').split(',').map((s) => s.trim())),
   /** Set to 1 to run the portal with --cpu-prof (profiles land in bench/results/cpu-prof/). */
   cpuProf: /^(1|true|yes)$/i.test(process.env.BENCH_CPU_PROF ?? ''),
   /** Extra environment for the portal, e.g. "UV_THREADPOOL_SIZE=2 SESSION_TTL_HOURS=1" (what-if runs). */
@@ -674,6 +675,86 @@ async function benchCaptcha(portal: Portal, db: Db) {
   return { sizeKb, get, check };
 }
 
+/**
+ * The sign-on server's two hot paths: a browser with a live SSO session asking for a service
+ * ticket (GET /cas/login: session touched, ticket written, 302), and a service validating one
+ * (p3/serviceValidate, JSON: the ticket spent in one statement). 1,000 SSO sessions and the tickets
+ * are written straight to the database first, so that no login work is measured.
+ */
+async function benchSso(portal: Portal, db: Db) {
+  const service = 'http://bench.test/app/home';
+  const [svc] = (
+    await db.$client.query<{ id: number }>(
+      `INSERT INTO sso_services (tenant_id, name, pattern)
+       SELECT id, 'bench', 'http://bench.test/app/' FROM tenants WHERE code = 'demo' RETURNING id`,
+    )
+  ).rows;
+  const cookies = Array.from({ length: 1000 }, () => randomBytes(32).toString('base64url'));
+  const sessions = (
+    await db.$client.query<{ id: string }>(
+      `INSERT INTO sso_sessions (cookie_hash, tenant_id, user_id, expires_at)
+       SELECT h, u.tenant_id, u.id, now() + interval '8 hours'
+       FROM unnest($1::text[]) AS c(h), users u WHERE u.username = 'member'
+       RETURNING id`,
+      [cookies.map((c) => createHash('sha256').update(c).digest('hex'))],
+    )
+  ).rows.map((r) => r.id);
+  if (sessions.length !== cookies.length) throw new Error(`sso: ${sessions.length} sessions written`);
+
+  const issuePath = `/cas/login?${new URLSearchParams({ tenantCode: 'demo', service })}`;
+  let i = 0;
+  log(`sso issue: ${settings.duration} s × ${settings.connections} connections, tickets for live SSO sessions`);
+  const issue = await cannon({
+    url: portal.base + issuePath,
+    connections: settings.connections,
+    duration: settings.duration,
+    requests: [
+      {
+        method: 'GET',
+        path: issuePath,
+        setupRequest: (req: { headers?: Record<string, string> }) => {
+          req.headers = { cookie: `CASTGC=${cookies[i++ % cookies.length]}` };
+          return req;
+        },
+      },
+    ],
+  });
+  log(`sso issue: ${describe(issue)}`);
+
+  const count = settings.duration * 30_000;
+  const tickets = Array.from({ length: count }, () => `ST-${randomBytes(32).toString('base64url')}`);
+  await db.$client.query(
+    `INSERT INTO sso_tickets (ticket, sso_session_id, service_id, service, from_new_login, expires_at)
+     SELECT t, $2::uuid, $3, $4, true, now() + interval '10 minutes' FROM unnest($1::text[]) AS u(t)`,
+    [tickets, sessions[0], svc!.id, service],
+  );
+  const paths = tickets.map(
+    (ticket) => `/cas/p3/serviceValidate?${new URLSearchParams({ ticket, service, format: 'JSON' })}`,
+  );
+  let v = 0;
+  log(`sso validate: ${settings.duration} s × ${settings.connections} connections, one attempt per ticket`);
+  const validate = await cannon(
+    {
+      url: portal.base + paths[0],
+      connections: settings.connections,
+      amount: count,
+      requests: [
+        {
+          method: 'GET',
+          setupRequest: (req: { path?: string }) => {
+            req.path = paths[v++]!;
+            return req;
+          },
+        },
+      ],
+      verifyBody: (b: string) => b.includes('"authenticationSuccess"'),
+    },
+    settings.duration,
+  );
+  log(`sso validate: ${describe(validate)}`);
+  return { issue, validate };
+}
+
 async function benchLogin(portal: Portal, encrypt: (p: string) => string, argon2PerSec: number | null) {
   // Each login spends one captcha; fetch more than the argon2 ceiling can possibly use.
   const ceiling = (argon2PerSec ?? 150) * settings.loginDuration;
@@ -820,7 +901,7 @@ async function writeMarkdown(md: string) {
 // ---- main --------------------------------------------------------------------------------------
 
 async function main(): Promise<number> {
-  const all = ['hello', 'info', 'argon2', 'login'].every((p) => settings.phases.has(p));
+  const all = ['hello', 'info', 'argon2', 'login', 'captcha', 'sso'].every((p) => settings.phases.has(p));
   if (!existsSync(SERVER_MAIN))
     throw new Error(`${SERVER_MAIN} is missing: build the server first (npx tsc -b apps/server)`);
   const info = machine();
@@ -885,7 +966,6 @@ async function main(): Promise<number> {
         LOG_LEVEL: 'warn',
         LOGIN_RATE_PER_MINUTE: '1000000',
         CAPTCHA_RATE_PER_MINUTE: '1000000',
-        CAPTCHA_BEHAVIOUR: '1',
         CAPTCHA_GET_PER_MINUTE: '1000000',
         CAPTCHA_CHECK_PER_MINUTE: '1000000',
         CAPTCHA_FAILURES_BEFORE_LOCK: '1000',
@@ -949,6 +1029,9 @@ async function main(): Promise<number> {
     // 6. behavioural captcha
     const captcha = settings.phases.has('captcha') ? await benchCaptcha(portal, db) : null;
 
+    // 7. sign-on server
+    const sso = settings.phases.has('sso') ? await benchSso(portal, db) : null;
+
     // the server's own complaints during the run
     const serverErrors = server
       .output()
@@ -986,6 +1069,17 @@ async function main(): Promise<number> {
         captcha ? Math.max(captcha.sizeKb.blockPuzzleMax, captcha.sizeKb.clickWordMax) : null,
         (v) => v < TARGETS.captchaImageKb,
       ),
+      // No speed target in issue 4: the ratios are reported; the runs must be all redirects / successes.
+      ssoIssue: sso
+        ? sso.issue.statusCodes['302'] === sso.issue.responses && sso.issue.errors === 0
+          ? 'PASS'
+          : 'INVALID'
+        : 'n/a',
+      ssoValidate: sso
+        ? sso.validate.non2xx === 0 && sso.validate.mismatches === 0 && sso.validate.errors === 0
+          ? 'PASS'
+          : 'INVALID'
+        : 'n/a',
       captchaCheck: verdict(
         !!captcha && captcha.check.non2xx === 0 && captcha.check.mismatches === 0 && captcha.check.errors === 0,
         captcha?.check.reqPerSec ?? null,
@@ -1003,6 +1097,7 @@ async function main(): Promise<number> {
       argon2,
       login,
       captcha,
+      sso,
       ratios: {
         infoOverHello: infoRatio === null ? null : round(infoRatio, 3),
         loginOverArgon2: loginRatio === null ? null : round(loginRatio, 3),
@@ -1038,7 +1133,9 @@ Generated by \`npm run bench -w bench\` (bench/run.ts) on ${info.date}. Raw numb
 | Captcha \`get\` (slider puzzle, drawn per request), 8 connections, ${settings.duration} s | ${fmt(captcha?.get.reqPerSec, 1)} puzzles/s (p99 ${fmt(captcha?.get.latencyMs.p99, 1)} ms) | ≥ ${TARGETS.captchaGetPerSec}/s | ${verdicts.captchaGet} |
 | Captcha image PNG, mean / max of 20 (slider background; click-word) | ${captcha ? `${captcha.sizeKb.blockPuzzleMean} / ${captcha.sizeKb.blockPuzzleMax} KB; ${captcha.sizeKb.clickWordMean} / ${captcha.sizeKb.clickWordMax} KB` : 'n/a'} | < ${TARGETS.captchaImageKb} KB | ${verdicts.captchaImage} |
 | Captcha \`check\` (correct slider answers, AES), ${settings.connections} connections, ${settings.duration} s | ${fmt(captcha?.check.reqPerSec)} checks/s (p99 ${fmt(captcha?.check.latencyMs.p99, 1)} ms; non-2xx / mismatches ${captcha ? `${captcha.check.non2xx} / ${captcha.check.mismatches}` : 'n/a'}) | ≥ ${TARGETS.captchaCheckPerSec}/s | ${verdicts.captchaCheck} |
-${cpuRow('infoV2', infoRun?.cpu)}${cpuRow('logins', login?.run.cpu)}${cpuRow('captcha checks', captcha?.check.cpu)}${
+| Sign-on: ticket for a live SSO session (\`GET /cas/login\` → 302), ${settings.connections} connections, ${settings.duration} s | ${fmt(sso?.issue.reqPerSec)} req/s (p99 ${fmt(sso?.issue.latencyMs.p99, 1)} ms; ratio to hello ${fmt(hello && sso ? sso.issue.reqPerSec / hello.reqPerSec : null, 3)}; non-302 ${sso ? sso.issue.responses - (sso.issue.statusCodes['302'] ?? 0) : 'n/a'}) | all 302 | ${verdicts.ssoIssue} |
+| Sign-on: \`/cas/p3/serviceValidate\` (JSON, each ticket once), ${settings.connections} connections, ${settings.duration} s | ${fmt(sso?.validate.reqPerSec)} req/s (p99 ${fmt(sso?.validate.latencyMs.p99, 1)} ms; ratio to hello ${fmt(hello && sso ? sso.validate.reqPerSec / hello.reqPerSec : null, 3)}; non-2xx / mismatches ${sso ? `${sso.validate.non2xx} / ${sso.validate.mismatches}` : 'n/a'}) | all successes | ${verdicts.ssoValidate} |
+${cpuRow('infoV2', infoRun?.cpu)}${cpuRow('logins', login?.run.cpu)}${cpuRow('captcha checks', captcha?.check.cpu)}${cpuRow('ticket validation', sso?.validate.cpu)}${
       dbPerInfo
         ? `| infoV2 database work per request | ${dbPerInfo.statementsPerRequest} statements, ${dbPerInfo.rowsInsertedPerRequest} rows inserted${dbPerInfo.walFsyncsPerRequest !== null ? `, ${dbPerInfo.walFsyncsPerRequest} WAL fsyncs` : ''} | | |\n`
         : ''

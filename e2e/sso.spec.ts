@@ -31,6 +31,16 @@ afterAll(async () => {
 const token = (page: Page) =>
   page.evaluate(() => JSON.parse(localStorage.getItem('portal_token') ?? 'null')?.v as string | undefined);
 
+/** From the sign-on page the portal sent the browser to, signed in as the demo member, home. */
+async function signInAtSignOnPage(page: Page) {
+  await page.waitForURL(/\/cas\/login\?/);
+  await page.locator('#username').fill('member');
+  await page.locator('#password').fill('Demo@2026!');
+  await page.locator('#imgvercode').fill('8888');
+  await page.keyboard.press('Enter');
+  await page.getByText('欢迎回来，张敏').waitFor();
+}
+
 describe('single sign-on', () => {
   it('keeps the deep link through the sign-on page, signs in again without credentials, and logs out everywhere', async () => {
     const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
@@ -47,7 +57,7 @@ describe('single sign-on', () => {
     const service = new URL(casUrl.searchParams.get('service')!);
     expect(service.pathname).toBe('/center/login');
     expect(service.searchParams.get('redirect')).toBe('/ent/colist?tc=demo&benchCode=B1');
-    expect(service.searchParams.get('signOnState')).toMatch(/^[A-Za-z0-9]{20,}$/);
+    expect(service.searchParams.get('signOnState')).toMatch(/^[0-9a-f]{32}$/);
     await page.getByText('统一认证中心 · 演示园区').waitFor();
     await expect.poll(() => page.locator('.login-captcha-image img').count()).toBe(1);
     await page.screenshot({ path: `${SHOTS}/sso-login-zh-1440.png` });
@@ -130,12 +140,7 @@ describe('single sign-on', () => {
     const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
     const page = await context.newPage();
     await page.goto(`${server.url}/center/index?tc=demo`);
-    await page.waitForURL(/\/cas\/login\?/);
-    await page.locator('#username').fill('member');
-    await page.locator('#password').fill('Demo@2026!');
-    await page.locator('#imgvercode').fill('8888');
-    await page.keyboard.press('Enter');
-    await page.getByText('欢迎回来，张敏').waitFor();
+    await signInAtSignOnPage(page);
 
     await page.goto(`${server.url}/center/index?tc=park2`);
     const dialog = page.getByRole('dialog').filter({ hasText: '租户编码不一致，您已被登出请重新登陆' });
@@ -161,13 +166,9 @@ describe('single sign-on', () => {
     const attacker = await browser.newContext();
     const page = await attacker.newPage();
     await page.goto(`${server.url}/center/index`);
-    await page.waitForURL(/\/cas\/login\?/);
-    await page.locator('#username').fill('member');
-    await page.locator('#password').fill('Demo@2026!');
-    await page.locator('#imgvercode').fill('8888');
-    await page.keyboard.press('Enter');
-    await page.getByText('欢迎回来，张敏').waitFor();
-    const service = `${server.url}/center/login?redirect=%2Findex`;
+    await signInAtSignOnPage(page);
+    // Issued for a service address with the attacker's own state, as the attacker's tab would have.
+    const service = `${server.url}/center/login?redirect=%2Findex&signOnState=${'a1'.repeat(16)}`;
     const issued = await page.request.get(
       `${server.url}/cas/login?${new URLSearchParams({ tenantCode: 'demo', service })}`,
       {

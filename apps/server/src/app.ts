@@ -181,7 +181,7 @@ export async function buildApp({ config, db, secrets, logger }: AppDeps) {
   // The sign-on server (CAS 3.0): its protocol routes are unsigned (below), its portal API signed.
 
   const sso = createSsoService({
-    repo: createSsoRepository(db),
+    repo: createSsoRepository(db, relaxed),
     settings: {
       sessionMaxSeconds: config.sso.sessionMaxHours * 3600,
       sessionIdleSeconds: config.sso.sessionIdleMinutes * 60,

@@ -71,9 +71,9 @@ const messages = {
 export type MessageKey = keyof typeof messages;
 
 export function t(lang: Lang, key: MessageKey, params?: Record<string, string | number>): string {
-  let text: string = messages[key][lang];
-  if (params) for (const [k, v] of Object.entries(params)) text = text.replaceAll(`{${k}}`, String(v));
-  return text;
+  const text: string = messages[key][lang];
+  // One pass: a value that itself contains "{name}" or "$&" stays as it is.
+  return params ? text.replace(/\{(\w+)\}/g, (m, k: string) => (k in params ? String(params[k]) : m)) : text;
 }
 
 export function langOf(query: unknown): Lang {

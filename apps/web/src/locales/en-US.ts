@@ -66,6 +66,8 @@ const enUS: Messages = {
     language: '中文',
   },
   signOn: {
+    storage:
+      'The browser does not let this site keep session data, so single sign-on cannot complete. Allow cookies and site data for this site and try again.',
     context: 'Sign-on service · {{tenant}}',
     enteringSystem: 'Opening the system…',
     systemFailed: 'The system could not be opened',

@@ -65,6 +65,7 @@ const zhCN = {
     language: 'English',
   },
   signOn: {
+    storage: '浏览器禁止本站保存会话数据，无法完成单点登录。请允许本站使用 Cookie 和网站数据后重试。',
     context: '统一认证中心 · {{tenant}}',
     enteringSystem: '正在进入系统…',
     systemFailed: '无法进入该系统',

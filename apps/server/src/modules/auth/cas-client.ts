@@ -20,17 +20,33 @@ interface ServiceResponse {
   };
 }
 
-// Values stay text (a username "007" is not the number 7); namespaces dropped (cas:user → user).
-const xml = new XMLParser({ removeNSPrefix: true, parseTagValue: false, ignoreAttributes: true, trimValues: true });
+// Values stay text (a username "007" is not the number 7); namespaces dropped (cas:user → user);
+// no entities expanded (a CAS answer needs none).
+const xml = new XMLParser({
+  removeNSPrefix: true,
+  parseTagValue: false,
+  ignoreAttributes: true,
+  trimValues: true,
+  processEntities: false,
+});
 
-/** The first value of an attribute that may be a single value or a list (CAS servers do both). */
-const first = (v: unknown): string | undefined => {
-  const one = Array.isArray(v) ? (v as unknown[])[0] : v;
-  return typeof one === 'string' || typeof one === 'number' ? String(one).trim() || undefined : undefined;
-};
+/** A validation answer is a few hundred bytes; anything this large is not one. */
+const MAX_ANSWER_CHARS = 64 * 1024;
+
+/**
+ * The one value of an attribute that may be a single value or a list (CAS servers do both):
+ * undefined when absent, null when present but not exactly one non-empty text.
+ */
+function single(v: unknown): string | null | undefined {
+  if (v === undefined) return undefined;
+  const list = Array.isArray(v) ? (v as unknown[]) : [v];
+  const one = list.length === 1 ? list[0] : undefined;
+  const text = typeof one === 'string' || typeof one === 'number' ? String(one).trim() : '';
+  return text || null;
+}
 
 /** A validation answer, JSON or XML, read as the same shape. */
-export function readServiceResponse(text: string): ServiceResponse {
+function readServiceResponse(text: string): ServiceResponse {
   const body = text.trimStart();
   if (body.startsWith('<')) return xml.parse(body) as ServiceResponse;
   return JSON.parse(body) as ServiceResponse;
@@ -47,13 +63,18 @@ export function createCasClient(ssoUrl: string, defaultTenantCode: string, timeo
         signal: AbortSignal.timeout(timeoutMs),
         headers: { accept: 'application/json, application/xml;q=0.9' },
       });
-      body = readServiceResponse(await res.text());
+      const text = await res.text();
+      // An error page or an oversized answer is the server failing, not the ticket.
+      if (!res.ok || text.length > MAX_ANSWER_CHARS) throw new Error(`HTTP ${res.status}`);
+      body = readServiceResponse(text);
     } catch {
       throw new AppError(ResultCode.UNAVAILABLE, 'ssoUnreachable');
     }
     const ok = body?.serviceResponse?.authenticationSuccess;
-    const username = first(ok?.user);
-    if (!ok || !username) return null;
-    return { username, tenantCode: first(ok.attributes?.tenantCode) ?? defaultTenantCode };
+    const username = single(ok?.user);
+    // A tenantCode attribute must name one tenant; only its absence means the default tenant.
+    const tenantCode = single(ok?.attributes?.tenantCode);
+    if (!ok || !username || tenantCode === null) return null;
+    return { username, tenantCode: tenantCode ?? defaultTenantCode };
   };
 }

@@ -1,9 +1,10 @@
 /**
  * Single sign-on state in PostgreSQL: registered services, SSO sessions (by the SHA-256 of their
  * cookie) and service tickets. Taking a ticket is one statement, so two validations of the same
- * ticket can never both see it unused.
+ * ticket can never both see it unused. The hot statements are named (planned once per connection).
  */
 import { and, eq, sql } from 'drizzle-orm';
+import type pg from 'pg';
 import type { Db } from '../../db/client.js';
 import * as s from '../../db/schema.js';
 import type { RegisteredService } from './service-registry.js';
@@ -39,6 +40,10 @@ export interface Tenant {
   name: string;
 }
 
+export interface TenantWithServices extends Tenant {
+  services: RegisteredService[];
+}
+
 const serviceColumns = {
   id: s.ssoServices.id,
   tenantId: s.ssoServices.tenantId,
@@ -49,14 +54,86 @@ const serviceColumns = {
   logoutUrl: s.ssoServices.logoutUrl,
 };
 
-export function createSsoRepository(db: Db) {
+const q = (name: string, text: string) => (pool: pg.Pool, values: unknown[]) => pool.query({ name, text, values });
+
+const TENANT_WITH_SERVICES = q(
+  'sso_tenant_with_services',
+  `SELECT t.id::int4 AS id, t.code, t.name,
+          coalesce(json_agg(json_build_object(
+            'id', s.id, 'tenantId', s.tenant_id, 'name', s.name, 'pattern', s.pattern, 'sysCode', s.sys_code,
+            'entryUrl', s.entry_url, 'logoutUrl', s.logout_url) ORDER BY s.id) FILTER (WHERE s.id IS NOT NULL),
+            '[]') AS services
+   FROM tenants t LEFT JOIN sso_services s ON s.tenant_id = t.id AND s.enabled
+   WHERE t.code = $1 GROUP BY t.id`,
+);
+const OPEN_SESSION = q(
+  'sso_open_session',
+  `INSERT INTO sso_sessions (cookie_hash, tenant_id, user_id, expires_at)
+   VALUES ($1, $2, $3, now() + make_interval(secs => $4)) RETURNING id`,
+);
+// Touches the session and, when a ticket is given and the session is of that tenant, issues it:
+// the single sign-on step in one statement.
+const TOUCH_SESSION = q(
+  'sso_touch_session',
+  `WITH s AS (
+     UPDATE sso_sessions SET last_used_at = now()
+     WHERE cookie_hash = $1 AND ended_at IS NULL AND expires_at > now()
+       AND last_used_at > now() - make_interval(secs => $2)
+     RETURNING id, tenant_id, user_id),
+   i AS (
+     INSERT INTO sso_tickets (ticket, sso_session_id, service_id, service, from_new_login, expires_at)
+     SELECT $3::text, s.id, $4::int8, $5::text, false, now() + make_interval(secs => $6::int4)
+     FROM s WHERE $3::text IS NOT NULL AND s.tenant_id = $7::int8
+     RETURNING ticket)
+   SELECT s.id, s.tenant_id AS "tenantId", s.user_id::int8 AS "userId", EXISTS (SELECT 1 FROM i) AS issued FROM s`,
+);
+const ISSUE_TICKET = q(
+  'sso_issue_ticket',
+  `INSERT INTO sso_tickets (ticket, sso_session_id, service_id, service, from_new_login, expires_at)
+   VALUES ($1, $2, $3, $4, $5, now() + make_interval(secs => $6))`,
+);
+// One statement: of two simultaneous attempts, the second finds validated_at set and gets nothing.
+const TAKE_TICKET = q(
+  'sso_take_ticket',
+  `WITH t AS (
+     UPDATE sso_tickets st SET validated_at = now(),
+       validated = coalesce(st.service = $2, false) AND st.expires_at > now() AND (st.from_new_login OR NOT $3)
+                   AND ss.ended_at IS NULL AND ss.expires_at > now()
+     FROM sso_sessions ss
+     WHERE st.ticket = $1 AND st.validated_at IS NULL AND ss.id = st.sso_session_id
+     RETURNING st.service, st.from_new_login, st.expires_at <= now() AS expired,
+               (ss.ended_at IS NOT NULL OR ss.expires_at <= now()) AS session_ended,
+               ss.user_id, ss.tenant_id, ss.created_at)
+   SELECT t.service, t.from_new_login AS "fromNewLogin", t.expired, t.session_ended AS "sessionEnded",
+          u.id::int8 AS "userId", u.username, u.name, te.code AS "tenantCode", t.created_at AS "authenticatedAt"
+   FROM t JOIN users u ON u.id = t.user_id JOIN tenants te ON te.id = t.tenant_id`,
+);
+const SESSION_OF_PORTAL = q(
+  'sso_session_of_portal',
+  `UPDATE sso_sessions ss SET last_used_at = now()
+   FROM sessions p JOIN sso_tickets t ON t.ticket = p.service_ticket
+   WHERE p.id = $1 AND ss.id = t.sso_session_id AND ss.ended_at IS NULL
+     AND ss.expires_at > now() AND ss.last_used_at > now() - make_interval(secs => $2)
+   RETURNING ss.id, ss.tenant_id AS "tenantId", ss.user_id::int8 AS "userId"`,
+);
+
+function sessionOf(res: pg.QueryResult): SsoSession | null {
+  const r = res.rows[0] as { id: string; tenantId: number; userId: number } | undefined;
+  return r ? { id: r.id, tenantId: Number(r.tenantId), userId: Number(r.userId) } : null;
+}
+
+/**
+ * `relaxed` (db/client.ts connectRelaxed, asynchronous commit) carries sessions opened and touched
+ * and tickets issued and spent: a crash may lose the last instant of them (a ticket then fails, a
+ * session asks for a new login), as Apereo CAS keeps its tickets in memory. Ending a session waits
+ * for the disk.
+ */
+export function createSsoRepository(db: Db, relaxed: pg.Pool) {
   return {
-    async tenantByCode(code: string): Promise<Tenant | null> {
-      const [t] = await db
-        .select({ id: s.tenants.id, code: s.tenants.code, name: s.tenants.name })
-        .from(s.tenants)
-        .where(eq(s.tenants.code, code));
-      return t ?? null;
+    /** A tenant and its enabled services, in one statement (every GET /cas/login asks). */
+    async tenantByCode(code: string): Promise<TenantWithServices | null> {
+      const { rows } = await TENANT_WITH_SERVICES(db.$client, [code]);
+      return (rows[0] as TenantWithServices | undefined) ?? null;
     },
 
     /** Every tenant's enabled services, to find which tenant registers a service. */
@@ -83,22 +160,30 @@ export function createSsoRepository(db: Db) {
     },
 
     async openSession(cookieHash: string, tenantId: number, userId: number, maxSeconds: number): Promise<string> {
-      const [row] = await db
-        .insert(s.ssoSessions)
-        .values({ cookieHash, tenantId, userId, expiresAt: sql`now() + make_interval(secs => ${maxSeconds})` })
-        .returning({ id: s.ssoSessions.id });
-      return row!.id;
+      const { rows } = await OPEN_SESSION(relaxed, [cookieHash, tenantId, userId, maxSeconds]);
+      return (rows[0] as { id: string }).id;
     },
 
-    /** The live session a cookie names (within its lifetime and idle limit), marked as used now. */
-    async touchSession(cookieHash: string, idleSeconds: number): Promise<SsoSession | null> {
-      const rows = await db.execute<{ id: string; tenantId: number; userId: number }>(sql`
-        UPDATE sso_sessions SET last_used_at = now()
-        WHERE cookie_hash = ${cookieHash} AND ended_at IS NULL AND expires_at > now()
-          AND last_used_at > now() - make_interval(secs => ${idleSeconds})
-        RETURNING id, tenant_id AS "tenantId", user_id::int8 AS "userId"`);
-      const r = rows.rows[0];
-      return r ? { id: r.id, tenantId: Number(r.tenantId), userId: Number(r.userId) } : null;
+    /**
+     * The live session a cookie names (within its lifetime and idle limit), marked as used now;
+     * with `ticket`, that ticket issued to it (not from a new login) if it is of the ticket's tenant.
+     */
+    async touchSession(
+      cookieHash: string,
+      idleSeconds: number,
+      ticket?: { ticket: string; tenantId: number; serviceId: number; service: string; ttlSeconds: number },
+    ): Promise<(SsoSession & { issued: boolean }) | null> {
+      const res = await TOUCH_SESSION(relaxed, [
+        cookieHash,
+        idleSeconds,
+        ticket?.ticket ?? null,
+        ticket?.serviceId ?? null,
+        ticket?.service ?? null,
+        ticket?.ttlSeconds ?? null,
+        ticket?.tenantId ?? null,
+      ]);
+      const session = sessionOf(res);
+      return session && { ...session, issued: Boolean((res.rows[0] as { issued: boolean }).issued) };
     },
 
     async issueTicket(t: {
@@ -109,30 +194,17 @@ export function createSsoRepository(db: Db) {
       fromNewLogin: boolean;
       ttlSeconds: number;
     }): Promise<void> {
-      await db.insert(s.ssoTickets).values({
-        ticket: t.ticket,
-        ssoSessionId: t.ssoSessionId,
-        serviceId: t.serviceId,
-        service: t.service,
-        fromNewLogin: t.fromNewLogin,
-        expiresAt: sql`now() + make_interval(secs => ${t.ttlSeconds})`,
-      });
+      await ISSUE_TICKET(relaxed, [t.ticket, t.ssoSessionId, t.serviceId, t.service, t.fromNewLogin, t.ttlSeconds]);
     },
 
-    /** Spends the ticket's one validation attempt; null when it is unknown or was tried before. */
-    async takeTicket(ticket: string): Promise<TakenTicket | null> {
-      const rows = await db.execute<Record<string, unknown>>(sql`
-        WITH t AS (
-          UPDATE sso_tickets SET validated_at = now()
-          WHERE ticket = ${ticket} AND validated_at IS NULL
-          RETURNING service, from_new_login, expires_at, sso_session_id)
-        SELECT t.service, t.from_new_login AS "fromNewLogin", t.expires_at <= now() AS expired,
-               (ss.ended_at IS NOT NULL OR ss.expires_at <= now()) AS "sessionEnded",
-               u.id::int8 AS "userId", u.username, u.name, te.code AS "tenantCode",
-               ss.created_at AS "authenticatedAt"
-        FROM t JOIN sso_sessions ss ON ss.id = t.sso_session_id
-        JOIN users u ON u.id = ss.user_id JOIN tenants te ON te.id = ss.tenant_id`);
-      const r = rows.rows[0];
+    /**
+     * Spends the ticket's one validation attempt, and records whether it passed (its session live,
+     * the service the one it was issued for, a new login if `renew`): the services single logout
+     * tells. Null when it is unknown or was tried before.
+     */
+    async takeTicket(ticket: string, service: string | null, renew: boolean): Promise<TakenTicket | null> {
+      const { rows } = await TAKE_TICKET(relaxed, [ticket, service, renew]);
+      const r = rows[0] as Record<string, unknown> | undefined;
       if (!r) return null;
       return {
         service: String(r.service),
@@ -149,23 +221,12 @@ export function createSsoRepository(db: Db) {
 
     /** The live SSO session a portal session came from (through its service ticket), if any. */
     async sessionOfPortalSession(portalSessionId: string, idleSeconds: number): Promise<SsoSession | null> {
-      const rows = await db.execute<{ id: string; tenantId: number; userId: number }>(sql`
-        UPDATE sso_sessions ss SET last_used_at = now()
-        FROM sessions p JOIN sso_tickets t ON t.ticket = p.service_ticket
-        WHERE p.id = ${portalSessionId} AND ss.id = t.sso_session_id AND ss.ended_at IS NULL
-          AND ss.expires_at > now() AND ss.last_used_at > now() - make_interval(secs => ${idleSeconds})
-        RETURNING ss.id, ss.tenant_id AS "tenantId", ss.user_id::int8 AS "userId"`);
-      const r = rows.rows[0];
-      return r ? { id: r.id, tenantId: Number(r.tenantId), userId: Number(r.userId) } : null;
+      return sessionOf(await SESSION_OF_PORTAL(relaxed, [portalSessionId, idleSeconds]));
     },
 
     async tenantCode(tenantId: number): Promise<string | null> {
       const [t] = await db.select({ code: s.tenants.code }).from(s.tenants).where(eq(s.tenants.id, tenantId));
       return t?.code ?? null;
-    },
-
-    async markValidated(ticket: string): Promise<void> {
-      await db.update(s.ssoTickets).set({ validated: true }).where(eq(s.ssoTickets.ticket, ticket));
     },
 
     /** Ends the session a cookie names; returns it and the tickets its services validated. */

@@ -122,7 +122,7 @@ export const ssoRoutes: FastifyPluginAsyncTypebox<SsoRoutesOptions> = async (app
     const meta = Object.entries({ 'sso-tenant-code': step.tenant.code, 'sso-tenant-name': step.tenant.name })
       .map(([name, content]) => `<meta name="${name}" content="${escapeMarkup(content)}">`)
       .join('');
-    return reply.type('text/html; charset=utf-8').send(page.replace('</head>', `${meta}</head>`));
+    return reply.type('text/html; charset=utf-8').send(page.replace('</head>', () => `${meta}</head>`));
   });
 
   app.post(

@@ -13,7 +13,7 @@ import {
   type PortalAddresses,
   type RegisteredService,
 } from './service-registry.js';
-import type { SsoRepository, SsoSession, Tenant } from './sso.repository.js';
+import type { SsoRepository, SsoSession, Tenant, TenantWithServices } from './sso.repository.js';
 
 export const TICKET_PREFIX = 'ST-';
 
@@ -110,7 +110,7 @@ export function createSsoService(deps: SsoDeps) {
    * (standard CAS clients send no tenantCode); else, or when several tenants register it, the
    * default tenant.
    */
-  async function tenantOf(code: string | undefined, service?: string): Promise<Tenant | null> {
+  async function tenantOf(code: string | undefined, service?: string): Promise<TenantWithServices | null> {
     if (code?.trim()) return repo.tenantByCode(code.trim());
     if (service) {
       const all = await repo.allServices();
@@ -122,9 +122,8 @@ export function createSsoService(deps: SsoDeps) {
     return repo.tenantByCode(settings.defaultTenantCode);
   }
 
-  async function registered(tenantId: number, service: string) {
-    return findService(service, await repo.services(tenantId), settings.portal);
-  }
+  const registered = (services: readonly RegisteredService[], service: string) =>
+    findService(service, services, settings.portal);
 
   async function ticketFor(session: SsoSession, svc: { service: RegisteredService; url: URL }, fromNewLogin: boolean) {
     const ticket = newTicket();
@@ -166,15 +165,29 @@ export function createSsoService(deps: SsoDeps) {
     }): Promise<LoginStep> {
       const tenant = await tenantOf(q.tenantCode, q.service);
       if (!tenant) return { kind: 'refused', reason: 'unknownTenant' };
-      const svc = q.service ? await registered(tenant.id, q.service) : null;
+      const svc = q.service ? registered(tenant.services, q.service) : null;
       if (q.service && !svc) return { kind: 'refused', reason: 'unknownService' };
       // renew takes precedence over gateway (CAS 3.0 §2.1.1).
       const renew = flag(q.renew);
+      // A live session of this tenant gets its ticket in the same statement that touches it.
+      const ticket = svc ? newTicket() : null;
       const session =
-        q.cookie && !renew ? await repo.touchSession(hashCookie(q.cookie), settings.sessionIdleSeconds) : null;
-      if (svc && session && session.tenantId === tenant.id) {
-        return { kind: 'redirect', url: await ticketFor(session, svc, false) };
-      }
+        q.cookie && !renew
+          ? await repo.touchSession(
+              hashCookie(q.cookie),
+              settings.sessionIdleSeconds,
+              svc && ticket
+                ? {
+                    ticket,
+                    tenantId: tenant.id,
+                    serviceId: svc.service.id,
+                    service: svc.url.href,
+                    ttlSeconds: settings.ticketTtlSeconds,
+                  }
+                : undefined,
+            )
+          : null;
+      if (svc && ticket && session?.issued) return { kind: 'redirect', url: withTicket(svc.url, ticket) };
       if (svc && !renew && flag(q.gateway)) return { kind: 'redirect', url: svc.url.href };
       if (!svc && session && session.tenantId === tenant.id) {
         return { kind: 'signedIn', tenant, name: (await repo.userName(session.userId)) ?? '' };
@@ -190,7 +203,7 @@ export function createSsoService(deps: SsoDeps) {
     ): Promise<{ cookie: string; redirect: string }> {
       const tenant = await tenantOf(c.tenantCode, service);
       if (!tenant) throw new SsoRefusal('unknownTenant');
-      const svc = service ? await registered(tenant.id, service) : null;
+      const svc = service ? registered(tenant.services, service) : null;
       if (service && !svc) throw new SsoRefusal('unknownService');
       const user = await deps.verifyCredentials({ ...c, tenantCode: tenant.code });
       // A new login in this browser replaces its earlier SSO session (perhaps another user's).
@@ -215,22 +228,22 @@ export function createSsoService(deps: SsoDeps) {
       if (!q.ticket.startsWith(TICKET_PREFIX) || q.ticket.length > 256) {
         return { ok: false, code: 'INVALID_TICKET', description: `Ticket '${q.ticket.slice(0, 64)}' not recognized` };
       }
-      const t = await repo.takeTicket(q.ticket);
+      const given = parseService(q.service)?.href ?? null;
+      const renew = flag(q.renew);
+      const t = await repo.takeTicket(q.ticket, given, renew);
       if (!t || t.expired || t.sessionEnded) {
         return { ok: false, code: 'INVALID_TICKET', description: `Ticket '${q.ticket}' not recognized` };
       }
-      const given = parseService(q.service);
-      if (!given || given.href !== t.service) {
+      if (given !== t.service) {
         return { ok: false, code: 'INVALID_SERVICE', description: `Ticket '${q.ticket}' does not match the service` };
       }
-      if (flag(q.renew) && !t.fromNewLogin) {
+      if (renew && !t.fromNewLogin) {
         return {
           ok: false,
           code: 'INVALID_TICKET_SPEC',
           description: 'The ticket was not issued by a new login (renew)',
         };
       }
-      await repo.markValidated(q.ticket);
       return {
         ok: true,
         user: t.username,
@@ -270,8 +283,10 @@ export function createSsoService(deps: SsoDeps) {
     async logout(q: { cookie?: string | undefined; service?: string | undefined; tenantCode?: string | undefined }) {
       const ended = q.cookie ? await endSession(q.cookie) : null;
       if (!q.service) return { redirect: null };
-      const tenantId = ended?.session.tenantId ?? (await tenantOf(q.tenantCode, q.service))?.id;
-      const svc = tenantId === undefined ? null : await registered(tenantId, q.service);
+      const services = ended
+        ? await repo.services(ended.session.tenantId)
+        : ((await tenantOf(q.tenantCode, q.service))?.services ?? []);
+      const svc = registered(services, q.service);
       return { redirect: svc ? svc.url.href : null };
     },
   };

@@ -521,6 +521,7 @@ describe('tenants: named, found by the service, kept apart', () => {
     const other = await page({ service: 'https://oa.park2.test/home', tenantCode: 'park2' }, cookie);
     expect(other.statusCode).toBe(200);
     expect(other.headers.location).toBeUndefined();
+    expect(tenantOfPage(other.body)).toBe('park2'); // the form, for park2
     // A park2 service asked for under the demo tenant is not registered there.
     const wrong = await page({ service: 'https://oa.park2.test/home', tenantCode: 'demo' }, cookie);
     expect(wrong.statusCode).toBe(400);
@@ -556,6 +557,7 @@ describe('the portal against another CAS server (SSO_URL elsewhere)', () => {
     const base = `http://127.0.0.1:${publicPort}`;
     const service = `${base}/center/login?redirect=%2Fhome`;
     const asked: string[] = [];
+    let tenantOfJson = 'park2';
     const foreign = createServer((req, res) => {
       const q = new URL(req.url ?? '/', 'http://x').searchParams;
       asked.push(`${new URL(req.url ?? '/', 'http://x').pathname} ${q.get('ticket')}`);
@@ -564,10 +566,17 @@ describe('the portal against another CAS server (SSO_URL elsewhere)', () => {
         return res.end(
           JSON.stringify({
             serviceResponse: {
-              authenticationSuccess: { user: 'member', attributes: { tenantCode: ['demo'], memberOf: ['a', 'b'] } },
+              authenticationSuccess: {
+                user: 'member',
+                attributes: { tenantCode: [tenantOfJson], memberOf: ['a', 'b'] },
+              },
             },
           }),
         );
+      }
+      if (q.get('ticket')?.startsWith('ST-4-')) {
+        res.statusCode = 502;
+        return res.end('<html><body>Bad gateway</body></html>');
       }
       res.setHeader('content-type', 'application/xml');
       res.end(
@@ -592,14 +601,23 @@ describe('the portal against another CAS server (SSO_URL elsewhere)', () => {
         one.call({ method: 'POST', url: `/api/auth/jwt/getTokenBySt?${new URLSearchParams({ st, service })}` });
       const viaXml = await exchange(XML_TICKET);
       expect(viaXml.json()).toMatchObject({ status: 200 });
-      const viaJson = await exchange(JSON_TICKET);
-      expect(viaJson.json()).toMatchObject({ status: 200 });
-      expect(asked).toEqual([`/cas/p3/serviceValidate ${XML_TICKET}`, `/cas/p3/serviceValidate ${JSON_TICKET}`]);
+      // The attribute (a list) decides the tenant: 'member' is no user of park2.
+      expect((await exchange(JSON_TICKET)).json()).toMatchObject({ status: 40121 });
+      tenantOfJson = 'demo';
+      expect((await exchange(JSON_TICKET)).json()).toMatchObject({ status: 200 });
+      tenantOfJson = '';
+      expect((await exchange(JSON_TICKET)).json()).toMatchObject({ status: 40121 }); // present but empty
+      expect(asked).toEqual(
+        [XML_TICKET, JSON_TICKET, JSON_TICKET, JSON_TICKET].map((t) => `/cas/p3/serviceValidate ${t}`),
+      );
       const token = viaXml.json().data as string;
       const info = await one.call({ url: '/api/front/member/front/infoV2', token });
       expect(info.json().data).toMatchObject({ username: 'member', tenantCode: 'demo' });
-      // Refused by that server: 40121.
+      // Refused by that server: 40121; an error page from it: unavailable, not a refused ticket.
       expect((await exchange('ST-3-unknown.cas01.example.org')).json()).toMatchObject({ status: 40121 });
+      expect((await exchange('ST-4-broken.cas01.example.org')).json()).toMatchObject({
+        message: '统一认证中心暂不可用，请稍后再试',
+      });
 
       // Its single logout names the dotted ticket.
       const slo = await one.app.inject({

@@ -36,7 +36,7 @@ export interface LoginPageProps {
   languageToggle?: ReactNode;
   /** Undefined while not yet known. */
   humanCheck?: HumanCheck | undefined;
-  /** A line under the title saying where the user signs in (the sign-on page: service and tenant). */
+  /** A line under the title saying where the user signs in (the sign-on page: its tenant). */
   context?: string | undefined;
 }
 

@@ -20,13 +20,13 @@ function recentRedirects(): number[] {
 
 const STATE_KEY = 'portal_signOnState';
 /** The service parameter that ties a returning ticket to the trip this tab started. */
-export const STATE_PARAM = 'signOnState';
+const STATE_PARAM = 'signOnState';
 
 /**
  * This page's address without `ticket` (the service the ticket was issued for), or, with `state`,
  * the address to send the sign-on server: that trip's state in place of an earlier one.
  */
-export function serviceAddress(href = window.location.href, state?: string): string {
+function serviceAddress(href = window.location.href, state?: string): string {
   const url = new URL(href);
   const q = new URLSearchParams(url.search);
   q.delete('ticket');
@@ -40,7 +40,7 @@ export function serviceAddress(href = window.location.href, state?: string): str
  * a link carrying someone else's ticket (login CSRF) is not exchanged.
  */
 function newTrip(tenantCode: string): string {
-  const state = btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(16)))).replace(/[+/=]/g, '');
+  const state = Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, '0')).join('');
   sessionStorage.setItem(STATE_KEY, state);
   return signOnLoginUrl(tenantCode, serviceAddress(window.location.href, state));
 }
@@ -50,9 +50,13 @@ function returnedTicket(): string | null {
   const q = new URLSearchParams(window.location.search);
   const ticket = q.get('ticket');
   if (!ticket) return null;
-  const expected = sessionStorage.getItem(STATE_KEY);
-  sessionStorage.removeItem(STATE_KEY);
-  return expected !== null && q.get(STATE_PARAM) === expected ? ticket : null;
+  try {
+    const expected = sessionStorage.getItem(STATE_KEY);
+    sessionStorage.removeItem(STATE_KEY);
+    return expected !== null && q.get(STATE_PARAM) === expected ? ticket : null;
+  } catch {
+    return null; // storage blocked: the new trip says so
+  }
 }
 
 export interface SignOnEntryProps {
@@ -92,8 +96,12 @@ export function SignOnEntry({ tenantCode, onSignedIn }: SignOnEntryProps) {
       setError(t('signOn.loop'));
       return;
     }
-    sessionStorage.setItem(GUARD_KEY, JSON.stringify([...trips, Date.now()]));
-    window.location.replace(newTrip(tenantCode));
+    try {
+      sessionStorage.setItem(GUARD_KEY, JSON.stringify([...trips, Date.now()]));
+      window.location.replace(newTrip(tenantCode));
+    } catch {
+      setError(t('signOn.storage')); // without the tab's storage a returning ticket can't be matched
+    }
   }, [onSignedIn, t, tenantCode]);
 
   if (!error) return <Spin fullscreen tip={t('signOn.redirecting')} />;
@@ -106,8 +114,12 @@ export function SignOnEntry({ tenantCode, onSignedIn }: SignOnEntryProps) {
         <Button
           type="primary"
           onClick={() => {
-            sessionStorage.removeItem(GUARD_KEY);
-            window.location.replace(newTrip(tenantCode));
+            try {
+              sessionStorage.removeItem(GUARD_KEY);
+              window.location.replace(newTrip(tenantCode));
+            } catch {
+              setError(t('signOn.storage'));
+            }
           }}
         >
           {t('signOn.retry')}
