@@ -276,6 +276,13 @@ describe('CAS 3.0 §2.5 /serviceValidate and /p3/serviceValidate', () => {
     const { ticket } = await newTicket();
     expect((await json({ ticket, service: `${PORTAL}other` })).authenticationFailure?.code).toBe('INVALID_SERVICE');
     expect((await json({ ticket, service: SERVICE })).authenticationFailure?.code).toBe('INVALID_TICKET');
+    // Not a validated ticket either: single logout will not call that service for it.
+    const row = await ctx.db.execute(sql`SELECT validated FROM sso_tickets WHERE ticket = ${ticket}`);
+    expect(row.rows).toEqual([{ validated: false }]);
+    const good = await newTicket();
+    await json({ ticket: good.ticket, service: SERVICE });
+    const ok = await ctx.db.execute(sql`SELECT validated FROM sso_tickets WHERE ticket = ${good.ticket}`);
+    expect(ok.rows).toEqual([{ validated: true }]);
   });
 
   it('lets exactly one of many simultaneous validations of a ticket succeed', async () => {
