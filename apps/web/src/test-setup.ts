@@ -27,6 +27,7 @@ const config: RuntimeConfig = {
   defaultLocale: 'zh-CN',
   captchaType: 'blockPuzzle',
   captchaMode: 'pop',
+  keepAliveMax: 10,
 };
 window.__PORTAL_CONFIG__ = config;
 

@@ -18,6 +18,8 @@ export interface RuntimeConfig {
   notsms: boolean;
   workbenchEnabled: boolean;
   keepAlive: boolean;
+  /** At most this many hidden tabs keep their page alive; the least recently used is let go. */
+  keepAliveMax: number;
   languageSwitch: boolean;
   /** Home-portal (park) link shown in the header; empty hides the link. */
   domianURL: string;

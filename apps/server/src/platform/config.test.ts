@@ -149,6 +149,8 @@ describe('bad settings stop the server with a message naming the variable', () =
     ['PORTAL_RUNTIME_CONFIG', { PORTAL_RUNTIME_CONFIG: '{"defaultLocale":"fr-FR"}' }],
     ['PORTAL_RUNTIME_CONFIG', { PORTAL_RUNTIME_CONFIG: '{"captchaType":"rotatePuzzle"}' }],
     ['PORTAL_RUNTIME_CONFIG', { PORTAL_RUNTIME_CONFIG: '{"captchaMode":"inline"}' }],
+    ['PORTAL_RUNTIME_CONFIG', { PORTAL_RUNTIME_CONFIG: '{"keepAliveMax":-1}' }],
+    ['PORTAL_RUNTIME_CONFIG', { PORTAL_RUNTIME_CONFIG: '{"keepAliveMax":2.5}' }],
     ['PORTAL_RUNTIME_CONFIG', { PORTAL_RUNTIME_CONFIG: '{"publicpath":"center"}' }],
     ['PORTAL_RUNTIME_CONFIG', { PORTAL_RUNTIME_CONFIG: '{"publicpath":"/center"}' }],
   ] as Array<[string, Record<string, string>]>)('%s in %j', (name, env) => {

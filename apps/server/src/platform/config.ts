@@ -94,6 +94,7 @@ const RUNTIME_KEYS: Record<keyof Config['runtime'], 'string' | 'boolean' | 'numb
   notsms: 'boolean',
   workbenchEnabled: 'boolean',
   keepAlive: 'boolean',
+  keepAliveMax: 'number',
   languageSwitch: 'boolean',
   domianURL: 'string',
   backurl: 'string',
@@ -138,6 +139,12 @@ function runtimeOverrides(env: Env): Partial<Config['runtime']> {
   if (out.captchaMode !== undefined && out.captchaMode !== 'pop' && out.captchaMode !== 'fixed') {
     throw new ConfigError('PORTAL_RUNTIME_CONFIG.captchaMode must be "pop" or "fixed"');
   }
+  if (
+    out.keepAliveMax !== undefined &&
+    !(Number.isInteger(out.keepAliveMax) && out.keepAliveMax >= 0 && out.keepAliveMax <= 100)
+  ) {
+    throw new ConfigError('PORTAL_RUNTIME_CONFIG.keepAliveMax must be a whole number from 0 to 100');
+  }
   if (out.publicpath !== undefined && !/^\/([\w-]+\/)*$/.test(out.publicpath)) {
     throw new ConfigError('PORTAL_RUNTIME_CONFIG.publicpath must look like "/center/"');
   }
@@ -181,6 +188,7 @@ export function loadConfig(env: Env = process.env): Config {
     notsms: true,
     workbenchEnabled: true,
     keepAlive: false,
+    keepAliveMax: 10,
     languageSwitch: false,
     domianURL: '',
     backurl: '',
