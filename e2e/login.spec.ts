@@ -43,7 +43,7 @@ describe('sign-in slice', () => {
 
     await page.goto(`${server.url}/center/`);
     await page.waitForURL(/\/center\/login/);
-    await expect.poll(() => page.locator('.login-captcha-image img').count()).toBe(1);
+    await page.locator('.login-captcha-image img').waitFor(); // the first captcha of a cold server may take seconds
     await page.screenshot({ path: `${SHOTS}/login-zh-1440.png` });
 
     // §5 validation messages, all three at once.
@@ -155,7 +155,7 @@ describe('screens in both languages at desktop and phone width', () => {
       await page.goto(`${server.url}/center/login`);
       await page.evaluate((l) => localStorage.setItem('portal_locale', JSON.stringify({ v: l, e: null })), locale);
       await page.reload();
-      await expect.poll(() => page.locator('.login-captcha-image img').count()).toBe(1);
+      await page.locator('.login-captcha-image img').waitFor(); // the first captcha of a cold server may take seconds
       await page.screenshot({ path: `${SHOTS}/login-${locale}-${width}.png` });
       await fillLogin(page, 'member', 'Demo@2026!');
       await page.keyboard.press('Enter');

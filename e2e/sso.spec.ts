@@ -59,7 +59,7 @@ describe('single sign-on', () => {
     expect(service.searchParams.get('redirect')).toBe('/ent/colist?tc=demo&benchCode=B1');
     expect(service.searchParams.get('signOnState')).toMatch(/^[0-9a-f]{32}$/);
     await page.getByText('统一认证中心 · 演示园区').waitFor();
-    await expect.poll(() => page.locator('.login-captcha-image img').count()).toBe(1);
+    await page.locator('.login-captcha-image img').waitFor(); // the first captcha of a cold server may take seconds
     await page.screenshot({ path: `${SHOTS}/sso-login-zh-1440.png` });
 
     // A wrong password: the message, and still on the sign-on page.
@@ -219,7 +219,7 @@ describe('single sign-on', () => {
     await page.goto(`${server.url}/center/index`);
     await page.waitForURL(/\/cas\/login\?/);
     await page.getByRole('button', { name: 'Sign in' }).waitFor();
-    await expect.poll(() => page.locator('.login-captcha-image img').count()).toBe(1);
+    await page.locator('.login-captcha-image img').waitFor(); // the first captcha of a cold server may take seconds
     await page.screenshot({ path: `${SHOTS}/sso-login-en-390.png` });
     await context.close();
   });
