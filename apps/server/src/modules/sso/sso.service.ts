@@ -170,24 +170,18 @@ export function createSsoService(deps: SsoDeps) {
       // renew takes precedence over gateway (CAS 3.0 §2.1.1).
       const renew = flag(q.renew);
       // A live session of this tenant gets its ticket in the same statement that touches it.
-      const ticket = svc ? newTicket() : null;
+      const issue = svc
+        ? {
+            ticket: newTicket(),
+            tenantId: tenant.id,
+            serviceId: svc.service.id,
+            service: svc.url.href,
+            ttlSeconds: settings.ticketTtlSeconds,
+          }
+        : undefined;
       const session =
-        q.cookie && !renew
-          ? await repo.touchSession(
-              hashCookie(q.cookie),
-              settings.sessionIdleSeconds,
-              svc && ticket
-                ? {
-                    ticket,
-                    tenantId: tenant.id,
-                    serviceId: svc.service.id,
-                    service: svc.url.href,
-                    ttlSeconds: settings.ticketTtlSeconds,
-                  }
-                : undefined,
-            )
-          : null;
-      if (svc && ticket && session?.issued) return { kind: 'redirect', url: withTicket(svc.url, ticket) };
+        q.cookie && !renew ? await repo.touchSession(hashCookie(q.cookie), settings.sessionIdleSeconds, issue) : null;
+      if (svc && issue && session?.issued) return { kind: 'redirect', url: withTicket(svc.url, issue.ticket) };
       if (svc && !renew && flag(q.gateway)) return { kind: 'redirect', url: svc.url.href };
       if (!svc && session && session.tenantId === tenant.id) {
         return { kind: 'signedIn', tenant, name: (await repo.userName(session.userId)) ?? '' };
