@@ -94,7 +94,7 @@ describe('sign-in slice', () => {
     await page.goto(`${server.url}/center/index`);
     const token = await page.evaluate(() => JSON.parse(localStorage.getItem('portal_token') ?? 'null')?.v as string);
     expect(token).toBeTruthy();
-    await page.locator('.shell-user').hover();
+    await page.locator('.shell-user').click();
     await page.getByText('退出登录').click();
     await page.waitForURL(/\/center\/login/);
     expect(await storageKeys(page)).not.toContain('portal_token');

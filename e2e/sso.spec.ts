@@ -120,7 +120,7 @@ describe('single sign-on', () => {
     await page.getByText('欢迎回来，张敏').waitFor();
 
     // Logout from the portal: through the sign-on server's logout, back to its login form.
-    await page.locator('.shell-user').hover();
+    await page.locator('.shell-user').click();
     await page.getByText('退出登录').click();
     await page.waitForURL(/\/cas\/login\?/);
     await page.locator('#username').waitFor();

@@ -22,6 +22,8 @@ import { membersRoutes } from './modules/members/members.routes.js';
 import { createMembersService } from './modules/members/members.service.js';
 import { createMenusRepository } from './modules/menus/menus.repository.js';
 import { menusRoutes } from './modules/menus/menus.routes.js';
+import { createPagesRepository } from './modules/pages/pages.repository.js';
+import { pagesRoutes } from './modules/pages/pages.routes.js';
 import { createMenusService } from './modules/menus/menus.service.js';
 import { createSsoRepository } from './modules/sso/sso.repository.js';
 import { PORTAL_SERVICE, findService } from './modules/sso/service-registry.js';
@@ -228,6 +230,7 @@ export async function buildApp({ config, db, secrets, logger }: AppDeps) {
       members: createMembersService({ repo: createMembersRepository(db), bus, cacheMs: config.cacheTtlMs }),
     });
     await api.register(menusRoutes, { menus: createMenusService({ repo: createMenusRepository(db) }) });
+    await api.register(pagesRoutes, { pages: createPagesRepository(db) });
     await api.register(ssoApiRoutes, { sso });
   });
 

@@ -5,13 +5,19 @@ import { RouterProvider } from 'react-router';
 import { Providers } from './app/providers';
 import { createRouter } from './app/router';
 import { SignOnApp } from './app/sign-on-app';
+import { watchHostLogout } from './app/host-logout';
 import { initI18n } from './lib/i18n';
+import { followOtherTabs } from './lib/session';
 import './styles.css';
 
 initI18n();
 
 // The same bundle serves the sign-on server's page at /cas/login and the portal under its base.
 const signOnPage = window.location.pathname.startsWith('/cas/');
+if (!signOnPage) {
+  followOtherTabs();
+  watchHostLogout();
+}
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

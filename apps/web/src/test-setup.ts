@@ -13,6 +13,7 @@ const config: RuntimeConfig = {
   workbenchEnabled: true,
   keepAlive: false,
   languageSwitch: false,
+  homePortalLink: false,
   domianURL: '',
   backurl: '',
   appBaseUrl: '',

@@ -21,7 +21,9 @@ export interface RuntimeConfig {
   /** At most this many hidden tabs keep their page alive; the least recently used is let go. */
   keepAliveMax: number;
   languageSwitch: boolean;
-  /** Home-portal (park) link shown in the header; empty hides the link. */
+  /** The header shows a back-to-portal link; without `domianURL` it warns 园区首页地址未配置！. */
+  homePortalLink: boolean;
+  /** Home-portal (park) address the back-to-portal link opens. */
   domianURL: string;
   backurl: string;
   appBaseUrl: string;

@@ -188,6 +188,20 @@ export const menus = pgTable(
   (t) => [index('menus_tenant').on(t.tenantId)],
 );
 
+/** Pages made with the drag-page builder; a menu entry shows one by its code (meta.pageId). */
+export const pageDefinitions = pgTable(
+  'page_definitions',
+  {
+    id: id(),
+    tenantId: tenantRef(),
+    code: text('code').notNull(),
+    title: text('title').notNull(),
+    blocks: jsonb('blocks').notNull().$type<unknown[]>(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('page_definitions_tenant_code').on(t.tenantId, t.code)],
+);
+
 export const roleMenus = pgTable(
   'role_menus',
   {

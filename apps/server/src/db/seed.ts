@@ -18,6 +18,7 @@ interface MenuSeed {
   component?: string;
   hidden?: boolean;
   route?: string;
+  redirect?: string;
   serviceType?: number;
   module?: string;
   url?: string;
@@ -101,6 +102,25 @@ const MENU: MenuSeed[] = [
         component: 'ent/apply',
         roles: ENT_ROLES,
       },
+      {
+        name: 'entDashboard',
+        path: '/ent/dashboard',
+        title: '企业看板',
+        icon: 'DashboardOutlined',
+        component: 'DragPageView',
+        pageId: 'ent-dashboard',
+        keepAlive: true,
+        roles: ENT_ROLES,
+      },
+      // A path relative to its module: routed as /ent/reports.
+      {
+        name: 'entReports',
+        path: 'reports',
+        module: 'ent',
+        title: '企业报表',
+        component: 'ent/reports',
+        roles: ENT_ROLES,
+      },
       { name: 'entDraft', path: '/ent/draft', title: '草稿箱', component: 'ent/draft', route: '0', roles: ENT_ROLES },
     ],
   },
@@ -145,11 +165,34 @@ const MENU: MenuSeed[] = [
     ],
   },
   {
+    name: 'parkServices',
+    path: '/services',
+    title: '园区服务',
+    icon: 'ShopOutlined',
+    component: 'RouteView',
+    children: [
+      { name: 'svcRepair', path: '/services/repair', title: '物业报修', component: 'services/repair', keepAlive: true },
+      { name: 'svcMeeting', path: '/services/meeting', title: '会议室预约', component: 'services/meeting' },
+      { name: 'svcVisitor', path: '/services/visitor', title: '访客登记', component: 'services/visitor' },
+      { name: 'svcParking', path: '/services/parking', title: '停车缴费', component: 'services/parking' },
+      // An external service embedded under /IframePageContent, with the workbench code in its address.
+      {
+        name: 'svcHall',
+        path: 'serviceHall',
+        title: '服务大厅',
+        serviceType: 1,
+        url: 'https://park.example.com/hall?wb={workbenchCoding}',
+        keepAlive: true,
+      },
+    ],
+  },
+  {
     name: 'parkLinks',
     path: '/links',
     title: '园区链接',
     icon: 'LinkOutlined',
     component: 'RouteView',
+    redirect: '/links/policy',
     children: [
       { name: 'parkSite', path: '/links/site', title: '园区官网', url: 'https://park.example.com/', external: true },
       {
@@ -158,6 +201,7 @@ const MENU: MenuSeed[] = [
         title: '政策解读',
         component: 'IframePageView',
         url: 'https://park.example.com/policy',
+        keepAlive: true,
       },
     ],
   },
@@ -352,6 +396,7 @@ async function insertDemo(tx: Tx, passwordHash: string): Promise<void> {
           path: m.path,
           component: m.component ?? '',
           route: m.route ?? '1',
+          redirect: m.redirect ?? null,
           hidden: m.hidden ?? false,
           sort: sort++,
           serviceType: m.serviceType ?? 0,
@@ -373,6 +418,53 @@ async function insertDemo(tx: Tx, passwordHash: string): Promise<void> {
     }
   };
   await insertMenus(MENU, null);
+
+  await tx.insert(s.pageDefinitions).values([
+    {
+      tenantId,
+      code: 'ent-dashboard',
+      title: '企业看板',
+      blocks: [
+        {
+          type: 'stats',
+          title: '本月概况',
+          items: [
+            { label: '服务申请', value: '12', suffix: '件' },
+            { label: '待办通知', value: '3', suffix: '条' },
+            { label: '成员', value: '28', suffix: '人' },
+          ],
+        },
+        {
+          type: 'text',
+          title: '园区公告',
+          text: '本月园区将开展安全生产检查，请各企业于12月15日前完成自查。',
+        },
+        {
+          type: 'links',
+          title: '常用入口',
+          items: [
+            { title: '服务申请', path: '/ent/apply' },
+            { title: '物业报修', path: '/services/repair' },
+            { title: '我的消息', path: '/message/index' },
+          ],
+        },
+      ],
+    },
+    {
+      tenantId,
+      code: 'demo-dashboard',
+      title: '数据看板',
+      blocks: [
+        {
+          type: 'stats',
+          items: [
+            { label: '入驻企业', value: '128', suffix: '家' },
+            { label: '本月订单', value: '36', suffix: '单' },
+          ],
+        },
+      ],
+    },
+  ]);
 
   const notices = await tx
     .insert(s.notices)

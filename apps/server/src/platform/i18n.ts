@@ -11,6 +11,7 @@ const messages = {
   bodyTooLarge: { zh: '请求体过大', en: 'The request body is too large' },
   unsupportedMedia: { zh: '不支持的请求内容类型', en: 'Unsupported content type' },
   notFound: { zh: '请求的资源不存在', en: 'The requested resource does not exist' },
+  pageNotFound: { zh: '页面不存在或无权查看', en: 'The page does not exist or you may not view it' },
   serverError: { zh: '服务器错误', en: 'Server error' },
   unavailable: { zh: '服务暂不可用，请稍后再试', en: 'The service is unavailable, please try again later' },
   tooManyRequests: { zh: '请求过于频繁，请稍后再试', en: 'Too many requests, please try again later' },

@@ -37,9 +37,8 @@ export function createRouter() {
                 lazy: async () => ({ Component: (await import('./routes/layout')).LayoutRoute }),
                 children: [
                   { index: true, lazy: async () => ({ Component: (await import('./routes/home')).HomeRedirect }) },
-                  { path: '/index', lazy: async () => ({ Component: (await import('./routes/layout')).HomeRoute }) },
-                  { path: '/home', lazy: async () => ({ Component: (await import('./routes/layout')).HomeRoute }) },
-                  { path: '*', lazy: async () => ({ Component: (await import('./routes/layout')).MenuRoute }) },
+                  // Every other address is a tab of the shell (home, menu pages, the fixed routes).
+                  { path: '*', lazy: async () => ({ Component: (await import('./routes/layout')).ShellContent }) },
                 ],
               },
             ],

@@ -22,6 +22,7 @@ export const useSession = create<SessionState>(() => ({
 export function setToken(token: string): void {
   storage.set('token', token);
   useSession.setState({ token, userInfo: null, menu: null });
+  announce('login');
 }
 
 export function setUserInfo(userInfo: UserInfo): void {
@@ -35,9 +36,8 @@ export function setMenu(menu: MenuData): void {
 }
 
 /** The login address with the tenant and context codes carried along (spec §4). */
-export function loginUrl(redirect?: string): string {
+export function loginUrl(redirect?: string, tenantCode = storage.get<string>('tenantCode')): string {
   const q = new URLSearchParams();
-  const tenantCode = storage.get<string>('tenantCode');
   if (tenantCode) q.set('tenantCode', tenantCode);
   for (const k of ['benchCode', 'partBench', 'roleCode', 'appCode'] as const) {
     const v = storage.get<string>(k);
@@ -58,6 +58,7 @@ let loggingOut = false;
 export function logout(opts: { returnHere?: boolean; signOn?: boolean } = {}): void {
   if (loggingOut) return;
   loggingOut = true;
+  announce('logout');
   const login = loginUrl(opts.returnHere ? currentPath() : undefined);
   // A user's logout (and a tenant mismatch) ends the sign-on session too, which then sends the
   // browser back to the login address: {cas}/cas/logout?loginType=2&service={return} (spec §4, §7).
@@ -79,4 +80,43 @@ export function currentPath(): string {
     ? window.location.pathname.slice(base.length)
     : window.location.pathname;
   return `${p || '/'}${window.location.search}`;
+}
+
+// ---- Other tabs of this browser (BroadcastChannel) -------------------------------------------
+
+/** What one tab tells the others: it logged out, logged in, or changed the session's context. */
+export type SessionEvent = 'logout' | 'login' | 'context';
+
+let channel: BroadcastChannel | null | undefined;
+function sessionChannel(): BroadcastChannel | null {
+  if (channel === undefined) {
+    channel =
+      typeof BroadcastChannel === 'undefined' ? null : new BroadcastChannel(`${runtimeConfig().storagePrefix}session`);
+  }
+  return channel;
+}
+
+/** Tells the other tabs of this browser what changed (a tenant or enterprise switch: `context`). */
+export function announce(event: SessionEvent): void {
+  sessionChannel()?.postMessage(event);
+}
+
+/**
+ * Follows what other tabs announce, without a notice of its own: their logout takes this tab to
+ * the login page (the stored session is already gone); a login or context change that this tab's
+ * session does not share reloads it, so it shows the new session and nothing of the old one.
+ */
+export function followOtherTabs(): void {
+  const ch = sessionChannel();
+  if (!ch) return;
+  ch.onmessage = (e: MessageEvent<SessionEvent>) => {
+    if (e.data === 'logout') {
+      if (loggingOut || !useSession.getState().token) return;
+      loggingOut = true;
+      sessionStorage.clear();
+      window.location.replace(loginUrl(currentPath(), useSession.getState().userInfo?.tenantCode));
+    } else if (e.data === 'context' || storage.get<string>('token') !== useSession.getState().token) {
+      if (!loggingOut) window.location.reload();
+    }
+  };
 }

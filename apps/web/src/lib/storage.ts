@@ -27,6 +27,8 @@ export const KEYS = {
   workbenchCode: 'workbenchCode',
   fastLoginAppCode: 'fastLoginAppCode',
   homePath: 'homePath',
+  /** Open tabs, restored on reload for the same tenant and user (cleared on logout and enterprise switch). */
+  tabs: 'tabs',
 } as const;
 
 export type StorageKey = (typeof KEYS)[keyof typeof KEYS];

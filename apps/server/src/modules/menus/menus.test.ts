@@ -129,12 +129,18 @@ describe('role switch', () => {
 describe('application menus', () => {
   it('shows only common entries for the default application ENT_SERVICE', async () => {
     const data = await menuData(memberToken);
-    expect(data.menu.map((m) => m.name)).toEqual(['enterprise', 'messageCenter', 'parkLinks']);
+    expect(data.menu.map((m) => m.name)).toEqual(['enterprise', 'messageCenter', 'parkServices', 'parkLinks']);
   });
 
   it('adds the ENT_WORKBENCH entries with appCodes=ENT_WORKBENCH, in order', async () => {
     const data = await menuData(memberToken, '?appCodes=ENT_WORKBENCH');
-    expect(data.menu.map((m) => m.name)).toEqual(['enterprise', 'messageCenter', 'workbenchApps', 'parkLinks']);
+    expect(data.menu.map((m) => m.name)).toEqual([
+      'enterprise',
+      'messageCenter',
+      'workbenchApps',
+      'parkServices',
+      'parkLinks',
+    ]);
     expect(find(data.menu, 'workbenchApps')!.children!.map((c) => c.name)).toEqual(['wbDashboard', 'wbCloudOrders']);
     const spaced = await menuData(memberToken, `?appCodes=${encodeURIComponent(' ENT_WORKBENCH , ,')}`);
     expect(names(spaced.menu)).toContain('workbenchApps');
@@ -168,7 +174,7 @@ describe('application menus', () => {
 
   it('adds nothing for an application code of another tenant or one that does not exist', async () => {
     const data = await menuData(memberToken, '?appCodes=NOPE,otherHome');
-    expect(data.menu.map((m) => m.name)).toEqual(['enterprise', 'messageCenter', 'parkLinks']);
+    expect(data.menu.map((m) => m.name)).toEqual(['enterprise', 'messageCenter', 'parkServices', 'parkLinks']);
   });
 });
 

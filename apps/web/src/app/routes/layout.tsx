@@ -1,18 +1,17 @@
-import { Navigate, useLocation } from 'react-router';
 import { signOut } from '../../features/auth/api/logout';
+import { DragPage } from '../../features/drag-page/components/drag-page';
 import { BasicLayout } from '../../features/shell/components/basic-layout';
-import { HomePage } from '../../features/shell/components/home-page';
-import { MenuPage } from '../../features/shell/components/menu-page';
+import { ShellViewsContext, type ShellViews } from '../../features/shell/views';
 import { LanguageToggle } from '../language-toggle';
 
+const views: ShellViews = { dragPage: (code) => <DragPage code={code} /> };
+
 export function LayoutRoute() {
-  return <BasicLayout onLogout={() => void signOut()} headerExtra={<LanguageToggle />} />;
+  return (
+    <ShellViewsContext.Provider value={views}>
+      <BasicLayout onLogout={() => void signOut()} headerExtra={<LanguageToggle reload />} />
+    </ShellViewsContext.Provider>
+  );
 }
 
-/** Any other path inside the layout: a page of the user's menu, or /404 (spec §2). */
-export function MenuRoute() {
-  const { pathname } = useLocation();
-  return <MenuPage path={pathname} notFound={<Navigate to="/404" replace />} />;
-}
-
-export const HomeRoute = HomePage;
+export { ShellContent } from '../../features/shell/components/shell-content';

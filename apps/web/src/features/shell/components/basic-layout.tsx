@@ -1,123 +1,157 @@
-import {
-  FullscreenExitOutlined,
-  FullscreenOutlined,
-  LogoutOutlined,
-  MenuFoldOutlined,
-  MenuUnfoldOutlined,
-  UserOutlined,
-} from '@ant-design/icons';
-import { Avatar, Button, Drawer, Dropdown, Grid, Layout, Space, Tooltip, Typography } from 'antd';
-import { useEffect, useState, type ReactNode } from 'react';
+import { Drawer, Grid, Layout } from 'antd';
+import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Outlet, useLocation } from 'react-router';
 import { runtimeConfig } from '../../../lib/config';
 import { useSession } from '../../../lib/session';
+import { findByPath, visibleItems } from '../menu';
+import { TabStrip } from '../tabs/tab-strip';
+import { layoutTheme } from '../theme';
+import { ShellHeader } from './shell-header';
 import { SideMenu } from './side-menu';
+import { TopMenu } from './top-menu';
 import './basic-layout.css';
 
 export interface BasicLayoutProps {
   onLogout: () => void;
+  /** Header items of other features: the language toggle, the notice bell (shown with messageIndex). */
   headerExtra?: ReactNode;
+  bell?: ReactNode;
 }
 
-/** Logo and site name, side menu, header, content and a sticky footer (spec §2 screen 3). */
-export function BasicLayout({ onLogout, headerExtra }: BasicLayoutProps) {
+/**
+ * Screen 3: logo and site name, the menu by theme (side, top of screen 8, or the JZH flyout), the
+ * header of screen 4, the tab strip, the content and a sticky footer. Below 768 px the menu is a
+ * drawer; with `iframe=1` in the address only the content shows (spec §2).
+ */
+export function BasicLayout({ onLogout, headerExtra, bell }: BasicLayoutProps) {
   const { t } = useTranslation();
-  const { userInfo, menu } = useSession();
-  const screens = Grid.useBreakpoint();
-  const phone = screens.md === false;
-  const [collapsed, setCollapsed] = useState(false);
-  const [drawerOpen, setDrawerOpen] = useState(false);
-  const [fullscreen, setFullscreen] = useState(false);
+  const menu = useSession((s) => s.menu?.menu ?? []);
+  const phone = Grid.useBreakpoint().md === false;
   const location = useLocation();
   const cfg = runtimeConfig();
+  const theme = layoutTheme(cfg);
   const site = cfg.siteName || t('app.siteName');
+  const [collapsed, setCollapsed] = useState(false);
+  const [drawerOpen, setDrawerOpen] = useState(false);
+
+  // The top theme's selected root: the one containing the current page, else the user's choice.
+  const [pickedRoot, setPickedRoot] = useState<string | null>(null);
+  const pathRoot = findByPath(menu, location.pathname)?.trail[0]?.id ?? null;
+  useEffect(() => setPickedRoot(null), [pathRoot]);
+  const rootId = pickedRoot ?? pathRoot;
+  const root = useMemo(() => visibleItems(menu).find((m) => m.id === rootId) ?? null, [menu, rootId]);
 
   useEffect(() => setDrawerOpen(false), [location.pathname]);
-  useEffect(() => {
-    const onChange = () => setFullscreen(Boolean(document.fullscreenElement));
-    document.addEventListener('fullscreenchange', onChange);
-    return () => document.removeEventListener('fullscreenchange', onChange);
-  }, []);
 
-  const toggleFullscreen = () => {
-    if (document.fullscreenElement) void document.exitFullscreen();
-    else void document.documentElement.requestFullscreen?.();
-  };
-
-  const brand = (
-    <Link to={{ pathname: '/index', search: location.search }} className="shell-brand">
-      {cfg.logo ? <img src={cfg.logo} alt="" /> : <span className="shell-brand-mark" aria-hidden="true" />}
-      {!collapsed || phone ? <span className="shell-brand-name">{site}</span> : null}
-    </Link>
-  );
-  const sideMenu = <SideMenu menu={menu?.menu ?? []} collapsed={collapsed && !phone} theme="dark" />;
-
-  return (
-    <Layout className="shell">
-      {phone ? (
-        <Drawer
-          placement="left"
-          open={drawerOpen}
-          onClose={() => setDrawerOpen(false)}
-          width={256}
-          styles={{ body: { padding: 0, background: '#001529' }, header: { display: 'none' } }}
-        >
-          {brand}
-          {sideMenu}
-        </Drawer>
-      ) : (
-        <Layout.Sider width={232} collapsible collapsed={collapsed} trigger={null} className="shell-sider">
-          {brand}
-          {sideMenu}
-        </Layout.Sider>
-      )}
-      <Layout>
-        <Layout.Header className="shell-header">
-          <Button
-            type="text"
-            aria-label={collapsed || phone ? t('shell.expand') : t('shell.collapse')}
-            icon={collapsed || phone ? <MenuUnfoldOutlined /> : <MenuFoldOutlined />}
-            onClick={() => (phone ? setDrawerOpen(true) : setCollapsed((c) => !c))}
-          />
-          {phone ? <span className="shell-header-title">{site}</span> : null}
-          <Space size="middle" className="shell-header-right">
-            {userInfo?.groupName && !phone ? (
-              <Typography.Text type="secondary" className="shell-group" title={t('shell.group')}>
-                {userInfo.groupName}
-              </Typography.Text>
-            ) : null}
-            {headerExtra}
-            {!phone ? (
-              <Tooltip title={fullscreen ? 'Esc' : undefined}>
-                <Button
-                  type="text"
-                  aria-label="fullscreen"
-                  icon={fullscreen ? <FullscreenExitOutlined /> : <FullscreenOutlined />}
-                  onClick={toggleFullscreen}
-                />
-              </Tooltip>
-            ) : null}
-            <Dropdown
-              menu={{
-                items: [{ key: 'logout', icon: <LogoutOutlined />, label: t('shell.logout') }],
-                onClick: ({ key }) => key === 'logout' && onLogout(),
-              }}
-              placement="bottomRight"
-            >
-              <button type="button" className="shell-user" aria-label={userInfo?.name ?? ''}>
-                <Avatar size="small" src={userInfo?.image || undefined} icon={<UserOutlined />} />
-                <span className="shell-user-name">{userInfo?.name}</span>
-              </button>
-            </Dropdown>
-          </Space>
-        </Layout.Header>
+  if (new URLSearchParams(location.search).get('iframe') === '1') {
+    return (
+      <Layout className="shell shell-bare">
         <Layout.Content className="shell-content">
           <Outlet />
         </Layout.Content>
-        <Layout.Footer className="shell-footer">
-          {t('app.footer', { year: new Date().getFullYear(), site })}
-        </Layout.Footer>
+      </Layout>
+    );
+  }
+
+  const brand = (withName: boolean) => (
+    <Link to={{ pathname: '/index', search: location.search }} className="shell-brand" aria-label={site}>
+      {cfg.logo ? <img src={cfg.logo} alt="" /> : <span className="shell-brand-mark" aria-hidden="true" />}
+      {withName ? <span className="shell-brand-name">{site}</span> : null}
+    </Link>
+  );
+
+  const sider = (() => {
+    if (phone) return null;
+    if (theme === 'top') {
+      const children = root?.children?.length ? visibleItems(root.children) : [];
+      if (children.length === 0) return null;
+      return (
+        <Layout.Sider
+          width={208}
+          collapsible
+          collapsed={collapsed}
+          trigger={null}
+          theme="light"
+          className="shell-sider shell-sider-sub"
+        >
+          <SideMenu menu={children} whole={menu} collapsed={collapsed} theme="light" />
+        </Layout.Sider>
+      );
+    }
+    const jzh = theme === 'jzh';
+    return (
+      <Layout.Sider
+        width={jzh ? 200 : 232}
+        collapsible
+        collapsed={collapsed}
+        trigger={null}
+        theme={jzh ? 'light' : 'dark'}
+        className={`shell-sider${jzh ? ' shell-sider-jzh' : ''}`}
+      >
+        {brand(!collapsed)}
+        <SideMenu menu={menu} collapsed={collapsed} theme={jzh ? 'light' : 'dark'} mode={jzh ? 'vertical' : 'inline'} />
+      </Layout.Sider>
+    );
+  })();
+
+  const onToggle = () => {
+    if (phone) setDrawerOpen(true);
+    else setCollapsed((c) => !c);
+  };
+
+  return (
+    <Layout className={`shell shell-${theme}`}>
+      {theme === 'top' && !phone ? (
+        <ShellHeader
+          brand={brand(true)}
+          nav={<TopMenu menu={menu} selected={root?.id ?? null} onSelect={setPickedRoot} />}
+          collapsed={collapsed}
+          onToggle={sider ? onToggle : undefined}
+          onLogout={onLogout}
+          extra={headerExtra}
+          bell={bell}
+          site={site}
+          phone={phone}
+          theme={theme}
+        />
+      ) : null}
+      <Layout hasSider={sider !== null}>
+        {sider}
+        {phone ? (
+          <Drawer
+            placement="left"
+            open={drawerOpen}
+            onClose={() => setDrawerOpen(false)}
+            width={256}
+            title={site}
+            styles={{ body: { padding: 0, background: '#001529' }, header: { display: 'none' } }}
+          >
+            {brand(true)}
+            <SideMenu menu={menu} collapsed={false} theme="dark" />
+          </Drawer>
+        ) : null}
+        <Layout>
+          {theme !== 'top' || phone ? (
+            <ShellHeader
+              collapsed={collapsed || phone}
+              onToggle={onToggle}
+              onLogout={onLogout}
+              extra={headerExtra}
+              bell={bell}
+              site={site}
+              phone={phone}
+              theme={theme}
+            />
+          ) : null}
+          <TabStrip />
+          <Layout.Content className="shell-content">
+            <Outlet />
+          </Layout.Content>
+          <Layout.Footer className="shell-footer">
+            {t('app.footer', { year: new Date().getFullYear(), site })}
+          </Layout.Footer>
+        </Layout>
       </Layout>
     </Layout>
   );

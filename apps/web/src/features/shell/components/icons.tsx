@@ -3,12 +3,14 @@ import {
   BankOutlined,
   BellOutlined,
   ClusterOutlined,
+  DashboardOutlined,
   DesktopOutlined,
   FileOutlined,
   FormOutlined,
   HomeOutlined,
   IdcardOutlined,
   LinkOutlined,
+  ShopOutlined,
   TeamOutlined,
 } from '@ant-design/icons';
 import type { ReactNode } from 'react';
@@ -19,12 +21,16 @@ const ICONS: Record<string, ReactNode> = {
   BankOutlined: <BankOutlined />,
   BellOutlined: <BellOutlined />,
   ClusterOutlined: <ClusterOutlined />,
+  DashboardOutlined: <DashboardOutlined />,
   DesktopOutlined: <DesktopOutlined />,
   FormOutlined: <FormOutlined />,
   HomeOutlined: <HomeOutlined />,
   IdcardOutlined: <IdcardOutlined />,
   LinkOutlined: <LinkOutlined />,
+  ShopOutlined: <ShopOutlined />,
   TeamOutlined: <TeamOutlined />,
+  /** The workbench's own icon name (spec §2 /workStand). */
+  workbenchHomepage: <DesktopOutlined />,
 };
 
 export function menuIcon(name: string | null | undefined, fallback = true): ReactNode {

@@ -2,7 +2,7 @@ import type { MenuItem } from '@portal/contracts';
 import { Menu, type MenuProps } from 'antd';
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useLocation, useNavigate } from 'react-router';
+import { useLocation, useNavigate, type NavigateFunction } from 'react-router';
 import { storage } from '../../../lib/storage';
 import { menuPath, openKeysFor, resolveUrl, visibleItems } from '../menu';
 import { menuIcon } from './icons';
@@ -32,14 +32,31 @@ function byKey(items: MenuItem[], key: string): MenuItem | null {
   return null;
 }
 
+/**
+ * The menu tree as an inline side menu (default and phone drawer), or with flyout submenus
+ * (`vertical`, the JZH theme). `menu` is the part to show; `whole` the user's menu, for the trail.
+ */
+/** A leaf entry's click: its url in a new window when flagged external, else its page (spec §2). */
+export function openEntry(item: MenuItem, navigate: NavigateFunction, search: string): void {
+  if (item.meta.internalOrExternal && item.meta.url) {
+    window.open(resolveUrl(item.meta.url, storage.get('workbenchCode')), '_blank', 'noopener,noreferrer');
+    return;
+  }
+  void navigate({ pathname: menuPath(item), search });
+}
+
 export function SideMenu({
   menu,
+  whole = menu,
   collapsed,
   theme,
+  mode = 'inline',
 }: {
   menu: MenuItem[];
+  whole?: MenuItem[];
   collapsed: boolean;
   theme: 'dark' | 'light';
+  mode?: 'inline' | 'vertical';
 }) {
   const { t } = useTranslation();
   const location = useLocation();
@@ -47,12 +64,16 @@ export function SideMenu({
   const visible = useMemo(() => visibleItems(menu), [menu]);
   const items = useMemo(() => toItems(visible, 0), [visible]);
   const rootKeys = useMemo(() => new Set(visible.map((m) => m.id)), [visible]);
-  const [openKeys, setOpenKeys] = useState<string[]>(() => openKeysFor(menu, location.pathname));
+  const [openKeys, setOpenKeys] = useState<string[]>(() => openKeysFor(whole, location.pathname));
 
+  // Collapsing clears the open keys (spec §4); a route change opens the submenus of its entry.
   useEffect(() => {
     if (collapsed) setOpenKeys([]);
-    else setOpenKeys((keys) => (keys.length ? keys : openKeysFor(menu, location.pathname)));
-  }, [collapsed, menu, location.pathname]);
+    else {
+      const trail = openKeysFor(whole, location.pathname);
+      setOpenKeys((keys) => (trail.length ? trail : keys));
+    }
+  }, [collapsed, whole, location.pathname]);
 
   // Only one top-level submenu stays open (spec §2).
   const onOpenChange: MenuProps['onOpenChange'] = (keys) => {
@@ -64,23 +85,19 @@ export function SideMenu({
 
   const onClick: MenuProps['onClick'] = ({ key }) => {
     const item = byKey(visible, key);
-    if (item?.meta.internalOrExternal && item.meta.url) {
-      window.open(resolveUrl(item.meta.url, storage.get('workbenchCode')), '_blank', 'noopener,noreferrer');
-      return;
-    }
-    navigate({ pathname: key, search: location.search });
+    if (item) openEntry(item, navigate, location.search);
   };
 
   return (
     <Menu
-      mode="inline"
+      mode={mode}
       theme={theme}
       items={items}
       selectedKeys={[location.pathname]}
-      openKeys={collapsed ? undefined : openKeys}
+      openKeys={collapsed || mode === 'vertical' ? undefined : openKeys}
       onOpenChange={onOpenChange}
       onClick={onClick}
-      aria-label={t('shell.home')}
+      aria-label={t('shell.menu')}
     />
   );
 }

@@ -1,0 +1,19 @@
+import { signOut } from '../features/auth/api/logout';
+import { useSession } from '../lib/session';
+
+/**
+ * Spec §1: a host application (micro-frontend or frame parent) forces a logout by setting the
+ * global `loginstate` to false. The property becomes an accessor, so the assignment itself acts;
+ * reading it still gives the last value set.
+ */
+export function watchHostLogout(): void {
+  let value = window.loginstate;
+  Object.defineProperty(window, 'loginstate', {
+    configurable: true,
+    get: () => value,
+    set: (next: boolean | undefined) => {
+      value = next;
+      if (next === false && useSession.getState().token) void signOut();
+    },
+  });
+}

@@ -1,0 +1,12 @@
+import type { PageDefinition } from '@portal/contracts';
+import { useQuery } from '@tanstack/react-query';
+import { request } from '../../../lib/api/client';
+
+/** A drag-page definition by code; the server answers only for pages the user's menu shows. */
+export function usePageDefinition(code: string) {
+  return useQuery({
+    queryKey: ['page-definition', code],
+    queryFn: () => request<PageDefinition>(`/api/front/page/definition/${encodeURIComponent(code)}`, { silent: true }),
+    staleTime: 60_000,
+  });
+}

@@ -1,0 +1,103 @@
+import { ExportOutlined } from '@ant-design/icons';
+import { Breadcrumb, Button, Card, Empty, Result, Typography } from 'antd';
+import { useContext } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useSession } from '../../../lib/session';
+import { findByPath, menuPath } from '../menu';
+import { detailUrl, type Page } from '../pages';
+import type { Tab } from '../tabs/tabs';
+import { ShellViewsContext } from '../views';
+import { HomePage } from './home-page';
+import { WorkbenchPage } from './workbench-page';
+
+/** The page a tab shows, by kind (spec §2 menu and tabs). */
+export function PageView({ page, tab }: { page: Page; tab: Tab }) {
+  switch (page.kind) {
+    case 'home':
+      return <HomePage />;
+    case 'workbench':
+      return <WorkbenchPage />;
+    case 'iframe':
+      return <Frame title={page.title ?? ''} src={page.url!} />;
+    case 'detail':
+      return <DetailPage tab={tab} />;
+    case 'external':
+      return <ExternalPage page={page} />;
+    case 'drag':
+      return <DragView page={page} />;
+    case 'view':
+      return <ViewPage page={page} />;
+  }
+}
+
+/**
+ * An embedded page. The sandbox lets it run and post its forms but not navigate the portal away;
+ * it stays mounted while its tab is hidden, so switching back does not reload it.
+ */
+function Frame({ title, src }: { title: string; src: string }) {
+  return (
+    <iframe
+      title={title}
+      src={src}
+      className="page-frame"
+      sandbox="allow-scripts allow-same-origin allow-forms allow-popups allow-popups-to-escape-sandbox allow-downloads"
+      referrerPolicy="strict-origin-when-cross-origin"
+    />
+  );
+}
+
+function DetailPage({ tab }: { tab: Tab }) {
+  const { t } = useTranslation();
+  const menu = useSession((s) => s.menu?.menu ?? []);
+  const src = detailUrl(tab.search, menu);
+  if (!src) return <Result status="warning" title={t('shell.detailUnavailable')} />;
+  return <Frame title={tab.titleKey ? t(tab.titleKey) : ''} src={src} />;
+}
+
+function ExternalPage({ page }: { page: Page }) {
+  const { t } = useTranslation();
+  return (
+    <Result
+      status="info"
+      title={page.title}
+      subTitle={t('shell.externalHint')}
+      extra={
+        <Button
+          type="primary"
+          icon={<ExportOutlined />}
+          href={page.url ?? undefined}
+          target="_blank"
+          rel="noopener noreferrer"
+        >
+          {t('shell.openExternal')}
+        </Button>
+      }
+    />
+  );
+}
+
+/** A drag-page view, rendered by the feature the app wired in; without one, like a plain view. */
+function DragView({ page }: { page: Page }) {
+  const { dragPage } = useContext(ShellViewsContext);
+  const pageId = page.item?.meta.pageId;
+  return dragPage && pageId ? <>{dragPage(pageId)}</> : <ViewPage page={page} />;
+}
+
+/**
+ * A menu entry's own page: its trail and title, then the business page its component names.
+ * Those pages arrive with their features; until one exists the frame says so.
+ */
+function ViewPage({ page }: { page: Page }) {
+  const { t } = useTranslation();
+  const menu = useSession((s) => s.menu?.menu ?? []);
+  const trail = page.item ? (findByPath(menu, menuPath(page.item))?.trail ?? [page.item]) : [];
+  return (
+    <Card variant="borderless">
+      <Breadcrumb items={trail.map((m) => ({ title: m.meta.title }))} />
+      <Typography.Title level={4} style={{ marginTop: 12 }}>
+        {page.title}
+      </Typography.Title>
+      <Empty description={t('shell.pageEmpty')} />
+    </Card>
+  );
+}

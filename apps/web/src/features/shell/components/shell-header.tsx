@@ -1,0 +1,130 @@
+import {
+  DesktopOutlined,
+  FullscreenExitOutlined,
+  FullscreenOutlined,
+  HomeOutlined,
+  LogoutOutlined,
+  MenuFoldOutlined,
+  MenuUnfoldOutlined,
+  UserOutlined,
+} from '@ant-design/icons';
+import { App, Avatar, Button, Dropdown, Layout, Tooltip, Typography } from 'antd';
+import { useEffect, useState, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useLocation, useNavigate } from 'react-router';
+import { runtimeConfig } from '../../../lib/config';
+import { Authorized } from '../../../lib/permissions';
+import { useSession } from '../../../lib/session';
+import { WORKBENCH_APP } from '../pages';
+import type { LayoutTheme } from '../theme';
+import { usePageContext } from '../use-page-context';
+
+export interface ShellHeaderProps {
+  brand?: ReactNode;
+  nav?: ReactNode;
+  collapsed: boolean;
+  /** Absent when there is no menu to collapse (top theme without sub-directories). */
+  onToggle?: () => void;
+  onLogout: () => void;
+  extra?: ReactNode;
+  bell?: ReactNode;
+  site: string;
+  phone: boolean;
+  theme: LayoutTheme;
+}
+
+/**
+ * Screen 4: menu collapse toggle, optional back-to-portal link, the notice bell's place (permission
+ * messageIndex), group name, fullscreen toggle and the user drop-down with logout.
+ */
+export function ShellHeader(props: ShellHeaderProps) {
+  const { brand, nav, collapsed, onToggle, onLogout, extra, bell, site, phone, theme } = props;
+  const { t } = useTranslation();
+  const { message } = App.useApp();
+  const navigate = useNavigate();
+  const location = useLocation();
+  const userInfo = useSession((s) => s.userInfo);
+  const ctx = usePageContext();
+  const cfg = runtimeConfig();
+  const [fullscreen, setFullscreen] = useState(false);
+
+  useEffect(() => {
+    const onChange = () => setFullscreen(Boolean(document.fullscreenElement));
+    document.addEventListener('fullscreenchange', onChange);
+    return () => document.removeEventListener('fullscreenchange', onChange);
+  }, []);
+
+  const toggleFullscreen = () => {
+    if (document.fullscreenElement) void document.exitFullscreen();
+    else void document.documentElement.requestFullscreen?.();
+  };
+
+  // §8: the link without an address warns 园区首页地址未配置！ instead of going nowhere.
+  const backToPortal = () => {
+    if (cfg.domianURL) window.location.assign(cfg.domianURL);
+    else void message.warning(t('shell.portalUnset'));
+  };
+
+  return (
+    <Layout.Header className="shell-header">
+      {brand}
+      {onToggle ? (
+        <Button
+          type="text"
+          aria-label={collapsed ? t('shell.expand') : t('shell.collapse')}
+          aria-expanded={!collapsed}
+          icon={collapsed ? <MenuUnfoldOutlined /> : <MenuFoldOutlined />}
+          onClick={onToggle}
+        />
+      ) : null}
+      {phone ? <span className="shell-header-title">{site}</span> : null}
+      <div className="shell-header-nav">{nav}</div>
+      <div className="shell-header-right">
+        {theme === 'jzh' && ctx.appCode === WORKBENCH_APP ? (
+          <Button
+            type="text"
+            icon={<DesktopOutlined />}
+            onClick={() => void navigate({ pathname: '/workStand', search: location.search })}
+          >
+            {phone ? null : t('shell.workbench')}
+          </Button>
+        ) : null}
+        {cfg.homePortalLink ? (
+          <Button type="text" icon={<HomeOutlined />} onClick={backToPortal} aria-label={t('shell.backToPortal')}>
+            {phone ? null : t('shell.backToPortal')}
+          </Button>
+        ) : null}
+        {userInfo?.groupName && !phone ? (
+          <Typography.Text type="secondary" className="shell-group" title={t('shell.group')}>
+            {userInfo.groupName}
+          </Typography.Text>
+        ) : null}
+        {bell ? <Authorized code="messageIndex">{bell}</Authorized> : null}
+        {extra}
+        {!phone ? (
+          <Tooltip title={fullscreen ? t('shell.exitFullscreen') : t('shell.fullscreen')}>
+            <Button
+              type="text"
+              aria-label={fullscreen ? t('shell.exitFullscreen') : t('shell.fullscreen')}
+              icon={fullscreen ? <FullscreenExitOutlined /> : <FullscreenOutlined />}
+              onClick={toggleFullscreen}
+            />
+          </Tooltip>
+        ) : null}
+        <Dropdown
+          menu={{
+            items: [{ key: 'logout', icon: <LogoutOutlined />, label: t('shell.logout') }],
+            onClick: ({ key }) => key === 'logout' && onLogout(),
+          }}
+          placement="bottomRight"
+          trigger={['click']}
+        >
+          <button type="button" className="shell-user" aria-label={userInfo?.name ?? t('shell.account')}>
+            <Avatar size="small" src={userInfo?.image || undefined} icon={<UserOutlined />} />
+            <span className="shell-user-name">{userInfo?.name}</span>
+          </button>
+        </Dropdown>
+      </div>
+    </Layout.Header>
+  );
+}

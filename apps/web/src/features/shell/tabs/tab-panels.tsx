@@ -1,0 +1,32 @@
+import { Activity, useMemo, type ReactNode } from 'react';
+import { useRoutes } from 'react-router';
+import { runtimeConfig } from '../../../lib/config';
+import { useTabs } from './store';
+import { panelId, tabId } from './tab-strip';
+import { aliveKeys, type Tab } from './tabs';
+
+/**
+ * The tabs' pages: the active one shown, and the hidden ones that keep-alive keeps rendered but
+ * hidden by `<Activity>` (state, scroll position and frames stay; effects pause). Each page sees
+ * its own tab's address. A refreshed tab (new version) is built anew; a closed or evicted one is
+ * freed.
+ */
+export function TabPanels({ render }: { render: (tab: Tab) => ReactNode }) {
+  const { state, recent } = useTabs();
+  const max = runtimeConfig().keepAliveMax;
+  const alive = useMemo(() => aliveKeys(state, recent, max), [state, recent, max]);
+  return state.tabs
+    .filter((tab) => alive.has(tab.key))
+    .map((tab) => (
+      <Activity key={`${tab.key}\n${tab.version}`} mode={tab.key === state.active ? 'visible' : 'hidden'}>
+        <div id={panelId(tab.key)} role="tabpanel" aria-labelledby={tabId(tab.key)} className="tab-panel">
+          <AtAddress tab={tab} render={render} />
+        </div>
+      </Activity>
+    ));
+}
+
+/** Gives the page its tab's address, so a hidden page never reads the visible one's. */
+function AtAddress({ tab, render }: { tab: Tab; render: (tab: Tab) => ReactNode }) {
+  return useRoutes([{ path: '*', element: render(tab) }], { pathname: tab.path, search: tab.search });
+}

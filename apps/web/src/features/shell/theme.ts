@@ -1,0 +1,12 @@
+/**
+ * The shell's layout by runtime theme (spec §1, §2 screen 3): `apptheme`, else `theme`. `top` is
+ * the top menu of screen 8, `JZH` the flyout menu; anything else (default empty) the side menu.
+ */
+import type { RuntimeConfig } from '@portal/contracts';
+
+export type LayoutTheme = 'side' | 'top' | 'jzh';
+
+export function layoutTheme(cfg: Pick<RuntimeConfig, 'theme' | 'apptheme'>): LayoutTheme {
+  const v = (cfg.apptheme || cfg.theme).trim().toLowerCase();
+  return v === 'top' ? 'top' : v === 'jzh' ? 'jzh' : 'side';
+}
