@@ -10,6 +10,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launch, signedFetch } from './support/browser.js';
 import { startServer, type RunningServer } from './support/server.js';
+import { signOutFromMenu } from './support/shell.js';
 
 const SHOTS = 'e2e/artifacts';
 let server: RunningServer;
@@ -94,8 +95,7 @@ describe('sign-in slice', () => {
     await page.goto(`${server.url}/center/index`);
     const token = await page.evaluate(() => JSON.parse(localStorage.getItem('portal_token') ?? 'null')?.v as string);
     expect(token).toBeTruthy();
-    await page.locator('.shell-user').click();
-    await page.getByText('退出登录').click();
+    await signOutFromMenu(page);
     await page.waitForURL(/\/center\/login/);
     expect(await storageKeys(page)).not.toContain('portal_token');
     expect(await storageKeys(page)).not.toContain('portal_userInfo');

@@ -11,6 +11,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launch, signedFetch } from './support/browser.js';
 import { startServer, type RunningServer } from './support/server.js';
+import { signOutFromMenu } from './support/shell.js';
 
 const SHOTS = 'e2e/artifacts';
 let server: RunningServer;
@@ -120,8 +121,7 @@ describe('single sign-on', () => {
     await page.getByText('欢迎回来，张敏').waitFor();
 
     // Logout from the portal: through the sign-on server's logout, back to its login form.
-    await page.locator('.shell-user').click();
-    await page.getByText('退出登录').click();
+    await signOutFromMenu(page);
     await page.waitForURL(/\/cas\/login\?/);
     await page.locator('#username').waitFor();
     // Single logout ended the other portal session too: the server refuses its token.

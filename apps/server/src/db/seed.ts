@@ -186,6 +186,15 @@ const MENU: MenuSeed[] = [
       },
     ],
   },
+  // A root without children: the top menu navigates straight to it.
+  {
+    name: 'parkNews',
+    path: '/news',
+    title: '园区资讯',
+    icon: 'ReadOutlined',
+    component: 'news/index',
+    keepAlive: true,
+  },
   {
     name: 'parkLinks',
     path: '/links',

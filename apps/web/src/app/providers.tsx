@@ -15,7 +15,17 @@ export function Providers({ children }: { children: ReactNode }) {
     <QueryClientProvider client={queryClient}>
       <ConfigProvider
         locale={i18n.language === 'en-US' ? enUS : zhCN}
-        theme={{ token: { colorPrimary: '#1677ff', borderRadius: 6 } }}
+        // Primary and secondary text dark enough for WCAG AA contrast (4.5:1) on white and on the
+        // primary's light tint, where antd's defaults (#1677ff, 45 % black) fall short.
+        theme={{
+          token: {
+            colorPrimary: '#0958d9',
+            colorInfo: '#0958d9',
+            colorLink: '#0958d9',
+            colorTextDescription: 'rgba(0, 0, 0, 0.65)',
+            borderRadius: 6,
+          },
+        }}
       >
         <AntApp>{children}</AntApp>
       </ConfigProvider>

@@ -84,8 +84,11 @@ export function currentPath(): string {
 
 // ---- Other tabs of this browser (BroadcastChannel) -------------------------------------------
 
-/** What one tab tells the others: it logged out, logged in, or changed the session's context. */
-export type SessionEvent = 'logout' | 'login' | 'context';
+/**
+ * What one tab tells the others: it logged out, or it stored a new token (a login, or any switch
+ * of role, application, workbench or enterprise, each of which issues one).
+ */
+export type SessionEvent = 'logout' | 'login';
 
 let channel: BroadcastChannel | null | undefined;
 function sessionChannel(): BroadcastChannel | null {
@@ -96,15 +99,14 @@ function sessionChannel(): BroadcastChannel | null {
   return channel;
 }
 
-/** Tells the other tabs of this browser what changed (a tenant or enterprise switch: `context`). */
-export function announce(event: SessionEvent): void {
+function announce(event: SessionEvent): void {
   sessionChannel()?.postMessage(event);
 }
 
 /**
  * Follows what other tabs announce, without a notice of its own: their logout takes this tab to
- * the login page (the stored session is already gone); a login or context change that this tab's
- * session does not share reloads it, so it shows the new session and nothing of the old one.
+ * the login page (the stored session is already gone); a new token that this tab does not hold
+ * reloads it, so it shows the new session and nothing of the old one.
  */
 export function followOtherTabs(): void {
   const ch = sessionChannel();
@@ -115,7 +117,7 @@ export function followOtherTabs(): void {
       loggingOut = true;
       sessionStorage.clear();
       window.location.replace(loginUrl(currentPath(), useSession.getState().userInfo?.tenantCode));
-    } else if (e.data === 'context' || storage.get<string>('token') !== useSession.getState().token) {
+    } else if (storage.get<string>('token') !== useSession.getState().token) {
       if (!loggingOut) window.location.reload();
     }
   };

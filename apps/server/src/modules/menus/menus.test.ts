@@ -129,7 +129,13 @@ describe('role switch', () => {
 describe('application menus', () => {
   it('shows only common entries for the default application ENT_SERVICE', async () => {
     const data = await menuData(memberToken);
-    expect(data.menu.map((m) => m.name)).toEqual(['enterprise', 'messageCenter', 'parkServices', 'parkLinks']);
+    expect(data.menu.map((m) => m.name)).toEqual([
+      'enterprise',
+      'messageCenter',
+      'parkServices',
+      'parkNews',
+      'parkLinks',
+    ]);
   });
 
   it('adds the ENT_WORKBENCH entries with appCodes=ENT_WORKBENCH, in order', async () => {
@@ -174,7 +180,13 @@ describe('application menus', () => {
 
   it('adds nothing for an application code of another tenant or one that does not exist', async () => {
     const data = await menuData(memberToken, '?appCodes=NOPE,otherHome');
-    expect(data.menu.map((m) => m.name)).toEqual(['enterprise', 'messageCenter', 'parkServices', 'parkLinks']);
+    expect(data.menu.map((m) => m.name)).toEqual([
+      'enterprise',
+      'messageCenter',
+      'parkServices',
+      'parkNews',
+      'parkLinks',
+    ]);
   });
 });
 

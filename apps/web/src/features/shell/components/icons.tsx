@@ -10,6 +10,7 @@ import {
   HomeOutlined,
   IdcardOutlined,
   LinkOutlined,
+  ReadOutlined,
   ShopOutlined,
   TeamOutlined,
 } from '@ant-design/icons';
@@ -27,6 +28,7 @@ const ICONS: Record<string, ReactNode> = {
   HomeOutlined: <HomeOutlined />,
   IdcardOutlined: <IdcardOutlined />,
   LinkOutlined: <LinkOutlined />,
+  ReadOutlined: <ReadOutlined />,
   ShopOutlined: <ShopOutlined />,
   TeamOutlined: <TeamOutlined />,
   /** The workbench's own icon name (spec §2 /workStand). */

@@ -37,7 +37,8 @@ export function ShellContent() {
 
   if (!resolved) return <Navigate to="/404" replace />;
   if ('redirect' in resolved) return <Navigate to={{ pathname: resolved.redirect, search: location.search }} replace />;
-  return <TabPanels render={(tab) => <TabPage tab={tab} />} />;
+  const bare = new URLSearchParams(location.search).get('iframe') === '1';
+  return <TabPanels bare={bare} render={(tab) => <TabPage tab={tab} />} />;
 }
 
 function TabPage({ tab }: { tab: Tab }) {

@@ -52,6 +52,7 @@ export function SideMenu({
   theme,
   mode = 'inline',
 }: {
+  /** The entries to show: the whole menu, or a root's children (then `whole` is the whole menu). */
   menu: MenuItem[];
   whole?: MenuItem[];
   collapsed: boolean;
@@ -62,7 +63,9 @@ export function SideMenu({
   const location = useLocation();
   const navigate = useNavigate();
   const visible = useMemo(() => visibleItems(menu), [menu]);
-  const items = useMemo(() => toItems(visible, 0), [visible]);
+  // Roots always get an icon (a neutral one when meta names none); deeper entries only their own.
+  const nested = whole !== menu;
+  const items = useMemo(() => toItems(visible, nested ? 1 : 0), [visible, nested]);
   const rootKeys = useMemo(() => new Set(visible.map((m) => m.id)), [visible]);
   const [openKeys, setOpenKeys] = useState<string[]>(() => openKeysFor(whole, location.pathname));
 

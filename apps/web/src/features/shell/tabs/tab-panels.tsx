@@ -11,7 +11,7 @@ import { aliveKeys, type Tab } from './tabs';
  * its own tab's address. A refreshed tab (new version) is built anew; a closed or evicted one is
  * freed.
  */
-export function TabPanels({ render }: { render: (tab: Tab) => ReactNode }) {
+export function TabPanels({ render, bare = false }: { render: (tab: Tab) => ReactNode; bare?: boolean }) {
   const { state, recent } = useTabs();
   const max = runtimeConfig().keepAliveMax;
   const alive = useMemo(() => aliveKeys(state, recent, max), [state, recent, max]);
@@ -19,7 +19,12 @@ export function TabPanels({ render }: { render: (tab: Tab) => ReactNode }) {
     .filter((tab) => alive.has(tab.key))
     .map((tab) => (
       <Activity key={`${tab.key}\n${tab.version}`} mode={tab.key === state.active ? 'visible' : 'hidden'}>
-        <div id={panelId(tab.key)} role="tabpanel" aria-labelledby={tabId(tab.key)} className="tab-panel">
+        <div
+          id={panelId(tab.key)}
+          className="tab-panel"
+          // Without the strip (iframe=1) there is no tab to label the panel.
+          {...(bare ? {} : { role: 'tabpanel', 'aria-labelledby': tabId(tab.key) })}
+        >
           <AtAddress tab={tab} render={render} />
         </div>
       </Activity>

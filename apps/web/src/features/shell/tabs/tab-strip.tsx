@@ -40,7 +40,11 @@ export function TabStrip() {
     },
     [navigate],
   );
-  const open = (tab: Tab) => void navigate(tabHref(tab));
+  // The strip marks the tab at once; the address follows (and confirms it).
+  const open = (tab: Tab) => {
+    dispatchTabs({ type: 'visit', tab });
+    void navigate(tabHref(tab));
+  };
 
   // Overflow decides whether the arrows show; the active tab is scrolled into view.
   useLayoutEffect(() => {

@@ -1,0 +1,87 @@
+/**
+ * Helpers for driving the signed-in shell: sign in through the form, move inside the app without
+ * a reload, read the tab strip, run axe-core in the page, and stand in for the park's external
+ * services (this machine reaches no outside host).
+ */
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import type { BrowserContext, Page } from 'playwright-core';
+
+export async function signIn(page: Page, base: string, path = '/center/login', username = 'member') {
+  await page.goto(`${base}${path}`);
+  await page.locator('#username').fill(username);
+  await page.locator('#password').fill('Demo@2026!');
+  await page.locator('#imgvercode').fill('8888');
+  await page.keyboard.press('Enter');
+  await page.waitForURL((u) => !u.pathname.endsWith('/login'));
+  await page.getByRole('tablist').or(page.locator('.shell-bare')).first().waitFor();
+}
+
+/** An in-app navigation (history push, as a link does), so keep-alive state is not lost to a reload. */
+export async function go(page: Page, path: string) {
+  await page.evaluate((p) => {
+    window.history.pushState(null, '', p);
+    window.dispatchEvent(new PopStateEvent('popstate'));
+  }, `/center${path}`);
+}
+
+export const tabTitles = (page: Page) => page.getByRole('tab').allInnerTexts();
+
+export async function activeTab(page: Page): Promise<string> {
+  return page.locator('[role=tab][aria-selected=true]').innerText();
+}
+
+/** Requests per path served for https://park.example.com, a page with a form on each. */
+export async function parkSite(context: BrowserContext): Promise<Map<string, number>> {
+  const hits = new Map<string, number>();
+  await context.route('https://park.example.com/**', async (route) => {
+    const path = new URL(route.request().url()).pathname;
+    hits.set(path, (hits.get(path) ?? 0) + 1);
+    await route.fulfill({
+      contentType: 'text/html; charset=utf-8',
+      body: `<!doctype html><html lang="zh"><title>park</title><body><h1>${path}</h1>
+        <form><label>单号 <input id="q" name="q"></label><p id="loaded">${Date.now()}</p></form></body></html>`,
+    });
+  });
+  return hits;
+}
+
+const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+/** Serious and critical axe-core violations of the page (rule id: first offending selectors); needs a context with bypassCSP. */
+export async function axeViolations(page: Page): Promise<string[]> {
+  await page.addScriptTag({ content: axeSource });
+  const result = await page.evaluate(async () => {
+    const axe = (
+      window as unknown as {
+        axe: {
+          run(
+            ctx: Document,
+            opts: object,
+          ): Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }>;
+        };
+      }
+    ).axe;
+    return axe.run(document, { resultTypes: ['violations'] });
+  });
+  return result.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map(
+      (v) =>
+        `${v.id}: ${v.nodes
+          .slice(0, 3)
+          .map((n) => n.target.join(' '))
+          .join(', ')}`,
+    );
+}
+
+/** Logout from the user drop-down, clicking only once the menu has finished sliding in. */
+export async function signOutFromMenu(page: Page) {
+  await page.locator('.shell-user').click();
+  const item = page
+    .locator('.ant-dropdown:not(.ant-dropdown-hidden)')
+    .getByRole('menuitem', { name: /退出登录|Sign out/ });
+  await item.waitFor();
+  await page.waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running'));
+  await item.click();
+}
