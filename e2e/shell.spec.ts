@@ -118,7 +118,7 @@ describe('side layout, keep-alive on', () => {
       .toBe('https://park.example.com/order/7');
     // A foreign address is not framed.
     await go(page, '/ProductInsideIframePage/?url=https%3A%2F%2Fevil.example%2F');
-    await page.getByText('该详情地址不可用').waitFor();
+    await page.getByText('该页面地址不可用').waitFor();
     // Route "0" and unknown entries are not found.
     await go(page, '/ent/draft');
     await page.waitForURL(/\/center\/404/);
@@ -220,13 +220,22 @@ describe('side layout, keep-alive on', () => {
     await page.getByRole('tab', { name: '首页' }).click();
     await page.getByText('欢迎回来，张敏').waitFor();
     await openTabs(page, PAGES.slice(0, 2));
+    // A directory address redirects to its page without dropping the kept ones.
+    await go(page, '/links');
+    await page.waitForURL(/\/center\/links\/policy/);
     await page.getByRole('tab', { name: '服务大厅' }).click();
     expect(await hall.locator('#q').inputValue()).toBe('报修单 42');
     expect(hits.get('/hall')).toBe(1);
 
+    // Refresh builds the page anew.
+    await tabMenu(page, '服务大厅', '刷新');
+    await expect.poll(() => hits.get('/hall')).toBe(2);
+    await expect.poll(() => hall.locator('#q').inputValue()).toBe('');
+
+    await hall.locator('#q').fill('报修单 43');
     await page.locator('[role=tab][aria-selected=true] .tab-strip-close').click();
     await go(page, '/IframePageContent/serviceHall');
-    await expect.poll(() => hits.get('/hall')).toBe(2);
+    await expect.poll(() => hits.get('/hall')).toBe(3);
     expect(await hall.locator('#q').inputValue()).toBe('');
     await context.close();
   });
@@ -293,13 +302,19 @@ describe('side layout, keep-alive on', () => {
     expect(await page.locator('.shell-header, [role=tablist], .ant-layout-sider, .shell-footer').count()).toBe(0);
     await page.getByRole('link', { name: '物业报修' }).click();
     await page.waitForURL(/\/center\/services\/repair\?iframe=1/);
+    await page.getByRole('heading', { name: '物业报修' }).waitFor();
     expect(await page.locator('.shell-header, [role=tablist]').count()).toBe(0);
     await page.screenshot({ path: `${SHOTS}/shell-iframe-mode.png` });
     await context.close();
   });
 
   it('is a drawer menu and a swipeable strip on a phone', async () => {
-    const context = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+    const context = await browser.newContext({
+      viewport: { width: 390, height: 844 },
+      isMobile: true,
+      hasTouch: true,
+      bypassCSP: true,
+    });
     const page = await context.newPage();
     await signIn(page, server.url);
     await openTabs(page, PAGES.slice(0, 6));
@@ -315,6 +330,7 @@ describe('side layout, keep-alive on', () => {
     await page.waitForURL(/\/center\/services\/visitor/);
     await expect.poll(() => page.locator('.ant-drawer-open').count()).toBe(0);
     await expect.poll(() => activeTab(page)).toBe('访客登记');
+    expect(await axeViolations(page)).toEqual([]);
     await context.close();
   });
 

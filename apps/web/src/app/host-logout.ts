@@ -8,12 +8,17 @@ import { useSession } from '../lib/session';
  */
 export function watchHostLogout(): void {
   let value = window.loginstate;
+  let done = false;
+  // Only an assignment acts: a false left over from an earlier session in the same host window
+  // must not log out the session that follows it. Once per page.
   Object.defineProperty(window, 'loginstate', {
     configurable: true,
     get: () => value,
     set: (next: boolean | undefined) => {
       value = next;
-      if (next === false && useSession.getState().token) void signOut();
+      if (next !== false || done || !useSession.getState().token) return;
+      done = true;
+      void signOut();
     },
   });
 }

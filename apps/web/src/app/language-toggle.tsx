@@ -1,5 +1,5 @@
 import { GlobalOutlined } from '@ant-design/icons';
-import { App, Button } from 'antd';
+import { Button } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { runtimeConfig } from '../lib/config';
 import { setLocale } from '../lib/i18n';
@@ -13,7 +13,6 @@ import { currentPath, loginUrl } from '../lib/session';
  */
 export function LanguageToggle({ reload = false }: { reload?: boolean }) {
   const { t, i18n } = useTranslation();
-  const { modal } = App.useApp();
   if (!runtimeConfig().languageSwitch) return null;
   const next = i18n.language === 'en-US' ? 'zh-CN' : 'en-US';
   const onClick = () => {
@@ -21,13 +20,15 @@ export function LanguageToggle({ reload = false }: { reload?: boolean }) {
       setLocale(next);
       return;
     }
-    modal.confirm({
-      title: t('shell.languageConfirm'),
-      onOk: () => {
-        setLocale(next);
-        window.location.replace(loginUrl(currentPath()));
-      },
-    });
+    void import('antd/es/modal').then(({ default: Modal }) =>
+      Modal.confirm({
+        title: t('shell.languageConfirm'),
+        onOk: () => {
+          setLocale(next);
+          window.location.replace(loginUrl(currentPath()));
+        },
+      }),
+    );
   };
   return (
     <Button type="text" icon={<GlobalOutlined />} onClick={onClick} lang={next}>

@@ -2,8 +2,6 @@ import { OPEN_ROUTES } from '@portal/contracts';
 import { createBrowserRouter, Navigate } from 'react-router';
 import { basename } from '../lib/config';
 import { LoginRoute } from './routes/login';
-import { NotFoundRoute } from './routes/not-found';
-import { ProtectedRoute } from './routes/protected';
 import { RootRoute } from './routes/root';
 
 /**
@@ -20,13 +18,14 @@ export function createRouter() {
         children: [
           { path: '/login', element: <LoginRoute /> },
           { path: '/user/login', element: <LoginRoute /> },
-          { path: '/404', element: <NotFoundRoute /> },
+          { path: '/404', lazy: async () => ({ Component: (await import('./routes/not-found')).NotFoundRoute }) },
           ...OPEN_ROUTES.filter((path) => !BUILT_OPEN_ROUTES.has(path)).map((path) => ({
             path,
             element: <Navigate to="/404" replace />,
           })),
           {
-            element: <ProtectedRoute />,
+            // Loaded with the first protected page, so the login page carries none of it.
+            lazy: async () => ({ Component: (await import('./routes/protected')).ProtectedRoute }),
             children: [
               {
                 path: '/front/esa/system/sso',

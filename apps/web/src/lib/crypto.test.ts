@@ -2,7 +2,8 @@ import { constants, createDecipheriv, createHmac, generateKeyPairSync, privateDe
 import { canonicalParams, signingText } from '@portal/contracts';
 import { describe, expect, it } from 'vitest';
 import { signHeaders } from './api/client';
-import { aesEcbEncrypt, hmacSha256Hex, randomId, rsaOaepEncrypt } from './crypto';
+import { aesEcbEncrypt } from './aes';
+import { hmacSha256Hex, randomId, rsaOaepEncrypt } from './crypto';
 
 describe('browser crypto without WebCrypto', () => {
   it('encrypts with RSA-OAEP-SHA256 that Node decrypts (the server side)', async () => {

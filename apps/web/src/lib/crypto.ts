@@ -1,9 +1,8 @@
 /**
  * Crypto that works on plain-http intranet origins, where WebCrypto's `subtle` is missing
- * (GOTCHAS): HMAC-SHA256 from @noble/hashes, AES from @noble/ciphers, RSA-OAEP-SHA256 from
- * node-forge (loaded on demand).
+ * (GOTCHAS): HMAC-SHA256 from @noble/hashes, RSA-OAEP-SHA256 from node-forge (loaded on demand).
+ * AES for the behavioural captcha is in aes.ts, so only the captcha's chunk carries it.
  */
-import { ecb } from '@noble/ciphers/aes.js';
 import { hmac } from '@noble/hashes/hmac.js';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
@@ -31,12 +30,4 @@ export async function rsaOaepEncrypt(publicKeyPem: string, text: string): Promis
     mgf1: { md: forge.md.sha256.create() },
   });
   return forge.util.encode64(cipher);
-}
-
-/** base64(AES-128-ECB/PKCS#7(UTF-8 text)) with the UTF-8 bytes of a 16-character key (AJ-Captcha). */
-export function aesEcbEncrypt(key: string, text: string): string {
-  const bytes = ecb(utf8ToBytes(key)).encrypt(utf8ToBytes(text));
-  let binary = '';
-  for (const b of bytes) binary += String.fromCharCode(b);
-  return btoa(binary);
 }

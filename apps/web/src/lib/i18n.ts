@@ -1,9 +1,7 @@
 /**
- * zh-CN (default) and en-US. The choice is kept in storage; antd's locale and dayjs follow it, and
+ * zh-CN (default) and en-US. The choice is kept in storage; antd's locale follows it, and
  * every API call carries `language` = `eng` or `zh_CN` (spec §7).
  */
-import dayjs from 'dayjs';
-import 'dayjs/locale/zh-cn';
 import i18n from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import enUS from '../locales/en-US';
@@ -27,7 +25,6 @@ export function apiLanguage(): 'eng' | 'zh_CN' {
 export function setLocale(locale: Locale): void {
   storage.set('locale', locale === 'en-US' ? 'en' : 'zh');
   void i18n.changeLanguage(locale);
-  dayjs.locale(locale === 'en-US' ? 'en' : 'zh-cn');
   document.documentElement.lang = locale;
 }
 
@@ -40,7 +37,6 @@ export function initI18n(): typeof i18n {
     interpolation: { escapeValue: false },
     initAsync: false,
   });
-  dayjs.locale(lng === 'en-US' ? 'en' : 'zh-cn');
   document.documentElement.lang = lng;
   return i18n;
 }

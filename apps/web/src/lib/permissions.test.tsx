@@ -44,7 +44,8 @@ describe('hasPermission', () => {
 
   it("grants a code in a workflow node's own permission list", () => {
     expect(hasPermission('colist', data, ['colist'])).toBe(true);
-    expect(hasPermission('wf:approve', data, [p('wf:approve', '1', '2')])).toBe(true);
+    expect(hasPermission('wf:approve', data, [p('wf:approve')])).toBe(true);
+    expect(hasPermission('wf:approve', data, [p('wf:approve', '1', '2')])).toBe(false);
     expect(hasPermission('colist', data, ['other'])).toBe(false);
   });
 

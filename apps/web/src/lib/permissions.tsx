@@ -1,7 +1,7 @@
 /**
  * Action-code guards (spec §6). A guarded element shows only when one of its codes (comma-separated)
- * is in `auth`, or in `allAuth` with status "0" (not enforced), type "2" entries of either list
- * ignored, or when a workflow node's own permission list names it. This is display only: every
+ * is in `auth`, or in `allAuth` with status "0" (not enforced), or in a workflow node's own
+ * permission list; type "2" entries of any list are ignored. This is display only: every
  * endpoint checks permission on the server.
  */
 import type { MenuData, PermissionItem } from '@portal/contracts';
@@ -25,7 +25,7 @@ export function hasPermission(
     (code) =>
       (data?.auth ?? []).some((p) => counts(p) && p.action === code) ||
       (data?.allAuth ?? []).some((p) => counts(p) && p.action === code && p.status === '0') ||
-      node.some((p) => (typeof p === 'string' ? p : p.action) === code),
+      node.some((p) => (typeof p === 'string' ? p === code : counts(p) && p.action === code)),
   );
 }
 

@@ -58,8 +58,14 @@ let loggingOut = false;
 export function logout(opts: { returnHere?: boolean; signOn?: boolean } = {}): void {
   if (loggingOut) return;
   loggingOut = true;
-  announce('logout');
   const login = loginUrl(opts.returnHere ? currentPath() : undefined);
+  // Another tab has signed in since this one loaded: its session is not this tab's to end.
+  const stored = storage.get<string>('token');
+  const mine = useSession.getState().token;
+  if (stored && mine && stored !== mine) {
+    window.location.replace(login);
+    return;
+  }
   // A user's logout (and a tenant mismatch) ends the sign-on session too, which then sends the
   // browser back to the login address: {cas}/cas/logout?loginType=2&service={return} (spec §4, §7).
   const sso = runtimeConfig().ssoUrl.replace(/\/$/, '');
@@ -68,6 +74,7 @@ export function logout(opts: { returnHere?: boolean; signOn?: boolean } = {}): v
       ? `${sso}/cas/logout?${new URLSearchParams({ loginType: '2', service: `${window.location.origin}${login}` })}`
       : login;
   storage.clearAll(['locale']);
+  announce('logout');
   // The reload drops every in-memory state; resetting the store first would make the router
   // redirect to /login on its own, a second navigation racing this one.
   window.location.replace(target);
@@ -104,21 +111,28 @@ function announce(event: SessionEvent): void {
 }
 
 /**
- * Follows what other tabs announce, without a notice of its own: their logout takes this tab to
- * the login page (the stored session is already gone); a new token that this tab does not hold
- * reloads it, so it shows the new session and nothing of the old one.
+ * Follows what other tabs announce, without a notice of its own, by comparing the stored token
+ * with this tab's: gone (a logout elsewhere) takes this tab to its login page; a different one (a
+ * login or a switch elsewhere) reloads it, so it shows the new session and nothing of the old.
  */
 export function followOtherTabs(): void {
-  const ch = sessionChannel();
-  if (!ch) return;
-  ch.onmessage = (e: MessageEvent<SessionEvent>) => {
-    if (e.data === 'logout') {
-      if (loggingOut || !useSession.getState().token) return;
-      loggingOut = true;
-      sessionStorage.clear();
-      window.location.replace(loginUrl(currentPath(), useSession.getState().userInfo?.tenantCode));
-    } else if (storage.get<string>('token') !== useSession.getState().token) {
-      if (!loggingOut) window.location.reload();
+  const sync = () => {
+    const stored = storage.get<string>('token');
+    const mine = useSession.getState().token;
+    if (loggingOut || stored === mine) return;
+    if (stored) {
+      window.location.reload();
+      return;
     }
+    loggingOut = true;
+    sessionStorage.clear();
+    window.location.replace(loginUrl(currentPath(), useSession.getState().userInfo?.tenantCode));
   };
+  const ch = sessionChannel();
+  if (ch) ch.onmessage = sync;
+  // The storage event is the same news from the browser itself: it arrives even when the other
+  // tab navigated away before its message was delivered.
+  window.addEventListener('storage', (e) => {
+    if (e.key === null || e.key === `${runtimeConfig().storagePrefix}token`) sync();
+  });
 }

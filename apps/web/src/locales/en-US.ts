@@ -67,7 +67,7 @@ const enUS: Messages = {
     workbench: 'My workbench',
     cloudOrderDetail: 'Cloud order details',
     productDetail: 'Supplied product details',
-    detailUnavailable: 'This detail address is not available',
+    pageUnavailable: 'The address of this page is not available',
     externalHint: 'This page opens in a new window',
     menu: 'Main menu',
     portalUnset: 'The park home address is not configured!',

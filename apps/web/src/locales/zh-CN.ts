@@ -66,7 +66,7 @@ const zhCN = {
     workbench: '我的工作台',
     cloudOrderDetail: '云服务订单详情',
     productDetail: '供应产品详情',
-    detailUnavailable: '该详情地址不可用',
+    pageUnavailable: '该页面地址不可用',
     externalHint: '该页面在新窗口中打开',
     menu: '主菜单',
     portalUnset: '园区首页地址未配置！',

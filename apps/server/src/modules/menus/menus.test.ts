@@ -145,6 +145,7 @@ describe('application menus', () => {
       'messageCenter',
       'workbenchApps',
       'parkServices',
+      'parkNews',
       'parkLinks',
     ]);
     expect(find(data.menu, 'workbenchApps')!.children!.map((c) => c.name)).toEqual(['wbDashboard', 'wbCloudOrders']);

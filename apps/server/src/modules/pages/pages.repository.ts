@@ -10,8 +10,9 @@ export type PageRow = {
 export function createPagesRepository(db: Db) {
   return {
     /**
-     * The page `code` of the tenant, only when a drag-page menu entry of the caller's role points
-     * at it (counting entries of applications the user holds): the menu decides who sees a page.
+     * The page `code` of the tenant, only when a routed drag-page menu entry of the caller's role
+     * points at it, common or of an application of the tenant that the user holds (any of them:
+     * switching application is the user's own choice): the menu decides who sees a page.
      */
     async visiblePage(tenantId: number, userId: number, roleId: number, code: string): Promise<PageRow | null> {
       const res = await db.execute<PageRow>(sql`
@@ -20,8 +21,10 @@ export function createPagesRepository(db: Db) {
           AND EXISTS (
             SELECT 1 FROM menus m JOIN role_menus rm ON rm.menu_id = m.id AND rm.role_id = ${roleId}
             WHERE m.tenant_id = ${tenantId} AND m.component = 'DragPageView' AND m.meta->>'pageId' = ${code}
+              AND m.route <> '0'
               AND (m.application_id IS NULL OR m.application_id IN (
-                SELECT ua.application_id FROM user_applications ua WHERE ua.user_id = ${userId})))`);
+                SELECT a.id FROM applications a JOIN user_applications ua ON ua.application_id = a.id
+                WHERE ua.user_id = ${userId} AND a.tenant_id = ${tenantId})))`);
       return res.rows[0] ?? null;
     },
   };

@@ -1,13 +1,18 @@
+import { lazy, Suspense } from 'react';
 import { Navigate, useLocation, useNavigate } from 'react-router';
 import { signInToPortal } from '../../features/auth/api/login';
 import { LoginPage } from '../../features/auth/components/login-page';
-import { SignOnEntry } from '../../features/auth/components/sign-on-entry';
 import { runtimeConfig } from '../../lib/config';
 import { useSession } from '../../lib/session';
 import { storage } from '../../lib/storage';
 import { useHumanCheck } from '../human-check';
 import { LanguageToggle } from '../language-toggle';
 import { keptParams, safeRedirect, tenantCodeOf } from '../navigation';
+
+// Only a deployment with a sign-on server needs the ticket exchange; the form does not carry it.
+const SignOnEntry = lazy(async () => ({
+  default: (await import('../../features/auth/components/sign-on-entry')).SignOnEntry,
+}));
 
 function StandaloneLogin({ target }: { target: string }) {
   const navigate = useNavigate();
@@ -39,7 +44,11 @@ export function LoginRoute() {
   if (runtimeConfig().ssoUrl) {
     const tenantCode =
       tenantCodeOf(location.search) ?? storage.get<string>('tenantCode') ?? runtimeConfig().defaultTenantCode;
-    return <SignOnEntry tenantCode={tenantCode} onSignedIn={() => navigate(target, { replace: true })} />;
+    return (
+      <Suspense>
+        <SignOnEntry tenantCode={tenantCode} onSignedIn={() => navigate(target, { replace: true })} />
+      </Suspense>
+    );
   }
   return <StandaloneLogin target={target} />;
 }

@@ -4,7 +4,7 @@
  * secretKey, and the `captchaVerification` a business call spends: AES(token---pointJson plain).
  */
 import { LIMITS } from '@portal/contracts';
-import { aesEcbEncrypt } from '../../lib/crypto';
+import { aesEcbEncrypt } from '../../lib/aes';
 
 export interface Point {
   x: number;

@@ -4,6 +4,9 @@
  */
 import type { MenuItem } from '@portal/contracts';
 
+/** The empty menu, one instance: store selectors must not return a new array on every call. */
+export const NO_ITEMS: MenuItem[] = [];
+
 /** A path is prefixed with its module, or with IframePageContent for service type 1 (spec §2). */
 export function menuPath(item: MenuItem): string {
   const raw = item.path.trim();

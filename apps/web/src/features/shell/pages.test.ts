@@ -1,6 +1,6 @@
 import type { MenuItem } from '@portal/contracts';
 import { describe, expect, it } from 'vitest';
-import { resolvePage, tabOf, type PageContext } from './pages';
+import { detailUrl, httpUrl, resolvePage, tabOf, type PageContext } from './pages';
 
 const item = (
   name: string,
@@ -57,7 +57,7 @@ const page = (path: string, c = ctx) => {
 
 describe('pages', () => {
   it('resolves the home page and sends /home to it', () => {
-    expect(page('/index')).toMatchObject({ kind: 'home', key: 'home', titleKey: 'shell.home' });
+    expect(page('/index')).toMatchObject({ kind: 'home', key: '#home', titleKey: 'shell.home' });
     expect(resolvePage('/home', menu, ctx)).toEqual({ redirect: '/index' });
   });
 
@@ -97,7 +97,7 @@ describe('pages', () => {
     for (const p of ['/CloudInsideIframePage/', '/CloudInsideIframePage', '/IframePageContent/CloudInsideIframePage']) {
       expect(page(p)).toMatchObject({
         kind: 'detail',
-        key: 'CloudInsideIframePage',
+        key: '#CloudInsideIframePage',
         titleKey: 'shell.cloudOrderDetail',
       });
     }
@@ -126,6 +126,53 @@ describe('pages', () => {
     });
     expect(tabOf(p, '/a/b/c/d', '', false).keepAlive).toBe(false);
     expect(tabOf(page('/dir/one')!, '/dir/one', '', true).keepAlive).toBe(false);
+  });
+
+  it('follows redirects to a page, and never loops or leaves the app', () => {
+    const loop: MenuItem[] = [
+      item('a', '/a', { component: 'RouteView', redirect: '/b', children: [item('a1', '/a/1')] }),
+      item('b', '/b', { component: 'RouteView', redirect: '/a', children: [item('b1', '/b/1')] }),
+      item('self', '/self', { component: 'RouteView', redirect: '/self/', children: [item('s1', '/self/1')] }),
+      item('evil', '/evil', { component: 'RouteView', redirect: '/\\evil.example', children: [item('e1', '/evil/1')] }),
+      item('far', '/far', { component: 'RouteView', redirect: '//evil.example', children: [] }),
+    ];
+    // /a → /b is a directory whose own redirect leads back: /b's first page instead.
+    expect(resolvePage('/a', loop, ctx)).toEqual({ redirect: '/b/1' });
+    expect(resolvePage('/self', loop, ctx)).toEqual({ redirect: '/self/1' });
+    expect(resolvePage('/evil', loop, ctx)).toEqual({ redirect: '/evil/1' });
+    expect(resolvePage('/far', loop, ctx)).toBeNull();
+  });
+
+  it('keeps menu entries off the fixed tabs: fixed keys start with #', () => {
+    const clash = [item('home', '/clash'), item('workStand', '/ws')];
+    const r = resolvePage('/clash', clash, ctx);
+    expect(r && 'page' in r ? r.page.key : null).toBe('home');
+    expect(page('/index')?.key).not.toBe('home');
+  });
+
+  it('embeds only http(s) addresses', () => {
+    const bad = [item('js', '/js', {}, { serviceType: 1, url: 'javascript:alert(1)' })];
+    const r = resolvePage('/IframePageContent/js', bad, ctx);
+    expect(r && 'page' in r ? r.page : null).toMatchObject({ kind: 'iframe', url: null });
+    expect(httpUrl('data:text/html,x')).toBeNull();
+    expect(httpUrl('/relative')).toBeNull();
+    expect(httpUrl('https://a.example/x')).toBe('https://a.example/x');
+  });
+
+  it('frames a detail address only at an origin an embedded entry of the menu uses', () => {
+    const q = (url: string) => `?url=${encodeURIComponent(url)}`;
+    expect(detailUrl(q('https://c.example/order/7'), menu)).toBe('https://c.example/order/7');
+    expect(detailUrl(q('https://p.example/policy?id=2'), menu)).toBe('https://p.example/policy?id=2');
+    // Look-alikes, credentials, other schemes, an external-only origin, nothing.
+    expect(detailUrl(q('https://c.example.evil/'), menu)).toBeNull();
+    expect(detailUrl(q('https://c.example@evil.example/'), menu)).toBeNull();
+    expect(detailUrl(q('javascript:alert(1)'), menu)).toBeNull();
+    expect(detailUrl(q('http://c.example/'), menu)).toBeNull();
+    const onlyExternal = [item('site', '/site', {}, { url: 'https://x.example/', internalOrExternal: true })];
+    expect(detailUrl(q('https://x.example/a'), onlyExternal)).toBeNull();
+    const notRouted = [item('r0', '/r0', { route: '0' }, { url: 'https://r.example/', serviceType: 1 })];
+    expect(detailUrl(q('https://r.example/a'), notRouted)).toBeNull();
+    expect(detailUrl('', menu)).toBeNull();
   });
 
   it('finds nothing for unknown paths', () => {

@@ -80,6 +80,17 @@ function firstPage(item: MenuItem): MenuItem | null {
   return null;
 }
 
+/** An absolute http(s) address, or null: menus and links never get to run `javascript:` or `data:`. */
+export function httpUrl(raw: string | null | undefined): string | null {
+  if (!raw) return null;
+  try {
+    const url = new URL(raw);
+    return url.protocol === 'https:' || url.protocol === 'http:' ? url.href : null;
+  } catch {
+    return null;
+  }
+}
+
 function pageOf(item: MenuItem, ctx: PageContext): Page {
   const url = item.meta.url ? resolveUrl(item.meta.url, ctx.workbenchCode) : null;
   const kind: PageKind = item.meta.internalOrExternal
@@ -96,34 +107,45 @@ function pageOf(item: MenuItem, ctx: PageContext): Page {
     titleKey: null,
     keepAlive: item.meta.keepAlive === true,
     item,
-    url: kind === 'iframe' || kind === 'external' ? url : null,
+    url: kind === 'iframe' || kind === 'external' ? httpUrl(url) : null,
   };
 }
 
+/** An in-app path a menu may redirect to: "/x", never "//host" or a backslash trick. */
+const inApp = (p: string | null | undefined): p is string =>
+  typeof p === 'string' && p.startsWith('/') && !p.startsWith('//') && !p.includes('\\');
+
 /**
  * The page at `path` (no query, no base), a redirect (a directory goes to its own redirect or its
- * first page), or null for an address the user may not open (shown as /404).
+ * first page; the target is followed until it is a page, so redirects cannot loop), or null for
+ * an address the user may not open (shown as /404).
  */
-export function resolvePage(path: string, menu: MenuItem[], ctx: PageContext): Resolved {
+export function resolvePage(path: string, menu: MenuItem[], ctx: PageContext, hops = 0): Resolved {
   const clean = path.length > 1 ? path.replace(/\/+$/, '') : path;
   if (clean === HOME_PATH) return { page: fixed('home', HOME_KEY, 'shell.home') };
   if (clean === '/home') return { redirect: HOME_PATH };
   if (clean === '/workStand') {
     return ctx.jzh && ctx.appCode === WORKBENCH_APP
-      ? { page: fixed('workbench', 'workStand', 'shell.workbench') }
+      ? { page: fixed('workbench', '#workStand', 'shell.workbench') }
       : null;
   }
   const detail = detailName(path);
-  if (detail) return { page: fixed('detail', detail, DETAILS[detail]!) };
+  if (detail) return { page: fixed('detail', `#${detail}`, DETAILS[detail]!) };
 
   const found = findByPath(menu, clean);
   if (!found) return null;
   const { item } = found;
   if (item.component === 'RouteView' || (item.children?.length ?? 0) > 0) {
-    const target = item.redirect?.startsWith('/') && !item.redirect.startsWith('//') ? item.redirect : null;
     const first = firstPage(item);
-    const to = target ?? (first ? menuPath(first) : null);
-    return to && to !== clean ? { redirect: to } : null;
+    for (const to of [item.redirect, first ? menuPath(first) : null]) {
+      if (!inApp(to) || hops >= 4) continue;
+      const target = to.split(/[?#]/)[0]!.replace(/\/+$/, '') || '/';
+      if (target === clean) continue;
+      const next = resolvePage(target, menu, ctx, hops + 1);
+      if (next && 'page' in next) return { redirect: to };
+      if (next) return next;
+    }
+    return null;
   }
   return { page: pageOf(item, ctx) };
 }
@@ -134,30 +156,18 @@ export function resolvePage(path: string, menu: MenuItem[], ctx: PageContext): R
  * page in the portal's frame.
  */
 export function detailUrl(search: string, menu: MenuItem[]): string | null {
-  const raw = new URLSearchParams(search).get('url');
-  if (!raw) return null;
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    return null;
-  }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') return null;
+  const href = httpUrl(new URLSearchParams(search).get('url'));
+  if (!href) return null;
   const origins = new Set<string>();
   const collect = (items: MenuItem[]) => {
     for (const i of items) {
-      if (i.meta.url && !i.meta.internalOrExternal) {
-        try {
-          origins.add(new URL(i.meta.url.replaceAll('{workbenchCoding}', '')).origin);
-        } catch {
-          // not an absolute address: nothing to allow
-        }
-      }
+      const own = i.meta.internalOrExternal ? null : httpUrl(i.meta.url?.replaceAll('{workbenchCoding}', ''));
+      if (own) origins.add(new URL(own).origin);
       if (i.children) collect(i.children);
     }
   };
   collect(routedItems(menu));
-  return origins.has(url.origin) ? url.href : null;
+  return origins.has(new URL(href).origin) ? href : null;
 }
 
 /** The tab a page opens (visit action), for the address it was opened at. */

@@ -1,4 +1,4 @@
-import { Modal, message, notification } from 'antd';
+import { message } from 'antd';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
 // Each test gets fresh module state (the "one notice at a time" flags live in the module).
@@ -7,7 +7,10 @@ async function freshHandler() {
   (await import('../i18n')).initI18n();
   const { handleFailure } = await import('./failures');
   const session = await import('../session');
-  return { handleFailure, session };
+  // The dialogs the handler loads on first use, from the same (fresh) module registry.
+  const { default: Modal } = await import('antd/es/modal');
+  const { default: notification } = await import('antd/es/notification');
+  return { handleFailure, session, Modal, notification };
 }
 
 let replace: ReturnType<typeof vi.fn>;
@@ -23,12 +26,13 @@ afterEach(() => {
 
 describe('the one failure handler (spec §8)', () => {
   it('shows one dialog for several concurrent 401s, and logs out once when confirmed', async () => {
-    const { handleFailure, session } = await freshHandler();
+    const { handleFailure, session, Modal } = await freshHandler();
     session.useSession.setState({ token: 't' });
     const confirm = vi.spyOn(Modal, 'confirm').mockImplementation(() => ({ destroy() {}, update() {} }) as never);
     handleFailure(401, 'x');
     handleFailure(40101, 'x');
     handleFailure(401, 'x');
+    await vi.waitFor(() => expect(confirm).toHaveBeenCalled()); // the dialog loads on first use
     expect(confirm).toHaveBeenCalledTimes(1);
     const opts = confirm.mock.calls[0]![0];
     expect(opts.title).toBe('你已被登出，可以取消继续留在该页面，或者重新登录');
@@ -53,14 +57,16 @@ describe('the one failure handler (spec §8)', () => {
   });
 
   it('maps 500, 40303 and other codes to their messages, and stays quiet when asked', async () => {
-    const { handleFailure, session } = await freshHandler();
+    const { handleFailure, session, notification } = await freshHandler();
     session.useSession.setState({ token: 't' });
     const error = vi.spyOn(message, 'error').mockImplementation(() => (() => {}) as never);
     const notify = vi.spyOn(notification, 'error').mockImplementation(() => undefined);
     handleFailure(500, 'stack trace');
     expect(error).toHaveBeenLastCalledWith('服务器错误');
     handleFailure(40303, '当前用户不拥有该角色');
-    expect(notify).toHaveBeenCalledWith({ message: '没有操作权限', description: '当前用户不拥有该角色' });
+    await vi.waitFor(() =>
+      expect(notify).toHaveBeenCalledWith({ message: '没有操作权限', description: '当前用户不拥有该角色' }),
+    );
     handleFailure(400, '请求参数不正确');
     expect(error).toHaveBeenLastCalledWith('请求参数不正确');
     error.mockClear();
@@ -69,10 +75,11 @@ describe('the one failure handler (spec §8)', () => {
   });
 
   it('does nothing for logout codes when nobody is signed in', async () => {
-    const { handleFailure, session } = await freshHandler();
+    const { handleFailure, session, Modal } = await freshHandler();
     session.useSession.setState({ token: null });
     const confirm = vi.spyOn(Modal, 'confirm');
     handleFailure(401, 'x');
+    await new Promise((r) => setTimeout(r, 50));
     expect(confirm).not.toHaveBeenCalled();
   });
 });

@@ -4,7 +4,7 @@
  * give one notice and one logout.
  */
 import { LIMITS, LOGOUT_CODES, ResultCode } from '@portal/contracts';
-import { message, Modal, notification } from 'antd';
+import { message } from 'antd';
 import { i18n } from '../i18n';
 import { logout, useSession } from '../session';
 
@@ -27,15 +27,18 @@ export function handleFailure(status: number, serverMessage: string, silent = fa
     case ResultCode.SESSION_INVALID:
       if (loggedOutNoticeOpen || forcedLogoutPending) return;
       loggedOutNoticeOpen = true;
-      Modal.confirm({
-        title: t('errors.loggedOut'),
-        okText: t('errors.relogin'),
-        cancelText: t('errors.stay'),
-        onOk: () => logout({ returnHere: true }),
-        afterClose: () => {
-          loggedOutNoticeOpen = false;
-        },
-      });
+      // Dialogs and notifications load on first use: the login page never needs them.
+      void import('antd/es/modal').then(({ default: Modal }) =>
+        Modal.confirm({
+          title: t('errors.loggedOut'),
+          okText: t('errors.relogin'),
+          cancelText: t('errors.stay'),
+          onOk: () => logout({ returnHere: true }),
+          afterClose: () => {
+            loggedOutNoticeOpen = false;
+          },
+        }),
+      );
       return;
     case ResultCode.TICKET_EXPIRED:
       return forcedLogout(t('errors.ticketExpired'), 1500);
@@ -46,7 +49,11 @@ export function handleFailure(status: number, serverMessage: string, silent = fa
     case ResultCode.FORCED_LOGOUT:
       return forcedLogout(t('errors.forcedLogout'), 1500);
     case ResultCode.NO_PERMISSION:
-      if (!silent) notification.error({ message: t('errors.noPermissionTitle'), description: serverMessage });
+      if (!silent) {
+        void import('antd/es/notification').then(({ default: notification }) =>
+          notification.error({ message: t('errors.noPermissionTitle'), description: serverMessage }),
+        );
+      }
       return;
     case ResultCode.SERVER_ERROR:
       if (!silent) void message.error(t('errors.server'));

@@ -1,6 +1,6 @@
 import { LockOutlined, SafetyCertificateOutlined, UserOutlined } from '@ant-design/icons';
 import { LIMITS } from '@portal/contracts';
-import { Alert, Button, Form, Input, message, Typography } from 'antd';
+import { Alert, Button, Form, Input, message } from 'antd';
 import { Fragment, useEffect, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { runtimeConfig } from '../../../lib/config';
@@ -154,9 +154,7 @@ export function LoginPage({ signIn, languageToggle, humanCheck, context }: Login
         <div className="login-card">
           <div className="login-card-brand">{site}</div>
           <div className="login-card-head">
-            <Typography.Title level={3} style={{ margin: 0 }}>
-              {t('login.title')}
-            </Typography.Title>
+            <h1 className="login-title">{t('login.title')}</h1>
             {languageToggle}
           </div>
           {context ? <p className="login-card-context">{context}</p> : null}

@@ -8,5 +8,7 @@ export function usePageDefinition(code: string) {
     queryKey: ['page-definition', code],
     queryFn: () => request<PageDefinition>(`/api/front/page/definition/${encodeURIComponent(code)}`, { silent: true }),
     staleTime: 60_000,
+    // A tab's refresh builds the page anew: it asks again rather than showing the cached answer.
+    refetchOnMount: 'always',
   });
 }

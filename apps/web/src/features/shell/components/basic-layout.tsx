@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, Outlet, useLocation } from 'react-router';
 import { runtimeConfig } from '../../../lib/config';
 import { useSession } from '../../../lib/session';
-import { findByPath, visibleItems } from '../menu';
+import { findByPath, NO_ITEMS, visibleItems } from '../menu';
 import { TabStrip } from '../tabs/tab-strip';
 import { layoutTheme } from '../theme';
 import { ShellHeader } from './shell-header';
@@ -26,7 +26,7 @@ export interface BasicLayoutProps {
  */
 export function BasicLayout({ onLogout, headerExtra, bell }: BasicLayoutProps) {
   const { t } = useTranslation();
-  const menu = useSession((s) => s.menu?.menu ?? []);
+  const menu = useSession((s) => s.menu?.menu ?? NO_ITEMS);
   const phone = Grid.useBreakpoint().md === false;
   const location = useLocation();
   const cfg = runtimeConfig();
@@ -38,7 +38,7 @@ export function BasicLayout({ onLogout, headerExtra, bell }: BasicLayoutProps) {
   // The top theme's selected root: the one containing the current page, else the user's choice.
   const [pickedRoot, setPickedRoot] = useState<string | null>(null);
   const pathRoot = findByPath(menu, location.pathname)?.trail[0]?.id ?? null;
-  useEffect(() => setPickedRoot(null), [pathRoot]);
+  useEffect(() => setPickedRoot(null), [location.pathname]);
   const rootId = pickedRoot ?? pathRoot;
   const root = useMemo(() => visibleItems(menu).find((m) => m.id === rootId) ?? null, [menu, rootId]);
 
@@ -134,7 +134,7 @@ export function BasicLayout({ onLogout, headerExtra, bell }: BasicLayoutProps) {
         <Layout>
           {theme !== 'top' || phone ? (
             <ShellHeader
-              collapsed={collapsed || phone}
+              collapsed={phone ? !drawerOpen : collapsed}
               onToggle={onToggle}
               onLogout={onLogout}
               extra={headerExtra}

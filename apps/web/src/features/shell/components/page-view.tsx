@@ -3,7 +3,7 @@ import { Breadcrumb, Button, Card, Empty, Result, Typography } from 'antd';
 import { useContext } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSession } from '../../../lib/session';
-import { findByPath, menuPath } from '../menu';
+import { findByPath, menuPath, NO_ITEMS } from '../menu';
 import { detailUrl, type Page } from '../pages';
 import type { Tab } from '../tabs/tabs';
 import { ShellViewsContext } from '../views';
@@ -18,7 +18,7 @@ export function PageView({ page, tab }: { page: Page; tab: Tab }) {
     case 'workbench':
       return <WorkbenchPage />;
     case 'iframe':
-      return <Frame title={page.title ?? ''} src={page.url!} />;
+      return <Frame title={page.title ?? ''} src={page.url} />;
     case 'detail':
       return <DetailPage tab={tab} />;
     case 'external':
@@ -32,15 +32,19 @@ export function PageView({ page, tab }: { page: Page; tab: Tab }) {
 
 /**
  * An embedded page. The sandbox lets it run and post its forms but not navigate the portal away;
- * it stays mounted while its tab is hidden, so switching back does not reload it.
+ * a page of the portal's own origin gets no same-origin rights (it could lift its sandbox and read
+ * the session). It stays mounted while its tab is hidden, so switching back does not reload it.
  */
-function Frame({ title, src }: { title: string; src: string }) {
+function Frame({ title, src }: { title: string; src: string | null }) {
+  const { t } = useTranslation();
+  if (!src) return <Result status="warning" title={t('shell.pageUnavailable')} />;
+  const own = new URL(src).origin === window.location.origin;
   return (
     <iframe
       title={title}
       src={src}
       className="page-frame"
-      sandbox="allow-scripts allow-same-origin allow-forms allow-popups allow-popups-to-escape-sandbox allow-downloads"
+      sandbox={`allow-scripts allow-forms allow-popups allow-popups-to-escape-sandbox allow-downloads${own ? '' : ' allow-same-origin'}`}
       referrerPolicy="strict-origin-when-cross-origin"
     />
   );
@@ -48,10 +52,8 @@ function Frame({ title, src }: { title: string; src: string }) {
 
 function DetailPage({ tab }: { tab: Tab }) {
   const { t } = useTranslation();
-  const menu = useSession((s) => s.menu?.menu ?? []);
-  const src = detailUrl(tab.search, menu);
-  if (!src) return <Result status="warning" title={t('shell.detailUnavailable')} />;
-  return <Frame title={tab.titleKey ? t(tab.titleKey) : ''} src={src} />;
+  const menu = useSession((s) => s.menu?.menu ?? NO_ITEMS);
+  return <Frame title={tab.titleKey ? t(tab.titleKey) : ''} src={detailUrl(tab.search, menu)} />;
 }
 
 function ExternalPage({ page }: { page: Page }) {
@@ -89,7 +91,7 @@ function DragView({ page }: { page: Page }) {
  */
 function ViewPage({ page }: { page: Page }) {
   const { t } = useTranslation();
-  const menu = useSession((s) => s.menu?.menu ?? []);
+  const menu = useSession((s) => s.menu?.menu ?? NO_ITEMS);
   const trail = page.item ? (findByPath(menu, menuPath(page.item))?.trail ?? [page.item]) : [];
   return (
     <Card variant="borderless">

@@ -2,6 +2,7 @@ import { useLayoutEffect, useMemo } from 'react';
 import { Navigate, useLocation } from 'react-router';
 import { runtimeConfig } from '../../../lib/config';
 import { useSession } from '../../../lib/session';
+import { NO_ITEMS } from '../menu';
 import { resolvePage, tabOf } from '../pages';
 import { ensureOwner, dispatchTabs } from '../tabs/store';
 import { TabPanels } from '../tabs/tab-panels';
@@ -12,37 +13,58 @@ import { PageView } from './page-view';
 /**
  * Every address inside the layout: resolved to a page of the user's menu or a fixed route, opened
  * as a tab (visited before paint, so the strip and the content never disagree), and shown with
- * the other kept tabs. Not found → /404; a directory → its first page.
+ * the other kept tabs. Not found → /404; a directory → its first page; a redirect leaves the kept
+ * pages mounted.
  */
 export function ShellContent() {
   const location = useLocation();
   const userInfo = useSession((s) => s.userInfo);
-  const menu = useSession((s) => s.menu?.menu);
-  const ctx = usePageContext();
+  const menu = useSession((s) => s.menu?.menu ?? NO_ITEMS);
+  const { jzh, appCode, workbenchCode } = usePageContext();
   const resolved = useMemo(
-    () => resolvePage(location.pathname, menu ?? [], ctx),
-    // ctx is read from storage and config, stable within a session
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-    [location.pathname, menu, ctx.jzh, ctx.appCode, ctx.workbenchCode],
+    () => resolvePage(location.pathname, menu, { jzh, appCode, workbenchCode }),
+    [location.pathname, menu, jzh, appCode, workbenchCode],
   );
 
   useLayoutEffect(() => {
     if (!resolved || !('page' in resolved)) return;
-    ensureOwner(`${userInfo?.tenantCode ?? ''}:${userInfo?.userId ?? ''}`);
-    dispatchTabs({
-      type: 'visit',
-      tab: tabOf(resolved.page, location.pathname, location.search, runtimeConfig().keepAlive),
+    const keepAlive = runtimeConfig().keepAlive;
+    // Restored tabs are checked against today's menu: gone entries are dropped, titles and
+    // keep-alive are as the menu and the switch say now.
+    ensureOwner(`${userInfo?.tenantCode ?? ''}:${userInfo?.userId ?? ''}`, (tab) => {
+      const r = resolvePage(tab.path, menu, { jzh, appCode, workbenchCode });
+      return r && 'page' in r ? tabOf(r.page, tab.path, tab.search, keepAlive) : null;
     });
-  }, [resolved, location.pathname, location.search, userInfo?.tenantCode, userInfo?.userId]);
+    dispatchTabs({ type: 'visit', tab: tabOf(resolved.page, location.pathname, location.search, keepAlive) });
+  }, [
+    resolved,
+    location.pathname,
+    location.search,
+    userInfo?.tenantCode,
+    userInfo?.userId,
+    menu,
+    jzh,
+    appCode,
+    workbenchCode,
+  ]);
 
-  if (!resolved) return <Navigate to="/404" replace />;
-  if ('redirect' in resolved) return <Navigate to={{ pathname: resolved.redirect, search: location.search }} replace />;
   const bare = new URLSearchParams(location.search).get('iframe') === '1';
-  return <TabPanels bare={bare} render={(tab) => <TabPage tab={tab} />} />;
+  return (
+    <>
+      {!resolved ? (
+        <Navigate to="/404" replace />
+      ) : 'redirect' in resolved ? (
+        <Navigate to={{ pathname: resolved.redirect, search: location.search }} replace />
+      ) : null}
+      <TabPanels bare={bare} render={renderTab} />
+    </>
+  );
 }
 
+const renderTab = (tab: Tab) => <TabPage tab={tab} />;
+
 function TabPage({ tab }: { tab: Tab }) {
-  const menu = useSession((s) => s.menu?.menu ?? []);
+  const menu = useSession((s) => s.menu?.menu ?? NO_ITEMS);
   const ctx = usePageContext();
   const resolved = resolvePage(tab.path, menu, ctx);
   if (!resolved || !('page' in resolved)) return null;

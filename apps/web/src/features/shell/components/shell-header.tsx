@@ -8,7 +8,7 @@ import {
   MenuUnfoldOutlined,
   UserOutlined,
 } from '@ant-design/icons';
-import { App, Avatar, Button, Dropdown, Layout, Tooltip, Typography } from 'antd';
+import { Avatar, Button, Dropdown, Layout, message, Tooltip, Typography } from 'antd';
 import { useEffect, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
@@ -40,7 +40,6 @@ export interface ShellHeaderProps {
 export function ShellHeader(props: ShellHeaderProps) {
   const { brand, nav, collapsed, onToggle, onLogout, extra, bell, site, phone, theme } = props;
   const { t } = useTranslation();
-  const { message } = App.useApp();
   const navigate = useNavigate();
   const location = useLocation();
   const userInfo = useSession((s) => s.userInfo);
@@ -84,6 +83,7 @@ export function ShellHeader(props: ShellHeaderProps) {
           <Button
             type="text"
             icon={<DesktopOutlined />}
+            aria-label={t('shell.workbench')}
             onClick={() => void navigate({ pathname: '/workStand', search: location.search })}
           >
             {phone ? null : t('shell.workbench')}
@@ -119,7 +119,12 @@ export function ShellHeader(props: ShellHeaderProps) {
           placement="bottomRight"
           trigger={['click']}
         >
-          <button type="button" className="shell-user" aria-label={userInfo?.name ?? t('shell.account')}>
+          <button
+            type="button"
+            className="shell-user"
+            aria-haspopup="menu"
+            aria-label={userInfo?.name ?? t('shell.account')}
+          >
             <Avatar size="small" src={userInfo?.image || undefined} icon={<UserOutlined />} />
             <span className="shell-user-name">{userInfo?.name}</span>
           </button>

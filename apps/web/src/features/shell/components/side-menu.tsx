@@ -5,13 +5,20 @@ import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate, type NavigateFunction } from 'react-router';
 import { storage } from '../../../lib/storage';
 import { menuPath, openKeysFor, resolveUrl, visibleItems } from '../menu';
+import { httpUrl } from '../pages';
 import { menuIcon } from './icons';
 
 type Item = Required<MenuProps>['items'][number];
 
-function toItems(items: MenuItem[], depth: number): Item[] {
+/**
+ * antd items for `items`. With `open`, a closed submenu gets no children (antd keeps a submenu's
+ * items in the page once rendered, so a large menu would otherwise grow with every branch ever
+ * opened, and re-render all of it on each route change).
+ */
+function toItems(items: MenuItem[], depth: number, open: ReadonlySet<string> | null): Item[] {
   return items.map((m) => {
-    const children = m.children && m.children.length > 0 ? toItems(m.children, depth + 1) : undefined;
+    const branch = m.children && m.children.length > 0;
+    const children = branch ? (open && !open.has(m.id) ? [] : toItems(m.children!, depth + 1, open)) : undefined;
     return {
       key: children ? m.id : menuPath(m),
       icon: depth === 0 ? menuIcon(m.meta.icon) : menuIcon(m.meta.icon, false),
@@ -38,8 +45,9 @@ function byKey(items: MenuItem[], key: string): MenuItem | null {
  */
 /** A leaf entry's click: its url in a new window when flagged external, else its page (spec §2). */
 export function openEntry(item: MenuItem, navigate: NavigateFunction, search: string): void {
-  if (item.meta.internalOrExternal && item.meta.url) {
-    window.open(resolveUrl(item.meta.url, storage.get('workbenchCode')), '_blank', 'noopener,noreferrer');
+  if (item.meta.internalOrExternal) {
+    const url = httpUrl(resolveUrl(item.meta.url ?? '', storage.get('workbenchCode')));
+    if (url) window.open(url, '_blank', 'noopener,noreferrer');
     return;
   }
   void navigate({ pathname: menuPath(item), search });
@@ -65,16 +73,29 @@ export function SideMenu({
   const visible = useMemo(() => visibleItems(menu), [menu]);
   // Roots always get an icon (a neutral one when meta names none); deeper entries only their own.
   const nested = whole !== menu;
-  const items = useMemo(() => toItems(visible, nested ? 1 : 0), [visible, nested]);
   const rootKeys = useMemo(() => new Set(visible.map((m) => m.id)), [visible]);
-  const [openKeys, setOpenKeys] = useState<string[]>(() => openKeysFor(whole, location.pathname));
+  // The current page's submenus, else the ones open before a reload (kept in storage, spec §3).
+  const [openKeys, setOpenKeys] = useState<string[]>(() => {
+    const trail = openKeysFor(whole, location.pathname);
+    return trail.length ? trail : (storage.get<string[]>('openKeys') ?? []);
+  });
+  // Open keys are ours only inline and expanded; flyouts (collapsed, JZH) need every item.
+  const controlled = mode === 'inline' && !collapsed;
+  const items = useMemo(
+    () => toItems(visible, nested ? 1 : 0, controlled ? new Set(openKeys) : null),
+    [visible, nested, controlled, openKeys],
+  );
 
   // Collapsing clears the open keys (spec §4); a route change opens the submenus of its entry.
   useEffect(() => {
     if (collapsed) setOpenKeys([]);
     else {
+      // Within the same root the user's open branches stay; another root replaces them (one
+      // top-level submenu at a time).
       const trail = openKeysFor(whole, location.pathname);
-      setOpenKeys((keys) => (trail.length ? trail : keys));
+      setOpenKeys((keys) =>
+        !trail.length ? keys : keys.includes(trail[0]!) ? [...new Set([...keys, ...trail])] : trail,
+      );
     }
   }, [collapsed, whole, location.pathname]);
 
@@ -97,7 +118,7 @@ export function SideMenu({
       theme={theme}
       items={items}
       selectedKeys={[location.pathname]}
-      openKeys={collapsed || mode === 'vertical' ? undefined : openKeys}
+      openKeys={controlled ? openKeys : undefined}
       onOpenChange={onOpenChange}
       onClick={onClick}
       aria-label={t('shell.menu')}

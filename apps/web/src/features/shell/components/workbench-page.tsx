@@ -3,14 +3,14 @@ import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'react-router';
 import { useSession } from '../../../lib/session';
 import { storage } from '../../../lib/storage';
-import { leafItems, menuPath } from '../menu';
+import { leafItems, menuPath, NO_ITEMS } from '../menu';
 import { menuIcon } from './icons';
 import './home-page.css';
 
 /** /workStand, my workbench (JZH theme, ENT_WORKBENCH application): the workbench's pages at hand. */
 export function WorkbenchPage() {
   const { t } = useTranslation();
-  const menu = useSession((s) => s.menu?.menu ?? []);
+  const menu = useSession((s) => s.menu?.menu ?? NO_ITEMS);
   const location = useLocation();
   const pages = leafItems(menu).filter((i) => !i.meta.internalOrExternal);
   const bench = storage.get<string>('workbenchCode');

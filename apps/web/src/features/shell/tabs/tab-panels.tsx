@@ -1,4 +1,4 @@
-import { Activity, useMemo, type ReactNode } from 'react';
+import { Activity, memo, useMemo, type ReactNode } from 'react';
 import { useRoutes } from 'react-router';
 import { runtimeConfig } from '../../../lib/config';
 import { useTabs } from './store';
@@ -18,18 +18,41 @@ export function TabPanels({ render, bare = false }: { render: (tab: Tab) => Reac
   return state.tabs
     .filter((tab) => alive.has(tab.key))
     .map((tab) => (
-      <Activity key={`${tab.key}\n${tab.version}`} mode={tab.key === state.active ? 'visible' : 'hidden'}>
-        <div
-          id={panelId(tab.key)}
-          className="tab-panel"
-          // Without the strip (iframe=1) there is no tab to label the panel.
-          {...(bare ? {} : { role: 'tabpanel', 'aria-labelledby': tabId(tab.key) })}
-        >
-          <AtAddress tab={tab} render={render} />
-        </div>
-      </Activity>
+      <TabPanel
+        key={`${tab.key}\n${tab.version}`}
+        tab={tab}
+        visible={tab.key === state.active}
+        bare={bare}
+        render={render}
+      />
     ));
 }
+
+/** One page; memoised, so a switch re-renders only the two whose visibility changed. */
+const TabPanel = memo(function TabPanel({
+  tab,
+  visible,
+  bare,
+  render,
+}: {
+  tab: Tab;
+  visible: boolean;
+  bare: boolean;
+  render: (tab: Tab) => ReactNode;
+}) {
+  return (
+    <Activity mode={visible ? 'visible' : 'hidden'}>
+      <div
+        id={panelId(tab.key)}
+        className="tab-panel"
+        // Without the strip (iframe=1) there is no tab to label the panel.
+        {...(bare ? {} : { role: 'tabpanel', 'aria-labelledby': tabId(tab.key) })}
+      >
+        <AtAddress tab={tab} render={render} />
+      </div>
+    </Activity>
+  );
+});
 
 /** Gives the page its tab's address, so a hidden page never reads the visible one's. */
 function AtAddress({ tab, render }: { tab: Tab; render: (tab: Tab) => ReactNode }) {

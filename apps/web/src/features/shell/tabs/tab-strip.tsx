@@ -1,6 +1,6 @@
 import { CloseOutlined, LeftOutlined, RightOutlined } from '@ant-design/icons';
 import { Dropdown, type MenuProps } from 'antd';
-import { useCallback, useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { LIMITS } from '@portal/contracts';
@@ -26,8 +26,7 @@ export function TabStrip() {
   const listRef = useRef<HTMLDivElement>(null);
   const [overflow, setOverflow] = useState(false);
 
-  const title = useCallback((tab: Tab) => tab.title ?? (tab.titleKey ? t(tab.titleKey) : tab.path), [t]);
-
+  // Callbacks read the store when called, so they stay the same and a switch re-renders two tabs.
   /** Applies an action; when it moved the active tab, opens the new one. */
   const apply = useCallback(
     (action: TabsAction) => {
@@ -41,10 +40,51 @@ export function TabStrip() {
     [navigate],
   );
   // The strip marks the tab at once; the address follows (and confirms it).
-  const open = (tab: Tab) => {
-    dispatchTabs({ type: 'visit', tab });
-    void navigate(tabHref(tab));
-  };
+  const open = useCallback(
+    (tab: Tab) => {
+      if (tab.key === useTabs.getState().state.active) return;
+      dispatchTabs({ type: 'visit', tab });
+      void navigate(tabHref(tab));
+    },
+    [navigate],
+  );
+  const onAction = useCallback(
+    (action: MenuAction, tab: Tab) => {
+      if (action === 'refresh') {
+        dispatchTabs({ type: 'refresh', key: tab.key });
+        open(tab);
+      } else if (action === 'closeAll') apply({ type: 'closeAll' });
+      else apply({ type: action, key: tab.key });
+    },
+    [apply, open],
+  );
+  const onKeyDown = useCallback(
+    (e: KeyboardEvent<HTMLDivElement>, index: number) => {
+      const all = useTabs.getState().state.tabs;
+      const tab = all[index]!;
+      let to: number | null = null;
+      if (e.key === 'ArrowRight') to = (index + 1) % all.length;
+      else if (e.key === 'ArrowLeft') to = (index - 1 + all.length) % all.length;
+      else if (e.key === 'Home') to = 0;
+      else if (e.key === 'End') to = all.length - 1;
+      else if (e.key === 'Enter' || e.key === ' ') {
+        e.preventDefault();
+        open(tab);
+        return;
+      } else if (e.key === 'Delete' && tab.key !== HOME_KEY) {
+        e.preventDefault();
+        const neighbour = all[index + 1] ?? all[index - 1];
+        apply({ type: 'close', key: tab.key });
+        if (neighbour) document.getElementById(tabId(neighbour.key))?.focus();
+        return;
+      }
+      if (to !== null) {
+        e.preventDefault();
+        document.getElementById(tabId(all[to]!.key))?.focus();
+      }
+    },
+    [apply, open],
+  );
 
   // Overflow decides whether the arrows show; the active tab is scrolled into view.
   useLayoutEffect(() => {
@@ -62,53 +102,6 @@ export function TabStrip() {
 
   const scroll = (dir: 1 | -1) => listRef.current?.scrollBy({ left: dir * LIMITS.tabScrollStepPx });
 
-  const onKeyDown = (e: KeyboardEvent<HTMLDivElement>, index: number) => {
-    const tab = tabs[index]!;
-    let to: number | null = null;
-    if (e.key === 'ArrowRight') to = (index + 1) % tabs.length;
-    else if (e.key === 'ArrowLeft') to = (index - 1 + tabs.length) % tabs.length;
-    else if (e.key === 'Home') to = 0;
-    else if (e.key === 'End') to = tabs.length - 1;
-    else if (e.key === 'Enter' || e.key === ' ') {
-      e.preventDefault();
-      open(tab);
-      return;
-    } else if (e.key === 'Delete' && tab.key !== HOME_KEY) {
-      e.preventDefault();
-      const neighbour = tabs[index + 1] ?? tabs[index - 1];
-      apply({ type: 'close', key: tab.key });
-      if (neighbour) document.getElementById(tabId(neighbour.key))?.focus();
-      return;
-    }
-    if (to !== null) {
-      e.preventDefault();
-      document.getElementById(tabId(tabs[to]!.key))?.focus();
-    }
-  };
-
-  const menuFor = (tab: Tab, index: number): MenuProps => {
-    const home = tab.key === HOME_KEY;
-    const items: { key: MenuAction; disabled: boolean }[] = [
-      { key: 'refresh', disabled: false },
-      { key: 'close', disabled: home },
-      { key: 'closeOthers', disabled: tabs.length <= (home ? 1 : 2) },
-      { key: 'closeLeft', disabled: index <= 1 },
-      { key: 'closeRight', disabled: index === tabs.length - 1 },
-      { key: 'closeAll', disabled: tabs.length === 1 },
-    ];
-    return {
-      items: items.map((i) => ({ ...i, label: t(`tabs.${i.key}`) })),
-      onClick: ({ key }) => {
-        const action = key as MenuAction;
-        if (action === 'refresh') {
-          dispatchTabs({ type: 'refresh', key: tab.key });
-          if (tab.key !== active) open(tab);
-        } else if (action === 'closeAll') apply({ type: 'closeAll' });
-        else apply({ type: action, key: tab.key });
-      },
-    };
-  };
-
   return (
     <div className={`tab-strip${overflow ? ' tab-strip-overflow' : ''}`}>
       {overflow ? (
@@ -117,42 +110,19 @@ export function TabStrip() {
         </button>
       ) : null}
       <div className="tab-strip-list" role="tablist" aria-label={t('tabs.label')} ref={listRef}>
-        {tabs.map((tab, index) => {
-          const selected = tab.key === active;
-          return (
-            <Dropdown key={tab.key} trigger={['contextMenu']} menu={menuFor(tab, index)}>
-              <div
-                id={tabId(tab.key)}
-                role="tab"
-                aria-selected={selected}
-                aria-controls={panelId(tab.key)}
-                tabIndex={selected ? 0 : -1}
-                className={`tab-strip-tab${selected ? ' tab-strip-tab-active' : ''}`}
-                title={title(tab)}
-                onClick={() => open(tab)}
-                onKeyDown={(e) => onKeyDown(e, index)}
-                onMouseDown={(e) => e.button === 1 && e.preventDefault()}
-                onAuxClick={(e) => {
-                  if (e.button === 1 && tab.key !== HOME_KEY) apply({ type: 'close', key: tab.key });
-                }}
-              >
-                <span className="tab-strip-title">{title(tab)}</span>
-                {tab.key !== HOME_KEY ? (
-                  <span
-                    className="tab-strip-close"
-                    aria-hidden="true"
-                    onClick={(e) => {
-                      e.stopPropagation();
-                      apply({ type: 'close', key: tab.key });
-                    }}
-                  >
-                    <CloseOutlined />
-                  </span>
-                ) : null}
-              </div>
-            </Dropdown>
-          );
-        })}
+        {tabs.map((tab, index) => (
+          <TabItem
+            key={tab.key}
+            tab={tab}
+            index={index}
+            count={tabs.length}
+            selected={tab.key === active}
+            title={tab.title ?? (tab.titleKey ? t(tab.titleKey) : tab.path)}
+            onOpen={open}
+            onAction={onAction}
+            onKeyDown={onKeyDown}
+          />
+        ))}
       </div>
       {overflow ? (
         <button type="button" className="tab-strip-arrow" aria-label={t('tabs.scrollRight')} onClick={() => scroll(1)}>
@@ -162,3 +132,77 @@ export function TabStrip() {
     </div>
   );
 }
+
+interface TabItemProps {
+  tab: Tab;
+  index: number;
+  count: number;
+  selected: boolean;
+  title: string;
+  onOpen: (tab: Tab) => void;
+  onAction: (action: MenuAction, tab: Tab) => void;
+  onKeyDown: (e: KeyboardEvent<HTMLDivElement>, index: number) => void;
+}
+
+/** One tab with its context menu; memoised, since a switch changes only two of them. */
+const TabItem = memo(function TabItem({
+  tab,
+  index,
+  count,
+  selected,
+  title,
+  onOpen,
+  onAction,
+  onKeyDown,
+}: TabItemProps) {
+  const { t } = useTranslation();
+  const home = tab.key === HOME_KEY;
+  const menu = useMemo<MenuProps>(() => {
+    const items: { key: MenuAction; disabled: boolean }[] = [
+      { key: 'refresh', disabled: false },
+      { key: 'close', disabled: home },
+      { key: 'closeOthers', disabled: count <= (home ? 1 : 2) },
+      { key: 'closeLeft', disabled: index <= 1 },
+      { key: 'closeRight', disabled: index === count - 1 },
+      { key: 'closeAll', disabled: count === 1 },
+    ];
+    return {
+      items: items.map((i) => ({ ...i, label: t(`tabs.${i.key}`) })),
+      onClick: ({ key }) => onAction(key as MenuAction, tab),
+    };
+  }, [home, count, index, t, onAction, tab]);
+
+  return (
+    <Dropdown trigger={['contextMenu']} menu={menu}>
+      <div
+        id={tabId(tab.key)}
+        role="tab"
+        aria-selected={selected}
+        aria-controls={panelId(tab.key)}
+        tabIndex={selected ? 0 : -1}
+        className={`tab-strip-tab${selected ? ' tab-strip-tab-active' : ''}`}
+        title={title}
+        onClick={() => onOpen(tab)}
+        onKeyDown={(e) => onKeyDown(e, index)}
+        onMouseDown={(e) => e.button === 1 && e.preventDefault()}
+        onAuxClick={(e) => {
+          if (e.button === 1 && !home) onAction('close', tab);
+        }}
+      >
+        <span className="tab-strip-title">{title}</span>
+        {!home ? (
+          <span
+            className="tab-strip-close"
+            aria-hidden="true"
+            onClick={(e) => {
+              e.stopPropagation();
+              onAction('close', tab);
+            }}
+          >
+            <CloseOutlined />
+          </span>
+        ) : null}
+      </div>
+    </Dropdown>
+  );
+});

@@ -27,7 +27,8 @@ export interface TabsState {
   active: string;
 }
 
-export const HOME_KEY = 'home';
+/** Fixed routes' keys start with '#', so no menu entry's name can take their tab. */
+export const HOME_KEY = '#home';
 export const HOME_PATH = '/index';
 
 export const HOME_TAB: Tab = {
