@@ -184,7 +184,9 @@ const TabItem = memo(function TabItem({
         title={title}
         onClick={() => onOpen(tab)}
         onKeyDown={(e) => onKeyDown(e, index)}
-        onMouseDown={(e) => e.button === 1 && e.preventDefault()}
+        // No focus (and so no scroll into view) on a middle or right press: the scroll would close
+        // the context menu that the right button is opening.
+        onMouseDown={(e) => e.button !== 0 && e.preventDefault()}
         onAuxClick={(e) => {
           if (e.button === 1 && !home) onAction('close', tab);
         }}
