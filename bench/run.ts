@@ -15,7 +15,7 @@
  */
 // First: the same threadpool size as the portal, so raw argon2 is measured as the portal runs it.
 import '../apps/server/src/platform/threadpool.js';
-import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import {
   constants,
   createCipheriv,
@@ -42,6 +42,7 @@ import { ensureDatabase } from '../apps/server/src/db/open.js';
 import { seedDemo } from '../apps/server/src/db/seed.js';
 import { ARGON2_OPTIONS, hashPassword } from '../apps/server/src/modules/auth/auth.service.js';
 import { loadSecrets } from '../apps/server/src/platform/secrets.js';
+import { startChild } from './child.js';
 import { writeBlock } from './report.js';
 
 // ---- settings ----------------------------------------------------------------------------------
@@ -102,62 +103,6 @@ const INFO_PATH = '/api/front/member/front/infoV2';
 const LOGIN_PATH = '/api/auth/jwt/front/token?tenantCode=demo';
 
 const log = (msg: string) => process.stdout.write(`[bench] ${msg}\n`);
-
-// ---- child processes ---------------------------------------------------------------------------
-
-interface Child {
-  port: number;
-  process: ChildProcess;
-  /** Everything the child wrote so far (the last 256 kB). */
-  output(): string;
-  stop(): Promise<number | null>;
-}
-
-function startChild(
-  name: string,
-  args: string[],
-  env: Record<string, string>,
-  ready: RegExp,
-  timeoutMs = 60_000,
-): Promise<Child> {
-  const child = spawn(process.execPath, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  const append = (chunk: Buffer) => {
-    out += chunk.toString();
-    if (out.length > 512 * 1024) out = out.slice(-256 * 1024);
-  };
-  child.stdout!.on('data', append);
-  child.stderr!.on('data', append);
-  const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
-
-  const stop = async (): Promise<number | null> => {
-    if (child.exitCode !== null || child.signalCode !== null) return child.exitCode;
-    child.kill('SIGTERM');
-    const timer = setTimeout(() => child.kill('SIGKILL'), 25_000);
-    const code = await exited;
-    clearTimeout(timer);
-    return code;
-  };
-
-  return new Promise<Child>((done, fail) => {
-    const timer = setTimeout(() => {
-      void stop();
-      fail(new Error(`${name} did not start within ${timeoutMs / 1000} s:\n${out}`));
-    }, timeoutMs);
-    const onData = () => {
-      const m = ready.exec(out);
-      if (!m) return;
-      clearTimeout(timer);
-      child.stdout!.off('data', onData);
-      done({ port: Number(m[1]), process: child, output: () => out, stop });
-    };
-    child.stdout!.on('data', onData);
-    void exited.then((code) => {
-      clearTimeout(timer);
-      fail(new Error(`${name} exited with ${code} before it was ready:\n${out}`));
-    });
-  });
-}
 
 // ---- autocannon --------------------------------------------------------------------------------
 

@@ -16,7 +16,7 @@
  *
  * Settings by environment variable: see `settings` below.
  */
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { availableParallelism, cpus, loadavg, release, tmpdir, totalmem, userInfo } from 'node:os';
@@ -34,6 +34,7 @@ import { seedDemo } from '../apps/server/src/db/seed.js';
 import { hashPassword } from '../apps/server/src/modules/auth/auth.service.js';
 import { launch } from '../e2e/support/browser.js';
 import { go, signIn } from '../e2e/support/shell.js';
+import { startChild } from './child.js';
 import { writeBlock } from './report.js';
 
 // ---- settings ----------------------------------------------------------------------------------
@@ -265,9 +266,10 @@ interface Server {
 async function startServer(databaseUrl: string, dataDir: string): Promise<Server> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const child = spawn(process.execPath, [SERVER_MAIN], {
-    cwd: ROOT,
-    env: {
+  const child = await startChild(
+    'the portal',
+    [SERVER_MAIN],
+    {
       PATH: process.env.PATH ?? '',
       NODE_ENV: 'test',
       PORT: String(port),
@@ -283,58 +285,10 @@ async function startServer(databaseUrl: string, dataDir: string): Promise<Server
       LOGIN_RATE_PER_MINUTE: '1000000',
       CAPTCHA_RATE_PER_MINUTE: '1000000',
     },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  const append = (chunk: Buffer) => {
-    out += chunk.toString();
-    if (out.length > 512 * 1024) out = out.slice(-256 * 1024);
-  };
-  child.stdout!.on('data', append);
-  child.stderr!.on('data', append);
-  const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
-  const stop = async (): Promise<number | null> => {
-    if (child.exitCode !== null || child.signalCode !== null) return child.exitCode;
-    child.kill('SIGTERM');
-    const timer = setTimeout(() => child.kill('SIGKILL'), 25_000);
-    const code = await exited;
-    clearTimeout(timer);
-    return code;
-  };
-
-  await new Promise<void>((done, fail) => {
-    let seen = 0;
-    const timer = setTimeout(() => {
-      void stop();
-      fail(new Error(`the portal did not start within 60 s:\n${out}`));
-    }, 60_000);
-    const onData = () => {
-      // The machine-readable line main.ts writes once it listens.
-      const lines = out.slice(seen).split('\n');
-      seen = out.length - lines[lines.length - 1]!.length;
-      for (const line of lines.slice(0, -1)) {
-        if (!line.startsWith('{')) continue;
-        try {
-          const entry = JSON.parse(line) as { msg?: string; port?: number };
-          if (entry.msg === 'listening' && entry.port === port) {
-            clearTimeout(timer);
-            child.stdout!.off('data', onData);
-            done();
-            return;
-          }
-        } catch {
-          // not a log line
-        }
-      }
-    };
-    child.stdout!.on('data', onData);
-    void exited.then((code) => {
-      clearTimeout(timer);
-      fail(new Error(`the portal exited with ${code} before it listened:\n${out}`));
-    });
-  });
-  log(`portal (pid ${child.pid}) on ${url}`);
-  return { url, stop, output: () => out };
+    /Enterprise Service Portal is running: http:\/\/localhost:(\d+)\//,
+  );
+  log(`portal (pid ${child.process.pid}) on ${url}`);
+  return { url, stop: child.stop, output: child.output };
 }
 
 // ---- page helpers ------------------------------------------------------------------------------

@@ -11,7 +11,16 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launch, signedFetch } from './support/browser.js';
 import { startServer, type RunningServer } from './support/server.js';
-import { activeTab, axeViolations, go, parkSite, signIn, signOutFromMenu, tabTitles } from './support/shell.js';
+import {
+  activeTab,
+  axeViolations,
+  clickOpenMenuItem,
+  go,
+  parkSite,
+  signIn,
+  signOutFromMenu,
+  tabTitles,
+} from './support/shell.js';
 
 const SHOTS = 'e2e/artifacts';
 let browser: Browser;
@@ -49,10 +58,9 @@ async function openTabs(page: Page, pages: [string, string][]) {
 
 /** Opens a tab's context menu and picks an action (earlier menus stay in the page, hidden). */
 async function tabMenu(page: Page, tab: string, action: string) {
-  const open = page.locator('.ant-dropdown:not(.ant-dropdown-hidden)');
-  await expect.poll(() => open.count()).toBe(0);
+  await expect.poll(() => page.locator('.ant-dropdown:not(.ant-dropdown-hidden)').count()).toBe(0);
   await page.getByRole('tab', { name: tab }).click({ button: 'right' });
-  await open.getByRole('menuitem', { name: action }).click();
+  await clickOpenMenuItem(page, action);
 }
 
 async function shoot(

@@ -75,13 +75,19 @@ export async function axeViolations(page: Page): Promise<string[]> {
     );
 }
 
-/** Logout from the user drop-down, clicking only once the menu has finished sliding in. */
-export async function signOutFromMenu(page: Page) {
-  await page.locator('.shell-user').click();
-  const item = page
-    .locator('.ant-dropdown:not(.ant-dropdown-hidden)')
-    .getByRole('menuitem', { name: /退出登录|Sign out/ });
+/**
+ * Clicks an item of the drop-down that is opening, once it has finished sliding in (a click during
+ * antd's animation lands on what is underneath, which closes the menu).
+ */
+export async function clickOpenMenuItem(page: Page, name: string | RegExp) {
+  const item = page.locator('.ant-dropdown:not(.ant-dropdown-hidden)').getByRole('menuitem', { name });
   await item.waitFor();
   await page.waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running'));
   await item.click();
+}
+
+/** Logout from the user drop-down. */
+export async function signOutFromMenu(page: Page) {
+  await page.locator('.shell-user').click();
+  await clickOpenMenuItem(page, /退出登录|Sign out/);
 }

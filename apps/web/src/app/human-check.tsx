@@ -1,6 +1,5 @@
-import { Alert } from 'antd';
 import { lazy, Suspense } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../lib/i18n';
 import type { HumanCheck } from '../features/auth/components/login-page';
 import { useCaptchaKind } from '../features/captcha/api/behaviour-captcha';
 import { runtimeConfig } from '../lib/config';
@@ -16,7 +15,11 @@ const BehaviourCaptcha = lazy(() =>
 
 function CaptchaUnavailable() {
   const { t } = useTranslation();
-  return <Alert type="error" showIcon message={t('login.checkChunkFailed')} />;
+  return (
+    <div className="login-check-unknown" role="alert">
+      {t('login.checkChunkFailed')}
+    </div>
+  );
 }
 
 /**

@@ -1,8 +1,7 @@
 import { GlobalOutlined } from '@ant-design/icons';
 import { Button } from 'antd';
-import { useTranslation } from 'react-i18next';
 import { runtimeConfig } from '../lib/config';
-import { setLocale } from '../lib/i18n';
+import { setLocale, useTranslation } from '../lib/i18n';
 import { currentPath, loginUrl } from '../lib/session';
 
 /**

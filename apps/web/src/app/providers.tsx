@@ -3,8 +3,7 @@ import { ConfigProvider, type ThemeConfig } from 'antd';
 import enUS from 'antd/es/locale/en_US';
 import zhCN from 'antd/es/locale/zh_CN';
 import type { ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
-import { i18n } from '../lib/i18n';
+import { i18n, useTranslation } from '../lib/i18n';
 
 export const queryClient = new QueryClient({
   defaultOptions: { queries: { refetchOnWindowFocus: false, retry: false } },

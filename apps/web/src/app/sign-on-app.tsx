@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../lib/i18n';
 import { signOnSignIn } from '../features/auth/api/sign-on';
 import { LoginPage } from '../features/auth/components/login-page';
 import { useHumanCheck } from './human-check';

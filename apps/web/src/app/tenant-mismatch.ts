@@ -1,6 +1,6 @@
 import { Modal } from 'antd';
 import { useEffect } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../lib/i18n';
 import { signOut } from '../features/auth/api/logout';
 import { storage } from '../lib/storage';
 import { tenantCodeOf } from './navigation';

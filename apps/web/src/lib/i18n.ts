@@ -1,15 +1,51 @@
 /**
- * zh-CN (default) and en-US. The choice is kept in storage; antd's locale follows it, and
- * every API call carries `language` = `eng` or `zh_CN` (spec §7).
+ * zh-CN (default) and en-US. The choice is kept in storage; antd's locale follows it, and every API
+ * call carries `language` = `eng` or `zh_CN` (spec §7).
+ *
+ * Our own small translator rather than i18next: the portal needs nested keys, `{{name}}`
+ * placeholders and a language switch, nothing more, and i18next with react-i18next was 18 KB gzip
+ * of the login page (ADR 008).
  */
-import i18n from 'i18next';
-import { initReactI18next } from 'react-i18next';
+import { useMemo, useSyncExternalStore } from 'react';
 import enUS from '../locales/en-US';
-import zhCN from '../locales/zh-CN';
+import zhCN, { type Messages } from '../locales/zh-CN';
 import { runtimeConfig } from './config';
 import { storage } from './storage';
 
 export type Locale = 'zh-CN' | 'en-US';
+export type TranslateParams = Record<string, string | number>;
+export type Translate = (key: string, params?: TranslateParams) => string;
+
+const RESOURCES: Record<Locale, Messages> = { 'zh-CN': zhCN, 'en-US': enUS };
+
+let language: Locale = 'zh-CN';
+const listeners = new Set<() => void>();
+
+function lookup(messages: Messages, key: string): string | null {
+  let node: unknown = messages;
+  for (const part of key.split('.')) {
+    if (!node || typeof node !== 'object') return null;
+    node = (node as Record<string, unknown>)[part];
+  }
+  return typeof node === 'string' ? node : null;
+}
+
+/** `key` in `locale` (else in Chinese, else the key itself), with `{{name}}` replaced in one pass. */
+export function translate(locale: Locale, key: string, params?: TranslateParams): string {
+  const text = lookup(RESOURCES[locale], key) ?? lookup(zhCN, key) ?? key;
+  if (!params) return text;
+  return text.replace(/\{\{\s*(\w+)\s*\}\}/g, (whole, name: string) =>
+    Object.hasOwn(params, name) ? String(params[name]) : whole,
+  );
+}
+
+/** The current language and a translator for it, outside React (API client, failure handler). */
+export const i18n = {
+  get language(): Locale {
+    return language;
+  },
+  t: ((key, params) => translate(language, key, params)) as Translate,
+};
 
 export function currentLocale(): Locale {
   const stored = storage.get<string>('locale');
@@ -19,26 +55,34 @@ export function currentLocale(): Locale {
 }
 
 export function apiLanguage(): 'eng' | 'zh_CN' {
-  return i18n.language === 'en-US' ? 'eng' : 'zh_CN';
+  return language === 'en-US' ? 'eng' : 'zh_CN';
 }
 
 export function setLocale(locale: Locale): void {
   storage.set('locale', locale === 'en-US' ? 'en' : 'zh');
-  void i18n.changeLanguage(locale);
+  language = locale;
   document.documentElement.lang = locale;
+  for (const l of listeners) l();
 }
 
-export function initI18n(): typeof i18n {
-  const lng = currentLocale();
-  void i18n.use(initReactI18next).init({
-    resources: { 'zh-CN': { translation: zhCN }, 'en-US': { translation: enUS } },
-    lng,
-    fallbackLng: 'zh-CN',
-    interpolation: { escapeValue: false },
-    initAsync: false,
-  });
-  document.documentElement.lang = lng;
-  return i18n;
+export function initI18n(): void {
+  language = currentLocale();
+  document.documentElement.lang = language;
 }
 
-export { i18n };
+const subscribe = (l: () => void) => {
+  listeners.add(l);
+  return () => listeners.delete(l);
+};
+
+/** `t` for the current language; components re-render when it changes. */
+export function useTranslation(): { t: Translate; i18n: { language: Locale } } {
+  const current = useSyncExternalStore(subscribe, () => language);
+  return useMemo(
+    () => ({
+      t: (key: string, params?: TranslateParams) => translate(current, key, params),
+      i18n: { language: current },
+    }),
+    [current],
+  );
+}

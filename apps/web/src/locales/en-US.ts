@@ -3,6 +3,8 @@ import type { Messages } from './zh-CN';
 const enUS: Messages = {
   app: { siteName: 'Enterprise Service Portal', footer: '© {{year}} {{site}}' },
   login: {
+    showPassword: 'Show password',
+    hidePassword: 'Hide password',
     title: 'Sign in',
     subtitle: 'Welcome to {{site}}',
     username: 'Username',

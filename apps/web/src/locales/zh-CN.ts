@@ -2,6 +2,8 @@
 const zhCN = {
   app: { siteName: '企业服务门户', footer: '© {{year}} {{site}}' },
   login: {
+    showPassword: '显示密码',
+    hidePassword: '隐藏密码',
     title: '账号登录',
     subtitle: '欢迎使用{{site}}',
     username: '用户名',

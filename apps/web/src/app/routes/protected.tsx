@@ -1,6 +1,6 @@
 import { LOGOUT_CODES } from '@portal/contracts';
 import { Button, Result, Spin } from 'antd';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/i18n';
 import { Navigate, Outlet, useLocation } from 'react-router';
 import { useSessionData } from '../../features/shell/api/get-session-data';
 import { ApiError } from '../../lib/api/client';

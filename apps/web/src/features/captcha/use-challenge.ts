@@ -5,7 +5,7 @@
  */
 import { CaptchaRepCode, type CaptchaData, type CaptchaType } from '@portal/contracts';
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/i18n';
 import { sealAnswer, type Point, type SealedAnswer } from './answer';
 import { checkAnswer, fetchChallenge } from './api/behaviour-captcha';
 

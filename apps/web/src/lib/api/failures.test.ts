@@ -1,4 +1,3 @@
-import { message } from 'antd';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
 // Each test gets fresh module state (the "one notice at a time" flags live in the module).
@@ -10,7 +9,8 @@ async function freshHandler() {
   // The dialogs the handler loads on first use, from the same (fresh) module registry.
   const { default: Modal } = await import('antd/es/modal');
   const { default: notification } = await import('antd/es/notification');
-  return { handleFailure, session, Modal, notification };
+  const { default: message } = await import('antd/es/message');
+  return { handleFailure, session, Modal, notification, message };
 }
 
 let replace: ReturnType<typeof vi.fn>;
@@ -44,11 +44,12 @@ describe('the one failure handler (spec §8)', () => {
 
   it('logs out after 1.5 s on 40121 with the ticket-expired notice, once for many', async () => {
     vi.useFakeTimers();
-    const { handleFailure, session } = await freshHandler();
+    const { handleFailure, session, message } = await freshHandler();
     session.useSession.setState({ token: 't' });
     const warn = vi.spyOn(message, 'warning').mockImplementation(() => (() => {}) as never);
     handleFailure(40121, 'x');
     handleFailure(40121, 'x');
+    await vi.waitFor(() => expect(warn).toHaveBeenCalled());
     expect(warn).toHaveBeenCalledTimes(1);
     expect(warn.mock.calls[0]![0]).toBe('票据过期');
     expect(replace).not.toHaveBeenCalled();
@@ -57,20 +58,21 @@ describe('the one failure handler (spec §8)', () => {
   });
 
   it('maps 500, 40303 and other codes to their messages, and stays quiet when asked', async () => {
-    const { handleFailure, session, notification } = await freshHandler();
+    const { handleFailure, session, notification, message } = await freshHandler();
     session.useSession.setState({ token: 't' });
     const error = vi.spyOn(message, 'error').mockImplementation(() => (() => {}) as never);
     const notify = vi.spyOn(notification, 'error').mockImplementation(() => undefined);
     handleFailure(500, 'stack trace');
-    expect(error).toHaveBeenLastCalledWith('服务器错误');
+    await vi.waitFor(() => expect(error).toHaveBeenLastCalledWith('服务器错误', undefined));
     handleFailure(40303, '当前用户不拥有该角色');
     await vi.waitFor(() =>
       expect(notify).toHaveBeenCalledWith({ message: '没有操作权限', description: '当前用户不拥有该角色' }),
     );
     handleFailure(400, '请求参数不正确');
-    expect(error).toHaveBeenLastCalledWith('请求参数不正确');
+    await vi.waitFor(() => expect(error).toHaveBeenLastCalledWith('请求参数不正确', undefined));
     error.mockClear();
     handleFailure(400, 'quiet', true);
+    await new Promise((r) => setTimeout(r, 50));
     expect(error).not.toHaveBeenCalled();
   });
 

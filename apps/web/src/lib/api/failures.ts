@@ -4,30 +4,32 @@
  * give one notice and one logout.
  */
 import { LIMITS, LOGOUT_CODES, ResultCode } from '@portal/contracts';
-import { message } from 'antd';
 import { i18n } from '../i18n';
 import { logout, useSession } from '../session';
 
 let loggedOutNoticeOpen = false;
 let forcedLogoutPending = false;
 
+/** Feedback components load on first use: the login page never needs them. */
+const toast = (kind: 'warning' | 'error', text: string, seconds?: number) =>
+  void import('antd/es/message').then(({ default: message }) => message[kind](text, seconds));
+
 function forcedLogout(text: string, delayMs: number) {
   if (forcedLogoutPending) return;
   forcedLogoutPending = true;
-  void message.warning(text, LIMITS.forcedLogoutNoticeSeconds);
+  toast('warning', text, LIMITS.forcedLogoutNoticeSeconds);
   // The server ends the session itself when it answers these codes; nothing to revoke here.
   setTimeout(() => void logout({ returnHere: true }), delayMs);
 }
 
 export function handleFailure(status: number, serverMessage: string, silent = false): void {
-  const t = i18n.t.bind(i18n);
+  const { t } = i18n;
   if (LOGOUT_CODES.includes(status) && !useSession.getState().token) return; // not signed in: nothing to end
   switch (status) {
     case ResultCode.UNAUTHORIZED:
     case ResultCode.SESSION_INVALID:
       if (loggedOutNoticeOpen || forcedLogoutPending) return;
       loggedOutNoticeOpen = true;
-      // Dialogs and notifications load on first use: the login page never needs them.
       void import('antd/es/modal').then(({ default: Modal }) =>
         Modal.confirm({
           title: t('errors.loggedOut'),
@@ -56,9 +58,9 @@ export function handleFailure(status: number, serverMessage: string, silent = fa
       }
       return;
     case ResultCode.SERVER_ERROR:
-      if (!silent) void message.error(t('errors.server'));
+      if (!silent) toast('error', t('errors.server'));
       return;
     default:
-      if (!silent) void message.error(serverMessage || t('errors.network'));
+      if (!silent) toast('error', serverMessage || t('errors.network'));
   }
 }

@@ -1,8 +1,14 @@
-import { LockOutlined, SafetyCertificateOutlined, UserOutlined } from '@ant-design/icons';
+import {
+  EyeInvisibleOutlined,
+  EyeOutlined,
+  LockOutlined,
+  SafetyCertificateOutlined,
+  UserOutlined,
+} from '@ant-design/icons';
 import { LIMITS } from '@portal/contracts';
-import { Alert, Button, Form, Input, message } from 'antd';
-import { Fragment, useEffect, useState, type ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
+import { Button } from 'antd';
+import { Fragment, useEffect, useId, useRef, useState, type InputHTMLAttributes, type ReactNode } from 'react';
+import { useTranslation } from '../../../lib/i18n';
 import { runtimeConfig } from '../../../lib/config';
 import { useCaptcha } from '../api/get-captcha';
 import type { LoginInput } from '../api/login';
@@ -40,49 +46,101 @@ export interface LoginPageProps {
   context?: string | undefined;
 }
 
+type Field = 'username' | 'password' | 'imgvercode' | 'captchaVerification';
+type Errors = Partial<Record<Field, string>>;
+
 /**
- * An inline check as a form field: its value is the verification once passed. The field's id and
- * ARIA attributes (its error) go on a labelled group around the widget.
+ * A labelled field with its §5 message under it. The login form is plain React and plain inputs
+ * rather than antd's Form and Input: it has four fields, and those two (with the form library,
+ * validator and tooltip they bring) were a quarter of the login page's bytes (ADR 008).
  */
-function InlineCheck({
-  render,
-  value: _value,
-  onChange,
+function FormField({
+  id,
   label,
-  ...aria
+  error,
+  children,
 }: {
-  render: (slot: HumanCheckSlot) => ReactNode;
+  id: string;
   label: string;
-  value?: string;
-  onChange?: (value: string) => void;
-  id?: string;
+  error: string | undefined;
+  children: ReactNode;
 }) {
   return (
-    <div role="group" aria-label={label} {...aria}>
-      {render({ open: true, onPassed: (v) => onChange?.(v), onCancel: () => undefined })}
+    <div className={`login-field${error ? ' login-field-error' : ''}`}>
+      <label className="login-label" htmlFor={id}>
+        {label}
+      </label>
+      {children}
+      <div className="login-error" id={`${id}-error`} role={error ? 'alert' : undefined}>
+        {error}
+      </div>
     </div>
   );
 }
 
+/** An input with a leading icon, styled like the rest of the portal's inputs; passwords can be shown. */
+function TextInput({
+  icon,
+  invalid,
+  revealable = false,
+  ...input
+}: { icon: ReactNode; invalid: boolean; revealable?: boolean } & InputHTMLAttributes<HTMLInputElement>) {
+  const { t } = useTranslation();
+  const [shown, setShown] = useState(false);
+  return (
+    <span className={`login-input${invalid ? ' login-input-error' : ''}`}>
+      <span className="login-input-icon" aria-hidden="true">
+        {icon}
+      </span>
+      <input
+        {...input}
+        type={revealable && !shown ? 'password' : 'text'}
+        aria-invalid={invalid || undefined}
+        aria-describedby={`${input.id}-error`}
+      />
+      {revealable ? (
+        <button
+          type="button"
+          className="login-input-reveal"
+          aria-label={shown ? t('login.hidePassword') : t('login.showPassword')}
+          aria-pressed={shown}
+          onClick={() => setShown((v) => !v)}
+        >
+          {shown ? <EyeOutlined /> : <EyeInvisibleOutlined />}
+        </button>
+      ) : null}
+    </span>
+  );
+}
+
 /** The image captcha: an answer field and the picture, which a click (or an attempt) renews. */
-function ImageCaptchaField({ counter, onRefresh }: { counter: number; onRefresh: () => void }) {
+function ImageCaptchaField({
+  counter,
+  onRefresh,
+  value,
+  onChange,
+  error,
+}: {
+  counter: number;
+  onRefresh: () => void;
+  value: string;
+  onChange: (value: string) => void;
+  error: string | undefined;
+}) {
   const { t } = useTranslation();
   const captcha = useCaptcha(counter);
   return (
-    <Form.Item label={t('login.captcha')} required>
+    <FormField id="imgvercode" label={t('login.captcha')} error={error}>
       <div className="login-captcha-row">
-        <Form.Item
-          name="imgvercode"
-          noStyle
-          rules={[{ required: true, whitespace: true, message: t('login.captchaRequired') }]}
-        >
-          <Input
-            prefix={<SafetyCertificateOutlined />}
-            autoComplete="off"
-            maxLength={8}
-            aria-label={t('login.captcha')}
-          />
-        </Form.Item>
+        <TextInput
+          id="imgvercode"
+          icon={<SafetyCertificateOutlined />}
+          autoComplete="off"
+          maxLength={8}
+          value={value}
+          onChange={(e) => onChange(e.target.value)}
+          invalid={Boolean(error)}
+        />
         <button type="button" className="login-captcha-image" onClick={onRefresh} title={t('login.captchaAlt')}>
           {captcha.data ? (
             <img src={captcha.data.image} alt={t('login.captchaAlt')} width={120} height={40} />
@@ -91,32 +149,67 @@ function ImageCaptchaField({ counter, onRefresh }: { counter: number; onRefresh:
           )}
         </button>
       </div>
-    </Form.Item>
+    </FormField>
   );
 }
 
+const EMPTY: LoginInput = { username: '', password: '', imgvercode: '' };
+
 export function LoginPage({ signIn, languageToggle, humanCheck, context }: LoginPageProps) {
   const { t } = useTranslation();
-  const [form] = Form.useForm<LoginInput>();
+  const [values, setValues] = useState<LoginInput>(EMPTY);
+  const [errors, setErrors] = useState<Errors>({});
   const [counter, setCounter] = useState(0);
   // The filled form waiting for the behavioural check to pass.
   const [waiting, setWaiting] = useState<LoginInput | null>(null);
   const [pending, setPending] = useState(false);
+  // §8: the server's message for 5 s.
+  const [refusal, setRefusal] = useState<string | null>(null);
+  const refusalTimer = useRef<ReturnType<typeof setTimeout>>(undefined);
+  const formId = useId();
   const site = runtimeConfig().siteName || t('app.siteName');
+  const kind = humanCheck?.kind;
+
+  useEffect(() => () => clearTimeout(refusalTimer.current), []);
+
+  /** §5 messages for what the current captcha kind needs. */
+  const validate = (v: LoginInput): Errors => {
+    const e: Errors = {};
+    if (!v.username.trim()) e.username = t('login.usernameRequired');
+    if (!v.password) e.password = t('login.passwordRequired');
+    if (kind === 'image' && !v.imgvercode?.trim()) e.imgvercode = t('login.captchaRequired');
+    if (kind === 'inline' && !v.captchaVerification) e.captchaVerification = t('login.checkRequired');
+    return e;
+  };
+
+  // A field shows its message again as soon as it is edited back to empty (as antd's Form does).
+  const change = (field: Field, value: string | undefined) => {
+    const next = { ...values, [field]: value };
+    setValues(next);
+    if (errors[field] !== undefined || field === 'captchaVerification') {
+      setErrors((old) => ({ ...old, [field]: validate(next)[field] }));
+    }
+  };
+
+  const showRefusal = (text: string) => {
+    clearTimeout(refusalTimer.current);
+    setRefusal(text);
+    refusalTimer.current = setTimeout(() => setRefusal(null), LIMITS.loginErrorSeconds * 1000);
+  };
 
   // A new captcha of either kind: the image's answer cleared, an inline check remounted.
   const refreshCaptcha = () => {
-    form.setFieldsValue({ imgvercode: '', captchaVerification: undefined });
+    setValues((v) => ({ ...v, imgvercode: '', captchaVerification: undefined }));
     setCounter((c) => c + 1);
   };
 
-  const send = async (values: LoginInput) => {
+  const send = async (v: LoginInput) => {
     setPending(true);
     try {
-      await signIn(values);
+      await signIn(v);
     } catch (err) {
-      // §8: the server's message for 5 s; a new captcha after every attempt.
-      void message.error(err instanceof Error ? err.message : String(err), LIMITS.loginErrorSeconds);
+      // A new captcha after every attempt.
+      showRefusal(err instanceof Error ? err.message : String(err));
       refreshCaptcha();
     } finally {
       setPending(false);
@@ -125,21 +218,29 @@ export function LoginPage({ signIn, languageToggle, humanCheck, context }: Login
 
   // A form sent before the kind is known waits too: the check opens as soon as it is (if it is one).
   // Every opening of the pop-up is a new widget (`counter`), never the last one's final state.
-  const submit = (values: LoginInput) => {
-    if (humanCheck?.kind === 'image' || humanCheck?.kind === 'inline') return void send(values);
-    if (humanCheck?.kind === 'unknown') return void message.error(t('login.checkUnknown'));
+  const submit = (v: LoginInput) => {
+    const found = validate(v);
+    setErrors(found);
+    const first = (Object.keys(found) as Field[])[0];
+    if (first) {
+      document.getElementById(first)?.focus();
+      return;
+    }
+    if (kind === 'image' || kind === 'inline') return void send(v);
+    if (kind === 'unknown') return showRefusal(t('login.checkUnknown'));
     setCounter((c) => c + 1);
-    setWaiting(values);
+    setWaiting(v);
   };
 
   // Sent early, and the kind turned out to be a field of the form: validate again, which names it.
-  const kind = humanCheck?.kind;
   useEffect(() => {
     if (waiting && (kind === 'image' || kind === 'inline')) {
       setWaiting(null);
-      form.submit();
+      submit(waiting);
     }
-  }, [kind, waiting, form]);
+    // submit reads the latest values through `waiting`; it is not a dependency of its own
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [kind, waiting]);
 
   return (
     <div className="login-page">
@@ -154,61 +255,102 @@ export function LoginPage({ signIn, languageToggle, humanCheck, context }: Login
         <div className="login-card">
           <div className="login-card-brand">{site}</div>
           <div className="login-card-head">
-            <h1 className="login-title">{t('login.title')}</h1>
+            <h1 className="login-title" id={`${formId}-title`}>
+              {t('login.title')}
+            </h1>
             {languageToggle}
           </div>
           {context ? <p className="login-card-context">{context}</p> : null}
-          <Form form={form} layout="vertical" size="large" onFinish={submit} requiredMark={false} autoComplete="on">
-            <Form.Item
-              name="username"
-              label={t('login.username')}
-              rules={[{ required: true, whitespace: true, message: t('login.usernameRequired') }]}
-            >
-              <Input prefix={<UserOutlined />} autoComplete="username" autoFocus maxLength={64} />
-            </Form.Item>
-            <Form.Item
-              name="password"
-              label={t('login.password')}
-              rules={[{ required: true, message: t('login.passwordRequired') }]}
-            >
-              <Input.Password prefix={<LockOutlined />} autoComplete="current-password" maxLength={128} />
-            </Form.Item>
-            {humanCheck?.kind === 'image' ? <ImageCaptchaField counter={counter} onRefresh={refreshCaptcha} /> : null}
-            {humanCheck?.kind === 'inline' ? (
-              <Form.Item
-                name="captchaVerification"
-                label={t('login.check')}
-                rules={[{ required: true, message: t('login.checkRequired') }]}
-              >
-                <InlineCheck key={counter} render={humanCheck.render} label={t('login.check')} />
-              </Form.Item>
-            ) : null}
-            {humanCheck?.kind === 'unknown' ? (
-              <Alert
-                className="login-check-unknown"
-                type="error"
-                showIcon
-                message={t('login.checkUnknown')}
-                action={
-                  <Button size="small" onClick={humanCheck.retry}>
-                    {t('login.retry')}
-                  </Button>
-                }
+          <form
+            className="login-form"
+            aria-labelledby={`${formId}-title`}
+            noValidate
+            autoComplete="on"
+            onSubmit={(e) => {
+              e.preventDefault();
+              submit(values);
+            }}
+          >
+            <FormField id="username" label={t('login.username')} error={errors.username}>
+              <TextInput
+                id="username"
+                icon={<UserOutlined />}
+                autoComplete="username"
+                autoFocus
+                maxLength={64}
+                value={values.username}
+                onChange={(e) => change('username', e.target.value)}
+                invalid={Boolean(errors.username)}
+              />
+            </FormField>
+            <FormField id="password" label={t('login.password')} error={errors.password}>
+              <TextInput
+                id="password"
+                icon={<LockOutlined />}
+                revealable
+                autoComplete="current-password"
+                maxLength={128}
+                value={values.password}
+                onChange={(e) => change('password', e.target.value)}
+                invalid={Boolean(errors.password)}
+              />
+            </FormField>
+            {kind === 'image' ? (
+              <ImageCaptchaField
+                counter={counter}
+                onRefresh={refreshCaptcha}
+                value={values.imgvercode ?? ''}
+                onChange={(v) => change('imgvercode', v)}
+                error={errors.imgvercode}
               />
             ) : null}
-            <Button type="primary" htmlType="submit" block loading={pending}>
+            {humanCheck?.kind === 'inline' ? (
+              <FormField id="captchaVerification" label={t('login.check')} error={errors.captchaVerification}>
+                <div
+                  id="captchaVerification"
+                  role="group"
+                  tabIndex={-1}
+                  aria-label={t('login.check')}
+                  aria-describedby="captchaVerification-error"
+                >
+                  <Fragment key={counter}>
+                    {humanCheck.render({
+                      open: true,
+                      onPassed: (v) => change('captchaVerification', v),
+                      onCancel: () => undefined,
+                    })}
+                  </Fragment>
+                </div>
+              </FormField>
+            ) : null}
+            {humanCheck?.kind === 'unknown' ? (
+              <div className="login-check-unknown" role="alert">
+                <span>{t('login.checkUnknown')}</span>
+                <Button size="small" onClick={humanCheck.retry}>
+                  {t('login.retry')}
+                </Button>
+              </div>
+            ) : null}
+            {refusal ? (
+              <div className="login-refusal" role="alert">
+                {refusal}
+              </div>
+            ) : null}
+            <Button type="primary" htmlType="submit" size="large" block loading={pending}>
               {pending ? t('login.submitting') : t('login.submit')}
             </Button>
-          </Form>
-          <Alert className="login-notice" type="info" showIcon message={t('login.browserNotice')} />
+          </form>
+          <p className="login-notice" role="note">
+            {t('login.browserNotice')}
+          </p>
           {humanCheck?.kind === 'pop' ? (
             <Fragment key={counter}>
               {humanCheck.render({
                 open: waiting !== null,
                 onPassed: (captchaVerification) => {
-                  const values = waiting;
+                  const v = waiting;
                   setWaiting(null);
-                  if (values) void send({ ...values, captchaVerification });
+                  if (v) void send({ ...v, captchaVerification });
                 },
                 onCancel: () => setWaiting(null),
               })}

@@ -1,6 +1,6 @@
 import { Button, Result, Spin } from 'antd';
 import { useEffect, useRef, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { setToken } from '../../../lib/session';
 import { exchangeTicket, signOnLoginUrl } from '../api/sign-on';
 

@@ -1,7 +1,7 @@
 import { LIMITS, type CaptchaType } from '@portal/contracts';
 import { Modal } from 'antd';
 import { useLayoutEffect, useRef, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import type { SealedAnswer } from '../answer';
 import { ClickWord } from './click-word';
 import { SliderPuzzle } from './slider-puzzle';

@@ -1,7 +1,7 @@
 import { LoadingOutlined, ReloadOutlined } from '@ant-design/icons';
 import type { CaptchaData } from '@portal/contracts';
 import type { ReactNode, Ref } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import type { Phase } from '../use-challenge';
 
 export interface CaptchaImageProps extends Omit<React.HTMLAttributes<HTMLDivElement>, 'children'> {

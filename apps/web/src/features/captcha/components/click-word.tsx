@@ -1,6 +1,6 @@
 import { LIMITS } from '@portal/contracts';
 import { useEffect, useRef, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { clickAnswer, type Point } from '../answer';
 import { useChallenge, type ChallengeViewProps } from '../use-challenge';
 import { CaptchaImage, RefreshButton } from './captcha-image';

@@ -1,7 +1,7 @@
 import { ArrowRightOutlined, CheckOutlined, CloseOutlined, LoadingOutlined } from '@ant-design/icons';
 import { LIMITS } from '@portal/contracts';
 import { useEffect, useRef, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { sliderAnswer } from '../answer';
 import { useChallenge, type ChallengeViewProps } from '../use-challenge';
 import { CaptchaImage, RefreshButton } from './captcha-image';

@@ -1,6 +1,6 @@
 import type { PageBlock } from '@portal/contracts';
 import { Button, Card, Col, Result, Row, Skeleton, Statistic, Typography } from 'antd';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { Link, useLocation } from 'react-router';
 import { ApiError } from '../../../lib/api/client';
 import { usePageDefinition } from '../api/get-page-definition';

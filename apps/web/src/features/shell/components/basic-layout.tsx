@@ -1,6 +1,6 @@
 import { Drawer, Grid, Layout } from 'antd';
 import { useEffect, useMemo, useState, type ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { Link, Outlet, useLocation } from 'react-router';
 import { runtimeConfig } from '../../../lib/config';
 import { useSession } from '../../../lib/session';

@@ -1,5 +1,5 @@
 import { Card, Col, Descriptions, Empty, Result, Row, Typography } from 'antd';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { Link, useLocation } from 'react-router';
 import { useSession } from '../../../lib/session';
 import { leafItems, menuPath } from '../menu';

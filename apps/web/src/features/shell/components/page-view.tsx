@@ -1,7 +1,7 @@
 import { ExportOutlined } from '@ant-design/icons';
 import { Breadcrumb, Button, Card, Empty, Result, Typography } from 'antd';
 import { useContext } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { useSession } from '../../../lib/session';
 import { findByPath, menuPath, NO_ITEMS } from '../menu';
 import { detailUrl, type Page } from '../pages';

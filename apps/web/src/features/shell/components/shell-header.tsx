@@ -10,7 +10,7 @@ import {
 } from '@ant-design/icons';
 import { Avatar, Button, Dropdown, Layout, message, Tooltip, Typography } from 'antd';
 import { useEffect, useState, type ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { useLocation, useNavigate } from 'react-router';
 import { runtimeConfig } from '../../../lib/config';
 import { Authorized } from '../../../lib/permissions';

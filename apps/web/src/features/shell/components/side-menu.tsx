@@ -1,7 +1,7 @@
 import type { MenuItem } from '@portal/contracts';
 import { Menu, type MenuProps } from 'antd';
 import { useEffect, useMemo, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { useLocation, useNavigate, type NavigateFunction } from 'react-router';
 import { storage } from '../../../lib/storage';
 import { menuPath, openKeysFor, resolveUrl, visibleItems } from '../menu';

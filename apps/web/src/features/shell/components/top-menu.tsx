@@ -1,7 +1,7 @@
 import type { MenuItem } from '@portal/contracts';
 import { Menu, type MenuProps } from 'antd';
 import { useMemo } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { useLocation, useNavigate } from 'react-router';
 import { visibleItems } from '../menu';
 import { menuIcon } from './icons';

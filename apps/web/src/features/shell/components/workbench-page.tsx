@@ -1,5 +1,5 @@
 import { Card, Col, Empty, Row, Typography } from 'antd';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { Link, useLocation } from 'react-router';
 import { useSession } from '../../../lib/session';
 import { storage } from '../../../lib/storage';

@@ -1,7 +1,7 @@
 import { CloseOutlined, LeftOutlined, RightOutlined } from '@ant-design/icons';
 import { Dropdown, type MenuProps } from 'antd';
 import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { useNavigate } from 'react-router';
 import { LIMITS } from '@portal/contracts';
 import { dispatchTabs, useTabs } from './store';
