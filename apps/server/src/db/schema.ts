@@ -408,6 +408,46 @@ export const requestNonces = pgTable('request_nonces', {
   seenAt: timestamp('seen_at', { withTimezone: true }).notNull().defaultNow(),
 });
 
+/**
+ * SMS verification codes (issue 6): only a keyed hash of the code is kept; a code is bound to its
+ * phone and purpose, lives a few minutes, allows a few wrong tries and is spent by the first right one.
+ */
+export const smsCodes = pgTable(
+  'sms_codes',
+  {
+    id: id(),
+    tenantId: tenantRef(),
+    phone: text('phone').notNull(),
+    /** 2 registration, 3 password reset (contracts SMS_PURPOSE). */
+    purpose: smallint('purpose').notNull(),
+    codeHash: text('code_hash').notNull(),
+    /** The address that asked, for the daily cap per address. */
+    ip: text('ip').notNull(),
+    createdAt: createdAt(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    attempts: smallint('attempts').notNull().default(0),
+    /** Set when spent (right code), voided (too many wrong ones) or replaced by a newer code. */
+    endedAt: timestamp('ended_at', { withTimezone: true }),
+  },
+  (t) => [
+    index('sms_codes_phone').on(t.tenantId, t.phone, t.purpose, t.createdAt),
+    index('sms_codes_ip').on(t.ip, t.createdAt),
+  ],
+);
+
+/** What the outbox SMS provider "sent": operators read the messages here (and in the log). */
+export const smsOutbox = pgTable(
+  'sms_outbox',
+  {
+    id: id(),
+    tenantId: tenantRef(),
+    phone: text('phone').notNull(),
+    body: text('body').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('sms_outbox_tenant_phone').on(t.tenantId, t.phone, t.createdAt)],
+);
+
 /** Fixed-window counters shared by every instance (login per IP, captcha per client, …). */
 export const rateLimits = pgTable('rate_limits', {
   key: text('key').primaryKey(),

@@ -62,6 +62,14 @@ describe('valid settings', () => {
       DEMO_PASSWORD: '12345678',
       TRUST_PROXY: 'yes',
       BODY_LIMIT_BYTES: '2048',
+      SMS_PROVIDER: 'webhook',
+      SMS_WEBHOOK_URL: 'https://sms.example.com/send',
+      SMS_WEBHOOK_SECRET: '0123456789abcdef',
+      SMS_CODE_TTL_SECONDS: '600',
+      SMS_RESEND_SECONDS: '90',
+      SMS_MAX_ATTEMPTS: '3',
+      SMS_DAILY_PER_PHONE: '5',
+      SMS_DAILY_PER_IP: '50',
     });
     expect(c).toMatchObject({
       port: 0,
@@ -76,6 +84,16 @@ describe('valid settings', () => {
       demoPassword: '12345678',
       trustProxy: true,
       bodyLimitBytes: 2048,
+      sms: {
+        provider: 'webhook',
+        webhookUrl: 'https://sms.example.com/send',
+        webhookSecret: '0123456789abcdef',
+        codeTtlSeconds: 600,
+        resendSeconds: 90,
+        maxAttempts: 3,
+        dailyPerPhone: 5,
+        dailyPerIp: 50,
+      },
     });
     expect(c.runtime.ssoUrl).toBe('http://sso.example.com');
   });
@@ -138,6 +156,15 @@ describe('bad settings stop the server with a message naming the variable', () =
     ['BODY_LIMIT_BYTES', { BODY_LIMIT_BYTES: '100' }],
     ['LOGIN_RATE_PER_MINUTE', { LOGIN_RATE_PER_MINUTE: 'many' }],
     ['CAPTCHA_RATE_PER_MINUTE', { CAPTCHA_RATE_PER_MINUTE: '0' }],
+    ['SMS_PROVIDER', { SMS_PROVIDER: 'aliyun' }],
+    ['SMS_WEBHOOK_URL', { SMS_PROVIDER: 'webhook', SMS_WEBHOOK_SECRET: '0123456789abcdef' }],
+    ['SMS_WEBHOOK_URL', { SMS_WEBHOOK_URL: 'ftp://x' }],
+    [
+      'SMS_WEBHOOK_SECRET',
+      { SMS_PROVIDER: 'webhook', SMS_WEBHOOK_URL: 'https://x.example', SMS_WEBHOOK_SECRET: 'short' },
+    ],
+    ['SMS_CODE_TTL_SECONDS', { SMS_CODE_TTL_SECONDS: '10' }],
+    ['SMS_DAILY_PER_PHONE', { SMS_DAILY_PER_PHONE: '0' }],
     ['PORTAL_RUNTIME_CONFIG', { PORTAL_RUNTIME_CONFIG: '{not json' }],
     ['PORTAL_RUNTIME_CONFIG', { PORTAL_RUNTIME_CONFIG: '[1,2]' }],
     ['PORTAL_RUNTIME_CONFIG', { PORTAL_RUNTIME_CONFIG: 'null' }],

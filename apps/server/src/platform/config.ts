@@ -45,6 +45,17 @@ export interface Config {
     sessionIdleMinutes: number;
     ticketTtlSeconds: number;
   };
+  /** SMS codes (issue 6): the provider and the abuse limits; see README. */
+  sms: {
+    provider: 'outbox' | 'webhook';
+    webhookUrl: string | null;
+    webhookSecret: string | null;
+    codeTtlSeconds: number;
+    resendSeconds: number;
+    maxAttempts: number;
+    dailyPerPhone: number;
+    dailyPerIp: number;
+  };
   /** Runtime switches of spec §1 (without secrets, which are added when config.js is served). */
   runtime: Omit<RuntimeConfig, 'signSecret'>;
 }
@@ -152,6 +163,31 @@ function runtimeOverrides(env: Env): Partial<Config['runtime']> {
   return out;
 }
 
+function smsConfig(env: Env): Config['sms'] {
+  const provider = env.SMS_PROVIDER || 'outbox';
+  if (provider !== 'outbox' && provider !== 'webhook') {
+    throw new ConfigError(`SMS_PROVIDER must be outbox or webhook (got "${provider}")`);
+  }
+  const webhookUrl = env.SMS_WEBHOOK_URL ? url(env, 'SMS_WEBHOOK_URL', '') : null;
+  const webhookSecret = env.SMS_WEBHOOK_SECRET || null;
+  if (provider === 'webhook') {
+    if (!webhookUrl) throw new ConfigError('SMS_PROVIDER=webhook needs SMS_WEBHOOK_URL');
+    if (!webhookSecret || webhookSecret.length < 16) {
+      throw new ConfigError('SMS_PROVIDER=webhook needs SMS_WEBHOOK_SECRET of at least 16 characters');
+    }
+  }
+  return {
+    provider,
+    webhookUrl,
+    webhookSecret,
+    codeTtlSeconds: int(env, 'SMS_CODE_TTL_SECONDS', 300, 60, 3600),
+    resendSeconds: int(env, 'SMS_RESEND_SECONDS', 60, 10, 3600),
+    maxAttempts: int(env, 'SMS_MAX_ATTEMPTS', 5, 1, 20),
+    dailyPerPhone: int(env, 'SMS_DAILY_PER_PHONE', 10, 1, 1_000_000),
+    dailyPerIp: int(env, 'SMS_DAILY_PER_IP', 30, 1, 1_000_000),
+  };
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const nodeEnvRaw = env.NODE_ENV ?? 'development';
   if (!['development', 'production', 'test'].includes(nodeEnvRaw)) {
@@ -242,6 +278,7 @@ export function loadConfig(env: Env = process.env): Config {
       sessionIdleMinutes: int(env, 'SSO_SESSION_IDLE_MINUTES', 120, 1, 24 * 60),
       ticketTtlSeconds: int(env, 'SSO_TICKET_TTL_SECONDS', 10, 1, 300),
     },
+    sms: smsConfig(env),
     runtime,
   };
 }

@@ -15,6 +15,13 @@ const messages = {
   serverError: { zh: '服务器错误', en: 'Server error' },
   unavailable: { zh: '服务暂不可用，请稍后再试', en: 'The service is unavailable, please try again later' },
   tooManyRequests: { zh: '请求过于频繁，请稍后再试', en: 'Too many requests, please try again later' },
+  smsCooldown: { zh: '验证码已发送，请{seconds}秒后再试', en: 'A code was just sent; try again in {seconds} s' },
+  smsDailyCap: { zh: '今日获取验证码次数已达上限，请明天再试', en: 'Too many codes today; please try again tomorrow' },
+  smsSendFailed: { zh: '短信发送失败，请稍后再试', en: 'The text message could not be sent; please try again later' },
+  smsText: {
+    zh: '【{site}】您的验证码是{code}，{minutes}分钟内有效。如非本人操作，请忽略本短信。',
+    en: '[{site}] Your verification code is {code}, valid for {minutes} minutes. If you did not ask for it, ignore this message.',
+  },
   signatureMissing: { zh: '请求未签名', en: 'The request is not signed' },
   signatureStale: {
     zh: '请求时间戳无效或已过期，请校准设备时间后重试',

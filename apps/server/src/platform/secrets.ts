@@ -13,6 +13,8 @@ export interface Secrets {
   rsaKeyId: string;
   signSecret: string;
   jwtKey: Uint8Array;
+  /** Keys the stored hashes of SMS codes. */
+  smsKey: Uint8Array;
 }
 
 async function ensure(db: Db, name: string, make: () => string): Promise<string> {
@@ -37,11 +39,13 @@ export async function loadSecrets(db: Db): Promise<Secrets> {
   const { privateKey, publicKey } = JSON.parse(keyPair) as { privateKey: string; publicKey: string };
   const signSecret = await ensure(db, 'sign_secret', () => randomBytes(32).toString('base64url'));
   const jwtKey = await ensure(db, 'jwt_key', () => randomBytes(32).toString('base64url'));
+  const smsKey = await ensure(db, 'sms_key', () => randomBytes(32).toString('base64url'));
   return {
     rsaPrivateKeyPem: privateKey,
     rsaPublicKeyPem: publicKey,
     rsaKeyId: createHash('sha256').update(publicKey).digest('hex').slice(0, 16),
     signSecret,
     jwtKey: Buffer.from(jwtKey, 'base64url'),
+    smsKey: Buffer.from(smsKey, 'base64url'),
   };
 }

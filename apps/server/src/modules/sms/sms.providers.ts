@@ -1,0 +1,60 @@
+/**
+ * Where a text message goes (issue 6). `outbox` keeps it in the `sms_outbox` table and the log, for
+ * operators and demos; `webhook` POSTs it as JSON to a gateway with an HMAC-SHA256 signature of the
+ * body under a shared secret (header `X-Signature: sha256=<hex>`, timestamp in `X-Timestamp`, which
+ * the signature covers as `<timestamp>.<body>`).
+ */
+import { createHmac } from 'node:crypto';
+import type { FastifyBaseLogger } from 'fastify';
+import type { SmsRepository } from './sms.repository.js';
+
+export interface SmsMessage {
+  tenantId: number;
+  phone: string;
+  purpose: number;
+  text: string;
+}
+
+export interface SmsProvider {
+  readonly name: 'outbox' | 'webhook';
+  /** Resolves once the message is accepted; rejects when it was not (nothing was sent). */
+  send(message: SmsMessage): Promise<void>;
+}
+
+export function createOutboxProvider(repo: SmsRepository, log: FastifyBaseLogger): SmsProvider {
+  return {
+    name: 'outbox',
+    async send(m) {
+      await repo.addToOutbox(m.tenantId, m.phone, m.text);
+      // The outbox stands in for a gateway, so its messages are meant to be read (demo, tests).
+      log.info({ sms: { tenantId: m.tenantId, phone: m.phone, purpose: m.purpose, text: m.text } }, 'sms outbox');
+    },
+  };
+}
+
+export function signWebhook(secret: string, timestamp: string, body: string): string {
+  return `sha256=${createHmac('sha256', secret).update(`${timestamp}.${body}`).digest('hex')}`;
+}
+
+export function createWebhookProvider(opts: { url: string; secret: string; timeoutMs: number }): SmsProvider {
+  return {
+    name: 'webhook',
+    async send(m) {
+      const body = JSON.stringify({ phone: m.phone, purpose: m.purpose, text: m.text });
+      const timestamp = String(Date.now());
+      const res = await fetch(opts.url, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          'x-timestamp': timestamp,
+          'x-signature': signWebhook(opts.secret, timestamp, body),
+        },
+        body,
+        redirect: 'error',
+        signal: AbortSignal.timeout(opts.timeoutMs),
+      });
+      await res.body?.cancel();
+      if (!res.ok) throw new Error(`sms gateway answered ${res.status}`);
+    },
+  };
+}

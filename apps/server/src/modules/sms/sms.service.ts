@@ -1,0 +1,81 @@
+/**
+ * SMS verification codes (issue 6, spec §4 SMS button, §9): six digits from a CSPRNG, stored as a
+ * keyed hash, valid for a few minutes, bound to phone and purpose, spent by the first right answer,
+ * voided after too many wrong ones. A new code needs the cooldown to have passed and stays within
+ * the daily caps per phone and per address; it is stored only when the provider accepted it.
+ */
+import { createHmac, randomInt } from 'node:crypto';
+import { ResultCode } from '@portal/contracts';
+import { AppError } from '../../platform/errors.js';
+import type { SmsProvider } from './sms.providers.js';
+import type { SmsRepository } from './sms.repository.js';
+
+export interface SmsSettings {
+  codeTtlSeconds: number;
+  resendSeconds: number;
+  maxAttempts: number;
+  dailyPerPhone: number;
+  dailyPerIp: number;
+}
+
+export interface SmsServiceDeps {
+  repo: SmsRepository;
+  provider: SmsProvider;
+  /** Server secret that keys the stored hashes. */
+  key: Uint8Array;
+  settings: SmsSettings;
+  /** The message for a code, in the tenant's words (site name, minutes). */
+  text: (code: string, minutes: number) => string;
+  /** Codes for tests: a fixed one instead of a random one (test mode only). */
+  fixedCode?: string | undefined;
+}
+
+export function createSmsService({ repo, provider, key, settings, text, fixedCode }: SmsServiceDeps) {
+  const hash = (tenantId: number, phone: string, purpose: number, code: string) =>
+    createHmac('sha256', key).update(`${tenantId}:${phone}:${purpose}:${code}`).digest('base64url');
+
+  return {
+    /** Sends a new code; throws 429 with a message a person understands when it may not. */
+    async sendCode(tenantId: number, phone: string, purpose: number, ip: string): Promise<void> {
+      // The checks and the new code under a lock, committed at once; the message is sent after, so
+      // no database connection or lock waits on a gateway.
+      const code = fixedCode ?? String(randomInt(0, 1_000_000)).padStart(6, '0');
+      const id = await repo.locked(tenantId, phone, purpose, ip, async (tx) => {
+        const c = await repo.counts(tx, tenantId, phone, purpose, ip);
+        if (c.sinceLastSeconds !== null && c.sinceLastSeconds < settings.resendSeconds) {
+          const wait = Math.ceil(settings.resendSeconds - c.sinceLastSeconds);
+          throw new AppError(ResultCode.TOO_MANY_REQUESTS, 'smsCooldown', { seconds: wait });
+        }
+        if (c.phoneToday >= settings.dailyPerPhone || c.ipToday >= settings.dailyPerIp) {
+          throw new AppError(ResultCode.TOO_MANY_REQUESTS, 'smsDailyCap');
+        }
+        return repo.replaceCode(tx, {
+          tenantId,
+          phone,
+          purpose,
+          codeHash: hash(tenantId, phone, purpose, code),
+          ip,
+          ttlSeconds: settings.codeTtlSeconds,
+        });
+      });
+      try {
+        await provider.send({ tenantId, phone, purpose, text: text(code, Math.round(settings.codeTtlSeconds / 60)) });
+      } catch {
+        // Nothing was sent, so nothing is kept: no cooldown, nothing counted against the caps.
+        await repo.forget(id);
+        throw new AppError(ResultCode.UNAVAILABLE, 'smsSendFailed');
+      }
+    },
+
+    /** True when `code` is the live code of this phone and purpose (and spends it). */
+    async checkCode(tenantId: number, phone: string, purpose: number, code: string): Promise<boolean> {
+      if (!/^\d{6}$/.test(code)) return false;
+      return (
+        (await repo.attempt(tenantId, phone, purpose, hash(tenantId, phone, purpose, code), settings.maxAttempts)) ===
+        'ok'
+      );
+    },
+  };
+}
+
+export type SmsService = ReturnType<typeof createSmsService>;
