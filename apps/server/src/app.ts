@@ -24,6 +24,10 @@ import { createMenusRepository } from './modules/menus/menus.repository.js';
 import { menusRoutes } from './modules/menus/menus.routes.js';
 import { createPagesRepository } from './modules/pages/pages.repository.js';
 import { pagesRoutes } from './modules/pages/pages.routes.js';
+import { createOutboxProvider, createWebhookProvider } from './modules/sms/sms.providers.js';
+import { createSmsRepository } from './modules/sms/sms.repository.js';
+import { smsRoutes } from './modules/sms/sms.routes.js';
+import { createSmsService } from './modules/sms/sms.service.js';
 import { createMenusService } from './modules/menus/menus.service.js';
 import { createSsoRepository } from './modules/sso/sso.repository.js';
 import { PORTAL_SERVICE, findService } from './modules/sso/service-registry.js';
@@ -231,6 +235,27 @@ export async function buildApp({ config, db, secrets, logger }: AppDeps) {
     });
     await api.register(menusRoutes, { menus: createMenusService({ repo: createMenusRepository(db) }) });
     await api.register(pagesRoutes, { pages: createPagesRepository(db) });
+    const smsRepo = createSmsRepository(db);
+    const { webhookUrl, webhookSecret } = config.sms;
+    await api.register(smsRoutes, {
+      sms: createSmsService({
+        repo: smsRepo,
+        provider:
+          config.sms.provider === 'webhook' && webhookUrl && webhookSecret
+            ? createWebhookProvider({ url: webhookUrl, secret: webhookSecret, timeoutMs: 5_000 })
+            : createOutboxProvider(smsRepo, app.log),
+        key: secrets.smsKey,
+        settings: config.sms,
+        text: (code, minutes) => t('zh', 'smsText', { site: config.runtime.siteName, code, minutes }),
+      }),
+      // The configured kind only, as at login; an image answer belongs to the registration captcha.
+      verifyHuman: async ({ number, answer }) =>
+        behaviour.kind() === 'anji'
+          ? behaviour.consumeVerification(answer)
+          : !!number && captcha.verify('register', number, answer),
+      tenantIdOf: (code) => smsRepo.tenantId(code || config.runtime.defaultTenantCode),
+      phonePattern: config.runtime.phonePattern,
+    });
     await api.register(ssoApiRoutes, { sso });
   });
 

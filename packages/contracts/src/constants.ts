@@ -2,6 +2,7 @@
 export const LIMITS = {
   smsCountdownSeconds: 60,
   smsTypeRegistration: 2,
+  smsTypePasswordReset: 3,
   loadingMessageSeconds: 3,
   redirectAfterRegisterSeconds: 3,
   userInfoTtlMs: 6048e5,

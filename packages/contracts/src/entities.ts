@@ -39,9 +39,13 @@ export type CompanyRegistration = Static<typeof CompanyRegistration>;
 
 export const SmsRequest = Type.Object({
   phone: Text(20),
-  type: Type.Integer(),
-  imageCode: Type.Optional(Text(1024)),
+  /** 2 registration (spec §3), 3 password reset. */
+  type: Type.Integer({ minimum: 2, maximum: 3 }),
+  /** The captcha: the image's answer (with `number`), or a passed behavioural check. */
+  imageCode: Text(1024),
   number: Type.Optional(Text(64)),
+  /** The tenant the registration is bound to; the default tenant when absent. */
+  tenantCode: Type.Optional(Text(64)),
 });
 export type SmsRequest = Static<typeof SmsRequest>;
 

@@ -43,6 +43,11 @@ const messages = {
   roleNotHeld: { zh: '当前用户不拥有该角色', en: 'You do not hold this role' },
   loggedOut: { zh: '已退出登录', en: 'Signed out' },
   tenantUnknown: { zh: '租户不存在', en: 'Unknown tenant' },
+  phoneInvalid: { zh: '请输入正确手机号', en: 'Please enter a valid mobile number' },
+  humanCheckFailed: {
+    zh: '验证码错误或已失效，请重新验证',
+    en: 'The captcha is wrong or has expired; please try again',
+  },
   ssoUnknownService: {
     zh: '该应用未在统一认证中心登记，无法登录',
     en: 'This application is not registered with the sign-on service',

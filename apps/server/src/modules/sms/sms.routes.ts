@@ -1,0 +1,38 @@
+import { Envelope, isValidPhone, ResultCode, SmsRequest } from '@portal/contracts';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import type { FastifyRequest } from 'fastify';
+import { AppError } from '../../platform/errors.js';
+import { ok } from '../../platform/reply.js';
+import type { SmsService } from './sms.service.js';
+
+export interface SmsRoutesOptions {
+  sms: SmsService;
+  /** The captcha the SMS request carries, spent whatever the outcome (wired by the app). */
+  verifyHuman: (p: { number?: string | undefined; answer: string }) => Promise<boolean>;
+  /** The tenant id of a code, the default tenant when absent; null when there is no such tenant. */
+  tenantIdOf: (code: string | undefined) => Promise<number | null>;
+  phonePattern: string;
+}
+
+/**
+ * `sendPhoneCode` (spec §3 SMS request, §7; GET with a query in one reading, POST in another):
+ * a valid mobile number first, then a valid captcha, then the code, within the cooldown and caps.
+ */
+export const smsRoutes: FastifyPluginAsyncTypebox<SmsRoutesOptions> = async (app, opts) => {
+  const send = async (req: FastifyRequest, input: SmsRequest) => {
+    if (!isValidPhone(input.phone, opts.phonePattern)) throw new AppError(ResultCode.BAD_REQUEST, 'phoneInvalid');
+    const tenantId = await opts.tenantIdOf(input.tenantCode);
+    if (tenantId === null) throw new AppError(ResultCode.BAD_REQUEST, 'tenantUnknown');
+    if (!(await opts.verifyHuman({ number: input.number, answer: input.imageCode }))) {
+      throw new AppError(ResultCode.BAD_REQUEST, 'humanCheckFailed');
+    }
+    await opts.sms.sendCode(tenantId, input.phone, input.type, req.ip);
+    return ok(req, null);
+  };
+  const response = { 200: Envelope(Type.Null()) };
+  app.get('/api/front/member/sendPhoneCode', { schema: { querystring: SmsRequest, response } }, (req) =>
+    send(req, req.query),
+  );
+  app.post('/api/front/member/sendPhoneCode', { schema: { body: SmsRequest, response } }, (req) => send(req, req.body));
+};
