@@ -404,18 +404,30 @@ describe('JZH flyout layout, keep-alive on', () => {
     const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, bypassCSP: true });
     const page = await context.newPage();
     await signIn(page, server.url);
-    // Each flyout opens on hover once the one before it has settled.
-    const trail = ['企业服务', '企业管理', '成员管理', '成员列表'];
-    for (let i = 0; i < trail.length - 1; i++) {
-      const next = page.getByRole('menuitem', { name: new RegExp(`${trail[i + 1]}$`) });
-      await expect
-        .poll(async () => {
-          await page.getByRole('menuitem', { name: new RegExp(`${trail[i]}$`) }).hover();
-          return next.isVisible();
-        })
-        .toBe(true);
-    }
-    await page.getByRole('menuitem', { name: /成员列表$/ }).click();
+    // Each flyout opens on hover once the one before it has settled; a busy machine may close one
+    // on the way, so every try walks the trail again from the root and clicks once all is still.
+    const trail = ['企业服务', '企业管理', '成员管理'];
+    await expect
+      .poll(
+        async () => {
+          try {
+            for (const name of trail) {
+              await page.getByRole('menuitem', { name: new RegExp(`${name}$`) }).hover({ timeout: 2_000 });
+            }
+            await page.waitForFunction(
+              () => document.getAnimations().every((a) => a.playState !== 'running'),
+              undefined,
+              { timeout: 2_000 },
+            );
+            await page.getByRole('menuitem', { name: /成员列表$/ }).click({ timeout: 2_000 });
+          } catch {
+            return false;
+          }
+          return page.url().includes('/center/ent/members/list');
+        },
+        { timeout: 60_000 },
+      )
+      .toBe(true);
     await page.waitForURL(/\/center\/ent\/members\/list/);
     await expect.poll(() => activeTab(page)).toBe('成员列表');
 
