@@ -4,13 +4,19 @@
  * so tests build the same app in memory and call it through inject().
  */
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { ResultCode, SIGNING_HEADERS, httpStatusOf } from '@portal/contracts';
+import { LIMITS, ResultCode, SIGNING_HEADERS, httpStatusOf } from '@portal/contracts';
 import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyServerOptions } from 'fastify';
 import { connectRelaxed, type Db } from './db/client.js';
 import { createAuthRepository } from './modules/auth/auth.repository.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
 import { authCasRoutes } from './modules/auth/auth-cas.routes.js';
-import { createAuthService } from './modules/auth/auth.service.js';
+import { createAuthService, hashPassword } from './modules/auth/auth.service.js';
+import { accountRoutes } from './modules/account/account.routes.js';
+import { createAccountRepository } from './modules/account/account.repository.js';
+import { createAccountService } from './modules/account/account.service.js';
+import { catalogRoutes } from './modules/catalog/catalog.routes.js';
+import { createCatalogRepository } from './modules/catalog/catalog.repository.js';
+import { isRegionCode } from './modules/catalog/regions.js';
 import { createCasClient } from './modules/auth/cas-client.js';
 import { createCaptchaRepository } from './modules/captcha/captcha.repository.js';
 import { captchaRoutes } from './modules/captcha/captcha.routes.js';
@@ -29,6 +35,9 @@ import { createSmsRepository } from './modules/sms/sms.repository.js';
 import { smsRoutes } from './modules/sms/sms.routes.js';
 import { createSmsService } from './modules/sms/sms.service.js';
 import { createMenusService } from './modules/menus/menus.service.js';
+import { createRegistrationRepository } from './modules/registration/registration.repository.js';
+import { checkOnlyUserRoutes, registrationRoutes } from './modules/registration/registration.routes.js';
+import { createRegistrationService } from './modules/registration/registration.service.js';
 import { createSsoRepository } from './modules/sso/sso.repository.js';
 import { PORTAL_SERVICE, findService } from './modules/sso/service-registry.js';
 import { ssoApiRoutes, ssoRoutes } from './modules/sso/sso.routes.js';
@@ -167,9 +176,10 @@ export async function buildApp({ config, db, secrets, logger }: AppDeps) {
     base: `${config.publicUrl}${config.runtime.publicpath}`,
     slo: `${config.publicUrl}${PORTAL_SLO_PATH}`,
   };
+  const decryptor = createPasswordDecryptor(secrets.rsaPrivateKeyPem);
   const auth = createAuthService({
     repo: createAuthRepository(db, relaxed),
-    decryptor: createPasswordDecryptor(secrets.rsaPrivateKeyPem),
+    decryptor,
     // The configured kind is the only one accepted: with the slider on, an image answer is refused.
     verifyCaptcha: async ({ captchaKey, answer, verification }) =>
       behaviour.kind() === 'anji'
@@ -211,6 +221,54 @@ export async function buildApp({ config, db, secrets, logger }: AppDeps) {
       }
     },
   });
+  const smsRepo = createSmsRepository(db);
+  const { webhookUrl, webhookSecret } = config.sms;
+  const sms = createSmsService({
+    repo: smsRepo,
+    provider:
+      config.sms.provider === 'webhook' && webhookUrl && webhookSecret
+        ? createWebhookProvider({ url: webhookUrl, secret: webhookSecret, timeoutMs: 5_000 })
+        : createOutboxProvider(smsRepo, app.log),
+    key: secrets.smsKey,
+    settings: config.sms,
+    text: (code, minutes) => t('zh', 'smsText', { site: config.runtime.siteName, code, minutes }),
+  });
+  // The proof of a person for SMS, registration and reset: the configured kind only, as at login;
+  // an image answer belongs to the registration captcha.
+  const verifyHuman = async ({ number, answer }: { number?: string | undefined; answer: string }) =>
+    behaviour.kind() === 'anji'
+      ? behaviour.consumeVerification(answer)
+      : !!number && captcha.verify('register', number, answer);
+  const { phonePattern, defaultTenantCode } = config.runtime;
+  const catalog = createCatalogRepository(db, { bus });
+  const registration = createRegistrationService({
+    repo: createRegistrationRepository(db),
+    decryptor,
+    hashPassword,
+    limiter,
+    smsRequired: config.runtime.notsms && !config.runtime.registerWithoutSms,
+    checkSmsCode: (tenantId, phone, code) => sms.checkCode(tenantId, phone, LIMITS.smsTypeRegistration, code),
+    verifyHuman,
+    isIndustryLeaf: (code) => catalog.isIndustryLeaf(code),
+    isRegion: async (code) => isRegionCode(code),
+    phonePattern,
+    defaultTenantCode,
+  });
+  const account = createAccountService({
+    repo: createAccountRepository(db),
+    decryptor,
+    hashPassword,
+    limiter,
+    bus,
+    sendCode: (tenantId, phone, ip) => sms.sendCode(tenantId, phone, LIMITS.smsTypePasswordReset, ip),
+    checkCode: (tenantId, phone, code) => sms.checkCode(tenantId, phone, LIMITS.smsTypePasswordReset, code),
+    verifyHuman,
+    verifyCredentials: (input) => auth.verifyCredentials(input, 'password.verify'),
+    later: (work) =>
+      setImmediate(() => void work().catch((err: unknown) => app.log.warn({ err }, 'password reset code not sent'))),
+    phonePattern,
+    defaultTenantCode,
+  });
   const verifySignature = createSignatureVerifier(createNonceStore(relaxed), secrets.signSecret);
 
   app.decorate('authenticate', async (req) => {
@@ -235,27 +293,15 @@ export async function buildApp({ config, db, secrets, logger }: AppDeps) {
     });
     await api.register(menusRoutes, { menus: createMenusService({ repo: createMenusRepository(db) }) });
     await api.register(pagesRoutes, { pages: createPagesRepository(db) });
-    const smsRepo = createSmsRepository(db);
-    const { webhookUrl, webhookSecret } = config.sms;
     await api.register(smsRoutes, {
-      sms: createSmsService({
-        repo: smsRepo,
-        provider:
-          config.sms.provider === 'webhook' && webhookUrl && webhookSecret
-            ? createWebhookProvider({ url: webhookUrl, secret: webhookSecret, timeoutMs: 5_000 })
-            : createOutboxProvider(smsRepo, app.log),
-        key: secrets.smsKey,
-        settings: config.sms,
-        text: (code, minutes) => t('zh', 'smsText', { site: config.runtime.siteName, code, minutes }),
-      }),
-      // The configured kind only, as at login; an image answer belongs to the registration captcha.
-      verifyHuman: async ({ number, answer }) =>
-        behaviour.kind() === 'anji'
-          ? behaviour.consumeVerification(answer)
-          : !!number && captcha.verify('register', number, answer),
-      tenantIdOf: (code) => smsRepo.tenantId(code || config.runtime.defaultTenantCode),
-      phonePattern: config.runtime.phonePattern,
+      sms,
+      verifyHuman,
+      tenantIdOf: (code) => smsRepo.tenantId(code || defaultTenantCode),
+      phonePattern,
     });
+    await api.register(registrationRoutes, { registration });
+    await api.register(catalogRoutes, { catalog });
+    await api.register(accountRoutes, { account });
     await api.register(ssoApiRoutes, { sso });
   });
 
@@ -270,6 +316,7 @@ export async function buildApp({ config, db, secrets, logger }: AppDeps) {
     origin: new URL(config.publicUrl).origin,
   });
   await app.register(authCasRoutes, { auth, path: PORTAL_SLO_PATH });
+  await app.register(checkOnlyUserRoutes, { registration });
 
   await app.register(webRoutes, {
     webDist,

@@ -8,6 +8,7 @@ import pino from 'pino';
 import { buildApp, loggerOptions } from './app.js';
 import { openDatabase } from './db/open.js';
 import { seedDemo } from './db/seed.js';
+import { seedIndustries } from './modules/catalog/industries-seed.js';
 import { hashPassword } from './modules/auth/auth.service.js';
 import { ConfigError, loadConfig } from './platform/config.js';
 import { startHousekeeping } from './platform/housekeeping.js';
@@ -34,6 +35,8 @@ async function main(): Promise<void> {
     log: { info: (m) => log.info(m), warn: (m) => log.warn(m), debug: (m) => log.debug(m) },
   });
   const { db } = database;
+  // Reference data every deployment needs, demo or not.
+  if ((await seedIndustries(db)) > 0) log.info('industries seeded (GB/T 4754-2017 demo subset)');
   if (config.seedDemo && (await seedDemo(db, { passwordHash: await hashPassword(config.demoPassword) }))) {
     log.info('demo tenant "demo" seeded');
   }

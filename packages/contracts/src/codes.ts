@@ -18,6 +18,8 @@ export const ResultCode = {
   NO_PERMISSION: 40303,
   FORCED_LOGOUT: 40307,
   NOT_FOUND: 404,
+  /** Already taken: a username, mobile number or company name at registration. */
+  CONFLICT: 409,
   PAYLOAD_TOO_LARGE: 413,
   TOO_MANY_REQUESTS: 429,
   SERVER_ERROR: 500,

@@ -49,6 +49,69 @@ export const SmsRequest = Type.Object({
 });
 export type SmsRequest = Static<typeof SmsRequest>;
 
+/** `/sys/user/checkOnlyUser`: is a username still free in the tenant (rate-limited, issue 6). */
+export const CheckOnlyUserQuery = Type.Object({
+  username: Type.String({ minLength: 1, maxLength: 64 }),
+  tenantCode: Type.Optional(Text(64)),
+});
+export type CheckOnlyUserQuery = Static<typeof CheckOnlyUserQuery>;
+export const CheckOnlyUserData = Type.Object({ available: Type.Boolean() });
+export type CheckOnlyUserData = Static<typeof CheckOnlyUserData>;
+
+export const AgreementQuery = Type.Object({ tenantCode: Type.Optional(Text(64)) });
+export type AgreementQuery = Static<typeof AgreementQuery>;
+/** Registration agreement (spec §3): sanitised HTML; empty when the tenant has none. */
+export const AgreementData = Type.Object({ registerAgreement: Type.String() });
+export type AgreementData = Static<typeof AgreementData>;
+
+// ---- Forgot and change password (issue 6; paths not in the spec, see docs/api.md) ---------------
+/** Step 1–2 of forgot password: a code goes to `mobile` only if it is the account's own number. */
+export const ResetCodeRequest = Type.Object({
+  tenantCode: Type.Optional(Text(64)),
+  username: Type.String({ minLength: 1, maxLength: 64 }),
+  mobile: Text(20),
+  /** The captcha, as for sendPhoneCode. */
+  imageCode: Text(1024),
+  number: Type.Optional(Text(64)),
+});
+export type ResetCodeRequest = Static<typeof ResetCodeRequest>;
+
+export const ResetVerifyRequest = Type.Object({
+  tenantCode: Type.Optional(Text(64)),
+  username: Type.String({ minLength: 1, maxLength: 64 }),
+  mobile: Text(20),
+  smsCode: Type.String({ minLength: 1, maxLength: 12 }),
+});
+export type ResetVerifyRequest = Static<typeof ResetVerifyRequest>;
+export const ResetGrant = Type.Object({ resetToken: Type.String() });
+export type ResetGrant = Static<typeof ResetGrant>;
+
+export const ResetFinishRequest = Type.Object({
+  resetToken: Type.String({ minLength: 1, maxLength: 128 }),
+  /** base64(RSA-OAEP-SHA256(UTF-8 password)). */
+  password: Type.String({ minLength: 1, maxLength: 1024 }),
+});
+export type ResetFinishRequest = Static<typeof ResetFinishRequest>;
+
+/** /user/register-result without a session: the account's credentials and the login captcha. */
+export const ChangePasswordRequest = Type.Object({
+  tenantCode: Type.Optional(Text(64)),
+  username: Type.String({ minLength: 1, maxLength: 64 }),
+  oldPwd: Type.String({ minLength: 1, maxLength: 1024 }),
+  newPwd: Type.String({ minLength: 1, maxLength: 1024 }),
+  imgvercode: Type.Optional(Type.String({ minLength: 1, maxLength: 16 })),
+  captchaKey: Type.Optional(Type.String({ minLength: 8, maxLength: 64, pattern: '^[A-Za-z0-9_-]+$' })),
+  captchaVerification: Type.Optional(Type.String({ minLength: 1, maxLength: 2048 })),
+});
+export type ChangePasswordRequest = Static<typeof ChangePasswordRequest>;
+
+/** The signed-in user's own change (spec §7 updatePassword): both passwords encrypted. */
+export const UpdatePasswordBody = Type.Object({
+  oldPwd: Type.String({ minLength: 1, maxLength: 1024 }),
+  newPwd: Type.String({ minLength: 1, maxLength: 1024 }),
+});
+export type UpdatePasswordBody = Static<typeof UpdatePasswordBody>;
+
 // ---- Behavioural captcha (AJ-Captcha protocol) ------------------------------------------------
 /** AJ-Captcha's two behavioural types: the slider puzzle and the ordered click on characters. */
 export const CAPTCHA_TYPES = ['blockPuzzle', 'clickWord'] as const;
@@ -381,5 +444,55 @@ export type DefaultSubManagement = Static<typeof DefaultSubManagement>;
 
 export const RegisterAgreement = Type.Object({ registerAgreement: Type.String() });
 export type RegisterAgreement = Static<typeof RegisterAgreement>;
+
+// ---- Catalog (industry, region pickers) ----
+/** `indTree`: the whole industry tree, or with `parentCode` only that node's direct children. */
+export const IndustryTreeQuery = Type.Object({
+  parentCode: Type.Optional(Type.String({ pattern: '^[A-Z0-9]{0,8}$' })),
+});
+export type IndustryTreeQuery = Static<typeof IndustryTreeQuery>;
+
+/**
+ * An industry of GB/T 4754-2017: level 1 section (门类, a letter), 2 division (大类, 2 digits),
+ * 3 group (中类, 3 digits), 4 class (小类, 4 digits). `children` only in the whole-tree answer,
+ * and only under a node that has any.
+ */
+export interface IndustryNode {
+  code: string;
+  name: string;
+  level: number;
+  isLeaf: boolean;
+  children?: IndustryNode[];
+}
+export const IndustryNode = Type.Cyclic(
+  {
+    IndustryNode: Type.Object({
+      code: Type.String(),
+      name: Type.String(),
+      level: Type.Integer({ minimum: 1, maximum: 4 }),
+      isLeaf: Type.Boolean(),
+      children: Type.Optional(Type.Array(Type.Ref('IndustryNode'))),
+    }),
+  },
+  'IndustryNode',
+);
+
+/** `regionTreeListByCode`: `qhCode` 0 (or absent, or empty) for the provinces, else a node's code. */
+export const RegionQuery = Type.Object({
+  qhCode: Type.Optional(Type.String({ pattern: '^[0-9]{0,12}$' })),
+});
+export type RegionQuery = Static<typeof RegionQuery>;
+
+/**
+ * A region of GB/T 2260 by administrative level: 1 province, 2 prefecture city, 3 county/district,
+ * 4 town/street (12-digit code). A municipality's children are its districts (level 3).
+ */
+export const RegionNode = Type.Object({
+  code: Type.String(),
+  name: Type.String(),
+  level: Type.Integer({ minimum: 1, maximum: 4 }),
+  isLeaf: Type.Boolean(),
+});
+export type RegionNode = Static<typeof RegionNode>;
 
 export { Id };

@@ -40,9 +40,16 @@ export const roles = pgTable(
     tenantId: tenantRef(),
     code: text('code').notNull(),
     title: text('title').notNull(),
+    /** The role a self-registered user gets (issue 6); at most one per tenant. */
+    isDefault: boolean('is_default').notNull().default(false),
     createdAt: createdAt(),
   },
-  (t) => [uniqueIndex('roles_tenant_code').on(t.tenantId, t.code)],
+  (t) => [
+    uniqueIndex('roles_tenant_code').on(t.tenantId, t.code),
+    uniqueIndex('roles_tenant_default')
+      .on(t.tenantId)
+      .where(sql`is_default`),
+  ],
 );
 
 export const applications = pgTable(
@@ -79,11 +86,14 @@ export const enterprises = pgTable(
     creditCode: text('credit_code'),
     industryCode: text('industry_code'),
     regionCode: text('region_code'),
+    /** The contact person and position given at registration. */
+    contacts: text('contacts'),
+    position: text('position'),
     /** 0 unreviewed, 1 passed, 2 not passed (spec §4). */
     estatus: smallint('estatus').notNull().default(0),
     createdAt: createdAt(),
   },
-  (t) => [index('enterprises_tenant').on(t.tenantId)],
+  (t) => [index('enterprises_tenant').on(t.tenantId), uniqueIndex('enterprises_tenant_name').on(t.tenantId, t.name)],
 );
 
 export const users = pgTable(
@@ -109,7 +119,12 @@ export const users = pgTable(
     lastLoginAt: timestamp('last_login_at', { withTimezone: true }),
     createdAt: createdAt(),
   },
-  (t) => [uniqueIndex('users_tenant_username').on(t.tenantId, t.username)],
+  (t) => [
+    uniqueIndex('users_tenant_username').on(t.tenantId, t.username),
+    uniqueIndex('users_tenant_mobile')
+      .on(t.tenantId, t.mobile)
+      .where(sql`mobile IS NOT NULL`),
+  ],
 );
 
 export const userRoles = pgTable(
@@ -475,3 +490,42 @@ export const auditLog = pgTable(
   },
   (t) => [index('audit_log_tenant_at').on(t.tenantId, t.at)],
 );
+
+/**
+ * Industries (GB/T 4754-2017): national reference data shared by all tenants, four levels
+ * (section letter, division, group, class); replaced as a whole by `npm run import:industries`.
+ */
+export const industries = pgTable(
+  'industries',
+  {
+    code: text('code').primaryKey(),
+    parentCode: text('parent_code'),
+    name: text('name').notNull(),
+    /** 1 section (门类), 2 division (大类), 3 group (中类), 4 class (小类). */
+    level: smallint('level').notNull(),
+    sort: integer('sort').notNull().default(0),
+  },
+  (t) => [index('industries_parent').on(t.parentCode, t.sort)],
+);
+
+/** Each tenant's registration agreement (spec §3): HTML, sanitised when stored. */
+export const registerAgreements = pgTable('register_agreements', {
+  tenantId: ref('tenant_id')
+    .primaryKey()
+    .references(() => tenants.id, { onDelete: 'cascade' }),
+  html: text('html').notNull(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/**
+ * Forgot-password grants (issue 6): a right SMS code gives one, kept only as its SHA-256; it sets
+ * one new password within minutes.
+ */
+export const passwordResets = pgTable('password_resets', {
+  tokenHash: text('token_hash').primaryKey(),
+  userId: ref('user_id')
+    .notNull()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  usedAt: timestamp('used_at', { withTimezone: true }),
+});

@@ -7,6 +7,7 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from './client.js';
 import * as s from './schema.js';
+import { sanitizeRichText } from '../platform/html.js';
 
 type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 
@@ -262,7 +263,7 @@ async function insertDemo(tx: Tx, passwordHash: string): Promise<void> {
     .insert(s.roles)
     .values([
       { tenantId, code: 'ent_admin', title: '企业管理员' },
-      { tenantId, code: 'ent_member', title: '企业成员' },
+      { tenantId, code: 'ent_member', title: '企业成员', isDefault: true },
       { tenantId, code: 'park_operator', title: '园区运营' },
     ])
     .returning();
@@ -293,7 +294,7 @@ async function insertDemo(tx: Tx, passwordHash: string): Promise<void> {
         tenantId,
         name: '星河科技有限公司',
         creditCode: '91310000MA1FL0XK3A',
-        industryCode: 'I6510',
+        industryCode: '6513',
         regionCode: '310115',
         estatus: 1,
       },
@@ -301,7 +302,7 @@ async function insertDemo(tx: Tx, passwordHash: string): Promise<void> {
         tenantId,
         name: '蓝海智能制造有限公司',
         creditCode: '91320500MA1MX2QW7B',
-        industryCode: 'C3491',
+        industryCode: '3911',
         regionCode: '320505',
         estatus: 0,
       },
@@ -309,7 +310,7 @@ async function insertDemo(tx: Tx, passwordHash: string): Promise<void> {
         tenantId,
         name: '青松物流有限公司',
         creditCode: '91330100MA2H8YBN5C',
-        industryCode: 'G5810',
+        industryCode: '59',
         regionCode: '330106',
         estatus: 2,
       },
@@ -475,6 +476,8 @@ async function insertDemo(tx: Tx, passwordHash: string): Promise<void> {
     },
   ]);
 
+  await tx.insert(s.registerAgreements).values({ tenantId, html: sanitizeRichText(DEMO_AGREEMENT) });
+
   const notices = await tx
     .insert(s.notices)
     .values([
@@ -501,3 +504,16 @@ async function insertDemo(tx: Tx, passwordHash: string): Promise<void> {
     ]),
   );
 }
+
+const DEMO_AGREEMENT = `<h3>演示园区企业服务平台用户注册协议</h3>
+<p>欢迎注册演示园区企业服务平台（以下简称“平台”）。请在注册前仔细阅读本协议，勾选并点击“同意”即表示您已阅读并接受本协议的全部内容。</p>
+<h4>一、账号注册</h4>
+<p>1. 您应提供真实、准确、完整的企业及联系人信息，并在信息变更时及时更新。</p>
+<p>2. 企业注册后需经园区审核，审核通过前部分服务不可用。</p>
+<h4>二、账号安全</h4>
+<p>1. 您应妥善保管账号和密码，因保管不善造成的损失由您自行承担。</p>
+<p>2. 发现账号被盗用时，请立即通过“忘记密码”重置密码并联系园区管理员。</p>
+<h4>三、个人信息保护</h4>
+<p>平台依照《中华人民共和国个人信息保护法》处理您的个人信息，仅用于提供园区服务，未经您同意不向第三方提供。</p>
+<h4>四、其他</h4>
+<p>本协议的解释及争议解决适用中华人民共和国法律。</p>`;

@@ -22,6 +22,42 @@ const messages = {
     zh: '【{site}】您的验证码是{code}，{minutes}分钟内有效。如非本人操作，请忽略本短信。',
     en: '[{site}] Your verification code is {code}, valid for {minutes} minutes. If you did not ask for it, ignore this message.',
   },
+  registered: { zh: '注册成功', en: 'Registration succeeded' },
+  usernameTaken: { zh: '该用户名已被注册', en: 'This username is already registered' },
+  mobileTaken: { zh: '该手机号已被注册', en: 'This mobile number is already registered' },
+  companyTaken: {
+    zh: '该公司已注册，请联系贵司管理员加入',
+    en: 'This company is already registered; ask its administrator to add you',
+  },
+  noDefaultRole: {
+    zh: '该园区暂未开放注册，请联系园区管理员',
+    en: 'This park does not accept registrations yet; please contact its administrator',
+  },
+  usernameRequired: { zh: '请输入用户名', en: 'Please enter a username' },
+  passwordRule: {
+    zh: '口令长度至少8位，包括数字、小写字母、大写字母、特殊符号4类。口令不包含用户名，并且避免键盘排序密码!',
+    en: 'At least 8 characters with digits, lowercase and uppercase letters and symbols; not containing the username and no keyboard runs!',
+  },
+  companyRequired: { zh: '请输入公司名称!', en: 'Please enter the company name!' },
+  industryRequired: { zh: '请选择所属行业!', en: 'Please choose the industry!' },
+  regionRequired: { zh: '请选择企业地区!', en: 'Please choose the region!' },
+  contactRequired: { zh: '请输入联系人!', en: 'Please enter the contact person!' },
+  positionRequired: { zh: '请输入职位!', en: 'Please enter the position!' },
+  smsCodeRequired: { zh: '请输入验证码', en: 'Please enter the code' },
+  smsCodeInvalid: {
+    zh: '短信验证码错误或已失效，请重新获取',
+    en: 'The text message code is wrong or has expired; please get a new one',
+  },
+  resetCodeSent: {
+    zh: '若账号与手机号匹配，验证码已发送至该手机',
+    en: 'If the account and mobile number match, a code has been sent to that phone',
+  },
+  resetExpired: {
+    zh: '重置链接已失效，请重新验证手机号',
+    en: 'This reset has expired; please verify your mobile number again',
+  },
+  passwordChanged: { zh: '密码已修改，请重新登录', en: 'Password changed; please sign in again' },
+  oldPasswordWrong: { zh: '原密码错误', en: 'The current password is wrong' },
   signatureMissing: { zh: '请求未签名', en: 'The request is not signed' },
   signatureStale: {
     zh: '请求时间戳无效或已过期，请校准设备时间后重试',

@@ -10,6 +10,7 @@ import { connect, migrateDb, type Db } from '../db/client.js';
 import { ensureDatabase } from '../db/open.js';
 import { seedDemo } from '../db/seed.js';
 import { hashPassword } from '../modules/auth/auth.service.js';
+import { seedIndustries } from '../modules/catalog/industries-seed.js';
 import { loadConfig } from '../platform/config.js';
 import { loadSecrets, type Secrets } from '../platform/secrets.js';
 import { sign } from '../platform/signing.js';
@@ -32,6 +33,7 @@ export async function freshDatabase(prefix = 't'): Promise<string> {
   const db = connect(url, 2);
   try {
     await migrateDb(db);
+    await seedIndustries(db);
     await seedDemo(db, { passwordHash: await hashPassword(DEMO_PASSWORD) });
   } finally {
     await db.$client.end();

@@ -1,6 +1,6 @@
 import { lazy, Suspense } from 'react';
 import { useTranslation } from '../lib/i18n';
-import type { HumanCheck } from '../features/auth/components/login-page';
+import type { HumanCheck } from '../lib/human-check';
 import { useCaptchaKind } from '../features/captcha/api/behaviour-captcha';
 import { runtimeConfig } from '../lib/config';
 

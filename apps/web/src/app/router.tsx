@@ -8,7 +8,14 @@ import { RootRoute } from './routes/root';
  * Open routes (spec §2) need no session; the ones whose features are not built yet answer 404
  * without asking for a login. Everything else sits behind ProtectedRoute.
  */
-const BUILT_OPEN_ROUTES = new Set<string>(['/login', '/user/login', '/404']);
+const BUILT_OPEN_ROUTES = new Set<string>([
+  '/login',
+  '/user/login',
+  '/404',
+  '/user/register',
+  '/user/alteration',
+  '/user/register-result',
+]);
 
 export function createRouter() {
   return createBrowserRouter(
@@ -18,6 +25,19 @@ export function createRouter() {
         children: [
           { path: '/login', element: <LoginRoute /> },
           { path: '/user/login', element: <LoginRoute /> },
+          // Registration and the password pages: each its own chunk, none in the login page's bytes.
+          {
+            path: '/user/register',
+            lazy: async () => ({ Component: (await import('./routes/register')).RegisterRoute }),
+          },
+          {
+            path: '/user/alteration',
+            lazy: async () => ({ Component: (await import('./routes/account')).ForgotPasswordRoute }),
+          },
+          {
+            path: '/user/register-result',
+            lazy: async () => ({ Component: (await import('./routes/account')).ChangePasswordRoute }),
+          },
           { path: '/404', lazy: async () => ({ Component: (await import('./routes/not-found')).NotFoundRoute }) },
           ...OPEN_ROUTES.filter((path) => !BUILT_OPEN_ROUTES.has(path)).map((path) => ({
             path,

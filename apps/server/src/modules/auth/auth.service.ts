@@ -136,10 +136,13 @@ export function createAuthService(deps: AuthServiceDeps) {
   }
 
   return {
-    /** The sign-on server's login: the same checks; a success resets the failure count. */
-    async verifyCredentials(input: LoginInput): Promise<{ userId: number; tenantId: number }> {
+    /**
+     * The login's checks without a portal session (the sign-on server's login, a password change
+     * with the old password): a success resets the failure count and is audited as `action`.
+     */
+    async verifyCredentials(input: LoginInput, action = 'sso.login'): Promise<{ userId: number; tenantId: number }> {
       const user = await checkCredentials(input);
-      await repo.recordSuccess(user.userId, input.ip, 'sso.login');
+      await repo.recordSuccess(user.userId, input.ip, action);
       return user;
     },
 

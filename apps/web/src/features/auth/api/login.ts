@@ -1,7 +1,7 @@
-import type { LoginBody, PublicKeyData } from '@portal/contracts';
+import type { LoginBody } from '@portal/contracts';
 import { request } from '../../../lib/api/client';
 import { captchaClientId } from '../../../lib/client-id';
-import { rsaOaepEncrypt } from '../../../lib/crypto';
+import { encryptPassword } from '../../../lib/api/password';
 import { setToken } from '../../../lib/session';
 import { storage } from '../../../lib/storage';
 
@@ -12,24 +12,6 @@ export interface LoginInput {
   imgvercode?: string;
   /** … a passed behavioural captcha, when the server asks for that one. */
   captchaVerification?: string;
-}
-
-let publicKey: Promise<PublicKeyData> | null = null;
-
-function getPublicKey(): Promise<PublicKeyData> {
-  publicKey ??= request<PublicKeyData>('/api/front/account/auth/publicKey', { anonymous: true, silent: true }).catch(
-    (err) => {
-      publicKey = null;
-      throw err;
-    },
-  );
-  return publicKey;
-}
-
-/** base64(RSA-OAEP-SHA256(password)) under the server's public key (ARCHITECTURE §4). */
-export async function encryptPassword(password: string): Promise<string> {
-  const { publicKey: pem } = await getPublicKey();
-  return rsaOaepEncrypt(pem, password);
 }
 
 export async function login(input: LoginInput): Promise<string> {

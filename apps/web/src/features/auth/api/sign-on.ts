@@ -6,7 +6,8 @@ import { runtimeConfig } from '../../../lib/config';
 import { request } from '../../../lib/api/client';
 import { apiLanguage } from '../../../lib/i18n';
 import { captchaClientId } from '../../../lib/client-id';
-import { encryptPassword, type LoginInput } from './login';
+import { encryptPassword } from '../../../lib/api/password';
+import type { LoginInput } from './login';
 
 const ssoBase = () => runtimeConfig().ssoUrl.replace(/\/$/, '');
 

@@ -1,0 +1,66 @@
+import {
+  ChangePasswordRequest,
+  Envelope,
+  ResetCodeRequest,
+  ResetFinishRequest,
+  ResetGrant,
+  ResetVerifyRequest,
+  UpdatePasswordBody,
+} from '@portal/contracts';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { langOf, t, type MessageKey } from '../../platform/i18n.js';
+import { ok } from '../../platform/reply.js';
+import type { AccountService } from './account.service.js';
+
+const done = { 200: Envelope(Type.Null()) };
+
+/** Forgot password (`/user/alteration`) and change password; paths of ours, see docs/api.md. */
+export const accountRoutes: FastifyPluginAsyncTypebox<{ account: AccountService }> = async (app, { account }) => {
+  const say = (req: { query: unknown }, key: MessageKey) => ({
+    status: 200,
+    message: t(langOf(req.query), key),
+    data: null,
+  });
+
+  app.post('/api/front/account/reset/code', { schema: { body: ResetCodeRequest, response: done } }, async (req) => {
+    const { imageCode, number, ...who } = req.body;
+    await account.requestResetCode(who, { number, answer: imageCode }, req.ip);
+    return say(req, 'resetCodeSent');
+  });
+
+  app.post(
+    '/api/front/account/reset/verify',
+    { schema: { body: ResetVerifyRequest, response: { 200: Envelope(ResetGrant) } } },
+    async (req) => ok(req, { resetToken: await account.verifyResetCode(req.body) }),
+  );
+
+  app.post('/api/front/account/reset/finish', { schema: { body: ResetFinishRequest, response: done } }, async (req) => {
+    await account.finishReset(req.body.resetToken, req.body.password, req.ip);
+    return say(req, 'passwordChanged');
+  });
+
+  app.post(
+    '/api/front/account/auth/changePassword',
+    { schema: { body: ChangePasswordRequest, response: done } },
+    async (req) => {
+      const { imgvercode, captchaKey, captchaVerification, ...rest } = req.body;
+      await account.changeWithCredentials(
+        { ...rest, captcha: { answer: imgvercode, captchaKey, verification: captchaVerification } },
+        req.ip,
+        req.headers['user-agent'] ?? '',
+      );
+      return say(req, 'passwordChanged');
+    },
+  );
+
+  // The header dialog's change (spec §7 `api/front/account/auth/updatePassword`, issue 7's dialog).
+  app.post(
+    '/api/front/account/auth/updatePassword',
+    { preHandler: app.authenticate, schema: { body: UpdatePasswordBody, response: done } },
+    async (req) => {
+      await account.change(req.session!, req.body.oldPwd, req.body.newPwd, req.ip);
+      return say(req, 'ok');
+    },
+  );
+};

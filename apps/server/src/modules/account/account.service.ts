@@ -1,0 +1,180 @@
+/**
+ * Forgot password and change password (issue 6). Neither tells whether an account exists: a reset
+ * code is asked for with the account and its mobile number, answered the same way before anything
+ * depends on them (the lookup and the message happen after the answer), and a wrong pair fails like
+ * a wrong code. A new password follows the §5 rule; setting it ends the user's other sessions.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import { checkPassword, isBlank, isValidPhone, ResultCode } from '@portal/contracts';
+import { verify } from '@node-rs/argon2';
+import { AppError } from '../../platform/errors.js';
+import type { InvalidationBus } from '../../platform/invalidation.js';
+import type { PasswordDecryptor } from '../../platform/password-transport.js';
+import type { RateLimiter } from '../../platform/rate-limit.js';
+import type { ActiveSession } from '../../platform/session.js';
+import type { AccountRepository } from './account.repository.js';
+
+/** The login's captcha fields, as the login route passes them on. */
+export interface LoginCaptcha {
+  captchaKey?: string | undefined;
+  answer?: string | undefined;
+  verification?: string | undefined;
+}
+
+export interface AccountDeps {
+  repo: AccountRepository;
+  decryptor: PasswordDecryptor;
+  hashPassword: (password: string) => Promise<string>;
+  limiter: RateLimiter;
+  bus: Pick<InvalidationBus, 'publish'>;
+  /** Sends a password-reset code (throws when it may not: cooldown, caps, provider). */
+  sendCode: (tenantId: number, phone: string, ip: string) => Promise<void>;
+  /** Spends the code; true when it was the live reset code of this phone. */
+  checkCode: (tenantId: number, phone: string, code: string) => Promise<boolean>;
+  verifyHuman: (p: { number?: string | undefined; answer: string }) => Promise<boolean>;
+  /** The login's checks (rate limit, captcha, password, lockout): the user, or the login refusal. */
+  verifyCredentials: (input: {
+    tenantCode: string;
+    username: string;
+    passwordCipher: string;
+    captcha: LoginCaptcha;
+    ip: string;
+    userAgent: string;
+  }) => Promise<{ userId: number }>;
+  /** Work left to run after the answer (the reset lookup and message); errors only logged. */
+  later: (work: () => Promise<void>) => void;
+  phonePattern: string;
+  defaultTenantCode: string;
+}
+
+/** Reset codes asked for per address per hour; minutes a verified reset stays open. */
+export const RESET_LIMITS = { perIpPerHour: 10, grantTtlSeconds: 600 } as const;
+
+const bad = (key: 'phoneInvalid' | 'tenantUnknown' | 'humanCheckFailed' | 'smsCodeInvalid' | 'passwordRule') =>
+  new AppError(ResultCode.BAD_REQUEST, key);
+/** Changes of one's own password per hour: each costs an argon2 hash, and guesses the old one. */
+const PASSWORD_CHANGES_PER_HOUR = 10;
+const sha256 = (s: string) => createHash('sha256').update(s).digest('base64url');
+
+export function createAccountService(deps: AccountDeps) {
+  const { repo } = deps;
+
+  async function tenantOf(code: string | undefined): Promise<number> {
+    const tenantId = await repo.tenantId(isBlank(code) ? deps.defaultTenantCode : code!.trim());
+    if (tenantId === null) throw bad('tenantUnknown');
+    return tenantId;
+  }
+
+  function newPassword(cipher: string, username: string): string {
+    const password = deps.decryptor.decrypt(cipher);
+    if (checkPassword(password, username).length > 0) throw bad('passwordRule');
+    return password;
+  }
+
+  async function setPassword(p: Parameters<AccountRepository['setPassword']>[0]): Promise<boolean> {
+    const done = await repo.setPassword(p);
+    if (done) await deps.bus.publish({ kind: 'user', id: p.userId });
+    return done;
+  }
+
+  return {
+    /** Step 2 of forgot password: the same answer whether or not the pair is an account. */
+    async requestResetCode(
+      input: { tenantCode?: string | undefined; username: string; mobile: string },
+      proof: { number?: string | undefined; answer: string },
+      ip: string,
+    ): Promise<void> {
+      await deps.limiter.hit(`reset:ip:${ip}`, RESET_LIMITS.perIpPerHour, 3600);
+      const mobile = input.mobile.trim();
+      if (!isValidPhone(mobile, deps.phonePattern)) throw bad('phoneInvalid');
+      const tenantId = await tenantOf(input.tenantCode);
+      if (!(await deps.verifyHuman(proof))) throw bad('humanCheckFailed');
+      const username = input.username.trim();
+      deps.later(async () => {
+        const userId = await repo.userByAccountAndMobile(tenantId, username, mobile);
+        if (userId !== null) await deps.sendCode(tenantId, mobile, ip);
+      });
+    },
+
+    /** Step 2 → 3: a right code for the account's own number gives a grant to set a password. */
+    async verifyResetCode(input: {
+      tenantCode?: string | undefined;
+      username: string;
+      mobile: string;
+      smsCode: string;
+    }): Promise<string> {
+      const tenantId = await tenantOf(input.tenantCode);
+      const mobile = input.mobile.trim();
+      // The code is checked (and counted) whether or not the pair is an account.
+      const [userId, right] = await Promise.all([
+        repo.userByAccountAndMobile(tenantId, input.username.trim(), mobile),
+        deps.checkCode(tenantId, mobile, input.smsCode.trim()),
+      ]);
+      if (userId === null || !right) throw bad('smsCodeInvalid');
+      const token = randomBytes(32).toString('base64url');
+      await repo.createReset(userId, sha256(token), RESET_LIMITS.grantTtlSeconds);
+      return token;
+    },
+
+    /** Step 3: the new password, once per grant; every session of the user ends. */
+    async finishReset(resetToken: string, passwordCipher: string, ip: string): Promise<void> {
+      const tokenHash = sha256(resetToken);
+      const reset = await repo.liveReset(tokenHash);
+      if (!reset) throw new AppError(ResultCode.BAD_REQUEST, 'resetExpired');
+      const password = newPassword(passwordCipher, reset.username);
+      const passwordHash = await deps.hashPassword(password);
+      const done = await setPassword({
+        userId: reset.userId,
+        passwordHash,
+        ip,
+        action: 'password.reset',
+        resetTokenHash: tokenHash,
+      });
+      if (!done) throw new AppError(ResultCode.BAD_REQUEST, 'resetExpired');
+    },
+
+    /** /user/register-result without a session: the old password proves the account, as at login. */
+    async changeWithCredentials(
+      input: {
+        tenantCode?: string | undefined;
+        username: string;
+        oldPwd: string;
+        newPwd: string;
+        captcha: LoginCaptcha;
+      },
+      ip: string,
+      userAgent: string,
+    ): Promise<void> {
+      const username = input.username.trim();
+      const { userId } = await deps.verifyCredentials({
+        tenantCode: isBlank(input.tenantCode) ? deps.defaultTenantCode : input.tenantCode!.trim(),
+        username,
+        passwordCipher: input.oldPwd,
+        captcha: input.captcha,
+        ip,
+        userAgent,
+      });
+      const passwordHash = await deps.hashPassword(newPassword(input.newPwd, username));
+      await setPassword({ userId, passwordHash, ip, action: 'password.change' });
+    },
+
+    /** The signed-in user's own change (the header dialog): other sessions end, this one stays. */
+    async change(session: ActiveSession, oldCipher: string, newCipher: string, ip: string): Promise<void> {
+      await deps.limiter.hit(`password-change:user:${session.userId}`, PASSWORD_CHANGES_PER_HOUR, 3600);
+      const old = deps.decryptor.decrypt(oldCipher);
+      if (!(await verify(await repo.passwordHash(session.userId), old).catch(() => false))) {
+        throw new AppError(ResultCode.BAD_REQUEST, 'oldPasswordWrong');
+      }
+      const passwordHash = await deps.hashPassword(newPassword(newCipher, await repo.username(session.userId)));
+      await setPassword({
+        userId: session.userId,
+        passwordHash,
+        ip,
+        action: 'password.change',
+        keepSession: session.id,
+      });
+    },
+  };
+}
+
+export type AccountService = ReturnType<typeof createAccountService>;

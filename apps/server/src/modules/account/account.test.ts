@@ -1,0 +1,188 @@
+/**
+ * Forgot password and change password over HTTP: the round trip, no account enumeration, one use
+ * per grant, the §5 rule, and the user's other sessions ended.
+ */
+import { randomBytes } from 'node:crypto';
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestContext, DEMO_PASSWORD, type TestContext } from '../../test/harness.js';
+
+let ctx: TestContext;
+const NEW_PASSWORD = 'Kp7$wq2Zr';
+
+async function captcha(): Promise<string> {
+  const number = randomBytes(8).toString('hex');
+  expect((await ctx.call({ url: `/api/front/account/auth/kaptcha?number=${number}` })).statusCode).toBe(200);
+  return number;
+}
+
+async function outbox(phone: string): Promise<string[]> {
+  const res = await ctx.db.execute<{ body: string }>(
+    sql`SELECT body FROM sms_outbox WHERE phone = ${phone} ORDER BY id`,
+  );
+  return res.rows.map((r) => r.body);
+}
+
+/** The code sent after the answer (the lookup runs after it), as the phone would show it. */
+async function waitForCode(phone: string, before: number): Promise<string> {
+  for (let i = 0; i < 100; i++) {
+    const sent = await outbox(phone);
+    if (sent.length > before) return /验证码是(\d{6})/.exec(sent.at(-1)!)![1]!;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  throw new Error('no code sent');
+}
+
+async function requestCode(username: string, mobile: string) {
+  return ctx.call({
+    url: '/api/front/account/reset/code',
+    body: { tenantCode: 'demo', username, mobile, imageCode: '8888', number: await captcha() },
+  });
+}
+
+async function newUser(username: string, mobile: string): Promise<void> {
+  await ctx.db.execute(sql`
+    INSERT INTO users (tenant_id, username, password_hash, name, mobile)
+    SELECT tenant_id, ${username}, password_hash, ${username}, ${mobile} FROM users WHERE username = 'member'`);
+}
+
+beforeAll(async () => {
+  ctx = await createTestContext();
+});
+afterAll(async () => ctx?.close());
+
+describe('forgot password', () => {
+  it('resets with the code sent to the account’s own number and ends every session', async () => {
+    await newUser('forgetful', '13612340001');
+    const token = await ctx.login('forgetful');
+    const res = await requestCode('forgetful', '13612340001');
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().message).toBe('若账号与手机号匹配，验证码已发送至该手机');
+    const code = await waitForCode('13612340001', 0);
+
+    const verify = await ctx.call({
+      url: '/api/front/account/reset/verify',
+      body: { tenantCode: 'demo', username: 'forgetful', mobile: '13612340001', smsCode: code },
+    });
+    expect(verify.statusCode, verify.body).toBe(200);
+    const { resetToken } = verify.json().data as { resetToken: string };
+
+    const weak = await ctx.call({
+      url: '/api/front/account/reset/finish',
+      body: { resetToken, password: ctx.encrypt('forgetful#A1') },
+    });
+    expect(weak.json().message).toMatch(/^口令长度至少8位/);
+    const finish = await ctx.call({
+      url: '/api/front/account/reset/finish',
+      body: { resetToken, password: ctx.encrypt(NEW_PASSWORD) },
+    });
+    expect(finish.statusCode, finish.body).toBe(200);
+    expect(finish.json().message).toBe('密码已修改，请重新登录');
+    const again = await ctx.call({
+      url: '/api/front/account/reset/finish?language=eng',
+      body: { resetToken, password: ctx.encrypt('Other#Pw9x') },
+    });
+    expect(again.statusCode).toBe(400);
+    expect(again.json().message).toBe('This reset has expired; please verify your mobile number again');
+
+    expect((await ctx.call({ url: '/api/front/member/front/infoV2', token })).statusCode).toBe(401);
+    await expect(ctx.login('forgetful', DEMO_PASSWORD)).rejects.toThrow();
+    await expect(ctx.login('forgetful', NEW_PASSWORD)).resolves.toMatch(/^ey/);
+  });
+
+  it('answers a pair that is no account exactly like one that is, and sends nothing', async () => {
+    const cases = [
+      ['nobody-here', '13612340002'],
+      ['member', '13612340003'],
+    ];
+    for (const [username, mobile] of cases) {
+      const res = await requestCode(username!, mobile!);
+      expect(res.statusCode).toBe(200);
+      expect(res.json()).toEqual({ status: 200, message: '若账号与手机号匹配，验证码已发送至该手机', data: null });
+    }
+    await new Promise((r) => setTimeout(r, 200));
+    expect(await outbox('13612340002')).toEqual([]);
+    expect(await outbox('13612340003')).toEqual([]);
+    const verify = await ctx.call({
+      url: '/api/front/account/reset/verify',
+      body: { tenantCode: 'demo', username: 'nobody-here', mobile: '13612340002', smsCode: '123456' },
+    });
+    expect(verify.statusCode).toBe(400);
+    expect(verify.json().message).toBe('短信验证码错误或已失效，请重新获取');
+  });
+
+  it('refuses the code for another account, a wrong number and a missing captcha', async () => {
+    await newUser('twin', '13612340004');
+    const res = await requestCode('twin', '13612340004');
+    expect(res.statusCode).toBe(200);
+    const code = await waitForCode('13612340004', 0);
+    const other = await ctx.call({
+      url: '/api/front/account/reset/verify',
+      body: { tenantCode: 'demo', username: 'member', mobile: '13612340004', smsCode: code },
+    });
+    expect(other.statusCode).toBe(400);
+    const phone = await requestCode('twin', '123');
+    expect(phone.json().message).toBe('请输入正确手机号');
+    const human = await ctx.call({
+      url: '/api/front/account/reset/code',
+      body: { tenantCode: 'demo', username: 'twin', mobile: '13612340004', imageCode: '0000', number: await captcha() },
+    });
+    expect(human.json().message).toBe('验证码错误或已失效，请重新验证');
+  });
+});
+
+describe('change password', () => {
+  async function loginCaptcha(): Promise<string> {
+    const key = randomBytes(8).toString('hex');
+    await ctx.call({ url: `/api/auth/kaptcha/get?type=LOGIN&data=${key}` });
+    return key;
+  }
+
+  it('with the old password (no session): one refusal for a wrong password and an unknown user', async () => {
+    await newUser('changer', '13612340005');
+    const token = await ctx.login('changer');
+    const call = async (username: string, oldPwd: string) =>
+      ctx.call({
+        url: '/api/front/account/auth/changePassword',
+        body: {
+          tenantCode: 'demo',
+          username,
+          oldPwd: ctx.encrypt(oldPwd),
+          newPwd: ctx.encrypt(NEW_PASSWORD),
+          imgvercode: '8888',
+          captchaKey: await loginCaptcha(),
+        },
+      });
+    const wrong = await call('changer', 'Wrong#Pw9x');
+    const unknown = await call('nobody-here', DEMO_PASSWORD);
+    expect(wrong.statusCode).toBe(400);
+    expect(unknown.json()).toEqual(wrong.json());
+    const ok = await call('changer', DEMO_PASSWORD);
+    expect(ok.statusCode, ok.body).toBe(200);
+    expect((await ctx.call({ url: '/api/front/member/front/infoV2', token })).statusCode).toBe(401);
+    await expect(ctx.login('changer', NEW_PASSWORD)).resolves.toMatch(/^ey/);
+  });
+
+  it('signed in (updatePassword): the old password checked, other sessions end, this one stays', async () => {
+    await newUser('dialog', '13612340006');
+    const here = await ctx.login('dialog');
+    const elsewhere = await ctx.login('dialog');
+    const call = (oldPwd: string, newPwd: string) =>
+      ctx.call({
+        url: '/api/front/account/auth/updatePassword',
+        token: here,
+        body: { oldPwd: ctx.encrypt(oldPwd), newPwd: ctx.encrypt(newPwd) },
+      });
+    expect((await call('Wrong#Pw9x', NEW_PASSWORD)).json().message).toBe('原密码错误');
+    expect((await call(DEMO_PASSWORD, 'short')).json().message).toMatch(/^口令长度至少8位/);
+    const ok = await call(DEMO_PASSWORD, NEW_PASSWORD);
+    expect(ok.statusCode, ok.body).toBe(200);
+    expect((await ctx.call({ url: '/api/front/member/front/infoV2', token: here })).statusCode).toBe(200);
+    expect((await ctx.call({ url: '/api/front/member/front/infoV2', token: elsewhere })).statusCode).toBe(401);
+    const noSession = await ctx.call({
+      url: '/api/front/account/auth/updatePassword',
+      body: { oldPwd: ctx.encrypt(NEW_PASSWORD), newPwd: ctx.encrypt(DEMO_PASSWORD) },
+    });
+    expect(noSession.statusCode).toBe(401);
+  });
+});

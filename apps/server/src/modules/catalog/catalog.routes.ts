@@ -1,0 +1,27 @@
+import { Envelope, IndustryNode, IndustryTreeQuery, RegionNode, RegionQuery } from '@portal/contracts';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { ok } from '../../platform/reply.js';
+import type { CatalogRepository } from './catalog.repository.js';
+import { regionChildren } from './regions.js';
+
+/**
+ * The pickers of company registration (spec §7): industries (GB/T 4754-2017) and regions
+ * (GB/T 2260). Public: registration is anonymous.
+ */
+export const catalogRoutes: FastifyPluginAsyncTypebox<{ catalog: CatalogRepository }> = async (app, { catalog }) => {
+  app.get(
+    '/api/front/select/indTree',
+    { schema: { querystring: IndustryTreeQuery, response: { 200: Envelope(Type.Array(IndustryNode)) } } },
+    async (req) => {
+      const { parentCode } = req.query;
+      return ok(req, parentCode ? await catalog.industryChildren(parentCode) : await catalog.industryTree());
+    },
+  );
+
+  app.get(
+    '/api/front/select/regionTreeListByCode',
+    { schema: { querystring: RegionQuery, response: { 200: Envelope(Type.Array(RegionNode)) } } },
+    async (req) => ok(req, regionChildren(req.query.qhCode || '0')),
+  );
+};

@@ -1,0 +1,159 @@
+/**
+ * Self-registration (issue 6, spec §3, §4, §5): a member, or a company with its first member, bound
+ * to a tenant. The rules of §5 are checked here as in the form; a person is proven by the SMS code
+ * (when SMS verification is on) or by a passed captcha; nothing is written unless everything holds.
+ */
+import {
+  checkPassword,
+  isBlank,
+  isValidPhone,
+  ResultCode,
+  type CompanyRegistration,
+  type MemberRegistration,
+} from '@portal/contracts';
+import { AppError } from '../../platform/errors.js';
+import type { MessageKey } from '../../platform/i18n.js';
+import type { PasswordDecryptor } from '../../platform/password-transport.js';
+import type { RateLimiter } from '../../platform/rate-limit.js';
+import { takenBy, type RegistrationRepository, type Taken } from './registration.repository.js';
+
+export interface RegistrationDeps {
+  repo: RegistrationRepository;
+  decryptor: PasswordDecryptor;
+  hashPassword: (password: string) => Promise<string>;
+  limiter: RateLimiter;
+  /** Whether registration asks for an SMS code (runtime `notsms` and not `registerWithoutSms`). */
+  smsRequired: boolean;
+  /** Spends the SMS code; true when it was the live code of this phone for registration. */
+  checkSmsCode: (tenantId: number, phone: string, code: string) => Promise<boolean>;
+  /** Spends the captcha (a passed behavioural check, or the image's answer with `number`). */
+  verifyHuman: (p: { number?: string | undefined; answer: string }) => Promise<boolean>;
+  /**
+   * Catalog lookups: a leaf of the industry tree (a 4th-level class once the full classification is
+   * imported; the picker offers only leaves), and a region code.
+   */
+  isIndustryLeaf: (code: string) => Promise<boolean>;
+  isRegion: (code: string) => Promise<boolean>;
+  phonePattern: string;
+  defaultTenantCode: string;
+}
+
+/** Registrations per address per hour, and username checks per address per minute. */
+export const REGISTRATION_LIMITS = { perIpPerHour: 20, checksPerIpPerMinute: 30 } as const;
+
+const TAKEN_MESSAGE: Record<Taken, MessageKey> = {
+  username: 'usernameTaken',
+  mobile: 'mobileTaken',
+  company: 'companyTaken',
+};
+
+const bad = (key: MessageKey) => new AppError(ResultCode.BAD_REQUEST, key);
+
+export function createRegistrationService(deps: RegistrationDeps) {
+  const { repo } = deps;
+
+  async function tenantOf(code: string | undefined): Promise<number> {
+    const tenantId = await repo.tenantId(isBlank(code) ? deps.defaultTenantCode : code!.trim());
+    if (tenantId === null) throw bad('tenantUnknown');
+    return tenantId;
+  }
+
+  interface Common {
+    tenantId: number;
+    username: string;
+    password: string;
+    mobile: string;
+    smsCode?: string | undefined;
+    imgCode?: string | undefined;
+    number?: string | undefined;
+    company?: string;
+  }
+
+  /**
+   * The checks that cost nothing first, then (counted per address) what is taken and the proof,
+   * which spends it.
+   */
+  async function prove(c: Common, ip: string): Promise<void> {
+    if (!isValidPhone(c.mobile, deps.phonePattern)) throw bad('phoneInvalid');
+    if (checkPassword(c.password, c.username).length > 0) throw bad('passwordRule');
+    await deps.limiter.hit(`register:ip:${ip}`, REGISTRATION_LIMITS.perIpPerHour, 3600);
+    const taken = await repo.taken(c.tenantId, { username: c.username, mobile: c.mobile, company: c.company });
+    if (taken) throw new AppError(ResultCode.CONFLICT, TAKEN_MESSAGE[taken]);
+    if (deps.smsRequired) {
+      if (isBlank(c.smsCode)) throw bad('smsCodeRequired');
+      if (!(await deps.checkSmsCode(c.tenantId, c.mobile, c.smsCode!.trim()))) throw bad('smsCodeInvalid');
+    } else if (isBlank(c.imgCode) || !(await deps.verifyHuman({ number: c.number, answer: c.imgCode! }))) {
+      throw bad('humanCheckFailed');
+    }
+  }
+
+  async function create(...args: Parameters<RegistrationRepository['create']>): Promise<void> {
+    try {
+      if (!(await repo.create(...args))) throw bad('noDefaultRole');
+    } catch (err) {
+      // Someone else took the name between the check and the insert.
+      const taken = takenBy(err);
+      if (taken) throw new AppError(ResultCode.CONFLICT, TAKEN_MESSAGE[taken]);
+      throw err;
+    }
+  }
+
+  return {
+    async registerMember(input: MemberRegistration, ip: string): Promise<void> {
+      const username = input.username.trim();
+      if (isBlank(username)) throw bad('usernameRequired');
+      const tenantId = await tenantOf(input.tenantCode);
+      const password = deps.decryptor.decrypt(input.password);
+      const mobile = input.mobile.trim();
+      await prove({ ...input, tenantId, username, password, mobile }, ip);
+      await create({ tenantId, username, passwordHash: await deps.hashPassword(password), name: username, mobile });
+    },
+
+    /** A company and its first member, who signs in with the mobile number. */
+    async registerCompany(input: CompanyRegistration, ip: string): Promise<void> {
+      const required: [string, MessageKey][] = [
+        [input.companyName, 'companyRequired'],
+        [input.industryCode, 'industryRequired'],
+        [input.country, 'regionRequired'],
+        [input.contacts, 'contactRequired'],
+        [input.position, 'positionRequired'],
+      ];
+      const missing = required.find(([v]) => isBlank(v));
+      if (missing) throw bad(missing[1]);
+      const tenantId = await tenantOf(input.tenantCode);
+      if (!(await deps.isIndustryLeaf(input.industryCode.trim()))) throw bad('industryRequired');
+      if (!(await deps.isRegion(input.country.trim()))) throw bad('regionRequired');
+      const password = deps.decryptor.decrypt(input.password);
+      const mobile = input.mobile.trim();
+      const company = input.companyName.trim();
+      await prove({ ...input, tenantId, username: mobile, password, mobile, company }, ip);
+      const contacts = input.contacts.trim();
+      await create({
+        tenantId,
+        username: mobile,
+        passwordHash: await deps.hashPassword(password),
+        name: contacts,
+        mobile,
+        enterprise: {
+          name: company,
+          industryCode: input.industryCode.trim(),
+          regionCode: input.country.trim(),
+          contacts,
+          position: input.position.trim(),
+        },
+      });
+    },
+
+    /** Whether a username is free in the tenant (rate-limited: it tells who has an account). */
+    async usernameAvailable(tenantCode: string | undefined, username: string, ip: string): Promise<boolean> {
+      await deps.limiter.hit(`check-user:ip:${ip}`, REGISTRATION_LIMITS.checksPerIpPerMinute, 60);
+      return !(await repo.usernameTaken(await tenantOf(tenantCode), username.trim()));
+    },
+
+    async agreement(tenantCode: string | undefined): Promise<string> {
+      return repo.agreement(await tenantOf(tenantCode));
+    },
+  };
+}
+
+export type RegistrationService = ReturnType<typeof createRegistrationService>;

@@ -1,0 +1,34 @@
+import { useLocation } from 'react-router';
+import { ChangePasswordPage } from '../../features/account/components/change-password-page';
+import { ForgotPasswordPage } from '../../features/account/components/forgot-password-page';
+import { basename, runtimeConfig } from '../../lib/config';
+import { storage } from '../../lib/storage';
+import { useHumanCheck } from '../human-check';
+import { LanguageToggle } from '../language-toggle';
+import { tenantCodeOf } from '../navigation';
+
+function useAccountContext() {
+  const location = useLocation();
+  const tenantCode =
+    tenantCodeOf(location.search) ?? storage.get<string>('tenantCode') ?? runtimeConfig().defaultTenantCode;
+  const base = basename().replace(/\/$/, '');
+  const q = `?tenantCode=${encodeURIComponent(tenantCode)}`;
+  return {
+    tenantCode,
+    humanCheck: useHumanCheck(),
+    loginUrl: `${base}/login${q}`,
+    forgotUrl: `${base}/user/alteration${q}`,
+    languageToggle: <LanguageToggle />,
+  };
+}
+
+/** /user/alteration (spec §2 lazy pages: forgot password, steps 1–4). */
+export function ForgotPasswordRoute() {
+  const { forgotUrl: _, ...props } = useAccountContext();
+  return <ForgotPasswordPage {...props} />;
+}
+
+/** /user/register-result (spec §2: titled change password). */
+export function ChangePasswordRoute() {
+  return <ChangePasswordPage {...useAccountContext()} />;
+}

@@ -1,0 +1,36 @@
+import { useLocation, useNavigate } from 'react-router';
+import { registerLayout } from '../../features/register/after-register';
+import { RegisterPage, type RegisterVariant } from '../../features/register/components/register-page';
+import { runtimeConfig } from '../../lib/config';
+import { storage } from '../../lib/storage';
+import { useHumanCheck } from '../human-check';
+import { LanguageToggle } from '../language-toggle';
+import { tenantCodeOf } from '../navigation';
+
+/** /user/register: the company form, or the member form with `type=member` (ADR 010). */
+export function RegisterRoute() {
+  const location = useLocation();
+  const navigate = useNavigate();
+  const humanCheck = useHumanCheck();
+  const params = new URLSearchParams(location.search);
+  const cfg = runtimeConfig();
+  const tenantCode = tenantCodeOf(location.search) ?? storage.get<string>('tenantCode') ?? cfg.defaultTenantCode;
+  const variant: RegisterVariant = params.get('type') === 'member' ? 'member' : 'company';
+  return (
+    <RegisterPage
+      key={variant}
+      variant={variant}
+      onVariant={(v) => {
+        const next = new URLSearchParams(location.search);
+        if (v === 'member') next.set('type', 'member');
+        else next.delete('type');
+        navigate({ search: next.toString() }, { replace: true });
+      }}
+      layout={registerLayout(cfg)}
+      tenantCode={tenantCode}
+      service={params.get('service')}
+      humanCheck={humanCheck}
+      languageToggle={<LanguageToggle />}
+    />
+  );
+}

@@ -1,0 +1,40 @@
+/**
+ * The §5 rules as antd Form rules, with the product's messages: one place for the registration
+ * and account forms. Each validator resolves or rejects with the message to show.
+ */
+import { checkPassword, isBlank, isStrongEnough, isValidPhone, passwordsMatch } from '@portal/contracts';
+import type { FormRule } from 'antd';
+import { runtimeConfig } from '../lib/config';
+import { i18n } from '../lib/i18n';
+
+const t = (key: string) => i18n.t(key);
+const check = (ok: boolean, key: string) => (ok ? Promise.resolve() : Promise.reject(new Error(t(key))));
+
+/** Required text (null, 'null' and 'undefined' are empty, §5), with the field's own message. */
+export const required = (key: string): FormRule => ({
+  validator: (_, v: unknown) => check(!isBlank(v) && !(Array.isArray(v) && v.length === 0), key),
+});
+
+/** Password: 请输入密码, then 密码强度不够 below medium, then the full rule (not containing `username`). */
+export const passwordRule = (username: () => string | undefined): FormRule => ({
+  validator: (_, v: string | undefined) => {
+    if (!v) return check(false, 'forms.passwordRequired');
+    if (!isStrongEnough(v)) return check(false, 'forms.passwordWeak');
+    return check(checkPassword(v, username()).length === 0, 'forms.passwordRule');
+  },
+});
+
+/** Repeat password: 请再次输入密码！, then equal after trimming (两次密码不一致). */
+export const repeatRule = (password: () => string | undefined): FormRule => ({
+  validator: (_, v: string | undefined) =>
+    !v ? check(false, 'forms.repeatRequired') : check(passwordsMatch(password() ?? '', v), 'forms.repeatMismatch'),
+});
+
+export const mobileRule: FormRule = {
+  validator: (_, v: string | undefined) =>
+    check(isValidPhone((v ?? '').trim(), runtimeConfig().phonePattern), 'forms.mobileInvalid'),
+};
+
+export const agreementRule: FormRule = {
+  validator: (_, v: boolean | undefined) => check(v === true, 'forms.agreementRequired'),
+};

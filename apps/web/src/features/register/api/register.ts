@@ -1,0 +1,53 @@
+import type {
+  AgreementData,
+  CompanyRegistration,
+  IndustryNode,
+  MemberRegistration,
+  RegionNode,
+} from '@portal/contracts';
+import { useQuery } from '@tanstack/react-query';
+import { request } from '../../../lib/api/client';
+
+/** Registration answers its own failures (§8 注册失败), so every call here is silent. */
+const quiet = { anonymous: true, silent: true } as const;
+
+export function registerCompany(body: CompanyRegistration): Promise<void> {
+  return request('/api/front/member/registerMemberByGyszmf', { ...quiet, body: { ...body } });
+}
+
+export function registerMember(body: MemberRegistration): Promise<void> {
+  return request('/api/front/member/registerMember', { ...quiet, body: { ...body } });
+}
+
+/** sendPhoneCode (type 2, registration): `imageCode` is the captcha's answer or verification. */
+export function sendPhoneCode(body: {
+  phone: string;
+  type: number;
+  imageCode: string;
+  number?: string | undefined;
+  tenantCode: string;
+}): Promise<void> {
+  return request('/api/front/member/sendPhoneCode', { ...quiet, body: { ...body } });
+}
+
+export function useAgreement(tenantCode: string) {
+  return useQuery({
+    queryKey: ['agreement', tenantCode],
+    queryFn: () =>
+      request<AgreementData>('/api/front/registerContent/getInfoByTenantCode', { ...quiet, query: { tenantCode } }),
+    staleTime: 5 * 60_000,
+  });
+}
+
+export function useIndustryTree() {
+  return useQuery({
+    queryKey: ['industries'],
+    queryFn: () => request<IndustryNode[]>('/api/front/select/indTree', quiet),
+    staleTime: 30 * 60_000,
+  });
+}
+
+/** One level of regions: the provinces for `0`, else the children of a code. */
+export function regionChildren(qhCode: string): Promise<RegionNode[]> {
+  return request<RegionNode[]>('/api/front/select/regionTreeListByCode', { ...quiet, query: { qhCode } });
+}

@@ -1,0 +1,324 @@
+import { LIMITS } from '@portal/contracts';
+import { Alert, Button, Form, Input, Result, Segmented, notification } from 'antd';
+import { useEffect, useState, type ReactNode } from 'react';
+import { ApiError } from '../../../lib/api/client';
+import { encryptPassword } from '../../../lib/api/password';
+import { runtimeConfig } from '../../../lib/config';
+import type { HumanCheck } from '../../../lib/human-check';
+import { useTranslation } from '../../../lib/i18n';
+import { agreementRule, mobileRule, passwordRule, repeatRule, required } from '../../../components/form-rules';
+import { PasswordStrength } from '../../../components/password-strength';
+import { SmsCodeButton } from '../../../components/sms-code-button';
+import { useHumanProof } from '../../../components/use-human-proof';
+import { afterRegisterUrl, loginLinkUrl, type RegisterLayout } from '../after-register';
+import { registerCompany, registerMember, sendPhoneCode } from '../api/register';
+import { AgreementCheckbox } from './agreement';
+import { IndustryPicker, RegionPicker } from './pickers';
+import './register-page.css';
+
+export type RegisterVariant = 'company' | 'member';
+
+export interface RegisterPageProps {
+  variant: RegisterVariant;
+  onVariant: (v: RegisterVariant) => void;
+  layout: RegisterLayout;
+  tenantCode: string;
+  /** Where the sign-on login returns after registration (query `service`). */
+  service: string | null;
+  humanCheck: HumanCheck | undefined;
+  languageToggle?: ReactNode;
+}
+
+interface Values {
+  companyName?: string;
+  industry?: string[];
+  region?: string[];
+  contacts?: string;
+  position?: string;
+  username?: string;
+  mobile: string;
+  smsCode?: string;
+  imgCode?: string;
+  password: string;
+  repeat: string;
+  agreement: boolean;
+}
+
+const messageOf = (err: unknown) => (err instanceof Error ? err.message : String(err));
+
+/** Registration (spec §2 screen 2, §4, §5, §8): a company with its first member, or a member. */
+export function RegisterPage({
+  variant,
+  onVariant,
+  layout,
+  tenantCode,
+  service,
+  humanCheck,
+  languageToggle,
+}: RegisterPageProps) {
+  const { t } = useTranslation();
+  const cfg = runtimeConfig();
+  const [form] = Form.useForm<Values>();
+  const password = Form.useWatch('password', form) ?? '';
+  const [pending, setPending] = useState(false);
+  const [left, setLeft] = useState<number | null>(null);
+  const human = useHumanProof(humanCheck, 'register');
+  const smsOn = cfg.notsms && !cfg.registerWithoutSms;
+  const site = cfg.siteName || t('app.siteName');
+  const target = afterRegisterUrl(cfg, tenantCode, service);
+
+  // 注册成功, then the login after 3 s (§4, §9).
+  useEffect(() => {
+    if (left === null) return;
+    if (left <= 0) {
+      window.location.assign(target);
+      return;
+    }
+    const timer = setTimeout(() => setLeft((n) => (n ?? 1) - 1), 1000);
+    return () => clearTimeout(timer);
+  }, [left, target]);
+
+  const refreshCaptcha = () => {
+    form.setFieldValue('imgCode', '');
+    human.refresh();
+  };
+
+  /** The image's answer, or a passed slider. */
+  const proof = () => human.proveWith(form, 'imgCode');
+
+  // §4: the number first, then the captcha, then the code; the button counts down only if sent.
+  const sendCode = async (): Promise<boolean> => {
+    try {
+      await form.validateFields(['mobile']);
+      const p = await proof();
+      if (!p) return false;
+      await sendPhoneCode({
+        phone: (form.getFieldValue('mobile') as string).trim(),
+        type: LIMITS.smsTypeRegistration,
+        imageCode: p.answer,
+        number: p.key,
+        tenantCode,
+      });
+      if (human.imageMode) refreshCaptcha();
+      notification.success({ message: t('forms.smsSent'), duration: 2 });
+      return true;
+    } catch (err) {
+      if (!(err instanceof ApiError)) return false; // a field's own message is shown under it
+      if (human.imageMode) refreshCaptcha();
+      // §8: a refusal is 注册失败 with the server's message; a failed transport 错误 for 4 s.
+      if (err.status === 0) {
+        notification.error({ message: t('forms.error'), description: err.message || t('errors.network'), duration: 4 });
+      } else {
+        notification.error({ message: t('register.failed'), description: err.message, duration: 4 });
+      }
+      return false;
+    }
+  };
+
+  const submit = async (v: Values) => {
+    let p: Awaited<ReturnType<typeof proof>> = null;
+    if (!smsOn) {
+      p = await proof().catch(() => null);
+      if (!p) return;
+    }
+    setPending(true);
+    try {
+      const common = {
+        tenantCode,
+        password: await encryptPassword(v.password),
+        mobile: v.mobile.trim(),
+        ...(smsOn ? { smsCode: v.smsCode?.trim() } : { imgCode: p?.answer, number: p?.key }),
+        hostUrl: window.location.href.split('?')[0],
+      };
+      if (variant === 'company') {
+        await registerCompany({
+          ...common,
+          companyName: v.companyName!.trim(),
+          industryCode: v.industry!.at(-1)!,
+          country: v.region!.at(-1)!,
+          contacts: v.contacts!.trim(),
+          position: v.position!.trim(),
+        });
+      } else {
+        await registerMember({ ...common, username: v.username!.trim() });
+      }
+      notification.success({ message: t('register.success'), duration: LIMITS.redirectAfterRegisterSeconds });
+      setLeft(LIMITS.redirectAfterRegisterSeconds);
+    } catch (err) {
+      notification.error({ message: t('register.failed'), description: messageOf(err), duration: 2 });
+      refreshCaptcha();
+    } finally {
+      setPending(false);
+    }
+  };
+
+  const body =
+    left !== null ? (
+      <Result
+        status="success"
+        title={t('register.success')}
+        subTitle={t('register.successRedirect', { seconds: Math.max(left, 0) })}
+        extra={
+          <Button type="primary" href={target}>
+            {t('register.goNow')}
+          </Button>
+        }
+      />
+    ) : (
+      <>
+        <Segmented
+          block
+          className="reg-variant"
+          value={variant}
+          onChange={(v) => onVariant(v as RegisterVariant)}
+          options={[
+            { value: 'company', label: t('register.company') },
+            { value: 'member', label: t('register.member') },
+          ]}
+        />
+        {humanCheck?.kind === 'unknown' ? (
+          <Alert
+            type="warning"
+            showIcon
+            message={t('forms.checkUnknown')}
+            action={
+              <Button size="small" onClick={humanCheck.retry}>
+                {t('login.retry')}
+              </Button>
+            }
+          />
+        ) : null}
+        <Form<Values>
+          form={form}
+          layout="vertical"
+          requiredMark={false}
+          onFinish={(v) => void submit(v)}
+          scrollToFirstError
+          validateTrigger={['onChange', 'onBlur']}
+          initialValues={{ agreement: false }}
+        >
+          {variant === 'company' ? (
+            <>
+              <Form.Item
+                name="companyName"
+                label={t('register.companyName')}
+                rules={[required('forms.companyRequired')]}
+              >
+                <Input maxLength={128} autoComplete="organization" />
+              </Form.Item>
+              <Form.Item name="industry" label={t('register.industry')} rules={[required('forms.industryRequired')]}>
+                <IndustryPicker />
+              </Form.Item>
+              <Form.Item name="region" label={t('register.region')} rules={[required('forms.regionRequired')]}>
+                <RegionPicker />
+              </Form.Item>
+              <div className="reg-pair">
+                <Form.Item name="contacts" label={t('register.contacts')} rules={[required('forms.contactRequired')]}>
+                  <Input maxLength={64} autoComplete="name" />
+                </Form.Item>
+                <Form.Item name="position" label={t('register.position')} rules={[required('forms.positionRequired')]}>
+                  <Input maxLength={64} autoComplete="organization-title" />
+                </Form.Item>
+              </div>
+            </>
+          ) : (
+            <Form.Item name="username" label={t('register.username')} rules={[required('forms.usernameRequired')]}>
+              <Input maxLength={64} autoComplete="username" />
+            </Form.Item>
+          )}
+          <Form.Item name="mobile" label={t('register.mobile')} rules={[mobileRule]}>
+            <Input maxLength={20} inputMode="tel" autoComplete="tel" />
+          </Form.Item>
+          {human.imageInput ? (
+            // Needed by the register button only when it is the proof (SMS off); else by the SMS button.
+            <Form.Item
+              name="imgCode"
+              label={t('forms.imageCaptcha')}
+              rules={smsOn ? [] : [required('forms.imageCaptchaRequired')]}
+            >
+              {human.imageInput}
+            </Form.Item>
+          ) : null}
+          {smsOn ? (
+            <Form.Item label={t('register.smsCode')} required>
+              <div className="sms-row">
+                <Form.Item name="smsCode" noStyle rules={[required('forms.smsRequired')]} validateTrigger="onBlur">
+                  <Input
+                    maxLength={6}
+                    inputMode="numeric"
+                    autoComplete="one-time-code"
+                    aria-label={t('register.smsCode')}
+                  />
+                </Form.Item>
+                <SmsCodeButton send={sendCode} disabled={!human.ready} />
+              </div>
+            </Form.Item>
+          ) : null}
+          <Form.Item
+            name="password"
+            label={t('register.password')}
+            extra={password ? <PasswordStrength password={password} /> : t('forms.passwordHint')}
+            rules={[
+              passwordRule(() =>
+                variant === 'company' ? form.getFieldValue('mobile') : form.getFieldValue('username'),
+              ),
+            ]}
+          >
+            <Input.Password maxLength={64} autoComplete="new-password" />
+          </Form.Item>
+          <Form.Item
+            name="repeat"
+            label={t('register.repeat')}
+            dependencies={['password']}
+            rules={[repeatRule(() => form.getFieldValue('password'))]}
+          >
+            <Input.Password maxLength={64} autoComplete="new-password" />
+          </Form.Item>
+          <Form.Item name="agreement" valuePropName="value" rules={[agreementRule]}>
+            <AgreementCheckbox tenantCode={tenantCode} />
+          </Form.Item>
+          <Button type="primary" htmlType="submit" block size="large" loading={pending} disabled={!human.ready}>
+            {t('register.submit')}
+          </Button>
+          <div className="reg-login-link">
+            <a href={loginLinkUrl(cfg, tenantCode)}>{t('register.hasAccount')}</a>
+          </div>
+        </Form>
+        {human.dialog}
+      </>
+    );
+
+  return (
+    <div className={`reg-page reg-layout-${layout}`}>
+      {layout === 'banner' ? (
+        <header className="reg-banner">
+          <div className="reg-banner-inner">
+            {cfg.logo ? <img src={cfg.logo} alt="" className="reg-logo" /> : null}
+            <span className="reg-banner-site">{site}</span>
+            <span className="reg-banner-tagline">{t('register.tagline')}</span>
+            <span className="reg-banner-tools">{languageToggle}</span>
+          </div>
+        </header>
+      ) : null}
+      {layout === 'split' ? (
+        <section className="reg-brand" aria-hidden="true">
+          <div>
+            {cfg.logo ? <img src={cfg.logo} alt="" className="reg-logo" /> : null}
+            <h2>{site}</h2>
+            <p>{t('register.tagline')}</p>
+          </div>
+        </section>
+      ) : null}
+      <main className="reg-main">
+        <div className="reg-card">
+          {layout === 'card' ? <div className="reg-card-site">{site}</div> : null}
+          <div className="reg-head">
+            <h1>{t('register.title')}</h1>
+            {layout === 'banner' ? null : languageToggle}
+          </div>
+          {body}
+        </div>
+      </main>
+    </div>
+  );
+}
