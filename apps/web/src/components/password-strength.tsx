@@ -22,7 +22,7 @@ export function PasswordStrength({ password }: { password: string }) {
         <span style={{ width: `${s.meter}%`, background: COLOURS[s.level] }} />
       </div>
       <span className="pw-strength-text" style={{ color: COLOURS[s.level] }}>
-        {t('forms.strength')}：{t(`forms.strength_${s.level}`)}
+        {t('forms.strengthIs', { level: t(`forms.strength_${s.level}`) })}
       </span>
     </div>
   );

@@ -3,6 +3,7 @@ import type { Messages } from './zh-CN';
 const enUS: Messages = {
   app: { siteName: 'Enterprise Service Portal', footer: '© {{year}} {{site}}' },
   login: {
+    register: 'Create an account',
     showPassword: 'Show password',
     hidePassword: 'Hide password',
     title: 'Sign in',
@@ -109,6 +110,7 @@ const enUS: Messages = {
     tenantMismatch: 'The tenant code does not match; you have been signed out, please sign in again',
   },
   forms: {
+    strengthIs: 'Strength: {{level}}',
     strength: 'Strength',
     strength_low: 'low',
     strength_medium: 'medium',

@@ -2,6 +2,7 @@
 const zhCN = {
   app: { siteName: '企业服务门户', footer: '© {{year}} {{site}}' },
   login: {
+    register: '注册账号',
     showPassword: '显示密码',
     hidePassword: '隐藏密码',
     title: '账号登录',
@@ -107,6 +108,7 @@ const zhCN = {
     tenantMismatch: '租户编码不一致，您已被登出请重新登陆',
   },
   forms: {
+    strengthIs: '密码强度：{{level}}',
     strength: '密码强度',
     strength_low: '低',
     strength_medium: '中',

@@ -1,5 +1,6 @@
 import { lazy, Suspense } from 'react';
-import { Navigate, useLocation, useNavigate } from 'react-router';
+import { Link, Navigate, useLocation, useNavigate } from 'react-router';
+import { useTranslation } from '../../lib/i18n';
 import { signInToPortal } from '../../features/auth/api/login';
 import { LoginPage } from '../../features/auth/components/login-page';
 import { runtimeConfig } from '../../lib/config';
@@ -17,6 +18,10 @@ const SignOnEntry = lazy(async () => ({
 function StandaloneLogin({ target }: { target: string }) {
   const navigate = useNavigate();
   const humanCheck = useHumanCheck();
+  const { t } = useTranslation();
+  const location = useLocation();
+  const tenantCode = tenantCodeOf(location.search);
+  const q = tenantCode ? `?tenantCode=${encodeURIComponent(tenantCode)}` : '';
   return (
     <LoginPage
       signIn={async (values) => {
@@ -25,6 +30,12 @@ function StandaloneLogin({ target }: { target: string }) {
       }}
       languageToggle={<LanguageToggle />}
       humanCheck={humanCheck}
+      links={
+        <>
+          <Link to={`/user/alteration${q}`}>{t('account.forgot')}</Link>
+          <Link to={`/user/register${q}`}>{t('login.register')}</Link>
+        </>
+      }
     />
   );
 }

@@ -114,6 +114,7 @@ export function ForgotPasswordPage({
         size="small"
         current={step}
         responsive={false}
+        labelPlacement="vertical"
         items={[
           { title: t('account.stepAccount') },
           { title: t('account.stepVerify') },

@@ -27,6 +27,8 @@ export interface LoginPageProps {
   humanCheck?: HumanCheck | undefined;
   /** A line under the title saying where the user signs in (the sign-on page: its tenant). */
   context?: string | undefined;
+  /** Links under the form (register, forgot password). */
+  links?: ReactNode;
 }
 
 type Field = 'username' | 'password' | 'imgvercode' | 'captchaVerification';
@@ -138,7 +140,7 @@ function ImageCaptchaField({
 
 const EMPTY: LoginInput = { username: '', password: '', imgvercode: '' };
 
-export function LoginPage({ signIn, languageToggle, humanCheck, context }: LoginPageProps) {
+export function LoginPage({ signIn, languageToggle, humanCheck, context, links }: LoginPageProps) {
   const { t } = useTranslation();
   const [values, setValues] = useState<LoginInput>(EMPTY);
   const [errors, setErrors] = useState<Errors>({});
@@ -323,6 +325,7 @@ export function LoginPage({ signIn, languageToggle, humanCheck, context }: Login
               {pending ? t('login.submitting') : t('login.submit')}
             </Button>
           </form>
+          {links ? <div className="login-links">{links}</div> : null}
           <p className="login-notice" role="note">
             {t('login.browserNotice')}
           </p>
