@@ -19,6 +19,7 @@ CREATE TABLE "register_agreements" (
 	"updated_at" timestamp with time zone DEFAULT now() NOT NULL
 );
 --> statement-breakpoint
+DROP INDEX "users_tenant_username";--> statement-breakpoint
 ALTER TABLE "enterprises" ADD COLUMN "contacts" text;--> statement-breakpoint
 ALTER TABLE "enterprises" ADD COLUMN "position" text;--> statement-breakpoint
 ALTER TABLE "roles" ADD COLUMN "is_default" boolean DEFAULT false NOT NULL;--> statement-breakpoint
@@ -27,4 +28,5 @@ ALTER TABLE "register_agreements" ADD CONSTRAINT "register_agreements_tenant_id_
 CREATE INDEX "industries_parent" ON "industries" USING btree ("parent_code","sort");--> statement-breakpoint
 CREATE UNIQUE INDEX "enterprises_tenant_name" ON "enterprises" USING btree ("tenant_id","name");--> statement-breakpoint
 CREATE UNIQUE INDEX "roles_tenant_default" ON "roles" USING btree ("tenant_id") WHERE is_default;--> statement-breakpoint
-CREATE UNIQUE INDEX "users_tenant_mobile" ON "users" USING btree ("tenant_id","mobile") WHERE mobile IS NOT NULL;
+CREATE UNIQUE INDEX "users_tenant_mobile" ON "users" USING btree ("tenant_id","mobile") WHERE mobile IS NOT NULL;--> statement-breakpoint
+CREATE UNIQUE INDEX "users_tenant_username" ON "users" USING btree ("tenant_id",lower("username"));

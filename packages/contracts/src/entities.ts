@@ -10,7 +10,8 @@ const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => T
 
 // ---- Registration (issue: registration) ------------------------------------------------------
 export const MemberRegistration = Type.Object({
-  tenantCode: Text(64),
+  /** The tenant the registration is bound to; the default tenant when absent or empty. */
+  tenantCode: Type.Optional(Text(64)),
   username: Text(64),
   password: Text(1024),
   mobile: Text(20),
@@ -27,7 +28,7 @@ export const CompanyRegistration = Type.Object({
   country: Text(32),
   contacts: Text(64),
   position: Text(64),
-  tenantCode: Text(64),
+  tenantCode: Type.Optional(Text(64)),
   password: Text(1024),
   mobile: Text(20),
   smsCode: Type.Optional(Text(12)),
@@ -39,8 +40,11 @@ export type CompanyRegistration = Static<typeof CompanyRegistration>;
 
 export const SmsRequest = Type.Object({
   phone: Text(20),
-  /** 2 registration (spec §3), 3 password reset. */
-  type: Type.Integer({ minimum: 2, maximum: 3 }),
+  /**
+   * 2, registration (spec §3). Password-reset codes (3) come only from the forgot-password flow,
+   * which sends them only to an account's own number.
+   */
+  type: Type.Literal(2),
   /** The captcha: the image's answer (with `number`), or a passed behavioural check. */
   imageCode: Text(1024),
   number: Type.Optional(Text(64)),

@@ -120,7 +120,8 @@ export const users = pgTable(
     createdAt: createdAt(),
   },
   (t) => [
-    uniqueIndex('users_tenant_username').on(t.tenantId, t.username),
+    // One account per name whatever its case (login still matches the name as registered).
+    uniqueIndex('users_tenant_username').on(t.tenantId, sql`lower(${t.username})`),
     uniqueIndex('users_tenant_mobile')
       .on(t.tenantId, t.mobile)
       .where(sql`mobile IS NOT NULL`),

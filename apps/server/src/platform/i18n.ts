@@ -34,6 +34,7 @@ const messages = {
     en: 'This park does not accept registrations yet; please contact its administrator',
   },
   usernameRequired: { zh: '请输入用户名', en: 'Please enter a username' },
+  usernameIsMobile: { zh: '用户名不能是他人的手机号', en: "A username cannot be someone else's mobile number" },
   passwordRule: {
     zh: '口令长度至少8位，包括数字、小写字母、大写字母、特殊符号4类。口令不包含用户名，并且避免键盘排序密码!',
     en: 'At least 8 characters with digits, lowercase and uppercase letters and symbols; not containing the username and no keyboard runs!',

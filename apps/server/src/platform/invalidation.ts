@@ -7,7 +7,12 @@
  */
 import pg from 'pg';
 
-export type Invalidation = { kind: 'session'; id: string } | { kind: 'user'; id: number } | { kind: 'all' };
+export type Invalidation =
+  | { kind: 'session'; id: string }
+  | { kind: 'user'; id: number }
+  /** Reference data (industries) was replaced. */
+  | { kind: 'catalog' }
+  | { kind: 'all' };
 
 export interface InvalidationBus {
   publish(event: Invalidation): Promise<void>;
@@ -22,7 +27,7 @@ function parse(payload: string | undefined): Invalidation | null {
     const e = JSON.parse(payload ?? '') as Invalidation;
     if (e.kind === 'session' && typeof e.id === 'string') return e;
     if (e.kind === 'user' && typeof e.id === 'number') return e;
-    if (e.kind === 'all') return e;
+    if (e.kind === 'all' || e.kind === 'catalog') return e;
   } catch {
     // not ours
   }

@@ -170,6 +170,7 @@ const enUS: Messages = {
     loadFailed: 'Could not load; click to retry',
   },
   account: {
+    codeMaybeSent: 'If the account and number match, the code was sent',
     forgotTitle: 'Forgot password',
     changeTitle: 'Change password',
     stepAccount: 'Account',

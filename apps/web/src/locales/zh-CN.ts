@@ -167,6 +167,7 @@ const zhCN = {
     loadFailed: '加载失败，点击重试',
   },
   account: {
+    codeMaybeSent: '若账号与手机号匹配，验证码已发送',
     forgotTitle: '忘记密码',
     changeTitle: '修改密码',
     stepAccount: '填写账号',

@@ -32,7 +32,7 @@ export const accountRoutes: FastifyPluginAsyncTypebox<{ account: AccountService 
   app.post(
     '/api/front/account/reset/verify',
     { schema: { body: ResetVerifyRequest, response: { 200: Envelope(ResetGrant) } } },
-    async (req) => ok(req, { resetToken: await account.verifyResetCode(req.body) }),
+    async (req) => ok(req, { resetToken: await account.verifyResetCode(req.body, req.ip) }),
   );
 
   app.post('/api/front/account/reset/finish', { schema: { body: ResetFinishRequest, response: done } }, async (req) => {

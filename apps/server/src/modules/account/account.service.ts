@@ -47,8 +47,11 @@ export interface AccountDeps {
   defaultTenantCode: string;
 }
 
-/** Reset codes asked for per address per hour; minutes a verified reset stays open. */
-export const RESET_LIMITS = { perIpPerHour: 10, grantTtlSeconds: 600 } as const;
+/**
+ * Reset codes asked for, and codes tried, per address per hour (the tries also keep anyone from
+ * spending someone else's code); seconds a verified reset stays open.
+ */
+export const RESET_LIMITS = { perIpPerHour: 10, verifiesPerIpPerHour: 30, grantTtlSeconds: 600 } as const;
 
 const bad = (key: 'phoneInvalid' | 'tenantUnknown' | 'humanCheckFailed' | 'smsCodeInvalid' | 'passwordRule') =>
   new AppError(ResultCode.BAD_REQUEST, key);
@@ -97,12 +100,16 @@ export function createAccountService(deps: AccountDeps) {
     },
 
     /** Step 2 → 3: a right code for the account's own number gives a grant to set a password. */
-    async verifyResetCode(input: {
-      tenantCode?: string | undefined;
-      username: string;
-      mobile: string;
-      smsCode: string;
-    }): Promise<string> {
+    async verifyResetCode(
+      input: {
+        tenantCode?: string | undefined;
+        username: string;
+        mobile: string;
+        smsCode: string;
+      },
+      ip: string,
+    ): Promise<string> {
+      await deps.limiter.hit(`reset-verify:ip:${ip}`, RESET_LIMITS.verifiesPerIpPerHour, 3600);
       const tenantId = await tenantOf(input.tenantCode);
       const mobile = input.mobile.trim();
       // The code is checked (and counted) whether or not the pair is an account.
@@ -146,6 +153,8 @@ export function createAccountService(deps: AccountDeps) {
       userAgent: string,
     ): Promise<void> {
       const username = input.username.trim();
+      // The new password's rule first: a refused one must not spend the captcha or count as a login.
+      const password = newPassword(input.newPwd, username);
       const { userId } = await deps.verifyCredentials({
         tenantCode: isBlank(input.tenantCode) ? deps.defaultTenantCode : input.tenantCode!.trim(),
         username,
@@ -154,8 +163,7 @@ export function createAccountService(deps: AccountDeps) {
         ip,
         userAgent,
       });
-      const passwordHash = await deps.hashPassword(newPassword(input.newPwd, username));
-      await setPassword({ userId, passwordHash, ip, action: 'password.change' });
+      await setPassword({ userId, passwordHash: await deps.hashPassword(password), ip, action: 'password.change' });
     },
 
     /** The signed-in user's own change (the header dialog): other sessions end, this one stays. */

@@ -5,7 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestContext, DEMO_PASSWORD, type TestContext } from '../../test/harness.js';
+import { createTestContext, DEMO_PASSWORD, signedHeaders, type TestContext } from '../../test/harness.js';
 
 let ctx: TestContext;
 const NEW_PASSWORD = 'Kp7$wq2Zr';
@@ -131,6 +131,26 @@ describe('forgot password', () => {
   });
 });
 
+describe('reset abuse', () => {
+  it('limits code tries per address, so nobody can burn through someone else’s code', async () => {
+    const url = '/api/front/account/reset/verify';
+    const body = { tenantCode: 'demo', username: 'member', mobile: '13800000002', smsCode: '000000' };
+    const statuses: number[] = [];
+    for (let i = 0; i < 31; i++) {
+      const res = await ctx.app.inject({
+        method: 'POST',
+        url,
+        payload: body,
+        remoteAddress: '10.8.8.8',
+        headers: signedHeaders(ctx.secrets.signSecret, url, body),
+      });
+      statuses.push(res.statusCode);
+    }
+    expect(statuses.slice(0, 30).every((s) => s === 400)).toBe(true);
+    expect(statuses[30]).toBe(429);
+  });
+});
+
 describe('change password', () => {
   async function loginCaptcha(): Promise<string> {
     const key = randomBytes(8).toString('hex');
@@ -141,7 +161,7 @@ describe('change password', () => {
   it('with the old password (no session): one refusal for a wrong password and an unknown user', async () => {
     await newUser('changer', '13612340005');
     const token = await ctx.login('changer');
-    const call = async (username: string, oldPwd: string) =>
+    const call = async (username: string, oldPwd: string, captchaKey?: string) =>
       ctx.call({
         url: '/api/front/account/auth/changePassword',
         body: {
@@ -150,14 +170,28 @@ describe('change password', () => {
           oldPwd: ctx.encrypt(oldPwd),
           newPwd: ctx.encrypt(NEW_PASSWORD),
           imgvercode: '8888',
-          captchaKey: await loginCaptcha(),
+          captchaKey: captchaKey ?? (await loginCaptcha()),
         },
       });
+    // A refused new password is refused before the old one is looked at: the captcha stays unspent.
+    const key = await loginCaptcha();
+    const weak = await ctx.call({
+      url: '/api/front/account/auth/changePassword',
+      body: {
+        username: 'changer',
+        oldPwd: ctx.encrypt(DEMO_PASSWORD),
+        newPwd: ctx.encrypt('weak'),
+        imgvercode: '8888',
+        captchaKey: key,
+      },
+    });
+    expect(weak.json().message).toMatch(/^口令长度至少8位/);
     const wrong = await call('changer', 'Wrong#Pw9x');
     const unknown = await call('nobody-here', DEMO_PASSWORD);
     expect(wrong.statusCode).toBe(400);
     expect(unknown.json()).toEqual(wrong.json());
-    const ok = await call('changer', DEMO_PASSWORD);
+    // The captcha the refused new password came with was not spent: it proves this change.
+    const ok = await call('changer', DEMO_PASSWORD, key);
     expect(ok.statusCode, ok.body).toBe(200);
     expect((await ctx.call({ url: '/api/front/member/front/infoV2', token })).statusCode).toBe(401);
     await expect(ctx.login('changer', NEW_PASSWORD)).resolves.toMatch(/^ey/);

@@ -39,7 +39,6 @@ interface IndustryCache {
   /** Each node's direct children, without their own children; '' holds the sections. */
   childrenOf: Map<string, IndustryNode[]>;
   leaves: Set<string>;
-  classes: Set<string>;
 }
 
 async function loadIndustries(db: Db, now: number): Promise<IndustryCache> {
@@ -71,23 +70,21 @@ async function loadIndustries(db: Db, now: number): Promise<IndustryCache> {
   }
   const childrenOf = new Map<string, IndustryNode[]>();
   const leaves = new Set<string>();
-  const classes = new Set<string>();
   const flat = (list: IndustryNode[]) => list.map(({ code, name, level, isLeaf }) => ({ code, name, level, isLeaf }));
   childrenOf.set('', flat(tree));
   for (const node of nodes.values()) {
-    if (node.level === 4) classes.add(node.code);
     if (node.isLeaf) {
       leaves.add(node.code);
       delete (node as IndustryNode).children;
     } else childrenOf.set(node.code, flat(node.children));
   }
-  return { loadedAt: now, tree, childrenOf, leaves, classes };
+  return { loadedAt: now, tree, childrenOf, leaves };
 }
 
 /**
  * Industries (GB/T 4754-2017) for the registration picker. The whole tree is small (at most 10,000
  * rows) and changes only through the import command, so each process keeps it in memory and
- * reloads it after `ttlMs` (60 s), or at once on an `all` invalidation (which the import sends).
+ * reloads it after `ttlMs` (60 s), or at once on a `catalog` invalidation (which the import sends).
  */
 export function createCatalogRepository(
   db: Db,
@@ -105,7 +102,7 @@ export function createCatalogRepository(
     loading = null;
   };
   opts.bus?.subscribe((e) => {
-    if (e.kind === 'all') invalidate();
+    if (e.kind === 'all' || e.kind === 'catalog') invalidate();
   });
 
   async function current(): Promise<IndustryCache> {
@@ -138,10 +135,6 @@ export function createCatalogRepository(
     /** A node's direct children (no grandchildren); none for an unknown code. */
     async industryChildren(parentCode: string): Promise<IndustryNode[]> {
       return (await current()).childrenOf.get(parentCode) ?? [];
-    },
-    /** Whether `code` is a class (小类, level 4) of the tree. */
-    async isIndustryClass(code: string): Promise<boolean> {
-      return (await current()).classes.has(code);
     },
     /**
      * Whether `code` is a leaf of the tree: a class once the full classification is imported; with

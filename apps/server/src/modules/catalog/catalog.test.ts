@@ -268,9 +268,7 @@ describe('importing industries', () => {
     const repo = createCatalogRepository(own.db, { ttlMs: 60_000, now: () => now });
     await replaceIndustries(own.db, industrySeed());
     expect(await repo.industryTree()).toHaveLength(20);
-    expect(await repo.isIndustryClass('6513')).toBe(true);
-    expect(await repo.isIndustryClass('65')).toBe(false);
-    expect(await repo.isIndustryClass('14')).toBe(false);
+    expect(await repo.isIndustryLeaf('6513')).toBe(true);
     expect(await repo.isIndustryLeaf('14')).toBe(true); // a division the demo seed has no classes for
     expect(await repo.isIndustryLeaf('65')).toBe(false);
 
@@ -279,7 +277,7 @@ describe('importing industries', () => {
     expect(await repo.industryTree()).toHaveLength(20);
     now += 1_000;
     expect(names(await repo.industryTree())).toEqual(['C 制造业']);
-    expect(await repo.isIndustryClass('6513')).toBe(false);
+    expect(await repo.isIndustryLeaf('6513')).toBe(false);
 
     await replaceIndustries(own.db, industrySeed());
     expect(await repo.industryTree()).toHaveLength(1);

@@ -107,9 +107,9 @@ async function main(): Promise<void> {
   const database = await open(config);
   try {
     await replaceIndustries(database.db, rows);
-    // Servers on this database drop their cached tree at once (an `all` invalidation).
+    // Servers on this database drop their cached tree at once (a `catalog` invalidation).
     const bus = createInvalidationBus(database.db.$client);
-    await bus.publish({ kind: 'all' }).catch(() => undefined);
+    await bus.publish({ kind: 'catalog' }).catch(() => undefined);
     await bus.close();
   } finally {
     await database.close();

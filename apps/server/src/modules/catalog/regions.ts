@@ -112,8 +112,3 @@ export function regionChildren(code: string): RegionNode[] {
 export function isRegionCode(code: string): boolean {
   return regions().byCode.has(code);
 }
-
-/** The region `code` names, or null. */
-export function regionOf(code: string): RegionNode | null {
-  return regions().byCode.get(code) ?? null;
-}

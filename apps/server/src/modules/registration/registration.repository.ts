@@ -33,14 +33,23 @@ export function createRegistrationRepository(db: Db) {
       return res.rows[0] ? Number(res.rows[0].id) : null;
     },
 
-    /** The first of username, mobile and company name that the tenant already has. */
-    async taken(tenantId: number, a: { username: string; mobile: string; company?: string }): Promise<Taken | null> {
+    /** The first of username and company name that the tenant already has (usernames without case). */
+    async taken(tenantId: number, a: { username: string; company?: string | undefined }): Promise<Taken | null> {
       const res = await db.execute<{ what: Taken }>(sql`
         SELECT 'username' AS what FROM users WHERE tenant_id = ${tenantId} AND lower(username) = lower(${a.username})
-        UNION ALL SELECT 'mobile' FROM users WHERE tenant_id = ${tenantId} AND mobile = ${a.mobile}
         UNION ALL SELECT 'company' FROM enterprises WHERE tenant_id = ${tenantId} AND name = ${a.company ?? null}
         LIMIT 1`);
       return res.rows[0]?.what ?? null;
+    },
+
+    async mobileTaken(tenantId: number, mobile: string): Promise<boolean> {
+      const res = await db.execute(sql`SELECT 1 FROM users WHERE tenant_id = ${tenantId} AND mobile = ${mobile}`);
+      return res.rows.length > 0;
+    },
+
+    async hasDefaultRole(tenantId: number): Promise<boolean> {
+      const res = await db.execute(sql`SELECT 1 FROM roles WHERE tenant_id = ${tenantId} AND is_default`);
+      return res.rows.length > 0;
     },
 
     async usernameTaken(tenantId: number, username: string): Promise<boolean> {

@@ -70,21 +70,24 @@ export function createRegistrationService(deps: RegistrationDeps) {
   }
 
   /**
-   * The checks that cost nothing first, then (counted per address) what is taken and the proof,
-   * which spends it.
+   * The checks that cost nothing first; then, counted per address, what is taken and whether the
+   * tenant takes registrations, before the proof is spent; the mobile number only after the proof
+   * (whoever holds the phone may learn that it is registered, nobody else).
    */
   async function prove(c: Common, ip: string): Promise<void> {
     if (!isValidPhone(c.mobile, deps.phonePattern)) throw bad('phoneInvalid');
     if (checkPassword(c.password, c.username).length > 0) throw bad('passwordRule');
     await deps.limiter.hit(`register:ip:${ip}`, REGISTRATION_LIMITS.perIpPerHour, 3600);
-    const taken = await repo.taken(c.tenantId, { username: c.username, mobile: c.mobile, company: c.company });
+    const taken = await repo.taken(c.tenantId, { username: c.username, company: c.company });
     if (taken) throw new AppError(ResultCode.CONFLICT, TAKEN_MESSAGE[taken]);
+    if (!(await repo.hasDefaultRole(c.tenantId))) throw bad('noDefaultRole');
     if (deps.smsRequired) {
       if (isBlank(c.smsCode)) throw bad('smsCodeRequired');
       if (!(await deps.checkSmsCode(c.tenantId, c.mobile, c.smsCode!.trim()))) throw bad('smsCodeInvalid');
     } else if (isBlank(c.imgCode) || !(await deps.verifyHuman({ number: c.number, answer: c.imgCode! }))) {
       throw bad('humanCheckFailed');
     }
+    if (await repo.mobileTaken(c.tenantId, c.mobile)) throw new AppError(ResultCode.CONFLICT, 'mobileTaken');
   }
 
   async function create(...args: Parameters<RegistrationRepository['create']>): Promise<void> {
@@ -102,6 +105,8 @@ export function createRegistrationService(deps: RegistrationDeps) {
     async registerMember(input: MemberRegistration, ip: string): Promise<void> {
       const username = input.username.trim();
       if (isBlank(username)) throw bad('usernameRequired');
+      // A company's first member signs in with the mobile number: nobody may take one as a name.
+      if (isValidPhone(username, deps.phonePattern) && username !== input.mobile.trim()) throw bad('usernameIsMobile');
       const tenantId = await tenantOf(input.tenantCode);
       const password = deps.decryptor.decrypt(input.password);
       const mobile = input.mobile.trim();
@@ -147,7 +152,10 @@ export function createRegistrationService(deps: RegistrationDeps) {
     /** Whether a username is free in the tenant (rate-limited: it tells who has an account). */
     async usernameAvailable(tenantCode: string | undefined, username: string, ip: string): Promise<boolean> {
       await deps.limiter.hit(`check-user:ip:${ip}`, REGISTRATION_LIMITS.checksPerIpPerMinute, 60);
-      return !(await repo.usernameTaken(await tenantOf(tenantCode), username.trim()));
+      const name = username.trim();
+      // Mobile numbers are not member names; answering for them would tell which are registered.
+      if (isValidPhone(name, deps.phonePattern)) return false;
+      return !(await repo.usernameTaken(await tenantOf(tenantCode), name));
     },
 
     async agreement(tenantCode: string | undefined): Promise<string> {

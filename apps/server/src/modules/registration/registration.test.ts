@@ -20,10 +20,10 @@ async function captcha(c = ctx): Promise<string> {
 }
 
 /** Asks for a code for `phone` and reads it from the outbox, as the person would from the phone. */
-async function smsCode(phone: string, type = 2, c = ctx): Promise<string> {
+async function smsCode(phone: string, c = ctx): Promise<string> {
   const res = await c.call({
     url: '/api/front/member/sendPhoneCode',
-    body: { phone, type, imageCode: '8888', number: await captcha(c), tenantCode: 'demo' },
+    body: { phone, type: 2, imageCode: '8888', number: await captcha(c), tenantCode: 'demo' },
   });
   expect(res.statusCode, res.body).toBe(200);
   const out = await c.db.execute<{ body: string }>(
@@ -119,20 +119,17 @@ describe('company registration', () => {
     expect(await count(sql`SELECT count(*) AS n FROM users WHERE mobile = ${mobile}`)).toBe(0);
   });
 
-  it('refuses a wrong code and a code for another purpose', async () => {
+  it('refuses a wrong code, then takes the right one', async () => {
     const mobile = '13712340003';
-    const reset = await smsCode(mobile, 3);
-    const res = await ctx.call({ url: COMPANY, body: company(mobile, { smsCode: reset }) });
-    expect(res.statusCode).toBe(400);
-    expect(res.json().message).toBe('短信验证码错误或已失效，请重新获取');
-    // The registration code (another purpose, so no cooldown between them).
     const code = await smsCode(mobile);
     const wrong = String((Number(code) + 1) % 1_000_000).padStart(6, '0');
-    expect((await ctx.call({ url: COMPANY, body: company(mobile, { smsCode: wrong }) })).statusCode).toBe(400);
+    const res = await ctx.call({ url: COMPANY, body: company(mobile, { smsCode: wrong }) });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().message).toBe('短信验证码错误或已失效，请重新获取');
     expect((await ctx.call({ url: COMPANY, body: company(mobile, { smsCode: code }) })).statusCode).toBe(200);
   });
 
-  it('says what is taken (company, mobile, username) without spending the code', async () => {
+  it('says what is taken: company and username before the code is spent, the mobile only after it', async () => {
     const mobile = '13712340004';
     const code = await smsCode(mobile);
     const taken = await ctx.call({
@@ -141,25 +138,48 @@ describe('company registration', () => {
     });
     expect(taken.statusCode).toBe(409);
     expect(taken.json().message).toBe('该公司已注册，请联系贵司管理员加入');
-    const demoMobile = await ctx.call({
+    const name = await ctx.call({
+      url: MEMBER,
+      body: { tenantCode: 'demo', username: 'MEMBER', password: ctx.encrypt(PASSWORD), mobile, smsCode: code },
+    });
+    expect(name.json().message).toBe('该用户名已被注册');
+    // A registered number: said only to whoever has the phone's code (a guess gets the code refusal).
+    const guess = await ctx.call({
+      url: MEMBER,
+      body: {
+        tenantCode: 'demo',
+        username: 'newbie',
+        password: ctx.encrypt(PASSWORD),
+        mobile: '13800000002',
+        smsCode: '123456',
+      },
+    });
+    expect(guess.json().message).toBe('短信验证码错误或已失效，请重新获取');
+    const owner = await ctx.call({
       url: `${MEMBER}?language=eng`,
       body: {
         tenantCode: 'demo',
         username: 'newbie',
         password: ctx.encrypt(PASSWORD),
         mobile: '13800000002',
-        smsCode: '1',
+        smsCode: await smsCode('13800000002'),
       },
     });
-    expect(demoMobile.statusCode).toBe(409);
-    expect(demoMobile.json().message).toBe('This mobile number is already registered');
-    const name = await ctx.call({
-      url: MEMBER,
-      body: { tenantCode: 'demo', username: 'MEMBER', password: ctx.encrypt(PASSWORD), mobile, smsCode: code },
-    });
-    expect(name.json().message).toBe('该用户名已被注册');
-    // The code still works: nothing above spent it.
+    expect(owner.statusCode).toBe(409);
+    expect(owner.json().message).toBe('This mobile number is already registered');
+    // The first code still works: nothing above spent it.
     expect((await ctx.call({ url: COMPANY, body: company(mobile, { smsCode: code }) })).statusCode).toBe(200);
+  });
+
+  it("keeps mobile numbers for their owners: a member may not take someone else's as a name", async () => {
+    const res = await ctx.call({
+      url: MEMBER,
+      body: { username: '13712340099', password: ctx.encrypt(PASSWORD), mobile: '13712340098', smsCode: '123456' },
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().message).toBe('用户名不能是他人的手机号');
+    const check = await ctx.app.inject({ url: '/sys/user/checkOnlyUser?username=13800000099' });
+    expect(check.json().data).toEqual({ available: false });
   });
 
   it('leaves nothing behind when the transaction fails midway', async () => {

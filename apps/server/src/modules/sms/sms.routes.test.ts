@@ -74,18 +74,20 @@ describe('sendPhoneCode', () => {
     expect(await outbox('13912340004')).toHaveLength(0);
   });
 
-  it('refuses an unknown tenant and an unknown purpose', async () => {
+  it('refuses an unknown tenant and any purpose but registration (reset codes come from the reset flow)', async () => {
     const tenant = await ctx.call({
       url: PATH,
       body: { phone: '13912340005', type: 2, imageCode: '8888', number: await captcha(), tenantCode: 'nope' },
     });
     expect(tenant.statusCode).toBe(400);
     expect(tenant.json().message).toBe('租户不存在');
-    const purpose = await ctx.call({
-      url: PATH,
-      body: { phone: '13912340005', type: 4, imageCode: '8888', number: await captcha() },
-    });
-    expect(purpose.statusCode).toBe(400);
+    for (const type of [3, 4]) {
+      const purpose = await ctx.call({
+        url: PATH,
+        body: { phone: '13912340005', type, imageCode: '8888', number: await captcha() },
+      });
+      expect(purpose.statusCode).toBe(400);
+    }
     expect(await outbox('13912340005')).toHaveLength(0);
   });
 });

@@ -59,7 +59,8 @@ export function ForgotPasswordPage({
         imageCode: p.answer,
         number: p.key,
       });
-      notification.success({ message: t('forms.smsSent'), duration: 2 });
+      // As the server says: sent only if the pair is an account.
+      notification.info({ message: t('account.codeMaybeSent'), duration: 3 });
       return true;
     } catch (err) {
       if (err instanceof ApiError) fail(t('forms.error'), err);
@@ -188,6 +189,18 @@ export function ForgotPasswordPage({
           ) : null}
           <div className="acct-actions">
             {step === 1 ? <Button onClick={() => setStep(0)}>{t('account.back')}</Button> : null}
+            {step === 2 ? (
+              // A grant lives 10 minutes: back to the code for a new one.
+              <Button
+                onClick={() => {
+                  setGrant(null);
+                  form.setFieldValue('smsCode', '');
+                  setStep(1);
+                }}
+              >
+                {t('account.back')}
+              </Button>
+            ) : null}
             <Button type="primary" htmlType="submit" loading={pending}>
               {step === 2 ? t('account.submit') : t('account.next')}
             </Button>
