@@ -1,7 +1,8 @@
 import { LIMITS } from '@portal/contracts';
-import { Button } from 'antd';
+import { Button, Form, Input } from 'antd';
 import { useEffect, useState } from 'react';
 import { useTranslation } from '../lib/i18n';
+import { required } from './form-rules';
 
 /**
  * 获取验证码 with the 60 s countdown of spec §4: `send` resolves true once a code went out (the
@@ -32,5 +33,27 @@ export function SmsCodeButton({ send, disabled }: { send: () => Promise<boolean>
     >
       {left > 0 ? t('forms.smsResend', { seconds: left }) : t('forms.smsSend')}
     </Button>
+  );
+}
+
+/** The SMS code field (`smsCode`, checked on blur: 请输入验证码) with its button beside it. */
+export function SmsCodeField({
+  label,
+  send,
+  disabled,
+}: {
+  label: string;
+  send: () => Promise<boolean>;
+  disabled?: boolean;
+}) {
+  return (
+    <Form.Item label={label} required>
+      <div className="sms-row">
+        <Form.Item name="smsCode" noStyle rules={[required('forms.smsRequired')]} validateTrigger="onBlur">
+          <Input maxLength={6} inputMode="numeric" autoComplete="one-time-code" aria-label={label} />
+        </Form.Item>
+        <SmsCodeButton send={send} disabled={disabled} />
+      </div>
+    </Form.Item>
   );
 }

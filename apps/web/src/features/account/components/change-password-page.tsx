@@ -1,11 +1,12 @@
 import { LIMITS } from '@portal/contracts';
 import { Button, Form, Input, Result, notification } from 'antd';
-import { useEffect, useState, type ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
 import { encryptPassword } from '../../../lib/api/password';
 import type { HumanCheck } from '../../../lib/human-check';
 import { useTranslation } from '../../../lib/i18n';
-import { passwordRule, repeatRule, required } from '../../../components/form-rules';
-import { PasswordStrength } from '../../../components/password-strength';
+import { required } from '../../../components/form-rules';
+import { NewPasswordFields } from '../../../components/new-password-fields';
+import { useRedirectCountdown } from '../../../components/use-redirect-countdown';
 import { useHumanProof } from '../../../components/use-human-proof';
 import { changePassword } from '../api/account';
 import { AccountCard } from './account-card';
@@ -39,16 +40,9 @@ export function ChangePasswordPage({
   const { t } = useTranslation();
   const [form] = Form.useForm<Values>();
   const [pending, setPending] = useState(false);
-  const [left, setLeft] = useState<number | null>(null);
   const human = useHumanProof(humanCheck, 'login');
-  const password = Form.useWatch('password', form) ?? '';
 
-  useEffect(() => {
-    if (left === null) return;
-    if (left <= 0) return void window.location.assign(loginUrl);
-    const timer = setTimeout(() => setLeft((n) => (n ?? 1) - 1), 1000);
-    return () => clearTimeout(timer);
-  }, [left, loginUrl]);
+  const { left, start } = useRedirectCountdown(loginUrl);
 
   const submit = async (v: Values) => {
     const p = await human.proveWith(form, 'imgCode');
@@ -62,7 +56,7 @@ export function ChangePasswordPage({
         newPwd: await encryptPassword(v.password),
         ...(human.imageMode ? { imgvercode: p.answer, captchaKey: p.key } : { captchaVerification: p.answer }),
       });
-      setLeft(LIMITS.redirectAfterRegisterSeconds);
+      start(LIMITS.redirectAfterRegisterSeconds);
     } catch (err) {
       notification.error({
         message: t('forms.error'),
@@ -99,22 +93,12 @@ export function ChangePasswordPage({
           <Form.Item name="oldPwd" label={t('account.oldPassword')} rules={[required('account.oldRequired')]}>
             <Input.Password maxLength={64} autoComplete="current-password" />
           </Form.Item>
-          <Form.Item
-            name="password"
+          <NewPasswordFields
+            form={form}
             label={t('account.newPassword')}
-            extra={password ? <PasswordStrength password={password} /> : t('forms.passwordHint')}
-            rules={[passwordRule(() => form.getFieldValue('username') as string)]}
-          >
-            <Input.Password maxLength={64} autoComplete="new-password" />
-          </Form.Item>
-          <Form.Item
-            name="repeat"
-            label={t('account.repeat')}
-            dependencies={['password']}
-            rules={[repeatRule(() => form.getFieldValue('password') as string)]}
-          >
-            <Input.Password maxLength={64} autoComplete="new-password" />
-          </Form.Item>
+            repeatLabel={t('account.repeat')}
+            username={() => form.getFieldValue('username') as string | undefined}
+          />
           {human.imageInput ? (
             <Form.Item name="imgCode" label={t('forms.imageCaptcha')} rules={[required('forms.imageCaptchaRequired')]}>
               {human.imageInput}

@@ -4,9 +4,9 @@ import { ApiError } from '../../../lib/api/client';
 import { encryptPassword } from '../../../lib/api/password';
 import type { HumanCheck } from '../../../lib/human-check';
 import { useTranslation } from '../../../lib/i18n';
-import { mobileRule, passwordRule, repeatRule, required } from '../../../components/form-rules';
-import { PasswordStrength } from '../../../components/password-strength';
-import { SmsCodeButton } from '../../../components/sms-code-button';
+import { mobileRule, required } from '../../../components/form-rules';
+import { NewPasswordFields } from '../../../components/new-password-fields';
+import { SmsCodeField } from '../../../components/sms-code-button';
 import { useHumanProof } from '../../../components/use-human-proof';
 import { finishReset, requestResetCode, verifyResetCode } from '../api/account';
 import { AccountCard } from './account-card';
@@ -45,7 +45,6 @@ export function ForgotPasswordPage({
   const [grant, setGrant] = useState<string | null>(null);
   const [pending, setPending] = useState(false);
   const human = useHumanProof(humanCheck, 'register');
-  const password = Form.useWatch('password', form) ?? '';
   const mobile = Form.useWatch('mobile', form) ?? '';
 
   const sendCode = async (): Promise<boolean> => {
@@ -152,40 +151,16 @@ export function ForgotPasswordPage({
                   {human.imageInput}
                 </Form.Item>
               ) : null}
-              <Form.Item label={t('account.smsCode')} required>
-                <div className="sms-row">
-                  <Form.Item name="smsCode" noStyle rules={[required('forms.smsRequired')]} validateTrigger="onBlur">
-                    <Input
-                      maxLength={6}
-                      inputMode="numeric"
-                      autoComplete="one-time-code"
-                      aria-label={t('account.smsCode')}
-                    />
-                  </Form.Item>
-                  <SmsCodeButton send={sendCode} disabled={!human.ready} />
-                </div>
-              </Form.Item>
+              <SmsCodeField label={t('account.smsCode')} send={sendCode} disabled={!human.ready} />
             </>
           ) : null}
           {step === 2 ? (
-            <>
-              <Form.Item
-                name="password"
-                label={t('account.newPassword')}
-                extra={password ? <PasswordStrength password={password} /> : t('forms.passwordHint')}
-                rules={[passwordRule(() => form.getFieldValue('username') as string)]}
-              >
-                <Input.Password maxLength={64} autoComplete="new-password" />
-              </Form.Item>
-              <Form.Item
-                name="repeat"
-                label={t('account.repeat')}
-                dependencies={['password']}
-                rules={[repeatRule(() => form.getFieldValue('password') as string)]}
-              >
-                <Input.Password maxLength={64} autoComplete="new-password" />
-              </Form.Item>
-            </>
+            <NewPasswordFields
+              form={form}
+              label={t('account.newPassword')}
+              repeatLabel={t('account.repeat')}
+              username={() => form.getFieldValue('username') as string | undefined}
+            />
           ) : null}
           <div className="acct-actions">
             {step === 1 ? <Button onClick={() => setStep(0)}>{t('account.back')}</Button> : null}

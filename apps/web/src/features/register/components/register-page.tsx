@@ -1,14 +1,15 @@
 import { LIMITS } from '@portal/contracts';
 import { Alert, Button, Form, Input, Result, Segmented, notification } from 'antd';
-import { useEffect, useState, type ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
 import { ApiError } from '../../../lib/api/client';
 import { encryptPassword } from '../../../lib/api/password';
 import { runtimeConfig } from '../../../lib/config';
 import type { HumanCheck } from '../../../lib/human-check';
 import { useTranslation } from '../../../lib/i18n';
-import { agreementRule, mobileRule, passwordRule, repeatRule, required } from '../../../components/form-rules';
-import { PasswordStrength } from '../../../components/password-strength';
-import { SmsCodeButton } from '../../../components/sms-code-button';
+import { agreementRule, mobileRule, required } from '../../../components/form-rules';
+import { NewPasswordFields } from '../../../components/new-password-fields';
+import { SmsCodeField } from '../../../components/sms-code-button';
+import { useRedirectCountdown } from '../../../components/use-redirect-countdown';
 import { useHumanProof } from '../../../components/use-human-proof';
 import { afterRegisterUrl, loginLinkUrl, type RegisterLayout } from '../after-register';
 import { registerCompany, registerMember, sendPhoneCode } from '../api/register';
@@ -59,24 +60,14 @@ export function RegisterPage({
   const { t } = useTranslation();
   const cfg = runtimeConfig();
   const [form] = Form.useForm<Values>();
-  const password = Form.useWatch('password', form) ?? '';
   const [pending, setPending] = useState(false);
-  const [left, setLeft] = useState<number | null>(null);
   const human = useHumanProof(humanCheck, 'register');
   const smsOn = cfg.notsms && !cfg.registerWithoutSms;
   const site = cfg.siteName || t('app.siteName');
   const target = afterRegisterUrl(cfg, tenantCode, service);
 
   // 注册成功, then the login after 3 s (§4, §9).
-  useEffect(() => {
-    if (left === null) return;
-    if (left <= 0) {
-      window.location.assign(target);
-      return;
-    }
-    const timer = setTimeout(() => setLeft((n) => (n ?? 1) - 1), 1000);
-    return () => clearTimeout(timer);
-  }, [left, target]);
+  const { left, start } = useRedirectCountdown(target);
 
   const refreshCaptcha = () => {
     form.setFieldValue('imgCode', '');
@@ -143,7 +134,7 @@ export function RegisterPage({
         await registerMember({ ...common, username: v.username!.trim() });
       }
       notification.success({ message: t('register.success'), duration: LIMITS.redirectAfterRegisterSeconds });
-      setLeft(LIMITS.redirectAfterRegisterSeconds);
+      start(LIMITS.redirectAfterRegisterSeconds);
     } catch (err) {
       notification.error({ message: t('register.failed'), description: messageOf(err), duration: 2 });
       refreshCaptcha();
@@ -239,41 +230,13 @@ export function RegisterPage({
               {human.imageInput}
             </Form.Item>
           ) : null}
-          {smsOn ? (
-            <Form.Item label={t('register.smsCode')} required>
-              <div className="sms-row">
-                <Form.Item name="smsCode" noStyle rules={[required('forms.smsRequired')]} validateTrigger="onBlur">
-                  <Input
-                    maxLength={6}
-                    inputMode="numeric"
-                    autoComplete="one-time-code"
-                    aria-label={t('register.smsCode')}
-                  />
-                </Form.Item>
-                <SmsCodeButton send={sendCode} disabled={!human.ready} />
-              </div>
-            </Form.Item>
-          ) : null}
-          <Form.Item
-            name="password"
+          {smsOn ? <SmsCodeField label={t('register.smsCode')} send={sendCode} disabled={!human.ready} /> : null}
+          <NewPasswordFields
+            form={form}
             label={t('register.password')}
-            extra={password ? <PasswordStrength password={password} /> : t('forms.passwordHint')}
-            rules={[
-              passwordRule(() =>
-                variant === 'company' ? form.getFieldValue('mobile') : form.getFieldValue('username'),
-              ),
-            ]}
-          >
-            <Input.Password maxLength={64} autoComplete="new-password" />
-          </Form.Item>
-          <Form.Item
-            name="repeat"
-            label={t('register.repeat')}
-            dependencies={['password']}
-            rules={[repeatRule(() => form.getFieldValue('password'))]}
-          >
-            <Input.Password maxLength={64} autoComplete="new-password" />
-          </Form.Item>
+            repeatLabel={t('register.repeat')}
+            username={() => form.getFieldValue(variant === 'company' ? 'mobile' : 'username') as string | undefined}
+          />
           <Form.Item name="agreement" valuePropName="value" rules={[agreementRule]}>
             <AgreementCheckbox tenantCode={tenantCode} />
           </Form.Item>

@@ -1,0 +1,44 @@
+import { Form, Input, type FormInstance } from 'antd';
+import { useTranslation } from '../lib/i18n';
+import { passwordRule, repeatRule } from './form-rules';
+import { PasswordStrength } from './password-strength';
+
+/**
+ * A new password and its repetition (fields `password` and `repeat`) with the §5 rules, the hint
+ * and the strength meter: registration, forgot password, change password.
+ */
+export function NewPasswordFields({
+  form,
+  label,
+  repeatLabel,
+  username,
+}: {
+  form: FormInstance;
+  label: string;
+  repeatLabel: string;
+  /** The account's name, which the password must not contain. */
+  username: () => string | undefined;
+}) {
+  const { t } = useTranslation();
+  const password = (Form.useWatch('password', form) as string | undefined) ?? '';
+  return (
+    <>
+      <Form.Item
+        name="password"
+        label={label}
+        extra={password ? <PasswordStrength password={password} /> : t('forms.passwordHint')}
+        rules={[passwordRule(username)]}
+      >
+        <Input.Password maxLength={64} autoComplete="new-password" />
+      </Form.Item>
+      <Form.Item
+        name="repeat"
+        label={repeatLabel}
+        dependencies={['password']}
+        rules={[repeatRule(() => form.getFieldValue('password') as string | undefined)]}
+      >
+        <Input.Password maxLength={64} autoComplete="new-password" />
+      </Form.Item>
+    </>
+  );
+}
