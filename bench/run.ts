@@ -7,7 +7,10 @@
  *   3. signed, authenticated GET /api/front/member/front/infoV2 → req/s, p50/p99, non-2xx (must be 0)
  *   4. raw argon2id verify with the server's parameters        → verifies/s (the ceiling for logins)
  *   5. logins (captcha pre-fetched, fresh RSA + signature each) → logins/s, non-2xx (must be 0)
- *   6. BENCHMARKS.md (generated block) + bench/results/latest.json
+ *   6. behavioural captcha get/check, 7. sign-on tickets and their validation
+ *   8. catalog: the registration pickers' region levels and industry tree (signed, public) → req/s,
+ *      ratio to hello, p50/p99, non-2xx (must be 0); no targets (issue 6 set none)
+ *   9. BENCHMARKS.md (generated block) + bench/results/latest.json
  *
  * Both servers run in a child process and autocannon runs here, so the load generator never shares
  * an event loop with the server it measures (it does share the machine's cores, as the baselines in
@@ -73,8 +76,10 @@ const settings = {
   loginDuration: num('BENCH_LOGIN_DURATION', 10),
   loginConnections: num('BENCH_LOGIN_CONNECTIONS', 8),
   captchaConcurrency: num('BENCH_CAPTCHA_CONCURRENCY', 4),
-  /** Comma list of hello,info,argon2,login,captcha,sso; BENCHMARKS.md is only rewritten when all ran. */
-  phases: new Set((process.env.BENCH_PHASES ?? 'hello,info,argon2,login,captcha,sso').split(',').map((s) => s.trim())),
+  /** Comma list of hello,info,argon2,login,captcha,sso,catalog; BENCHMARKS.md is only rewritten when all ran. */
+  phases: new Set(
+    (process.env.BENCH_PHASES ?? 'hello,info,argon2,login,captcha,sso,catalog').split(',').map((s) => s.trim()),
+  ),
   /** Set to 1 to run the portal with --cpu-prof (profiles land in bench/results/cpu-prof/). */
   cpuProf: /^(1|true|yes)$/i.test(process.env.BENCH_CPU_PROF ?? ''),
   /** Extra environment for the portal, e.g. "UV_THREADPOOL_SIZE=2 SESSION_TTL_HOURS=1" (what-if runs). */
@@ -101,6 +106,26 @@ const CAPTCHA_CHECK_PATH = '/api/front/captcha/check';
 const DEMO_PASSWORD = 'Demo@2026!';
 const INFO_PATH = '/api/front/member/front/infoV2';
 const LOGIN_PATH = '/api/auth/jwt/front/token?tenantCode=demo';
+const REGION_PATH = '/api/front/select/regionTreeListByCode';
+const INDUSTRY_TREE_PATH = '/api/front/select/indTree';
+/**
+ * The region picker's levels, asked in turn: 0 (the 34 provinces), provinces (their cities; for a
+ * municipality its districts), cities (their districts) and districts (their towns or streets).
+ */
+const REGION_CODES = [
+  '0',
+  '440000',
+  '320000',
+  '510000',
+  '110000',
+  '440100',
+  '320100',
+  '510100',
+  '110101',
+  '440106',
+  '310104',
+  '500101',
+] as const;
 
 const log = (msg: string) => process.stdout.write(`[bench] ${msg}\n`);
 
@@ -215,9 +240,14 @@ function machineJiffies(): { busy: number; total: number } {
   }
 }
 
-/** utime+stime of this process and its descendants, by group. */
+/**
+ * utime+stime of this process and its descendants, by group. A descendant's count includes its
+ * reaped children (cutime+cstime): PostgreSQL backends end during a run (a pool's idle connection
+ * closes, an autovacuum worker finishes), and without the time the postmaster reaped from them,
+ * the PostgreSQL share would fall by all the CPU such a backend ever used (and show as negative).
+ */
 function treeJiffies(): { bench: number; server: number; postgres: number } {
-  const procs: Array<{ pid: number; ppid: number; comm: string; cpu: number }> = [];
+  const procs: Array<{ pid: number; ppid: number; comm: string; cpu: number; reaped: number }> = [];
   try {
     for (const name of readdirSync('/proc')) {
       if (!/^\d+$/.test(name)) continue;
@@ -226,7 +256,13 @@ function treeJiffies(): { bench: number; server: number; postgres: number } {
         const close = stat.lastIndexOf(')');
         const comm = stat.slice(stat.indexOf('(') + 1, close);
         const f = stat.slice(close + 2).split(' ');
-        procs.push({ pid: Number(name), ppid: Number(f[1]), comm, cpu: Number(f[11]) + Number(f[12]) });
+        procs.push({
+          pid: Number(name),
+          ppid: Number(f[1]),
+          comm,
+          cpu: Number(f[11]) + Number(f[12]),
+          reaped: Number(f[13]) + Number(f[14]),
+        });
       } catch {
         // the process ended meanwhile
       }
@@ -241,8 +277,8 @@ function treeJiffies(): { bench: number; server: number; postgres: number } {
   if (self) out.bench += self.cpu;
   const walk = (pid: number) => {
     for (const c of children.get(pid) ?? []) {
-      if (c.comm.startsWith('postgres')) out.postgres += c.cpu;
-      else out.server += c.cpu;
+      if (c.comm.startsWith('postgres')) out.postgres += c.cpu + c.reaped;
+      else out.server += c.cpu + c.reaped;
       walk(c.pid);
     }
   };
@@ -701,6 +737,132 @@ async function benchSso(portal: Portal, db: Db) {
   return { issue, validate };
 }
 
+/**
+ * Signed GETs made ahead, as for infoV2: one set of headers per request (each nonce used once),
+ * cycling over `paths`, handed out with their path by `setupRequest` (the signature covers the
+ * path and its query, so each request's path must be the one its headers were made for).
+ */
+function signedGetPool(secret: string, paths: readonly string[]) {
+  let made: Array<{ path: string; headers: Record<string, string> }> = [];
+  let used = 0;
+  const make = (i: number) => {
+    const path = paths[i % paths.length]!;
+    return { path, headers: signedHeaders(secret, path, null) };
+  };
+  return {
+    /** Makes `count` fresh sets (and drops the old), moments before a run. */
+    fill(count: number) {
+      made = [];
+      used = 0;
+      for (let i = 0; i < count; i++) made.push(make(i));
+    },
+    clear() {
+      made = [];
+    },
+    /** Requests signed on the spot because the pool ran out (their signing took the cores). */
+    late: () => Math.max(0, used - made.length),
+    requests: [
+      {
+        method: 'GET',
+        path: paths[0],
+        setupRequest: (req: { path?: string; headers?: Record<string, string> }) => {
+          // Past the pool (a run faster than planned), sign on the spot rather than reuse a nonce.
+          const p = made[used] ?? make(used);
+          used++;
+          req.path = p.path;
+          req.headers = p.headers;
+          return req;
+        },
+      },
+    ],
+  };
+}
+
+/**
+ * The registration pickers (issue 6), public but signed like every /api call: the region levels
+ * (answered from the index `regions.ts` keeps in memory) with `qhCode` cycling over REGION_CODES,
+ * and the whole industry tree (cached in process for 60 s). Both also spend a nonce in PostgreSQL.
+ */
+async function benchCatalog(portal: Portal) {
+  // What each answer holds, and the industry tree's size as sent (the API does not compress).
+  const regionPaths = REGION_CODES.map((code) => `${REGION_PATH}?${new URLSearchParams({ qhCode: code })}`);
+  const answers: Array<{ code: string; nodes: number; bytes: number }> = [];
+  for (const [i, path] of regionPaths.entries()) {
+    const res = await fetch(portal.base + path, {
+      headers: { 'accept-encoding': 'identity', ...signedHeaders(portal.secret, path, null) },
+    });
+    const bytes = Buffer.from(await res.arrayBuffer());
+    const body = JSON.parse(bytes.toString('utf8')) as Envelope<Array<{ code: string }>>;
+    if (res.status !== 200 || body.status !== 200 || body.data.length === 0) {
+      throw new Error(`${path}: HTTP ${res.status}, ${bytes.toString('utf8').slice(0, 200)}`);
+    }
+    answers.push({ code: REGION_CODES[i]!, nodes: body.data.length, bytes: bytes.length });
+  }
+  if (answers[0]!.nodes !== 34) throw new Error(`regionTreeListByCode?qhCode=0 gave ${answers[0]!.nodes} provinces`);
+  const treeRes = await fetch(portal.base + INDUSTRY_TREE_PATH, {
+    headers: { 'accept-encoding': 'identity', ...signedHeaders(portal.secret, INDUSTRY_TREE_PATH, null) },
+  });
+  const treeBytes = Buffer.from(await treeRes.arrayBuffer());
+  interface TreeNode {
+    children?: TreeNode[];
+  }
+  const tree = JSON.parse(treeBytes.toString('utf8')) as Envelope<TreeNode[]>;
+  if (treeRes.status !== 200 || tree.status !== 200) {
+    throw new Error(`indTree: HTTP ${treeRes.status}, ${treeBytes.toString('utf8').slice(0, 200)}`);
+  }
+  const countNodes = (list: TreeNode[]): number => list.reduce((n, node) => n + 1 + countNodes(node.children ?? []), 0);
+  const industry = {
+    nodes: countNodes(tree.data),
+    sections: tree.data.length,
+    bytes: treeBytes.length,
+    kb: round(treeBytes.length / 1024, 1),
+    contentEncoding: treeRes.headers.get('content-encoding'),
+  };
+  const regions = {
+    codes: [...REGION_CODES],
+    answers,
+    meanBytes: round(answers.reduce((n, a) => n + a.bytes, 0) / answers.length, 0),
+  };
+  log(
+    `catalog: regions, code (nodes) ${answers.map((a) => `${a.code} (${a.nodes})`).join(', ')}; ${regions.meanBytes} bytes per answer on average`,
+  );
+  log(`catalog: indTree ${industry.nodes} nodes (${industry.sections} sections), ${industry.kb} KB without gzip`);
+
+  const measure = async (what: string, paths: readonly string[], verifyBody: (b: string) => boolean) => {
+    const pool = signedGetPool(portal.secret, paths);
+    const url = portal.base + paths[0];
+    if (settings.warmup > 0) {
+      pool.fill(settings.warmup * 40_000);
+      const w = await cannon({
+        url,
+        connections: settings.connections,
+        duration: settings.warmup,
+        requests: pool.requests,
+        verifyBody,
+      });
+      if (w.non2xx || w.mismatches) throw new Error(`${what} warm-up was refused: ${JSON.stringify(w.statusCodes)}`);
+    }
+    pool.fill(Math.min(settings.duration, 250) * 40_000);
+    log(`${what}: ${settings.duration} s × ${settings.connections} connections, fresh nonce + signature per request`);
+    const run = await cannon({
+      url,
+      connections: settings.connections,
+      duration: settings.duration,
+      requests: pool.requests,
+      verifyBody,
+    });
+    const late = pool.late();
+    pool.clear();
+    log(`${what}: ${describe(run)}${late ? `; ${late} requests past the pool were signed during the run` : ''}`);
+    return run;
+  };
+  // A non-empty list in the success envelope (body chunks are joined as text, so no length check).
+  const okList = (b: string) => b.startsWith('{"status":200,') && b.includes('"isLeaf":') && b.endsWith(']}');
+  const regionRun = await measure(`regions (${REGION_CODES.length} codes in turn)`, regionPaths, okList);
+  const industryRun = await measure('indTree', [INDUSTRY_TREE_PATH], okList);
+  return { regions: { ...regions, run: regionRun }, industries: { ...industry, run: industryRun } };
+}
+
 async function benchLogin(portal: Portal, encrypt: (p: string) => string, argon2PerSec: number | null) {
   // Each login spends one captcha; fetch more than the argon2 ceiling can possibly use.
   const ceiling = (argon2PerSec ?? 150) * settings.loginDuration;
@@ -827,6 +989,16 @@ function cpuRow(what: string, c: CpuSplit | undefined): string {
   return `| CPU during ${what} (share of all cores) | portal ${c.serverPct} %, PostgreSQL ${c.postgresPct} %, autocannon ${c.benchPct} %, other processes ${c.foreignPct} % | | |\n`;
 }
 
+/** A row of the catalog table: req/s, ratio to hello, p50/p99, refusals, CPU and the verdict. */
+function catalogRow(what: string, r: RunSummary | undefined, ratio: number | null, verdict: Verdict): string {
+  if (!r) return '';
+  const cpu = `${r.cpu.serverPct} / ${r.cpu.postgresPct} / ${r.cpu.benchPct} / ${r.cpu.foreignPct}`;
+  return (
+    `| ${what} | ${fmt(r.reqPerSec)} | ${fmt(ratio, 3)} | ${fmt(r.latencyMs.p50, 2)} / ${fmt(r.latencyMs.p99, 2)} ` +
+    `| ${r.non2xx} / ${r.errors} / ${r.timeouts} / ${r.mismatches} (of ${fmt(r.responses)}) | ${cpu} | ${verdict} |\n`
+  );
+}
+
 async function writeJson(name: string, results: Record<string, unknown>) {
   await mkdir(RESULTS_DIR, { recursive: true });
   await writeFile(join(RESULTS_DIR, name), JSON.stringify(results, null, 2) + '\n');
@@ -840,7 +1012,7 @@ async function writeMarkdown(md: string) {
 // ---- main --------------------------------------------------------------------------------------
 
 async function main(): Promise<number> {
-  const all = ['hello', 'info', 'argon2', 'login', 'captcha', 'sso'].every((p) => settings.phases.has(p));
+  const all = ['hello', 'info', 'argon2', 'login', 'captcha', 'sso', 'catalog'].every((p) => settings.phases.has(p));
   if (!existsSync(SERVER_MAIN))
     throw new Error(`${SERVER_MAIN} is missing: build the server first (npx tsc -b apps/server)`);
   const info = machine();
@@ -955,6 +1127,9 @@ async function main(): Promise<number> {
     // 7. sign-on server
     const sso = settings.phases.has('sso') ? await benchSso(portal, db) : null;
 
+    // 8. registration pickers (last: no database statistics of another phase to disturb)
+    const catalog = settings.phases.has('catalog') ? await benchCatalog(portal) : null;
+
     // the server's own complaints during the run
     const serverErrors = server
       .output()
@@ -965,6 +1140,8 @@ async function main(): Promise<number> {
     const infoRun = infoResult?.run ?? null;
     const infoRatio = hello && infoRun ? infoRun.reqPerSec / hello.reqPerSec : null;
     const loginRatio = login && argon2 ? login.loginsPerSec / argon2.perSec : null;
+    const regionsRatio = hello && catalog ? catalog.regions.run.reqPerSec / hello.reqPerSec : null;
+    const industriesRatio = hello && catalog ? catalog.industries.run.reqPerSec / hello.reqPerSec : null;
     const infoValid =
       !!infoRun && infoRun.non2xx === 0 && infoRun.errors === 0 && infoRun.mismatches === 0 && infoRun.timeouts === 0;
     const loginValid =
@@ -974,6 +1151,8 @@ async function main(): Promise<number> {
       login.run.mismatches === 0 &&
       login.run.timeouts === 0 &&
       login.exhausted === 0;
+    const allSucceeded = (r: RunSummary) =>
+      r.non2xx === 0 && r.errors === 0 && r.mismatches === 0 && r.timeouts === 0 && r.responses > 0;
     const verdict = (valid: boolean, value: number | null, ok: (v: number) => boolean): Verdict =>
       value === null ? 'n/a' : !valid ? 'INVALID' : ok(value) ? 'PASS' : 'FAIL';
     const verdicts = {
@@ -1008,6 +1187,9 @@ async function main(): Promise<number> {
         captcha?.check.reqPerSec ?? null,
         (v) => v >= TARGETS.captchaCheckPerSec,
       ),
+      // No speed target in issue 6 either: ratios reported; every answer must be a success.
+      catalogRegions: catalog ? (allSucceeded(catalog.regions.run) ? 'PASS' : 'INVALID') : 'n/a',
+      catalogIndustries: catalog ? (allSucceeded(catalog.industries.run) ? 'PASS' : 'INVALID') : 'n/a',
     } satisfies Record<string, Verdict>;
 
     const results = {
@@ -1021,9 +1203,12 @@ async function main(): Promise<number> {
       login,
       captcha,
       sso,
+      catalog,
       ratios: {
         infoOverHello: infoRatio === null ? null : round(infoRatio, 3),
         loginOverArgon2: loginRatio === null ? null : round(loginRatio, 3),
+        regionsOverHello: regionsRatio === null ? null : round(regionsRatio, 3),
+        industryTreeOverHello: industriesRatio === null ? null : round(industriesRatio, 3),
       },
       verdicts,
       serverErrorLines: serverErrors.slice(0, 20),
@@ -1062,16 +1247,26 @@ ${cpuRow('infoV2', infoRun?.cpu)}${cpuRow('logins', login?.run.cpu)}${cpuRow('ca
       dbPerInfo
         ? `| infoV2 database work per request | ${dbPerInfo.statementsPerRequest} statements, ${dbPerInfo.rowsInsertedPerRequest} rows inserted${dbPerInfo.walFsyncsPerRequest !== null ? `, ${dbPerInfo.walFsyncsPerRequest} WAL fsyncs` : ''} | | |\n`
         : ''
+    }${
+      catalog
+        ? `
+Registration pickers (issue 6 sets no speed target: the numbers and ratios are reported; every answer must be a success),
+${settings.connections} connections, ${settings.duration} s each, in the same run as the hello baseline above:
+
+| Catalog endpoint (signed, public) | req/s | / hello | p50 / p99 ms | non-2xx / errors / timeouts / mismatches | CPU % portal / PostgreSQL / autocannon / other | Result |
+|---|---:|---:|---:|---:|---:|:---:|
+${catalogRow(`\`GET ${REGION_PATH}?qhCode=…\`, ${REGION_CODES.length} codes of all levels in turn, code (nodes answered): ${catalog.regions.answers.map((a) => `${a.code} (${a.nodes})`).join(', ')}; ${fmt(catalog.regions.meanBytes / 1024, 1)} KB per answer on average`, catalog.regions.run, regionsRatio, verdicts.catalogRegions)}${catalogRow(`\`GET ${INDUSTRY_TREE_PATH}\`, the whole tree (${fmt(catalog.industries.nodes)} nodes, ${fmt(catalog.industries.kb, 1)} KB without gzip)`, catalog.industries.run, industriesRatio, verdicts.catalogIndustries)}`
+        : ''
     }
 How it is measured: both servers run in their own Node process (\`bench/hello-server.mjs\`, and the built
 \`apps/server/dist/main.js\` with \`LOG_LEVEL=warn\`, \`PORTAL_TEST_CAPTCHA=1\`, rate limits lifted) on a fresh
 embedded PostgreSQL; autocannon runs in the bench process on the same cores, after an unmeasured
 ${settings.warmup} s warm-up (for infoV2 followed by an 11 s pause, so that PostgreSQL's statistics of the
-measured requests start clean). Every infoV2 and login request carries its own nonce, timestamp and HMAC
-signature; every login also its own RSA-OAEP ciphertext and an unused captcha. They are made just before
-each run (well inside the 300 s window) and handed out by autocannon's \`setupRequest\`, so that the load
-generator's signing and RSA work does not take the cores from the portal. The raw argon2 baseline runs with
-the portal's threadpool size (one thread per core).
+measured requests start clean). Every infoV2, catalog and login request carries its own nonce, timestamp
+and HMAC signature (a region request over its own \`qhCode\`); every login also its own RSA-OAEP ciphertext
+and an unused captcha. They are made just before each run (well inside the 300 s window) and handed out
+by autocannon's \`setupRequest\`, so that the load generator's signing and RSA work does not take the
+cores from the portal. The raw argon2 baseline runs with the portal's threadpool size (one thread per core).
 Bodies are checked (\`verifyBody\`), so a refused request can't pass as a measurement. Latency
 percentiles come from every response's own time. req/s is autocannon's mean of per-second counts;
 logins/s is successful logins divided by the time from first request to last response.

@@ -140,6 +140,8 @@ const enUS: Messages = {
     checkUnknown: 'The verification method is unknown; reload the page and retry',
   },
   register: {
+    usernameIsMobile: "A username cannot be someone else's mobile number",
+    usernameTaken: 'This username is already registered',
     title: 'Register',
     company: 'Company',
     member: 'Individual',

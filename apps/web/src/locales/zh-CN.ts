@@ -137,6 +137,8 @@ const zhCN = {
     checkUnknown: '无法获取验证方式，请刷新页面重试',
   },
   register: {
+    usernameIsMobile: '用户名不能是他人的手机号',
+    usernameTaken: '该用户名已被注册',
     title: '注册',
     company: '企业注册',
     member: '个人注册',

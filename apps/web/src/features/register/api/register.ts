@@ -1,5 +1,6 @@
 import type {
   AgreementData,
+  CheckOnlyUserData,
   CompanyRegistration,
   IndustryNode,
   MemberRegistration,
@@ -28,6 +29,15 @@ export function sendPhoneCode(body: {
   tenantCode: string;
 }): Promise<void> {
   return request('/api/front/member/sendPhoneCode', { ...quiet, body: { ...body } });
+}
+
+/** `/sys/user/checkOnlyUser`: whether a username is still free (false also for mobile numbers). */
+export async function usernameAvailable(username: string, tenantCode: string): Promise<boolean> {
+  const data = await request<CheckOnlyUserData>('/sys/user/checkOnlyUser', {
+    ...quiet,
+    query: { username, tenantCode },
+  });
+  return data.available;
 }
 
 export function useAgreement(tenantCode: string) {

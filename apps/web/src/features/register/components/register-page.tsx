@@ -1,4 +1,4 @@
-import { LIMITS } from '@portal/contracts';
+import { isValidPhone, LIMITS } from '@portal/contracts';
 import { Alert, Button, Form, Input, Result, Segmented, notification } from 'antd';
 import { useState, type ReactNode } from 'react';
 import { ApiError } from '../../../lib/api/client';
@@ -12,7 +12,7 @@ import { SmsCodeField } from '../../../components/sms-code-button';
 import { useRedirectCountdown } from '../../../components/use-redirect-countdown';
 import { useHumanProof } from '../../../components/use-human-proof';
 import { afterRegisterUrl, loginLinkUrl, type RegisterLayout } from '../after-register';
-import { registerCompany, registerMember, sendPhoneCode } from '../api/register';
+import { registerCompany, registerMember, sendPhoneCode, usernameAvailable } from '../api/register';
 import { AgreementCheckbox } from './agreement';
 import { IndustryPicker, RegionPicker } from './pickers';
 import './register-page.css';
@@ -213,7 +213,29 @@ export function RegisterPage({
               </div>
             </>
           ) : (
-            <Form.Item name="username" label={t('register.username')} rules={[required('forms.usernameRequired')]}>
+            <Form.Item
+              name="username"
+              label={t('register.username')}
+              validateTrigger={['onChange', 'onBlur']}
+              rules={[
+                required('forms.usernameRequired'),
+                {
+                  // Asked on blur only: one call per name the person settles on, not per keystroke.
+                  validateTrigger: 'onBlur',
+                  validator: async (_, v: string | undefined) => {
+                    const name = v?.trim();
+                    if (!name) return;
+                    // A mobile number is a name only for its owner (the server's rule, ADR 010).
+                    if (isValidPhone(name, cfg.phonePattern)) {
+                      if (name === (form.getFieldValue('mobile') as string | undefined)?.trim()) return;
+                      throw new Error(t('register.usernameIsMobile'));
+                    }
+                    const free = await usernameAvailable(name, tenantCode).catch(() => true);
+                    if (!free) throw new Error(t('register.usernameTaken'));
+                  },
+                },
+              ]}
+            >
               <Input maxLength={64} autoComplete="username" />
             </Form.Item>
           )}
