@@ -133,7 +133,6 @@ export function RegisterPage({
       } else {
         await registerMember({ ...common, username: v.username!.trim() });
       }
-      notification.success({ message: t('register.success'), duration: LIMITS.redirectAfterRegisterSeconds });
       start(LIMITS.redirectAfterRegisterSeconds);
     } catch (err) {
       notification.error({ message: t('register.failed'), description: messageOf(err), duration: 2 });
