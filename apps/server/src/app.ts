@@ -22,6 +22,8 @@ import { createCaptchaRepository } from './modules/captcha/captcha.repository.js
 import { captchaRoutes } from './modules/captcha/captcha.routes.js';
 import { createCaptchaService } from './modules/captcha/captcha.service.js';
 import { createBehaviourCaptchaService } from './modules/captcha/behaviour-captcha.service.js';
+import { createEnterprisesRepository } from './modules/enterprises/enterprises.repository.js';
+import { enterprisesRoutes } from './modules/enterprises/enterprises.routes.js';
 import { healthRoutes } from './modules/health/health.routes.js';
 import { createMembersRepository } from './modules/members/members.repository.js';
 import { membersRoutes } from './modules/members/members.routes.js';
@@ -291,6 +293,7 @@ export async function buildApp({ config, db, secrets, logger }: AppDeps) {
     await api.register(membersRoutes, {
       members: createMembersService({ repo: createMembersRepository(db), bus, cacheMs: config.cacheTtlMs }),
     });
+    await api.register(enterprisesRoutes, { enterprises: createEnterprisesRepository(db) });
     await api.register(menusRoutes, { menus: createMenusService({ repo: createMenusRepository(db) }) });
     await api.register(pagesRoutes, { pages: createPagesRepository(db) });
     await api.register(smsRoutes, {

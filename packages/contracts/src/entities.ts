@@ -413,6 +413,43 @@ export const EnterpriseTarget = Type.Object({ entId: Type.String(), entName: Typ
 export type EnterpriseTarget = Static<typeof EnterpriseTarget>;
 
 export const SwitchEnterprise = Type.Object({ entId: Type.Integer({ minimum: 1 }) });
+
+// ---- Account context (issue 7): queries and bodies ------------------------------------------------
+export const UserRolesQuery = Type.Object({
+  userId: Type.Optional(Id),
+  benchCode: Type.Optional(Text(64)),
+});
+export type UserRolesQuery = Static<typeof UserRolesQuery>;
+
+export const NickNameBody = Type.Object({
+  userId: Id,
+  /** Required (spec §5); trimmed, at most 32 characters. */
+  nickName: Type.String({ maxLength: 64 }),
+});
+export type NickNameBody = Static<typeof NickNameBody>;
+
+export const DefaultLoginBody = Type.Object({
+  defaultRoleId: Type.Optional(Id),
+  defaultWorkbenchCode: Type.Optional(Text(64)),
+});
+export type DefaultLoginBody = Static<typeof DefaultLoginBody>;
+
+export const DefaultApplyBody = Type.Object({ defaultApplyId: Id });
+export type DefaultApplyBody = Static<typeof DefaultApplyBody>;
+
+export const AppCodeQuery = Type.Object({ fastAppCode: Type.String({ minLength: 1, maxLength: 64 }) });
+export type AppCodeQuery = Static<typeof AppCodeQuery>;
+
+export const AppCodeParams = Type.Object({
+  code: Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_.-]+$' }),
+});
+export type AppCodeParams = Static<typeof AppCodeParams>;
+
+export const PageQuery = Type.Object({
+  page: Type.Optional(Type.Integer({ minimum: 1, maximum: 100_000, default: 1 })),
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 10 })),
+});
+export type PageQuery = Static<typeof PageQuery>;
 export type SwitchEnterprise = Static<typeof SwitchEnterprise>;
 
 // ---- Notices (spec §3, §4) -------------------------------------------------------------------------

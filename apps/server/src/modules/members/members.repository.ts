@@ -38,6 +38,56 @@ export function createMembersRepository(db: Db) {
         WHERE u.id = ${userId} AND u.tenant_id = ${tenantId}`);
       return res.rows[0] ?? null;
     },
+
+    /** The roles the user holds, in the tenant. */
+    async roles(tenantId: number, userId: number): Promise<{ id: number; title: string }[]> {
+      const res = await db.execute<{ id: number; title: string }>(sql`
+        SELECT r.id, r.title FROM user_roles ur JOIN roles r ON r.id = ur.role_id
+        WHERE ur.user_id = ${userId} AND r.tenant_id = ${tenantId} ORDER BY r.id`);
+      return res.rows.map((r) => ({ id: Number(r.id), title: r.title }));
+    },
+
+    /** The applications the user is granted, in the tenant. */
+    async applications(tenantId: number, userId: number): Promise<{ id: number; code: string; name: string }[]> {
+      const res = await db.execute<{ id: number; code: string; name: string }>(sql`
+        SELECT a.id, a.code, a.name FROM user_applications ua JOIN applications a ON a.id = ua.application_id
+        WHERE ua.user_id = ${userId} AND a.tenant_id = ${tenantId} ORDER BY a.id`);
+      return res.rows.map((r) => ({ id: Number(r.id), code: r.code, name: r.name }));
+    },
+
+    /** The workbenches the user may use, in the tenant. */
+    async workbenches(tenantId: number, userId: number): Promise<{ id: number; code: string; name: string }[]> {
+      const res = await db.execute<{ id: number; code: string; name: string }>(sql`
+        SELECT w.id, w.code, w.name FROM user_workbenches uw JOIN workbenches w ON w.id = uw.workbench_id
+        WHERE uw.user_id = ${userId} AND w.tenant_id = ${tenantId} ORDER BY w.id`);
+      return res.rows.map((r) => ({ id: Number(r.id), code: r.code, name: r.name }));
+    },
+
+    /** The name of the tenant's application with this code, or null. */
+    async applicationName(tenantId: number, code: string): Promise<string | null> {
+      const res = await db.execute<{ name: string }>(
+        sql`SELECT name FROM applications WHERE tenant_id = ${tenantId} AND code = ${code}`,
+      );
+      return res.rows[0]?.name ?? null;
+    },
+
+    async setNickname(tenantId: number, userId: number, nickname: string): Promise<void> {
+      await db.execute(sql`UPDATE users SET nickname = ${nickname} WHERE id = ${userId} AND tenant_id = ${tenantId}`);
+    },
+
+    /** Sets the defaults given (null: unchanged); the caller has checked that the user holds them. */
+    async setDefaults(
+      tenantId: number,
+      userId: number,
+      d: { roleId?: number | null; workbenchId?: number | null; applicationId?: number | null },
+    ): Promise<void> {
+      await db.execute(sql`
+        UPDATE users SET
+          default_role_id = coalesce(${d.roleId ?? null}::bigint, default_role_id),
+          default_workbench_id = coalesce(${d.workbenchId ?? null}::bigint, default_workbench_id),
+          default_application_id = coalesce(${d.applicationId ?? null}::bigint, default_application_id)
+        WHERE id = ${userId} AND tenant_id = ${tenantId}`);
+    },
   };
 }
 

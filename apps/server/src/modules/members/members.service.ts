@@ -1,14 +1,24 @@
-import type { UserInfo } from '@portal/contracts';
-import { errors } from '../../platform/errors.js';
+import { ResultCode, type ApplicationItem, type RoleItem, type UserInfo, type WorkbenchItem } from '@portal/contracts';
+import { AppError, errors } from '../../platform/errors.js';
 import type { InvalidationBus } from '../../platform/invalidation.js';
 import { createLocalCache } from '../../platform/local-cache.js';
 import type { MembersRepository } from './members.repository.js';
 
 const str = (v: number | string | null) => (v === null ? null : String(v));
 
+/** An id as sent (number or digits), or null when it is not one. */
+const idOf = (v: number | string | undefined | null): number | null => {
+  const n = typeof v === 'number' ? v : /^\d{1,15}$/.test(v ?? '') ? Number(v) : NaN;
+  return Number.isSafeInteger(n) && n > 0 ? n : null;
+};
+const refuse = (key: 'roleNotHeld' | 'appNotGranted' | 'workbenchNotHeld' | 'notOwnAccount') =>
+  new AppError(ResultCode.NO_PERMISSION, key);
+
+type Who = { tenantId: number; userId: number };
+
 export interface MembersServiceDeps {
   repo: MembersRepository;
-  bus: Pick<InvalidationBus, 'subscribe'>;
+  bus: Pick<InvalidationBus, 'subscribe' | 'publish'>;
   /** How long a profile may be served from memory (0: always read it). */
   cacheMs: number;
 }
@@ -47,6 +57,81 @@ export function createMembersService({ repo, bus, cacheMs }: MembersServiceDeps)
       };
       profiles.set(key, info, { version });
       return info;
+    },
+
+    /** The roles the caller holds (getUserRolesNew); asking for another user's is refused. */
+    async roles(who: Who, userId?: number | string): Promise<RoleItem[]> {
+      if (userId !== undefined && userId !== '' && idOf(userId) !== who.userId) throw refuse('notOwnAccount');
+      return (await repo.roles(who.tenantId, who.userId)).map((r) => ({ id: String(r.id), title: r.title }));
+    },
+
+    async applications(who: Who): Promise<ApplicationItem[]> {
+      return (await repo.applications(who.tenantId, who.userId)).map((a) => ({
+        id: String(a.id),
+        appCode: a.code,
+        appName: a.name,
+      }));
+    },
+
+    async workbenches(who: Who): Promise<WorkbenchItem[]> {
+      return (await repo.workbenches(who.tenantId, who.userId)).map((w) => ({
+        id: String(w.id),
+        appCode: w.code,
+        appName: w.name,
+      }));
+    },
+
+    /** checkAppCodeAuth: whether the caller is granted the application with this code. */
+    async holdsApplication(who: Who, code: string): Promise<boolean> {
+      return (await repo.applications(who.tenantId, who.userId)).some((a) => a.code === code);
+    },
+
+    async applicationName(who: Who, code: string): Promise<string> {
+      const name = await repo.applicationName(who.tenantId, code);
+      if (name === null) throw new AppError(ResultCode.NOT_FOUND, 'appUnknown');
+      return name;
+    },
+
+    /** The caller's own nickname only (spec §5: required). */
+    async setNickname(who: Who, userId: number | string, nickName: string): Promise<void> {
+      if (idOf(userId) !== who.userId) throw refuse('notOwnAccount');
+      const nick = nickName.trim();
+      if (!nick) throw new AppError(ResultCode.BAD_REQUEST, 'nicknameRequired');
+      if ([...nick].length > 32) throw new AppError(ResultCode.BAD_REQUEST, 'nicknameTooLong');
+      await repo.setNickname(who.tenantId, who.userId, nick);
+      await bus.publish({ kind: 'user', id: who.userId });
+    },
+
+    /** Default role and workbench for the next login: only ones the caller holds. */
+    async setDefaultLogin(
+      who: Who,
+      d: { defaultRoleId?: number | string; defaultWorkbenchCode?: string },
+    ): Promise<void> {
+      let roleId: number | null = null;
+      let workbenchId: number | null = null;
+      if (d.defaultRoleId !== undefined && d.defaultRoleId !== '') {
+        roleId = idOf(d.defaultRoleId);
+        if (roleId === null || !(await repo.roles(who.tenantId, who.userId)).some((r) => r.id === roleId)) {
+          throw refuse('roleNotHeld');
+        }
+      }
+      if (d.defaultWorkbenchCode) {
+        const bench = (await repo.workbenches(who.tenantId, who.userId)).find((w) => w.code === d.defaultWorkbenchCode);
+        if (!bench) throw refuse('workbenchNotHeld');
+        workbenchId = bench.id;
+      }
+      await repo.setDefaults(who.tenantId, who.userId, { roleId, workbenchId });
+      await bus.publish({ kind: 'user', id: who.userId });
+    },
+
+    /** Default application for the next login: only one the caller is granted. */
+    async setDefaultApply(who: Who, defaultApplyId: number | string): Promise<void> {
+      const id = idOf(defaultApplyId);
+      if (id === null || !(await repo.applications(who.tenantId, who.userId)).some((a) => a.id === id)) {
+        throw refuse('appNotGranted');
+      }
+      await repo.setDefaults(who.tenantId, who.userId, { applicationId: id });
+      await bus.publish({ kind: 'user', id: who.userId });
     },
   };
 }

@@ -1,0 +1,45 @@
+import { Envelope, JoinedEnterprise, Page, PageQuery } from '@portal/contracts';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { ok } from '../../platform/reply.js';
+import type { EnterprisesRepository } from './enterprises.repository.js';
+
+/** The caller's enterprises (spec §7 ent calls); the switch itself comes with the switching work. */
+export const enterprisesRoutes: FastifyPluginAsyncTypebox<{ enterprises: EnterprisesRepository }> = async (
+  app,
+  { enterprises },
+) => {
+  app.get(
+    '/api/front/ent/joinEntList',
+    {
+      preHandler: app.authenticate,
+      schema: { querystring: PageQuery, response: { 200: Envelope(Page(JoinedEnterprise)) } },
+    },
+    async (req) => {
+      const s = req.session!;
+      const { rows, total } = await enterprises.joined(
+        s.tenantId,
+        s.userId,
+        req.query.page ?? 1,
+        req.query.limit ?? 10,
+      );
+      return ok(req, {
+        rows: rows.map((r) => ({
+          entId: String(r.id),
+          entName: r.name,
+          creditCode: r.creditCode,
+          crtTime: r.joinedAt,
+          estatus: r.estatus,
+        })),
+        total,
+      });
+    },
+  );
+
+  // Whether the caller belongs to any enterprise (joined or registered one); spec §7 "not shown".
+  app.post(
+    '/api/front/ent/isJoinedOrCreated',
+    { preHandler: app.authenticate, schema: { response: { 200: Envelope(Type.Boolean()) } } },
+    async (req) => ok(req, (await enterprises.count(req.session!.tenantId, req.session!.userId)) > 0),
+  );
+};

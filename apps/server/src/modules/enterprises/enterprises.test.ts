@@ -1,0 +1,52 @@
+/** The caller's joined enterprises, paged, and whether they belong to any; within the tenant only. */
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestContext, type TestContext } from '../../test/harness.js';
+
+let ctx: TestContext;
+let member: string;
+
+beforeAll(async () => {
+  ctx = await createTestContext();
+  member = await ctx.login('member');
+  // An enterprise of another tenant that names the member (a row that must never show).
+  await ctx.db.execute(sql`
+    WITH t AS (INSERT INTO tenants (code, name) VALUES ('other', '其他园区') RETURNING id),
+         e AS (INSERT INTO enterprises (tenant_id, name, estatus) SELECT id, '他园企业', 1 FROM t RETURNING id)
+    INSERT INTO enterprise_members (enterprise_id, user_id) SELECT e.id, u.id FROM e, users u WHERE u.username = 'member'`);
+});
+afterAll(async () => ctx?.close());
+
+describe('GET /api/front/ent/joinEntList', () => {
+  it("pages the caller's enterprises of the tenant with credit code, join time and estatus", async () => {
+    const all = await ctx.call({ url: '/api/front/ent/joinEntList?page=1&limit=10', token: member });
+    expect(all.statusCode, all.body).toBe(200);
+    const data = all.json().data as {
+      rows: { entName: string; estatus: number; crtTime: string; creditCode: string }[];
+      total: number;
+    };
+    expect(data.total).toBe(3);
+    expect(data.rows.map((r) => r.entName).sort()).toEqual(
+      ['星河科技有限公司', '蓝海智能制造有限公司', '青松物流有限公司'].sort(),
+    );
+    expect(data.rows.map((r) => r.estatus).sort()).toEqual([0, 1, 2]);
+    expect(data.rows[0]!.crtTime).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/);
+    const second = await ctx.call({ url: '/api/front/ent/joinEntList?page=2&limit=2', token: member });
+    expect(second.json().data.rows).toHaveLength(1);
+    expect(second.json().data.total).toBe(3);
+    const beyond = await ctx.call({ url: '/api/front/ent/joinEntList?page=9&limit=2', token: member });
+    expect(beyond.json().data).toEqual({ rows: [], total: 3 });
+    expect((await ctx.call({ url: '/api/front/ent/joinEntList?limit=101', token: member })).statusCode).toBe(400);
+  });
+
+  it('tells whether the caller belongs to any enterprise', async () => {
+    const yes = await ctx.call({ url: '/api/front/ent/isJoinedOrCreated', method: 'POST', token: member });
+    expect(yes.json().data).toBe(true);
+    await ctx.db.execute(sql`
+      INSERT INTO users (tenant_id, username, password_hash, name)
+      SELECT tenant_id, 'loner', password_hash, '独行' FROM users WHERE username = 'member'`);
+    const loner = await ctx.login('loner');
+    const no = await ctx.call({ url: '/api/front/ent/isJoinedOrCreated', method: 'POST', token: loner });
+    expect(no.json().data).toBe(false);
+  });
+});
