@@ -414,6 +414,14 @@ export type EnterpriseTarget = Static<typeof EnterpriseTarget>;
 
 export const SwitchEnterprise = Type.Object({ entId: Type.Integer({ minimum: 1 }) });
 
+/** A switch of role, application or workbench (ours, issue 7): the ids from the lists; absent ones stay. */
+export const SwitchContextBody = Type.Object({
+  roleId: Type.Optional(Type.Integer({ minimum: 1 })),
+  applyId: Type.Optional(Type.Integer({ minimum: 1 })),
+  workbenchId: Type.Optional(Type.Integer({ minimum: 1 })),
+});
+export type SwitchContextBody = Static<typeof SwitchContextBody>;
+
 // ---- Account context (issue 7): queries and bodies ------------------------------------------------
 export const UserRolesQuery = Type.Object({
   userId: Type.Optional(Id),

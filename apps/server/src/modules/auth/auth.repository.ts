@@ -3,6 +3,7 @@
  * connection (a login is measured against argon2 alone, see BENCHMARKS.md); a statement with
  * several writes is atomic on its own, so a failed login or a crash never leaves half of a login.
  */
+import { sql } from 'drizzle-orm';
 import type pg from 'pg';
 import type { Db } from '../../db/client.js';
 import type { ActiveSession } from '../../platform/session.js';
@@ -149,6 +150,14 @@ const AUDIT = q(
  * `relaxed` carries what a login writes (db/client.ts connectRelaxed); a logout goes through the
  * main pool and waits for the disk, so a crash can never bring a revoked session back.
  */
+/** What a switch changes; absent: kept from the old session. */
+export interface SwitchTarget {
+  roleId?: number | null;
+  applicationId?: number | null;
+  workbenchId?: number | null;
+  enterpriseId?: number | null;
+}
+
 export function createAuthRepository(db: Db, relaxed: pg.Pool) {
   const pool = db.$client;
   return {
@@ -191,6 +200,58 @@ export function createAuthRepository(db: Db, relaxed: pg.Pool) {
       ]);
       const r = rows[0] as { id: string; tenantId: string; expiresAt: string };
       return { id: r.id, tenantId: Number(r.tenantId), expiresAt: Number(r.expiresAt) };
+    },
+
+    /**
+     * A switch of role, application, workbench or enterprise (issue 7): a new session with the old
+     * one's user, expiry and service ticket and the new context, and the old one revoked, in one
+     * transaction; only to targets the user holds in the session's tenant. The refusal names the
+     * first target not held (nothing changes then); null when the old session is no longer live.
+     */
+    async switchSession(
+      sessionId: string,
+      t: SwitchTarget,
+      client: { ip: string; userAgent: string },
+    ): Promise<{ id: string; expiresAt: number } | { refused: keyof SwitchTarget } | null> {
+      return db.transaction(async (tx) => {
+        const old = await tx.execute<{ user_id: number; tenant_id: number }>(sql`
+          SELECT user_id, tenant_id FROM sessions
+          WHERE id = ${sessionId} AND revoked_at IS NULL AND expires_at > now() FOR UPDATE`);
+        const o = old.rows[0];
+        if (!o) return null;
+        const held = await tx.execute<Record<keyof SwitchTarget, boolean>>(sql`
+          SELECT
+            ${t.roleId ?? null}::bigint IS NULL OR EXISTS (SELECT 1 FROM user_roles ur JOIN roles r ON r.id = ur.role_id
+              WHERE ur.user_id = ${o.user_id} AND r.id = ${t.roleId ?? null} AND r.tenant_id = ${o.tenant_id}) AS "roleId",
+            ${t.applicationId ?? null}::bigint IS NULL OR EXISTS (SELECT 1 FROM user_applications ua
+              JOIN applications a ON a.id = ua.application_id
+              WHERE ua.user_id = ${o.user_id} AND a.id = ${t.applicationId ?? null} AND a.tenant_id = ${o.tenant_id}) AS "applicationId",
+            ${t.workbenchId ?? null}::bigint IS NULL OR EXISTS (SELECT 1 FROM user_workbenches uw
+              JOIN workbenches w ON w.id = uw.workbench_id
+              WHERE uw.user_id = ${o.user_id} AND w.id = ${t.workbenchId ?? null} AND w.tenant_id = ${o.tenant_id}) AS "workbenchId",
+            ${t.enterpriseId ?? null}::bigint IS NULL OR EXISTS (SELECT 1 FROM enterprise_members m
+              JOIN enterprises e ON e.id = m.enterprise_id
+              WHERE m.user_id = ${o.user_id} AND e.id = ${t.enterpriseId ?? null} AND e.tenant_id = ${o.tenant_id}) AS "enterpriseId"`);
+        const h = held.rows[0]!;
+        const refused = (['roleId', 'applicationId', 'workbenchId', 'enterpriseId'] as const).find((k) => !h[k]);
+        if (refused) return { refused };
+        const created = await tx.execute<{ id: string; expires_at: string }>(sql`
+          INSERT INTO sessions (tenant_id, user_id, role_id, application_id, workbench_id, enterprise_id, ip, user_agent,
+                                expires_at, service_ticket)
+          SELECT tenant_id, user_id, coalesce(${t.roleId ?? null}::bigint, role_id),
+                 coalesce(${t.applicationId ?? null}::bigint, application_id),
+                 coalesce(${t.workbenchId ?? null}::bigint, workbench_id),
+                 coalesce(${t.enterpriseId ?? null}::bigint, enterprise_id),
+                 ${client.ip}, ${client.userAgent.slice(0, 512)}, expires_at, service_ticket
+          FROM sessions WHERE id = ${sessionId}
+          RETURNING id, floor(extract(epoch FROM expires_at))::int8 AS expires_at`);
+        await tx.execute(sql`UPDATE sessions SET revoked_at = now() WHERE id = ${sessionId}`);
+        await tx.execute(sql`
+          INSERT INTO audit_log (tenant_id, user_id, action, detail, ip)
+          VALUES (${o.tenant_id}, ${o.user_id}, 'session.switch', ${JSON.stringify(t)}::jsonb, ${client.ip})`);
+        const c = created.rows[0]!;
+        return { id: c.id, expiresAt: Number(c.expires_at) };
+      });
     },
 
     /** A login that opens no portal session (the sign-on server's): failures reset, audited. */

@@ -1,4 +1,13 @@
-import { Envelope, LoginBody, LoginQuery, PublicKeyData, TokenByStQuery, TokenData } from '@portal/contracts';
+import {
+  Envelope,
+  LoginBody,
+  LoginQuery,
+  PublicKeyData,
+  SwitchContextBody,
+  SwitchEnterprise,
+  TokenByStQuery,
+  TokenData,
+} from '@portal/contracts';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { errors } from '../../platform/errors.js';
@@ -61,6 +70,28 @@ export const authRoutes: FastifyPluginAsyncTypebox<AuthRoutesOptions> = async (a
           userAgent: req.headers['user-agent'] ?? '',
         }),
       ),
+  );
+
+  // Switches (issue 7) are privilege changes: each answers a new token and revokes the old one.
+  const client = (req: { ip: string; headers: Record<string, unknown> }) => ({
+    ip: req.ip,
+    userAgent: String(req.headers['user-agent'] ?? ''),
+  });
+  app.post(
+    '/api/front/member/switchContext',
+    { preHandler: app.authenticate, schema: { body: SwitchContextBody, response: { 200: Envelope(TokenData) } } },
+    async (req) => {
+      const { roleId, applyId, workbenchId } = req.body;
+      return ok(
+        req,
+        await opts.auth.switchContext(req.session!, { roleId, applicationId: applyId, workbenchId }, client(req)),
+      );
+    },
+  );
+  app.put(
+    '/api/front/member/switchEnterprises',
+    { preHandler: app.authenticate, schema: { body: SwitchEnterprise, response: { 200: Envelope(TokenData) } } },
+    async (req) => ok(req, await opts.auth.switchContext(req.session!, { enterpriseId: req.body.entId }, client(req))),
   );
 
   app.post(

@@ -12,7 +12,14 @@ import { createLocalCache } from '../../platform/local-cache.js';
 import type { PasswordDecryptor } from '../../platform/password-transport.js';
 import type { RateLimiter } from '../../platform/rate-limit.js';
 import type { ActiveSession } from '../../platform/session.js';
-import type { AuthRepository, LockoutPolicy } from './auth.repository.js';
+import type { AuthRepository, LockoutPolicy, SwitchTarget } from './auth.repository.js';
+
+const SWITCH_REFUSALS = {
+  roleId: 'roleNotHeld',
+  applicationId: 'appNotGranted',
+  workbenchId: 'workbenchNotHeld',
+  enterpriseId: 'entNotJoined',
+} as const;
 
 /** OWASP Password Storage Cheat Sheet: argon2id, m=19 MiB, t=2, p=1. */
 export const ARGON2_OPTIONS = { algorithm: 2, memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;
@@ -192,6 +199,18 @@ export function createAuthService(deps: AuthServiceDeps) {
       if (!session) throw errors.unauthorized();
       sessions.set(token, session, { ttlMs: session.expiresAt * 1000 - Date.now(), version });
       return session;
+    },
+
+    /**
+     * Switches the session's role, application, workbench or enterprise (issue 7): a privilege
+     * change, so a new token; the old one is refused from then on, on every instance.
+     */
+    async switchContext(session: ActiveSession, target: SwitchTarget, client: { ip: string; userAgent: string }) {
+      const r = await repo.switchSession(session.id, target, client);
+      if (r === null) throw errors.unauthorized();
+      if ('refused' in r) throw new AppError(ResultCode.NO_PERMISSION, SWITCH_REFUSALS[r.refused]);
+      await deps.bus.publish({ kind: 'session', id: session.id });
+      return issueToken(r.id, session.userId, session.tenantId, r.expiresAt);
     },
 
     /** Ends the session on every instance. */
