@@ -197,6 +197,15 @@ const enUS: Messages = {
     forgot: 'Forgot password?',
     oldRequired: 'Please enter the current password',
   },
+  switching: {
+    password: 'Change password',
+    passwordChanged: 'Password changed; other devices were signed out',
+    noUser: 'The current user is unknown; please sign in again',
+    accountSetting: 'Account settings',
+    nickname: 'Nickname',
+    nicknameRequired: 'Please enter a nickname',
+    saved: 'Saved',
+  },
   notFound: { title: '404', subtitle: 'Sorry, the page you visited does not exist', back: 'Back home' },
 };
 

@@ -194,6 +194,15 @@ const zhCN = {
     forgot: '忘记密码？',
     oldRequired: '请输入原密码',
   },
+  switching: {
+    password: '修改密码',
+    passwordChanged: '密码已修改，其他设备上的登录已退出',
+    noUser: '未获取到当前用户信息，请重新登录',
+    accountSetting: '账户设置',
+    nickname: '昵称',
+    nicknameRequired: '请输入昵称',
+    saved: '保存成功',
+  },
   notFound: { title: '404', subtitle: '抱歉，您访问的页面不存在', back: '返回首页' },
 };
 

@@ -7,13 +7,14 @@ import { useSession } from '../../../lib/session';
 import { findByPath, NO_ITEMS, visibleItems } from '../menu';
 import { TabStrip } from '../tabs/tab-strip';
 import { layoutTheme } from '../theme';
-import { ShellHeader } from './shell-header';
+import { ShellHeader, type ShellHeaderProps } from './shell-header';
 import { SideMenu } from './side-menu';
 import { TopMenu } from './top-menu';
 import './basic-layout.css';
 
 export interface BasicLayoutProps {
   onLogout: () => void;
+  userMenu?: ShellHeaderProps['userMenu'];
   /** Header items of other features: the language toggle, the notice bell (shown with messageIndex). */
   headerExtra?: ReactNode;
   bell?: ReactNode;
@@ -24,7 +25,7 @@ export interface BasicLayoutProps {
  * header of screen 4, the tab strip, the content and a sticky footer. Below 768 px the menu is a
  * drawer; with `iframe=1` in the address only the content shows (spec §2).
  */
-export function BasicLayout({ onLogout, headerExtra, bell }: BasicLayoutProps) {
+export function BasicLayout({ onLogout, userMenu, headerExtra, bell }: BasicLayoutProps) {
   const { t } = useTranslation();
   const menu = useSession((s) => s.menu?.menu ?? NO_ITEMS);
   const phone = Grid.useBreakpoint().md === false;
@@ -100,7 +101,7 @@ export function BasicLayout({ onLogout, headerExtra, bell }: BasicLayoutProps) {
     else setCollapsed((c) => !c);
   };
 
-  const header = { onLogout, extra: headerExtra, bell, site, phone, theme };
+  const header = { onLogout, userMenu, extra: headerExtra, bell, site, phone, theme };
 
   return (
     <Layout className={`shell shell-${theme}`}>

@@ -26,6 +26,8 @@ export interface ShellHeaderProps {
   /** Absent when there is no menu to collapse (top theme without sub-directories). */
   onToggle?: () => void;
   onLogout: () => void;
+  /** Entries of the user drop-down before logout (the account dialogs, composed by the app). */
+  userMenu?: { items: { key: string; icon: ReactNode; label: string }[]; onSelect: (key: string) => void };
   extra?: ReactNode;
   bell?: ReactNode;
   site: string;
@@ -38,7 +40,7 @@ export interface ShellHeaderProps {
  * messageIndex), group name, fullscreen toggle and the user drop-down with logout.
  */
 export function ShellHeader(props: ShellHeaderProps) {
-  const { brand, nav, collapsed, onToggle, onLogout, extra, bell, site, phone, theme } = props;
+  const { brand, nav, collapsed, onToggle, onLogout, userMenu, extra, bell, site, phone, theme } = props;
   const { t } = useTranslation();
   const navigate = useNavigate();
   const location = useLocation();
@@ -113,8 +115,12 @@ export function ShellHeader(props: ShellHeaderProps) {
         ) : null}
         <Dropdown
           menu={{
-            items: [{ key: 'logout', icon: <LogoutOutlined />, label: t('shell.logout') }],
-            onClick: ({ key }) => key === 'logout' && onLogout(),
+            items: [
+              ...(userMenu?.items ?? []),
+              ...(userMenu?.items.length ? [{ type: 'divider' as const }] : []),
+              { key: 'logout', icon: <LogoutOutlined />, label: t('shell.logout') },
+            ],
+            onClick: ({ key }) => (key === 'logout' ? onLogout() : userMenu?.onSelect(key)),
           }}
           placement="bottomRight"
           trigger={['click']}
