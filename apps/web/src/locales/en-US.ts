@@ -198,6 +198,7 @@ const enUS: Messages = {
     oldRequired: 'Please enter the current password',
   },
   switching: {
+    role: 'Switch role',
     password: 'Change password',
     passwordChanged: 'Password changed; other devices were signed out',
     noUser: 'The current user is unknown; please sign in again',

@@ -195,6 +195,7 @@ const zhCN = {
     oldRequired: '请输入原密码',
   },
   switching: {
+    role: '切换角色',
     password: '修改密码',
     passwordChanged: '密码已修改，其他设备上的登录已退出',
     noUser: '未获取到当前用户信息，请重新登录',

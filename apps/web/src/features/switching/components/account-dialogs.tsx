@@ -1,13 +1,14 @@
-import { KeyOutlined, SettingOutlined } from '@ant-design/icons';
-import { Form, Input, message, Modal } from 'antd';
+import { KeyOutlined, SettingOutlined, TeamOutlined } from '@ant-design/icons';
+import { Form, Input, message, Modal, Radio, Spin } from 'antd';
+import { useQuery } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
 import { NewPasswordFields } from '../../../components/new-password-fields';
 import { required } from '../../../components/form-rules';
 import { useTranslation } from '../../../lib/i18n';
 import { useSession } from '../../../lib/session';
-import { updateNickName, updatePassword } from '../api/account';
-
-type Dialog = 'password' | 'nickname' | null;
+import { getRoles, switchRole, updateNickName, updatePassword } from '../api/account';
+import './account-dialogs.css';
+import { storage } from '../../../lib/storage';
 
 export interface UserMenu {
   items: { key: string; icon: ReactNode; label: string }[];
@@ -94,24 +95,62 @@ function NicknameDialog({ onClose }: { onClose: () => void }) {
   );
 }
 
+/** The role switch (spec §4): unchanged → it just closes; else a new token and a reload. */
+function RoleDialog({ onClose }: { onClose: () => void }) {
+  const { t } = useTranslation();
+  const user = useSession((s) => s.userInfo);
+  const roles = useQuery({ queryKey: ['roles', user?.userId], queryFn: () => getRoles(user!.userId), enabled: !!user });
+  const current = storage.get<string>('roleCode') ?? user?.defaultRoleId ?? undefined;
+  const [chosen, setChosen] = useState<string | undefined>(current ?? undefined);
+  const [pending, setPending] = useState(false);
+  return (
+    <Modal
+      open
+      title={t('switching.role')}
+      onCancel={onClose}
+      okButtonProps={{ loading: pending, disabled: !chosen }}
+      onOk={async () => {
+        if (!chosen || chosen === current) return onClose();
+        setPending(true);
+        try {
+          await switchRole(chosen);
+        } catch (err) {
+          warn(err);
+          setPending(false);
+        }
+      }}
+    >
+      {roles.isPending ? (
+        <Spin />
+      ) : (
+        <Radio.Group
+          className="switch-options"
+          value={chosen}
+          onChange={(e) => setChosen(e.target.value as string)}
+          options={(roles.data ?? []).map((r) => ({ value: r.id, label: r.title }))}
+        />
+      )}
+    </Modal>
+  );
+}
+
+const DIALOGS = { password: PasswordDialog, nickname: NicknameDialog, role: RoleDialog } as const;
+
 /** The user drop-down's account entries (spec §2 screen 7) and their dialogs. */
 export function useAccountMenu(): { menu: UserMenu; dialogs: ReactNode } {
   const { t } = useTranslation();
-  const [open, setOpen] = useState<Dialog>(null);
+  const [open, setOpen] = useState<keyof typeof DIALOGS | null>(null);
   const close = () => setOpen(null);
+  const DialogOf = open ? DIALOGS[open] : null;
   return {
     menu: {
       items: [
         { key: 'password', icon: <KeyOutlined />, label: t('switching.password') },
         { key: 'nickname', icon: <SettingOutlined />, label: t('switching.accountSetting') },
+        { key: 'role', icon: <TeamOutlined />, label: t('switching.role') },
       ],
-      onSelect: (key) => setOpen(key === 'password' || key === 'nickname' ? key : null),
+      onSelect: (key) => setOpen(key in DIALOGS ? (key as keyof typeof DIALOGS) : null),
     },
-    dialogs:
-      open === 'password' ? (
-        <PasswordDialog onClose={close} />
-      ) : open === 'nickname' ? (
-        <NicknameDialog onClose={close} />
-      ) : null,
+    dialogs: DialogOf ? <DialogOf onClose={close} /> : null,
   };
 }
