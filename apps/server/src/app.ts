@@ -54,6 +54,7 @@ import { createRateLimiter } from './platform/rate-limit.js';
 import { securityHeaders } from './platform/security-headers.js';
 import type { Secrets } from './platform/secrets.js';
 import { createNonceStore, createSignatureVerifier } from './platform/signing.js';
+import { createTenantResolver } from './platform/tenants.js';
 
 /** Where the sign-on server sends single-logout requests for portal sessions. */
 export const PORTAL_SLO_PATH = '/sso/logout';
@@ -242,6 +243,7 @@ export async function buildApp({ config, db, secrets, logger }: AppDeps) {
       ? behaviour.consumeVerification(answer)
       : !!number && captcha.verify('register', number, answer);
   const { phonePattern, defaultTenantCode } = config.runtime;
+  const tenantOf = createTenantResolver(db, defaultTenantCode);
   const catalog = createCatalogRepository(db, { bus });
   const registration = createRegistrationService({
     repo: createRegistrationRepository(db),
@@ -254,7 +256,7 @@ export async function buildApp({ config, db, secrets, logger }: AppDeps) {
     isIndustryLeaf: (code) => catalog.isIndustryLeaf(code),
     isRegion: async (code) => isRegionCode(code),
     phonePattern,
-    defaultTenantCode,
+    tenantOf,
   });
   const account = createAccountService({
     repo: createAccountRepository(db),
@@ -269,6 +271,7 @@ export async function buildApp({ config, db, secrets, logger }: AppDeps) {
     later: (work) =>
       setImmediate(() => void work().catch((err: unknown) => app.log.warn({ err }, 'password reset code not sent'))),
     phonePattern,
+    tenantOf,
     defaultTenantCode,
   });
   const verifySignature = createSignatureVerifier(createNonceStore(relaxed), secrets.signSecret);
@@ -299,7 +302,7 @@ export async function buildApp({ config, db, secrets, logger }: AppDeps) {
     await api.register(smsRoutes, {
       sms,
       verifyHuman,
-      tenantIdOf: (code) => smsRepo.tenantId(code || defaultTenantCode),
+      tenantOf,
       phonePattern,
     });
     await api.register(registrationRoutes, { registration });

@@ -3,11 +3,6 @@ import type { Db } from '../../db/client.js';
 
 export function createAccountRepository(db: Db) {
   return {
-    async tenantId(code: string): Promise<number | null> {
-      const res = await db.execute<{ id: number }>(sql`SELECT id FROM tenants WHERE code = ${code}`);
-      return res.rows[0] ? Number(res.rows[0].id) : null;
-    },
-
     /** The user with this username and this mobile number, or null. */
     async userByAccountAndMobile(tenantId: number, username: string, mobile: string): Promise<number | null> {
       const res = await db.execute<{ id: number }>(sql`

@@ -28,11 +28,6 @@ export function takenBy(err: unknown): Taken | null {
 
 export function createRegistrationRepository(db: Db) {
   return {
-    async tenantId(code: string): Promise<number | null> {
-      const res = await db.execute<{ id: number }>(sql`SELECT id FROM tenants WHERE code = ${code}`);
-      return res.rows[0] ? Number(res.rows[0].id) : null;
-    },
-
     /** The first of username and company name that the tenant already has (usernames without case). */
     async taken(tenantId: number, a: { username: string; company?: string | undefined }): Promise<Taken | null> {
       const res = await db.execute<{ what: Taken }>(sql`
@@ -49,13 +44,6 @@ export function createRegistrationRepository(db: Db) {
 
     async hasDefaultRole(tenantId: number): Promise<boolean> {
       const res = await db.execute(sql`SELECT 1 FROM roles WHERE tenant_id = ${tenantId} AND is_default`);
-      return res.rows.length > 0;
-    },
-
-    async usernameTaken(tenantId: number, username: string): Promise<boolean> {
-      const res = await db.execute(
-        sql`SELECT 1 FROM users WHERE tenant_id = ${tenantId} AND lower(username) = lower(${username})`,
-      );
       return res.rows.length > 0;
     },
 

@@ -86,11 +86,6 @@ export function createSmsRepository(db: Db) {
       return !row ? 'none' : row.ok ? 'ok' : 'wrong';
     },
 
-    async tenantId(code: string): Promise<number | null> {
-      const res = await db.execute<{ id: number }>(sql`SELECT id FROM tenants WHERE code = ${code}`);
-      return res.rows[0] ? Number(res.rows[0].id) : null;
-    },
-
     async addToOutbox(tenantId: number, phone: string, body: string): Promise<void> {
       await db.execute(sql`INSERT INTO sms_outbox (tenant_id, phone, body) VALUES (${tenantId}, ${phone}, ${body})`);
     },

@@ -4,14 +4,14 @@ import { Type } from 'typebox';
 import type { FastifyRequest } from 'fastify';
 import { AppError } from '../../platform/errors.js';
 import { ok } from '../../platform/reply.js';
+import type { TenantResolver } from '../../platform/tenants.js';
 import type { SmsService } from './sms.service.js';
 
 export interface SmsRoutesOptions {
   sms: SmsService;
   /** The captcha the SMS request carries, spent whatever the outcome (wired by the app). */
   verifyHuman: (p: { number?: string | undefined; answer: string }) => Promise<boolean>;
-  /** The tenant id of a code, the default tenant when absent; null when there is no such tenant. */
-  tenantIdOf: (code: string | undefined) => Promise<number | null>;
+  tenantOf: TenantResolver;
   phonePattern: string;
 }
 
@@ -22,8 +22,7 @@ export interface SmsRoutesOptions {
 export const smsRoutes: FastifyPluginAsyncTypebox<SmsRoutesOptions> = async (app, opts) => {
   const send = async (req: FastifyRequest, input: SmsRequest) => {
     if (!isValidPhone(input.phone, opts.phonePattern)) throw new AppError(ResultCode.BAD_REQUEST, 'phoneInvalid');
-    const tenantId = await opts.tenantIdOf(input.tenantCode);
-    if (tenantId === null) throw new AppError(ResultCode.BAD_REQUEST, 'tenantUnknown');
+    const tenantId = await opts.tenantOf(input.tenantCode);
     if (!(await opts.verifyHuman({ number: input.number, answer: input.imageCode }))) {
       throw new AppError(ResultCode.BAD_REQUEST, 'humanCheckFailed');
     }
