@@ -114,7 +114,6 @@ export function ForgotPasswordPage({
         size="small"
         current={step}
         responsive={false}
-        labelPlacement="vertical"
         items={[
           { title: t('account.stepAccount') },
           { title: t('account.stepVerify') },
