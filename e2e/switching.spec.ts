@@ -1,26 +1,56 @@
 /**
- * The account dialogs of the user drop-down (issue 7, first part) in Chromium: account setting
- * (nickname, shown in the header at once), password change (a wrong old password warned, the new
- * one then signs in) and role switch (the menu follows the new role; the old token is refused).
- * Screenshots in zh and en.
+ * The account dialogs of the user drop-down (issue 7) in Chromium: account setting (nickname,
+ * shown in the header at once), password change (a wrong old password warned, the new one then
+ * signs in), role switch (the menu follows the new role; the old token is refused), application
+ * and workbench switches with their defaults, a fixed workbench code, the enterprise table (paging,
+ * estatus colours, confirmation; the tabs cleared and the new group name shown) and the enterprise
+ * information entry. Screenshots in zh and en, at 1440 and 390 px.
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launch } from './support/browser.js';
+import type { RuntimeConfig } from '@portal/contracts';
+import { launch, signedFetch } from './support/browser.js';
 import { startServer, type RunningServer } from './support/server.js';
-import { clickOpenMenuItem, signIn, signOutFromMenu } from './support/shell.js';
+import { clickOpenMenuItem, signIn, signOutFromMenu, tabTitles } from './support/shell.js';
 
 const SHOTS = 'e2e/artifacts';
 let server: RunningServer;
+/** The same portal with 切换应用 configured (runtime `appSwitch`). */
+let withApps: RunningServer;
 let browser: Browser;
 
 beforeAll(async () => {
-  [server, browser] = await Promise.all([startServer(), launch()]);
+  [server, withApps, browser] = await Promise.all([
+    startServer(),
+    startServer({ PORTAL_RUNTIME_CONFIG: JSON.stringify({ appSwitch: true }) }),
+    launch(),
+  ]);
 }, 120_000);
 afterAll(async () => {
   await browser?.close();
-  await server?.stop();
+  await Promise.all([server?.stop(), withApps?.stop()]);
 });
+
+const token = (page: Page) => page.evaluate(() => JSON.parse(localStorage.getItem('portal_token')!).v as string);
+/** infoV2 with `t`, signed as the page's client signs (an unsigned call is refused whatever the token). */
+const infoOf = async (page: Page, base: string, t: string) => {
+  const secret = await page.evaluate(
+    () => (window as unknown as { __PORTAL_CONFIG__: RuntimeConfig }).__PORTAL_CONFIG__.signSecret,
+  );
+  return signedFetch(base, secret, '/api/front/member/front/infoV2', { token: t });
+};
+const userMenuItems = async (page: Page) => {
+  await page.locator('.shell-user').click();
+  const items = page.locator('.ant-dropdown:not(.ant-dropdown-hidden)').getByRole('menuitem');
+  await items.first().waitFor();
+  const names = await items.allInnerTexts();
+  await page.keyboard.press('Escape');
+  await page
+    .locator('.ant-dropdown:not(.ant-dropdown-hidden)')
+    .waitFor({ state: 'detached' })
+    .catch(() => {});
+  return names;
+};
 
 async function openFromUserMenu(page: Page, name: RegExp) {
   await page.locator('.shell-user').click();
@@ -75,8 +105,8 @@ describe('account dialogs', () => {
     expect(await page.evaluate(() => localStorage.getItem('portal_token'))).not.toBe(oldToken);
     expect(await invite()).toBe(1);
     const old = JSON.parse(oldToken!).v as string;
-    const res = await fetch(`${server.url}/api/front/member/front/infoV2`, { headers: { authorization_front: old } });
-    expect(res.status).not.toBe(200);
+    expect((await infoOf(page, server.url, old)).status).toBe(401);
+    expect((await infoOf(page, server.url, await token(page))).status).toBe(200);
     await context.close();
   });
 
@@ -102,6 +132,152 @@ describe('account dialogs', () => {
     await page.locator('#imgvercode').fill('8888');
     await page.keyboard.press('Enter');
     await page.getByRole('tablist').waitFor();
+    await context.close();
+  });
+
+  it('enterprise: pages, colours, confirms, clears the tabs and shows the new group (zh); info entry', async () => {
+    const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+    const page = await context.newPage();
+    // admin's password is changed on `server` by the test above.
+    await signIn(page, withApps.url, '/center/login', 'admin');
+    await expect.poll(() => page.locator('.shell-group').innerText()).toContain('星河科技有限公司');
+    // 企业信息 (colist) opens the ent/colist entry as a tab.
+    await page.locator('.shell-user').click();
+    await page.locator('.ant-dropdown:not(.ant-dropdown-hidden)').getByRole('menuitem').first().waitFor();
+    await page.waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running'));
+    await page.screenshot({ path: `${SHOTS}/user-menu-zh-1440.png` });
+    await clickOpenMenuItem(page, /企业信息/);
+    await page.getByRole('tab', { name: '企业信息' }).waitFor();
+    expect(new URL(page.url()).pathname).toBe('/center/ent/colist');
+    const before = await token(page);
+
+    await openFromUserMenu(page, /切换企业/);
+    const rows = page.locator('.ant-modal .ant-table-tbody tr.ant-table-row');
+    await expect.poll(() => rows.count()).toBe(10);
+    await page.getByText('共 13 条').waitFor();
+    await page.getByText('当前企业：星河科技有限公司').waitFor();
+    // The statuses are coloured by estatus.
+    const colour = (text: string) =>
+      page
+        .locator('.ant-modal .ant-typography', { hasText: new RegExp(`^${text}$`) })
+        .first()
+        .getAttribute('class');
+    expect(await colour('未审核')).toContain('ant-typography-warning');
+    expect(await colour('已通过')).toContain('ant-typography-success');
+    expect(await colour('未通过')).toContain('ant-typography-danger');
+    await page.screenshot({ path: `${SHOTS}/dialog-enterprise-zh-1440.png` });
+    await page.locator('.ant-modal .ant-pagination-item-2').click();
+    await expect.poll(() => rows.count()).toBe(3);
+    // The current enterprise (joined first, so on the last page) is chosen and marked.
+    const current = rows.filter({ hasText: '星河科技有限公司' });
+    expect(await current.locator('input[type=radio]').isChecked()).toBe(true);
+    expect(await current.innerText()).toContain('当前');
+    // 5 per page: back to the first page, three pages in all.
+    await page.locator('.ant-modal .ant-pagination-options .ant-select').click();
+    await page.locator('.ant-select-item-option', { hasText: /^5 条\/页$/ }).click();
+    await expect.poll(() => rows.count()).toBe(5);
+    await page.locator('.ant-modal .ant-pagination-item-3').waitFor();
+    expect(await page.locator('.ant-modal .ant-pagination-item-active').innerText()).toBe('1');
+
+    // The same enterprise: OK just closes.
+    await page.getByRole('button', { name: /确\s?定/ }).click();
+    await expect.poll(() => page.locator('.ant-modal').count()).toBe(0);
+    expect(await token(page)).toBe(before);
+
+    await openFromUserMenu(page, /切换企业/);
+    await page.locator('.ant-modal .ant-pagination-item-2').click();
+    await rows.filter({ hasText: '蓝海智能制造有限公司' }).click();
+    await page.getByRole('button', { name: /确\s?定/ }).click();
+    await page.locator('.ant-modal-confirm-title', { hasText: '确定切换到企业“蓝海智能制造有限公司”吗？' }).waitFor();
+    await page.waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running'));
+    await page.screenshot({ path: `${SHOTS}/dialog-enterprise-confirm-zh-1440.png` });
+    await Promise.all([
+      page.waitForEvent('load'),
+      page
+        .locator('.ant-modal-confirm')
+        .getByRole('button', { name: /确\s?定/ })
+        .click(),
+    ]);
+    await page.getByRole('tablist').waitFor();
+    await expect.poll(() => page.locator('.shell-group').innerText()).toContain('蓝海智能制造有限公司');
+    // The app starts again at home, without the old enterprise's saved tabs.
+    expect(new URL(page.url()).pathname).toMatch(/^\/center\/(index)?$/);
+    expect(await tabTitles(page)).toHaveLength(1);
+    expect(await page.getByRole('tab', { name: '企业信息' }).count()).toBe(0);
+    expect((await infoOf(page, withApps.url, before)).status).toBe(401);
+    await context.close();
+  });
+
+  it('enterprise at 390 px (en): name and status fit the phone', async () => {
+    const context = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+    await context.addInitScript(() => localStorage.setItem('portal_locale', JSON.stringify({ v: 'en', e: null })));
+    const page = await context.newPage();
+    await signIn(page, server.url, '/center/login', 'member');
+    await openFromUserMenu(page, /Switch enterprise/);
+    await page.getByText('3 in all').waitFor();
+    // Name and status fit; the credit code and join time are left for wider screens.
+    await page.locator('.ant-modal').getByText('Not passed').waitFor();
+    expect(await page.locator('.ant-modal').getByText('91310000MA1FL0XK3A').count()).toBe(0);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    await page.screenshot({ path: `${SHOTS}/dialog-enterprise-en-390.png` });
+    await context.close();
+  });
+
+  it('application and workbench: the menu follows the application; defaults for the next login (en)', async () => {
+    const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+    await context.addInitScript(() => localStorage.setItem('portal_locale', JSON.stringify({ v: 'en', e: null })));
+    const page = await context.newPage();
+    await signIn(page, withApps.url, '/center/login', 'admin');
+    const menuHas = (title: string) => page.locator('.ant-layout-sider').getByText(title, { exact: true }).count();
+    expect(await menuHas('工作台应用')).toBe(0);
+
+    await openFromUserMenu(page, /Switch application/);
+    const enterpriseWorkbench = page.getByRole('radio', { name: /企业工作台/ });
+    expect(await page.getByRole('radio', { name: /企业服务/ }).isChecked()).toBe(true);
+    await enterpriseWorkbench.check();
+    await page.getByRole('checkbox', { name: 'Use by default at next login' }).check();
+    await page.screenshot({ path: `${SHOTS}/dialog-application-en-1440.png` });
+    const before = await token(page);
+    await Promise.all([page.waitForEvent('load'), page.getByRole('button', { name: 'OK' }).click()]);
+    await page.getByRole('tablist').waitFor();
+    await expect.poll(() => menuHas('工作台应用')).toBe(1);
+    const info = (await infoOf(page, withApps.url, await token(page))).body.data as Record<string, string>;
+    expect(info.applyId).toBe(info.defaultApplyId);
+    expect((await infoOf(page, withApps.url, before)).status).toBe(401);
+
+    await openFromUserMenu(page, /Switch workbench/);
+    await page.getByRole('radio', { name: /园区工作台/ }).check();
+    await page.screenshot({ path: `${SHOTS}/dialog-workbench-en-1440.png` });
+    await Promise.all([page.waitForEvent('load'), page.getByRole('button', { name: 'OK' }).click()]);
+    await page.getByRole('tablist').waitFor();
+    expect(await page.evaluate(() => JSON.parse(localStorage.getItem('portal_workbenchCode')!).v)).toBe('WB_PARK');
+    await openFromUserMenu(page, /Switch workbench/);
+    expect(await page.getByRole('radio', { name: /园区工作台/ }).isChecked()).toBe(true);
+    // Not the default (企业工作台 is): the checkbox may make it one.
+    expect(await page.getByRole('checkbox', { name: 'Use by default at next login' }).isChecked()).toBe(false);
+    await page.getByRole('button', { name: 'Cancel' }).click();
+
+    // The next login starts in the default application, the one chosen above.
+    await signOutFromMenu(page);
+    await page.waitForURL((u) => u.pathname.endsWith('/login'));
+    await signIn(page, withApps.url, '/center/login', 'admin');
+    await expect.poll(() => menuHas('工作台应用')).toBe(1);
+    await context.close();
+  });
+
+  it('a fixed workbench code: only that workbench, no defaults, no enterprise switch (zh)', async () => {
+    const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+    const page = await context.newPage();
+    await signIn(page, server.url, '/center/login?benchCode=WB_ENT', 'member');
+    const items = await userMenuItems(page);
+    expect(items).toEqual(expect.arrayContaining(['账户设置', '修改密码', '切换角色', '切换工作台']));
+    expect(items).not.toContain('切换企业');
+    expect(items).not.toContain('切换应用');
+    await openFromUserMenu(page, /切换工作台/);
+    await expect.poll(() => page.getByRole('radio').count()).toBe(1);
+    expect(await page.getByRole('radio', { name: /企业工作台/ }).isChecked()).toBe(true);
+    expect(await page.getByRole('checkbox').count()).toBe(0);
+    await page.screenshot({ path: `${SHOTS}/dialog-workbench-fixed-zh-1440.png` });
     await context.close();
   });
 });

@@ -11,6 +11,7 @@ const config: RuntimeConfig = {
   registerWithoutSms: false,
   notsms: true,
   workbenchEnabled: true,
+  appSwitch: false,
   keepAlive: false,
   languageSwitch: false,
   homePortalLink: false,

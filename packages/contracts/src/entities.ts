@@ -254,6 +254,12 @@ export const UserInfo = Type.Object({
   defaultEntId: Nullable(Type.String()),
   defaultEntGuId: Nullable(Type.String()),
   homeUri: Nullable(Type.String()),
+  /** Ours (issue 7): the default workbench for the next login, like the other defaults. */
+  defaultWorkbenchId: Nullable(Type.String()),
+  /** Ours (issue 7): the session's current role, application and workbench, which the switch dialogs preselect. */
+  roleId: Nullable(Type.String()),
+  applyId: Nullable(Type.String()),
+  workbenchId: Nullable(Type.String()),
 });
 export type UserInfo = Static<typeof UserInfo>;
 

@@ -16,7 +16,10 @@ export interface RuntimeConfig {
   registerWithoutSms: boolean;
   /** SMS verification on registration (spec §1 `notsms`, default on). */
   notsms: boolean;
+  /** The user drop-down offers 切换工作台. */
   workbenchEnabled: boolean;
+  /** The user drop-down offers 切换应用 (spec §6: shown only when configured). */
+  appSwitch: boolean;
   keepAlive: boolean;
   /** At most this many hidden tabs keep their page alive; the least recently used is let go. */
   keepAliveMax: number;

@@ -34,6 +34,20 @@ interface MenuSeed {
 
 const ENT_ROLES = ['ent_admin', 'ent_member'];
 
+/** Enterprises only the demo admin (a park operator) has joined. */
+const PARK_ENTERPRISES = [
+  '启明生物医药有限公司',
+  '远航新能源科技有限公司',
+  '云帆数据服务有限公司',
+  '恒信精密机械有限公司',
+  '锦程文化传媒有限公司',
+  '华芯微电子有限公司',
+  '绿源环保科技有限公司',
+  '博远检测认证有限公司',
+  '天工智能装备有限公司',
+  '悦享餐饮管理有限公司',
+];
+
 const MENU: MenuSeed[] = [
   {
     name: 'enterprise',
@@ -314,6 +328,15 @@ async function insertDemo(tx: Tx, passwordHash: string): Promise<void> {
         regionCode: '330106',
         estatus: 2,
       },
+      // The park operator's own list is long enough to page (10 per page, spec §9).
+      ...PARK_ENTERPRISES.map((name, i) => ({
+        tenantId,
+        name,
+        creditCode: `9131011${String(i).padStart(2, '0')}MA1G${String(7300 + i * 17)}X${'ABCDEFGHJK'[i]}`,
+        industryCode: '65',
+        regionCode: '310115',
+        estatus: i % 3,
+      })),
     ])
     .returning();
 
@@ -371,7 +394,7 @@ async function insertDemo(tx: Tx, passwordHash: string): Promise<void> {
     .insert(s.enterpriseMembers)
     .values([
       ...ents.map((e) => ({ enterpriseId: e.id, userId: admin.id })),
-      ...ents.map((e) => ({ enterpriseId: e.id, userId: member.id })),
+      ...ents.slice(0, 3).map((e) => ({ enterpriseId: e.id, userId: member.id })),
     ]);
 
   const perms = await tx

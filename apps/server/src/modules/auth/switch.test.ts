@@ -35,7 +35,11 @@ describe('switchContext', () => {
     const fresh = res.json().data as string;
     expect(fresh).not.toBe(old);
     expect((await info(old)).statusCode).toBe(401);
-    expect((await info(fresh)).statusCode).toBe(200);
+    const now = await info(fresh);
+    expect(now.statusCode).toBe(200);
+    // infoV2 names the session's current role, which the dialogs preselect, next to the defaults.
+    const defaultRole = String(await demo('roles', 'ent_member'));
+    expect(now.json().data).toMatchObject({ roleId: String(admin), defaultRoleId: defaultRole });
     const s = await session(fresh);
     expect(Number(s.role_id)).toBe(admin);
     expect(s.revoked_at).toBeNull();
@@ -61,6 +65,11 @@ describe('switchContext', () => {
     expect(res.statusCode, res.body).toBe(200);
     const s = await session(res.json().data);
     expect([Number(s.application_id), Number(s.workbench_id)]).toEqual([ops, park]);
+    expect((await info(res.json().data)).json().data).toMatchObject({
+      applyId: String(ops),
+      workbenchId: String(park),
+      defaultWorkbenchId: String(await demo('workbenches', 'WB_ENT')),
+    });
   });
 
   it('refuses what is not held — another role, application, another tenant — and keeps the old token', async () => {

@@ -15,6 +15,7 @@ export type UserInfoRow = {
   defaultApplyId: number | null;
   defaultApplyCode: string | null;
   defaultRoleId: number | null;
+  defaultWorkbenchId: number | null;
   defaultEntId: number | null;
   defaultEntGuId: string | null;
 };
@@ -28,7 +29,7 @@ export function createMembersRepository(db: Db) {
                u.image, u.home_uri AS "homeUri",
                ge.id AS "groupId", ge.name AS "groupName",
                a.id AS "defaultApplyId", a.code AS "defaultApplyCode",
-               u.default_role_id AS "defaultRoleId",
+               u.default_role_id AS "defaultRoleId", u.default_workbench_id AS "defaultWorkbenchId",
                de.id AS "defaultEntId", de.guid::text AS "defaultEntGuId"
         FROM users u
         JOIN tenants t ON t.id = u.tenant_id

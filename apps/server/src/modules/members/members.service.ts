@@ -2,6 +2,7 @@ import { ResultCode, type ApplicationItem, type RoleItem, type UserInfo, type Wo
 import { AppError, errors } from '../../platform/errors.js';
 import type { InvalidationBus } from '../../platform/invalidation.js';
 import { createLocalCache } from '../../platform/local-cache.js';
+import type { ActiveSession } from '../../platform/session.js';
 import type { MembersRepository } from './members.repository.js';
 
 const str = (v: number | string | null) => (v === null ? null : String(v));
@@ -15,6 +16,8 @@ const refuse = (key: 'roleNotHeld' | 'appNotGranted' | 'workbenchNotHeld' | 'not
   new AppError(ResultCode.NO_PERMISSION, key);
 
 type Who = { tenantId: number; userId: number };
+/** What is cached per user and enterprise: everything but the session's own context. */
+type Profile = Omit<UserInfo, 'roleId' | 'applyId' | 'workbenchId'>;
 
 export interface MembersServiceDeps {
   repo: MembersRepository;
@@ -25,21 +28,27 @@ export interface MembersServiceDeps {
 
 export function createMembersService({ repo, bus, cacheMs }: MembersServiceDeps) {
   // "userId:enterpriseId" → profile; changes to a user are announced on the bus.
-  const profiles = createLocalCache<UserInfo>({ ttlMs: cacheMs, max: 50_000 });
+  const profiles = createLocalCache<Profile>({ ttlMs: cacheMs, max: 50_000 });
   bus.subscribe((e) => {
     if (e.kind === 'all') profiles.clear();
     else if (e.kind === 'user') profiles.deleteWhere((p) => p.userId === String(e.id));
   });
 
   return {
-    async info(session: { tenantId: number; userId: number; enterpriseId: number | null }): Promise<UserInfo> {
+    /** The profile (cached per user and enterprise) with the session's current context. */
+    async info(session: ActiveSession): Promise<UserInfo> {
+      const current = {
+        roleId: str(session.roleId),
+        applyId: str(session.applicationId),
+        workbenchId: str(session.workbenchId),
+      };
       const key = `${session.userId}:${session.enterpriseId}`;
       const cached = profiles.get(key);
-      if (cached) return cached;
+      if (cached) return { ...cached, ...current };
       const version = profiles.version;
       const row = await repo.userInfo(session.tenantId, session.userId, session.enterpriseId);
       if (!row) throw errors.unauthorized();
-      const info: UserInfo = {
+      const info: Profile = {
         username: row.username,
         name: row.nickname || row.name,
         userId: String(row.userId),
@@ -51,12 +60,13 @@ export function createMembersService({ repo, bus, cacheMs }: MembersServiceDeps)
         defaultApplyCode: row.defaultApplyCode,
         defaultApplyId: str(row.defaultApplyId),
         defaultRoleId: str(row.defaultRoleId),
+        defaultWorkbenchId: str(row.defaultWorkbenchId),
         defaultEntId: str(row.defaultEntId),
         defaultEntGuId: row.defaultEntGuId,
         homeUri: row.homeUri,
       };
       profiles.set(key, info, { version });
-      return info;
+      return { ...info, ...current };
     },
 
     /** The roles the caller holds (getUserRolesNew); asking for another user's is refused. */

@@ -253,6 +253,11 @@ describe('tenant isolation', () => {
       defaultEntId: String(other.enterpriseId),
       defaultEntGuId: expect.stringMatching(/^[0-9a-f-]{36}$/),
       homeUri: '/other',
+      defaultWorkbenchId: null,
+      // The session's context: the default role, no application or workbench set for this user.
+      roleId: String(other.roleId),
+      applyId: expect.stringMatching(/^\d+$/),
+      workbenchId: null,
     });
   });
 

@@ -1,14 +1,22 @@
 import { signOut } from '../../features/auth/api/logout';
 import { DragPage } from '../../features/drag-page/components/drag-page';
 import { BasicLayout } from '../../features/shell/components/basic-layout';
-import { useAccountMenu } from '../../features/switching/components/account-dialogs';
+import { pathContaining } from '../../features/shell/menu';
+import { clearTabs } from '../../features/shell/tabs/store';
 import { ShellViewsContext, type ShellViews } from '../../features/shell/views';
+import { useAccountMenu, type ShellHooks } from '../../features/switching/components/user-menu';
+import { useSession } from '../../lib/session';
 import { LanguageToggle } from '../language-toggle';
 
 const views: ShellViews = { dragPage: (code) => <DragPage code={code} /> };
 
+const shellHooks: ShellHooks = {
+  clearTabs,
+  menuPathContaining: (fragment) => pathContaining(useSession.getState().menu?.menu ?? [], fragment),
+};
+
 export function LayoutRoute() {
-  const account = useAccountMenu();
+  const account = useAccountMenu(shellHooks);
   return (
     <ShellViewsContext.Provider value={views}>
       <BasicLayout onLogout={() => void signOut()} userMenu={account.menu} headerExtra={<LanguageToggle reload />} />

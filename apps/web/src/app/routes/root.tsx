@@ -3,7 +3,13 @@ import { Outlet, useLocation, useNavigate } from 'react-router';
 import { storage } from '../../lib/storage';
 import { keptParams, tenantCodeOf, withKeptParams } from '../navigation';
 
-/** Keeps the §2 query parameters on every navigation and remembers the tenant code. */
+/** The context codes an address may bring, remembered in local storage (spec §3). */
+const CONTEXT_CODES = ['benchCode', 'partBench', 'appCode', 'roleCode'] as const;
+
+/**
+ * Keeps the §2 query parameters on every navigation and remembers the tenant code and the context
+ * codes (a benchCode fixes the workbench: issue 7).
+ */
 export function RootRoute() {
   const location = useLocation();
   const navigate = useNavigate();
@@ -12,6 +18,11 @@ export function RootRoute() {
   useEffect(() => {
     const tenant = tenantCodeOf(location.search);
     if (tenant) storage.set('tenantCode', tenant);
+    const q = new URLSearchParams(location.search);
+    for (const key of CONTEXT_CODES) {
+      const v = q.get(key);
+      if (v) storage.set(key, v);
+    }
     const missing = withKeptParams(location.search, kept.current);
     if (missing) {
       navigate(

@@ -1,6 +1,15 @@
 import type { MenuItem } from '@portal/contracts';
 import { describe, expect, it } from 'vitest';
-import { findByPath, isPermitted, leafItems, menuPath, openKeysFor, resolveUrl, visibleItems } from './menu';
+import {
+  findByPath,
+  isPermitted,
+  leafItems,
+  menuPath,
+  openKeysFor,
+  pathContaining,
+  resolveUrl,
+  visibleItems,
+} from './menu';
 
 const item = (
   id: string,
@@ -55,6 +64,13 @@ describe('menu rules', () => {
     expect(openKeysFor(tree, '/ent/members/list')).toEqual(['ent', 'manage', 'members']);
     expect(isPermitted(tree, '/ent/members/list?x=1')).toBe(true);
     expect(isPermitted(tree, '/nowhere')).toBe(false);
+  });
+
+  it('finds the enterprise information entry by a fragment of its (prefixed) path, not a skipped one', () => {
+    expect(pathContaining(tree, 'ent/colist')).toBe('/ent/colist');
+    expect(pathContaining(tree, 'members/list')).toBe('/ent/members/list');
+    expect(pathContaining(tree, 'ent/draft')).toBeNull();
+    expect(pathContaining([], 'ent/colist')).toBeNull();
   });
 
   it('lists leaf pages in order', () => {

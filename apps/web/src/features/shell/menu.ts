@@ -60,3 +60,14 @@ export function openKeysFor(items: MenuItem[], path: string): string[] {
   const found = findByPath(items, path);
   return found ? found.trail.slice(0, -1).map((i) => i.id) : [];
 }
+
+/** The path of the first routed entry whose path contains `fragment` (e.g. ent/colist), or null. */
+export function pathContaining(items: MenuItem[], fragment: string): string | null {
+  for (const item of routedItems(items)) {
+    const path = menuPath(item);
+    if (path.includes(fragment)) return path;
+    const inside = item.children ? pathContaining(item.children, fragment) : null;
+    if (inside) return inside;
+  }
+  return null;
+}

@@ -1,8 +1,16 @@
-import type { RoleItem, UserInfo } from '@portal/contracts';
+import {
+  KEPT_QUERY_PARAMS,
+  type ApplicationItem,
+  type JoinedEnterprise,
+  type RoleItem,
+  type UserInfo,
+  type WorkbenchItem,
+} from '@portal/contracts';
 import { request } from '../../../lib/api/client';
+import { basename } from '../../../lib/config';
 import { encryptPassword } from '../../../lib/api/password';
 import { setToken, setUserInfo } from '../../../lib/session';
-import { storage } from '../../../lib/storage';
+import { storage, type StorageKey } from '../../../lib/storage';
 
 /** The header's password dialog (spec §7 updatePassword): both passwords encrypted. */
 export async function updatePassword(oldPwd: string, newPwd: string): Promise<void> {
@@ -12,27 +20,100 @@ export async function updatePassword(oldPwd: string, newPwd: string): Promise<vo
   });
 }
 
-/** The account setting dialog: the new nickname, then the fresh user info in the session. */
-export async function updateNickName(userId: string, nickName: string): Promise<void> {
-  await request('/api/front/member/updateNickName', { body: { userId, nickName }, silent: true });
+/** After a change of the profile: the fresh user info in the session (the header shows it at once). */
+async function refreshUserInfo(): Promise<void> {
   setUserInfo(await request<UserInfo>('/api/front/member/front/infoV2', {}));
 }
 
-/** The caller's roles (getUserRolesNew). */
+/** The account setting dialog. */
+export async function updateNickName(userId: string, nickName: string): Promise<void> {
+  await request('/api/front/member/updateNickName', { body: { userId, nickName }, silent: true });
+  await refreshUserInfo();
+}
+
+// ---- What the caller holds ------------------------------------------------------------------
+
 export function getRoles(userId: string): Promise<RoleItem[]> {
   return request<RoleItem[]>('/api/front/member/getUserRolesNew', { query: { userId }, silent: true });
 }
 
+export function getApplications(): Promise<ApplicationItem[]> {
+  return request<ApplicationItem[]>('/api/front/apply/info/getNewApplyList', { silent: true });
+}
+
+export function getWorkbenches(): Promise<WorkbenchItem[]> {
+  return request<WorkbenchItem[]>('/api/front/member/getWorkbenchList', { silent: true });
+}
+
+export function getJoinedEnterprises(
+  page: number,
+  limit: number,
+): Promise<{ rows: JoinedEnterprise[]; total: number }> {
+  return request('/api/front/ent/joinEntList', { query: { page, limit }, silent: true });
+}
+
+// ---- Defaults for the next login (spec §6) ----------------------------------------------------
+
+export async function setDefaultLogin(d: { defaultRoleId?: string; defaultWorkbenchCode?: string }): Promise<void> {
+  await request('/api/front/member/front/updateDefaultLogin', { body: d, silent: true });
+  await refreshUserInfo();
+}
+
+export async function setDefaultApply(defaultApplyId: string): Promise<void> {
+  await request('/api/front/member/front/updateDefaultApply', { body: { defaultApplyId }, silent: true });
+  await refreshUserInfo();
+}
+
+// ---- Switches ---------------------------------------------------------------------------------
+
+/** The codes a switch stores, under the names the §3 local storage and the §2 address use. */
+type Chosen = Partial<Record<Extract<StorageKey, 'roleCode' | 'appCode' | 'workbenchCode'>, string>>;
+
 /**
- * A switch (issue 7): the server answers a new token for the new context and refuses the old one;
- * the page then reloads, so nothing of the previous context stays in memory (spec §4).
+ * After a switch (spec §4): the server has answered a new token for the new context and refuses
+ * the old one. The codes are stored (and replaced in the address, which would otherwise bring the
+ * old ones back), then the page loads again, so user info and menus are fetched anew and no query
+ * cache, tab page or kept-alive page of the previous context stays in memory. `home`: the app
+ * starts again on its home page (an enterprise switch, whose saved tabs are cleared first).
  */
-export async function switchRole(roleId: string): Promise<void> {
-  const token = await request<string>('/api/front/member/switchContext', {
-    body: { roleId: Number(roleId) },
+function enter(token: string, chosen: Chosen, home?: { clearTabs: () => void }): void {
+  for (const [key, value] of Object.entries(chosen) as [keyof Chosen, string][]) {
+    storage.set(key, value);
+    if (key === 'appCode') storage.set('selectedAppCode', value);
+  }
+  setToken(token);
+  const url = new URL(window.location.href);
+  for (const key of ['roleCode', 'appCode'] as const) {
+    const value = chosen[key];
+    if (value && url.searchParams.has(key)) url.searchParams.set(key, value);
+  }
+  if (home) {
+    home.clearTabs();
+    const kept = new URLSearchParams();
+    for (const k of KEPT_QUERY_PARAMS) if (url.searchParams.has(k)) kept.set(k, url.searchParams.get(k)!);
+    url.pathname = basename() === '/' ? '/' : `${basename()}/`;
+    url.search = kept.toString();
+    url.hash = '';
+  }
+  window.location.replace(url.toString());
+}
+
+/** Role, application or workbench (our switchContext): ids from the lists. */
+export async function switchContext(
+  target: { roleId?: string; applyId?: string; workbenchId?: string },
+  chosen: Chosen,
+): Promise<void> {
+  const body = Object.fromEntries(Object.entries(target).map(([k, v]) => [k, Number(v)]));
+  const token = await request<string>('/api/front/member/switchContext', { body, silent: true });
+  enter(token, chosen);
+}
+
+/** Enterprise (spec §7 switchEnterprises): the saved tabs belong to the old one; the app starts at home. */
+export async function switchEnterprise(entId: string, clearTabs: () => void): Promise<void> {
+  const token = await request<string>('/api/front/member/switchEnterprises', {
+    method: 'PUT',
+    body: { entId: Number(entId) },
     silent: true,
   });
-  storage.set('roleCode', roleId);
-  setToken(token);
-  window.location.reload();
+  enter(token, {}, { clearTabs });
 }

@@ -1,0 +1,116 @@
+import { LIMITS, type JoinedEnterprise } from '@portal/contracts';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { message, Modal, Table, Tag, Typography } from 'antd';
+import type { ColumnsType } from 'antd/es/table';
+import { useState } from 'react';
+import { useTranslation } from '../../../lib/i18n';
+import { useSession } from '../../../lib/session';
+import { getJoinedEnterprises, switchEnterprise } from '../api/account';
+import './switching.css';
+
+const ESTATUS_TYPE = { 0: 'warning', 1: 'success', 2: 'danger' } as const;
+
+/**
+ * 切换企业 (spec §2 screen 7, §4): the joined enterprises, one page at a time, chosen with a radio;
+ * another one than the current is confirmed, switched to, the saved tabs cleared and the app
+ * reloaded. A refusal shows the server's message as an error (§8).
+ */
+export function EnterpriseDialog({ onClose, clearTabs }: { onClose: () => void; clearTabs: () => void }) {
+  const { t } = useTranslation();
+  const [modal, modalHolder] = Modal.useModal();
+  const current = useSession((s) => s.userInfo?.groupId ?? null);
+  const currentName = useSession((s) => s.userInfo?.groupName ?? null);
+  const [page, setPage] = useState<{ current: number; size: number }>({ current: 1, size: LIMITS.enterprisePageSize });
+  const [chosen, setChosen] = useState<JoinedEnterprise | null>(null);
+  const [pending, setPending] = useState(false);
+  const list = useQuery({
+    queryKey: ['joined-enterprises', page.current, page.size],
+    queryFn: () => getJoinedEnterprises(page.current, page.size),
+    placeholderData: keepPreviousData,
+  });
+  const selected = chosen?.entId ?? current;
+
+  const columns: ColumnsType<JoinedEnterprise> = [
+    {
+      title: t('switching.entName'),
+      dataIndex: 'entName',
+      render: (name: string, row) => (
+        <>
+          {name}
+          {row.entId === current && <Tag color="processing">{t('switching.current')}</Tag>}
+        </>
+      ),
+    },
+    // On a phone the name and the status are what matter; the rest waits for a wider screen.
+    {
+      title: t('switching.creditCode'),
+      dataIndex: 'creditCode',
+      responsive: ['md'],
+      render: (v: string | null) => v || '-',
+    },
+    { title: t('switching.joinTime'), dataIndex: 'crtTime', responsive: ['md'] },
+    {
+      title: t('switching.estatus'),
+      dataIndex: 'estatus',
+      render: (s: 0 | 1 | 2) => <Typography.Text type={ESTATUS_TYPE[s]}>{t(`switching.estatus_${s}`)}</Typography.Text>,
+    },
+  ];
+
+  const onOk = () => {
+    if (!chosen || chosen.entId === current) return onClose();
+    void modal.confirm({
+      title: t('switching.confirmEnterprise', { name: chosen.entName }),
+      onOk: async () => {
+        setPending(true);
+        try {
+          await switchEnterprise(chosen.entId, clearTabs); // the app reloads
+        } catch (err) {
+          void message.error(err instanceof Error ? err.message : String(err));
+          setPending(false);
+        }
+      },
+    });
+  };
+
+  return (
+    <Modal
+      open
+      width={820}
+      title={t('switching.enterprise')}
+      onCancel={onClose}
+      onOk={onOk}
+      okButtonProps={{ loading: pending }}
+    >
+      {currentName && (
+        <Typography.Paragraph className="switch-current-ent" type="secondary">
+          {t('switching.currentEnterprise', { name: currentName })}
+        </Typography.Paragraph>
+      )}
+      <Table<JoinedEnterprise>
+        className="switch-enterprises"
+        rowKey="entId"
+        size="small"
+        loading={list.isFetching}
+        columns={columns}
+        dataSource={list.data?.rows}
+        scroll={{ x: 'max-content' }}
+        onRow={(row) => ({ onClick: () => setChosen(row) })}
+        rowSelection={{
+          type: 'radio',
+          selectedRowKeys: selected ? [selected] : [],
+          onChange: (_keys, rows) => setChosen(rows[0] ?? null),
+        }}
+        pagination={{
+          current: page.current,
+          pageSize: page.size,
+          total: list.data?.total ?? 0,
+          showSizeChanger: true,
+          pageSizeOptions: LIMITS.enterprisePageSizes.map(String),
+          showTotal: (total) => t('switching.total', { total }),
+          onChange: (current, size) => setPage({ current: size === page.size ? current : 1, size }),
+        }}
+      />
+      {modalHolder}
+    </Modal>
+  );
+}

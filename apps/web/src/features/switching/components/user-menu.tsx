@@ -1,0 +1,85 @@
+import {
+  AppstoreOutlined,
+  BankOutlined,
+  DesktopOutlined,
+  IdcardOutlined,
+  KeyOutlined,
+  SettingOutlined,
+  TeamOutlined,
+} from '@ant-design/icons';
+import { message } from 'antd';
+import { useState, type ReactNode } from 'react';
+import { useNavigate } from 'react-router';
+import { runtimeConfig } from '../../../lib/config';
+import { useTranslation } from '../../../lib/i18n';
+import { usePermission } from '../../../lib/permissions';
+import { NicknameDialog, PasswordDialog } from './account-dialogs';
+import { ApplicationDialog, fixedBench, RoleDialog, WorkbenchDialog } from './context-dialogs';
+import { EnterpriseDialog } from './enterprise-dialog';
+
+export interface UserMenu {
+  items: { key: string; icon: ReactNode; label: string }[];
+  onSelect: (key: string) => void;
+}
+
+/** What the app gives the switching feature from the shell, which features may not import. */
+export interface ShellHooks {
+  /** Forgets the saved tabs (an enterprise switch). */
+  clearTabs: () => void;
+  /** The in-app path of the menu entry whose path contains `fragment`, or null. */
+  menuPathContaining: (fragment: string) => string | null;
+}
+
+const DIALOGS = {
+  nickname: NicknameDialog,
+  password: PasswordDialog,
+  role: RoleDialog,
+  application: ApplicationDialog,
+  workbench: WorkbenchDialog,
+} as const;
+type DialogKey = keyof typeof DIALOGS | 'enterprise';
+
+/**
+ * The user drop-down's account entries (spec §2 screen 7) and their dialogs: 切换应用 only when
+ * configured, 切换工作台 when the workbench is on, 切换企业 not with a fixed workbench code, and
+ * 企业信息 (the menu entry whose path contains ent/colist) under the colist permission (§6).
+ */
+export function useAccountMenu(shell: ShellHooks): { menu: UserMenu; dialogs: ReactNode } {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const [open, setOpen] = useState<DialogKey | null>(null);
+  const mayViewEnterprise = usePermission('colist');
+  const cfg = runtimeConfig();
+  const close = () => setOpen(null);
+
+  const entries: [DialogKey | 'enterpriseInfo', ReactNode, string, boolean][] = [
+    ['nickname', <SettingOutlined />, t('switching.accountSetting'), true],
+    ['password', <KeyOutlined />, t('switching.password'), true],
+    ['role', <TeamOutlined />, t('switching.role'), true],
+    ['application', <AppstoreOutlined />, t('switching.application'), cfg.appSwitch],
+    ['workbench', <DesktopOutlined />, t('switching.workbench'), cfg.workbenchEnabled],
+    ['enterprise', <BankOutlined />, t('switching.enterprise'), !fixedBench()],
+    ['enterpriseInfo', <IdcardOutlined />, t('switching.enterpriseInfo'), mayViewEnterprise],
+  ];
+
+  const onSelect = (key: string) => {
+    if (key !== 'enterpriseInfo') return setOpen(key in DIALOGS || key === 'enterprise' ? (key as DialogKey) : null);
+    const path = shell.menuPathContaining('ent/colist');
+    if (path) navigate(path);
+    else void message.warning(t('switching.enterpriseInfoMissing'));
+  };
+
+  const Dialog = open && open !== 'enterprise' ? DIALOGS[open] : null;
+  return {
+    menu: {
+      items: entries.filter(([, , , shown]) => shown).map(([key, icon, label]) => ({ key, icon, label })),
+      onSelect,
+    },
+    dialogs:
+      open === 'enterprise' ? (
+        <EnterpriseDialog onClose={close} clearTabs={shell.clearTabs} />
+      ) : Dialog ? (
+        <Dialog onClose={close} />
+      ) : null,
+  };
+}
