@@ -268,16 +268,47 @@ describe('account dialogs', () => {
   it('a fixed workbench code: only that workbench, no defaults, no enterprise switch (zh)', async () => {
     const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
     const page = await context.newPage();
-    await signIn(page, server.url, '/center/login?benchCode=WB_ENT', 'member');
+    await signIn(page, withApps.url, '/center/login?benchCode=WB_ENT', 'member');
     const items = await userMenuItems(page);
-    expect(items).toEqual(expect.arrayContaining(['账户设置', '修改密码', '切换角色', '切换工作台']));
-    expect(items).not.toContain('切换企业');
-    expect(items).not.toContain('切换应用');
+    // The application switch stays (it is configured here); the enterprise switch goes.
+    expect(items).toEqual(['账户设置', '修改密码', '切换角色', '切换应用', '切换工作台', '退出登录']);
     await openFromUserMenu(page, /切换工作台/);
     await expect.poll(() => page.getByRole('radio').count()).toBe(1);
     expect(await page.getByRole('radio', { name: /企业工作台/ }).isChecked()).toBe(true);
     expect(await page.getByRole('checkbox').count()).toBe(0);
     await page.screenshot({ path: `${SHOTS}/dialog-workbench-fixed-zh-1440.png` });
+    await context.close();
+  });
+
+  it.each([
+    ['zh', ['账户设置', '修改密码', '切换角色', '切换应用', '切换工作台', '切换企业']],
+    [
+      'en',
+      [
+        'Account settings',
+        'Change password',
+        'Switch role',
+        'Switch application',
+        'Switch workbench',
+        'Switch enterprise',
+      ],
+    ],
+  ] as const)('every dialog, photographed in %s', async (lang, labels) => {
+    const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+    await context.addInitScript((l) => localStorage.setItem('portal_locale', JSON.stringify({ v: l, e: null })), lang);
+    const page = await context.newPage();
+    await signIn(page, withApps.url, '/center/login', 'member');
+    const keys = ['nickname', 'password', 'role', 'application', 'workbench', 'enterprise'];
+    for (const [i, label] of labels.entries()) {
+      await openFromUserMenu(page, new RegExp(`${label}$`));
+      const modal = page.locator('.ant-modal');
+      // The lists have loaded: a radio (dialog lists) or a form field.
+      await modal.locator('input').first().waitFor();
+      await page.waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running'));
+      await page.screenshot({ path: `${SHOTS}/dialog-${keys[i]}-${lang}.png` });
+      await page.keyboard.press('Escape');
+      await expect.poll(() => modal.count()).toBe(0);
+    }
     await context.close();
   });
 });

@@ -79,7 +79,7 @@ async function main(): Promise<void> {
   if (config.seedDemo) {
     lines.push(
       `  Demo accounts (tenant "demo", password from DEMO_PASSWORD${process.env.DEMO_PASSWORD ? '' : `, default ${config.demoPassword}`}):`,
-      '    admin   — 系统管理员, all roles and applications',
+      '    admin   — 系统管理员, all roles and applications, 13 enterprises',
       '    member  — 张敏, two roles, two applications, three enterprises',
     );
   }

@@ -418,13 +418,16 @@ export type JoinedEnterprise = Static<typeof JoinedEnterprise>;
 export const EnterpriseTarget = Type.Object({ entId: Type.String(), entName: Type.String(), entGuId: Type.String() });
 export type EnterpriseTarget = Static<typeof EnterpriseTarget>;
 
-export const SwitchEnterprise = Type.Object({ entId: Type.Integer({ minimum: 1 }) });
+/** A row id as a number: bounded, so no value reaches the database that its bigint cannot hold. */
+const RowId = Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER });
+
+export const SwitchEnterprise = Type.Object({ entId: RowId });
 
 /** A switch of role, application or workbench (ours, issue 7): the ids from the lists; absent ones stay. */
 export const SwitchContextBody = Type.Object({
-  roleId: Type.Optional(Type.Integer({ minimum: 1 })),
-  applyId: Type.Optional(Type.Integer({ minimum: 1 })),
-  workbenchId: Type.Optional(Type.Integer({ minimum: 1 })),
+  roleId: Type.Optional(RowId),
+  applyId: Type.Optional(RowId),
+  workbenchId: Type.Optional(RowId),
 });
 export type SwitchContextBody = Static<typeof SwitchContextBody>;
 

@@ -78,6 +78,7 @@ const messages = {
   },
   noPermission: { zh: '当前用户无相关操作权限！', en: 'You have no permission for this operation!' },
   roleNotHeld: { zh: '当前用户不拥有该角色', en: 'You do not hold this role' },
+  switchNothing: { zh: '请选择要切换的角色、应用或工作台', en: 'Choose a role, application or workbench to switch to' },
   entNotJoined: { zh: '当前用户未加入该企业', en: 'You have not joined this enterprise' },
   appNotGranted: { zh: '当前用户无该应用权限', en: 'You are not granted this application' },
   workbenchNotHeld: { zh: '当前用户无该工作台权限', en: 'You may not use this workbench' },

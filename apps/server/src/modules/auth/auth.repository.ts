@@ -146,10 +146,6 @@ const AUDIT = q(
   `INSERT INTO audit_log (tenant_id, user_id, action, ip, detail) VALUES ($1, $2, $3, $4, $5::jsonb)`,
 );
 
-/**
- * `relaxed` carries what a login writes (db/client.ts connectRelaxed); a logout goes through the
- * main pool and waits for the disk, so a crash can never bring a revoked session back.
- */
 /** What a switch changes; absent: kept from the old session. */
 export interface SwitchTarget {
   roleId?: number | null;
@@ -157,6 +153,11 @@ export interface SwitchTarget {
   workbenchId?: number | null;
   enterpriseId?: number | null;
 }
+
+/**
+ * `relaxed` carries what a login writes (db/client.ts connectRelaxed); a logout goes through the
+ * main pool and waits for the disk, so a crash can never bring a revoked session back.
+ */
 
 export function createAuthRepository(db: Db, relaxed: pg.Pool) {
   const pool = db.$client;

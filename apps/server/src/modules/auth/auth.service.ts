@@ -14,6 +14,9 @@ import type { RateLimiter } from '../../platform/rate-limit.js';
 import type { ActiveSession } from '../../platform/session.js';
 import type { AuthRepository, LockoutPolicy, SwitchTarget } from './auth.repository.js';
 
+/** Switches per user and hour before 429. */
+const SWITCHES_PER_HOUR = 120;
+
 const SWITCH_REFUSALS = {
   roleId: 'roleNotHeld',
   applicationId: 'appNotGranted',
@@ -206,6 +209,10 @@ export function createAuthService(deps: AuthServiceDeps) {
      * change, so a new token; the old one is refused from then on, on every instance.
      */
     async switchContext(session: ActiveSession, target: SwitchTarget, client: { ip: string; userAgent: string }) {
+      if (Object.values(target).every((v) => v === undefined))
+        throw new AppError(ResultCode.BAD_REQUEST, 'switchNothing');
+      // Each switch writes a session and an audit row: a person switches a few times an hour.
+      await deps.limiter.hit(`switch:user:${session.userId}`, SWITCHES_PER_HOUR, 3600);
       const r = await repo.switchSession(session.id, target, client);
       if (r === null) throw errors.unauthorized();
       if ('refused' in r) throw new AppError(ResultCode.NO_PERMISSION, SWITCH_REFUSALS[r.refused]);

@@ -84,11 +84,62 @@ describe('switchContext', () => {
       [{ applyId: await demo('applications', 'PARK_OPS') }, '当前用户无该应用权限'],
       [{ workbenchId: 999_999 }, '当前用户无该工作台权限'],
     ];
+    // Another tenant's application and workbench, and a demo workbench the member does not hold.
+    const foreignApp = await id(
+      sql`INSERT INTO applications (tenant_id, code, name) VALUES (${other}, 'ENT_SERVICE', '他人') RETURNING id`,
+    );
+    const foreignBench = await id(
+      sql`INSERT INTO workbenches (tenant_id, code, name) VALUES (${other}, 'WB_ENT', '他人') RETURNING id`,
+    );
+    const userId = await id(sql`SELECT id FROM users WHERE username = 'member' AND tenant_id <> ${other}`);
+    await ctx.db.execute(
+      sql`INSERT INTO user_applications (user_id, application_id) VALUES (${userId}, ${foreignApp})`,
+    );
+    await ctx.db.execute(sql`INSERT INTO user_workbenches (user_id, workbench_id) VALUES (${userId}, ${foreignBench})`);
+    const unheldBench = await id(sql`
+      INSERT INTO workbenches (tenant_id, code, name) SELECT tenant_id, 'WB_NEW', '新工作台' FROM workbenches
+      WHERE id = ${await demo('workbenches', 'WB_ENT')} RETURNING id`);
+    cases.push(
+      [{ applyId: foreignApp }, '当前用户无该应用权限'],
+      [{ workbenchId: foreignBench }, '当前用户无该工作台权限'],
+      [{ workbenchId: unheldBench }, '当前用户无该工作台权限'],
+    );
+    const sessions = async () =>
+      Number((await ctx.db.execute<{ n: number }>(sql`SELECT count(*) AS n FROM sessions`)).rows[0]!.n);
+    const before = await sessions();
     for (const [body, message] of cases) {
       const res = await ctx.call({ url: '/api/front/member/switchContext', token, body });
       expect(res.statusCode, JSON.stringify(body)).toBe(403);
       expect(res.json()).toMatchObject({ status: 40303, message });
     }
+    expect(await sessions()).toBe(before);
+    expect((await info(token)).statusCode).toBe(200);
+  });
+
+  it('refuses without a session, with a revoked token, with nothing to switch and with ids no row can have', async () => {
+    const old = await ctx.login('member');
+    const role = await demo('roles', 'ent_admin');
+    const noSession = await ctx.call({ url: '/api/front/member/switchContext', body: { roleId: role } });
+    expect(noSession.statusCode).toBe(401);
+    const fresh = await ctx.call({ url: '/api/front/member/switchContext', token: old, body: { roleId: role } });
+    expect(fresh.statusCode).toBe(200);
+    // The revoked token cannot mint another one.
+    const again = await ctx.call({ url: '/api/front/member/switchContext', token: old, body: { roleId: role } });
+    expect(again.statusCode).toBe(401);
+    const token = fresh.json().data as string;
+    const empty = await ctx.call({ url: '/api/front/member/switchContext', token, body: {} });
+    expect(empty.statusCode).toBe(400);
+    expect(empty.json().message).toBe('请选择要切换的角色、应用或工作台');
+    for (const body of [{ roleId: 1e20 }, { workbenchId: 0 }, { applyId: -1 }]) {
+      expect((await ctx.call({ url: '/api/front/member/switchContext', token, body })).statusCode).toBe(400);
+    }
+    const huge = await ctx.call({
+      url: '/api/front/member/switchEnterprises',
+      method: 'PUT',
+      token,
+      body: { entId: 1e20 },
+    });
+    expect(huge.statusCode).toBe(400);
     expect((await info(token)).statusCode).toBe(200);
   });
 });

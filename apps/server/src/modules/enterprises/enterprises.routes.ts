@@ -4,7 +4,7 @@ import { Type } from 'typebox';
 import { ok } from '../../platform/reply.js';
 import type { EnterprisesRepository } from './enterprises.repository.js';
 
-/** The caller's enterprises (spec §7 ent calls); the switch itself comes with the switching work. */
+/** The caller's enterprises (spec §7 ent calls); the switch to one is the auth module's (a new token). */
 export const enterprisesRoutes: FastifyPluginAsyncTypebox<{ enterprises: EnterprisesRepository }> = async (
   app,
   { enterprises },

@@ -104,12 +104,15 @@ describe('own settings', () => {
       JOIN roles r ON r.id = u.default_role_id JOIN workbenches w ON w.id = u.default_workbench_id
       WHERE u.username = 'member'`);
     expect(row.rows[0]).toEqual({ role: 'ent_admin', bench: 'WB_PARK' });
-    // The next login's session takes the new default role.
+    // The next login's session starts in the new default role and workbench (infoV2 names both).
+    const bench = await id(sql`SELECT id FROM workbenches WHERE code = 'WB_PARK'`);
     const next = await ctx.login('member');
-    const session = await ctx.db.execute<{ role_id: number }>(
-      sql`SELECT role_id FROM sessions WHERE revoked_at IS NULL ORDER BY created_at DESC LIMIT 1`,
-    );
-    expect(Number(session.rows[0]!.role_id)).toBe(admin);
-    expect(next).toMatch(/^ey/);
+    const info = (await ctx.call({ url: '/api/front/member/front/infoV2', token: next })).json().data;
+    expect(info).toMatchObject({
+      roleId: String(admin),
+      defaultRoleId: String(admin),
+      workbenchId: String(bench),
+      defaultWorkbenchId: String(bench),
+    });
   });
 });

@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Outlet, useLocation, useNavigate } from 'react-router';
 import { storage } from '../../lib/storage';
 import { keptParams, tenantCodeOf, withKeptParams } from '../navigation';
@@ -6,23 +6,27 @@ import { keptParams, tenantCodeOf, withKeptParams } from '../navigation';
 /** The context codes an address may bring, remembered in local storage (spec §3). */
 const CONTEXT_CODES = ['benchCode', 'partBench', 'appCode', 'roleCode'] as const;
 
-/**
- * Keeps the §2 query parameters on every navigation and remembers the tenant code and the context
- * codes (a benchCode fixes the workbench: issue 7).
- */
+/** The tenant code and the context codes of an address (a benchCode fixes the workbench: issue 7). */
+function remember(search: string): void {
+  const tenant = tenantCodeOf(search);
+  if (tenant) storage.set('tenantCode', tenant);
+  const q = new URLSearchParams(search);
+  for (const key of CONTEXT_CODES) {
+    const v = q.get(key);
+    if (v) storage.set(key, v);
+  }
+}
+
+/** Keeps the §2 query parameters on every navigation and remembers what the address brings. */
 export function RootRoute() {
   const location = useLocation();
   const navigate = useNavigate();
   const kept = useRef(keptParams(location.search));
+  // Before the first render's children ask for the session's data, which these codes filter.
+  useState(() => remember(location.search));
 
   useEffect(() => {
-    const tenant = tenantCodeOf(location.search);
-    if (tenant) storage.set('tenantCode', tenant);
-    const q = new URLSearchParams(location.search);
-    for (const key of CONTEXT_CODES) {
-      const v = q.get(key);
-      if (v) storage.set(key, v);
-    }
+    remember(location.search);
     const missing = withKeptParams(location.search, kept.current);
     if (missing) {
       navigate(

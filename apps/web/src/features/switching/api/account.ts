@@ -67,7 +67,7 @@ export async function setDefaultApply(defaultApplyId: string): Promise<void> {
 // ---- Switches ---------------------------------------------------------------------------------
 
 /** The codes a switch stores, under the names the §3 local storage and the §2 address use. */
-type Chosen = Partial<Record<Extract<StorageKey, 'roleCode' | 'appCode' | 'workbenchCode'>, string>>;
+type Chosen = Partial<Record<Extract<StorageKey, 'appCode' | 'workbenchCode'>, string>>;
 
 /**
  * After a switch (spec §4): the server has answered a new token for the new context and refuses
@@ -83,10 +83,7 @@ function enter(token: string, chosen: Chosen, home?: { clearTabs: () => void }):
   }
   setToken(token);
   const url = new URL(window.location.href);
-  for (const key of ['roleCode', 'appCode'] as const) {
-    const value = chosen[key];
-    if (value && url.searchParams.has(key)) url.searchParams.set(key, value);
-  }
+  if (chosen.appCode && url.searchParams.has('appCode')) url.searchParams.set('appCode', chosen.appCode);
   if (home) {
     home.clearTabs();
     const kept = new URLSearchParams();

@@ -12,6 +12,8 @@ export interface Choice {
 export interface ChoiceDialogProps {
   title: string;
   options: Choice[] | undefined;
+  /** Why the list could not be loaded (§8: the server's message, as a warning). */
+  error?: Error | null;
   /** The session's current choice, preselected. */
   current: string | null;
   /** The next login's default; null when there is none. */
@@ -29,14 +31,18 @@ export interface ChoiceDialogProps {
  * in this context; another choice switches, which reloads the page.
  */
 export function ChoiceDialog(props: ChoiceDialogProps) {
-  const { title, options, current, defaultId, canSetDefault, onSwitch, onSetDefault, onClose } = props;
+  const { title, options, error, current, defaultId, canSetDefault, onSwitch, onSetDefault, onClose } = props;
   const { t } = useTranslation();
   const [chosen, setChosen] = useState<string | null>(null);
   const [asDefault, setAsDefault] = useState(false);
   const [pending, setPending] = useState(false);
-  // The current choice, once the list shows that it is held (else the first one).
-  const preselect = options?.some((o) => o.id === current) ? current : (options?.[0]?.id ?? null);
+  // The current choice, once the list shows that it is offered; else nothing, so that OK without
+  // a choice only closes.
+  const preselect = options?.some((o) => o.id === current) ? current : null;
   useEffect(() => setChosen((c) => c ?? preselect), [preselect]);
+  useEffect(() => {
+    if (error) warn(error);
+  }, [error]);
 
   const onOk = async () => {
     if (!chosen) return onClose();
@@ -56,7 +62,9 @@ export function ChoiceDialog(props: ChoiceDialogProps) {
 
   return (
     <Modal open title={title} onCancel={onClose} onOk={() => void onOk()} okButtonProps={{ loading: pending }}>
-      {!options ? (
+      {error ? (
+        <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={error.message} />
+      ) : !options ? (
         <Spin />
       ) : options.length === 0 ? (
         <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('switching.nothing')} />

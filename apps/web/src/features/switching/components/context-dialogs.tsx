@@ -13,7 +13,7 @@ import {
 import { ChoiceDialog } from './choice-dialog';
 
 /** A fixed workbench code (benchCode from the address) pins the workbench and hides the defaults. */
-export const fixedBench = (): string | null => storage.get<string>('benchCode');
+const fixedBench = (): string | null => storage.get<string>('benchCode');
 
 /** 切换角色: the caller's roles (getUserRolesNew); another one switches, which reloads the menus. */
 export function RoleDialog({ onClose }: { onClose: () => void }) {
@@ -24,10 +24,11 @@ export function RoleDialog({ onClose }: { onClose: () => void }) {
     <ChoiceDialog
       title={t('switching.role')}
       options={roles.data?.map((r) => ({ id: r.id, label: r.title }))}
+      error={user ? roles.error : new Error(t('switching.noUser'))}
       current={user?.roleId ?? user?.defaultRoleId ?? null}
       defaultId={user?.defaultRoleId ?? null}
       canSetDefault={!fixedBench()}
-      onSwitch={(id) => switchContext({ roleId: id }, { roleCode: id })}
+      onSwitch={(id) => switchContext({ roleId: id }, {})}
       onSetDefault={(id) => setDefaultLogin({ defaultRoleId: id })}
       onClose={onClose}
     />
@@ -47,6 +48,7 @@ export function ApplicationDialog({ onClose }: { onClose: () => void }) {
     <ChoiceDialog
       title={t('switching.application')}
       options={apps.data?.map((a) => ({ id: a.id, label: a.appName }))}
+      error={apps.error}
       current={current}
       defaultId={user?.defaultApplyId ?? null}
       canSetDefault={!fixedBench()}
@@ -69,6 +71,7 @@ export function WorkbenchDialog({ onClose }: { onClose: () => void }) {
     <ChoiceDialog
       title={t('switching.workbench')}
       options={offered?.map((b) => ({ id: b.id, label: b.appName }))}
+      error={benches.error}
       current={user?.workbenchId ?? user?.defaultWorkbenchId ?? null}
       defaultId={user?.defaultWorkbenchId ?? null}
       canSetDefault={!fixed}

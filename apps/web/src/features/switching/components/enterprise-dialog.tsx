@@ -2,7 +2,7 @@ import { LIMITS, type JoinedEnterprise } from '@portal/contracts';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { message, Modal, Table, Tag, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useTranslation } from '../../../lib/i18n';
 import { useSession } from '../../../lib/session';
 import { getJoinedEnterprises, switchEnterprise } from '../api/account';
@@ -29,6 +29,9 @@ export function EnterpriseDialog({ onClose, clearTabs }: { onClose: () => void; 
     placeholderData: keepPreviousData,
   });
   const selected = chosen?.entId ?? current;
+  useEffect(() => {
+    if (list.error) void message.error(list.error.message);
+  }, [list.error]);
 
   const columns: ColumnsType<JoinedEnterprise> = [
     {
@@ -94,6 +97,7 @@ export function EnterpriseDialog({ onClose, clearTabs }: { onClose: () => void; 
         columns={columns}
         dataSource={list.data?.rows}
         scroll={{ x: 'max-content' }}
+        locale={list.error ? { emptyText: list.error.message } : undefined}
         onRow={(row) => ({ onClick: () => setChosen(row) })}
         rowSelection={{
           type: 'radio',

@@ -8,14 +8,22 @@ import {
   TeamOutlined,
 } from '@ant-design/icons';
 import { message } from 'antd';
-import { useState, type ReactNode } from 'react';
+import { lazy, Suspense, useState, type ReactNode } from 'react';
 import { useNavigate } from 'react-router';
 import { runtimeConfig } from '../../../lib/config';
 import { useTranslation } from '../../../lib/i18n';
 import { usePermission } from '../../../lib/permissions';
-import { NicknameDialog, PasswordDialog } from './account-dialogs';
-import { ApplicationDialog, fixedBench, RoleDialog, WorkbenchDialog } from './context-dialogs';
-import { EnterpriseDialog } from './enterprise-dialog';
+import { storage } from '../../../lib/storage';
+
+// The dialogs load when one is opened, not with every signed-in page (the table alone is ~50 KB gzip).
+const accountDialogs = () => import('./account-dialogs');
+const contextDialogs = () => import('./context-dialogs');
+const NicknameDialog = lazy(() => accountDialogs().then((m) => ({ default: m.NicknameDialog })));
+const PasswordDialog = lazy(() => accountDialogs().then((m) => ({ default: m.PasswordDialog })));
+const RoleDialog = lazy(() => contextDialogs().then((m) => ({ default: m.RoleDialog })));
+const ApplicationDialog = lazy(() => contextDialogs().then((m) => ({ default: m.ApplicationDialog })));
+const WorkbenchDialog = lazy(() => contextDialogs().then((m) => ({ default: m.WorkbenchDialog })));
+const EnterpriseDialog = lazy(() => import('./enterprise-dialog').then((m) => ({ default: m.EnterpriseDialog })));
 
 export interface UserMenu {
   items: { key: string; icon: ReactNode; label: string }[];
@@ -58,7 +66,7 @@ export function useAccountMenu(shell: ShellHooks): { menu: UserMenu; dialogs: Re
     ['role', <TeamOutlined />, t('switching.role'), true],
     ['application', <AppstoreOutlined />, t('switching.application'), cfg.appSwitch],
     ['workbench', <DesktopOutlined />, t('switching.workbench'), cfg.workbenchEnabled],
-    ['enterprise', <BankOutlined />, t('switching.enterprise'), !fixedBench()],
+    ['enterprise', <BankOutlined />, t('switching.enterprise'), !storage.get('benchCode')],
     ['enterpriseInfo', <IdcardOutlined />, t('switching.enterpriseInfo'), mayViewEnterprise],
   ];
 
@@ -75,11 +83,14 @@ export function useAccountMenu(shell: ShellHooks): { menu: UserMenu; dialogs: Re
       items: entries.filter(([, , , shown]) => shown).map(([key, icon, label]) => ({ key, icon, label })),
       onSelect,
     },
-    dialogs:
-      open === 'enterprise' ? (
-        <EnterpriseDialog onClose={close} clearTabs={shell.clearTabs} />
-      ) : Dialog ? (
-        <Dialog onClose={close} />
-      ) : null,
+    dialogs: (
+      <Suspense fallback={null}>
+        {open === 'enterprise' ? (
+          <EnterpriseDialog onClose={close} clearTabs={shell.clearTabs} />
+        ) : Dialog ? (
+          <Dialog onClose={close} />
+        ) : null}
+      </Suspense>
+    ),
   };
 }
