@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RuntimeConfig } from '@portal/contracts';
 import { launch, signedFetch } from './support/browser.js';
 import { startServer, type RunningServer } from './support/server.js';
-import { clickOpenMenuItem, signIn, signOutFromMenu, tabTitles } from './support/shell.js';
+import { axeViolations, clickOpenMenuItem, signIn, signOutFromMenu, tabTitles } from './support/shell.js';
 
 const SHOTS = 'e2e/artifacts';
 let server: RunningServer;
@@ -159,12 +159,12 @@ describe('account dialogs', () => {
     // The statuses are coloured by estatus.
     const colour = (text: string) =>
       page
-        .locator('.ant-modal .ant-typography', { hasText: new RegExp(`^${text}$`) })
+        .locator('.ant-modal .estatus', { hasText: new RegExp(`^${text}$`) })
         .first()
-        .getAttribute('class');
-    expect(await colour('未审核')).toContain('ant-typography-warning');
-    expect(await colour('已通过')).toContain('ant-typography-success');
-    expect(await colour('未通过')).toContain('ant-typography-danger');
+        .evaluate((e) => getComputedStyle(e).color);
+    expect(await colour('未审核')).toBe('rgb(173, 78, 0)');
+    expect(await colour('已通过')).toBe('rgb(35, 120, 4)');
+    expect(await colour('未通过')).toBe('rgb(207, 19, 34)');
     await page.screenshot({ path: `${SHOTS}/dialog-enterprise-zh-1440.png` });
     await page.locator('.ant-modal .ant-pagination-item-2').click();
     await expect.poll(() => rows.count()).toBe(3);
@@ -208,8 +208,13 @@ describe('account dialogs', () => {
     await context.close();
   });
 
-  it('enterprise at 390 px (en): name and status fit the phone', async () => {
-    const context = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+  it('enterprise at 390 px (en): name and status fit the phone; no serious accessibility violations', async () => {
+    const context = await browser.newContext({
+      viewport: { width: 390, height: 844 },
+      isMobile: true,
+      hasTouch: true,
+      bypassCSP: true,
+    });
     await context.addInitScript(() => localStorage.setItem('portal_locale', JSON.stringify({ v: 'en', e: null })));
     const page = await context.newPage();
     await signIn(page, server.url, '/center/login', 'member');
@@ -220,6 +225,7 @@ describe('account dialogs', () => {
     expect(await page.locator('.ant-modal').getByText('91310000MA1FL0XK3A').count()).toBe(0);
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
     await page.screenshot({ path: `${SHOTS}/dialog-enterprise-en-390.png` });
+    expect(await axeViolations(page)).toEqual([]);
     await context.close();
   });
 
@@ -293,8 +299,8 @@ describe('account dialogs', () => {
         'Switch enterprise',
       ],
     ],
-  ] as const)('every dialog, photographed in %s', async (lang, labels) => {
-    const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+  ] as const)('every dialog, photographed in %s, without serious accessibility violations', async (lang, labels) => {
+    const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, bypassCSP: true });
     await context.addInitScript((l) => localStorage.setItem('portal_locale', JSON.stringify({ v: l, e: null })), lang);
     const page = await context.newPage();
     await signIn(page, withApps.url, '/center/login', 'member');
@@ -306,6 +312,7 @@ describe('account dialogs', () => {
       await modal.locator('input').first().waitFor();
       await page.waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running'));
       await page.screenshot({ path: `${SHOTS}/dialog-${keys[i]}-${lang}.png` });
+      expect(await axeViolations(page), keys[i]).toEqual([]);
       await page.keyboard.press('Escape');
       await expect.poll(() => modal.count()).toBe(0);
     }

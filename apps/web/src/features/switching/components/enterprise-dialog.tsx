@@ -1,14 +1,13 @@
 import { LIMITS, type JoinedEnterprise } from '@portal/contracts';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { message, Modal, Table, Tag, Typography } from 'antd';
+import type { CheckboxProps } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { useEffect, useState } from 'react';
 import { useTranslation } from '../../../lib/i18n';
 import { useSession } from '../../../lib/session';
 import { getJoinedEnterprises, switchEnterprise } from '../api/account';
 import './switching.css';
-
-const ESTATUS_TYPE = { 0: 'warning', 1: 'success', 2: 'danger' } as const;
 
 /**
  * 切换企业 (spec §2 screen 7, §4): the joined enterprises, one page at a time, chosen with a radio;
@@ -55,7 +54,8 @@ export function EnterpriseDialog({ onClose, clearTabs }: { onClose: () => void; 
     {
       title: t('switching.estatus'),
       dataIndex: 'estatus',
-      render: (s: 0 | 1 | 2) => <Typography.Text type={ESTATUS_TYPE[s]}>{t(`switching.estatus_${s}`)}</Typography.Text>,
+      // Coloured text (spec §4), in shades dark enough to read on white and on the chosen row.
+      render: (s: 0 | 1 | 2) => <span className={`estatus estatus-${s}`}>{t(`switching.estatus_${s}`)}</span>,
     },
   ];
 
@@ -103,6 +103,8 @@ export function EnterpriseDialog({ onClose, clearTabs }: { onClose: () => void; 
           type: 'radio',
           selectedRowKeys: selected ? [selected] : [],
           onChange: (_keys, rows) => setChosen(rows[0] ?? null),
+          // Each radio is named by its enterprise (antd's types omit aria props; the radio passes them on).
+          getCheckboxProps: (row) => ({ 'aria-label': row.entName }) as Partial<CheckboxProps>,
         }}
         pagination={{
           current: page.current,
