@@ -10,7 +10,11 @@
  *   6. behavioural captcha get/check, 7. sign-on tickets and their validation
  *   8. catalog: the registration pickers' region levels and industry tree (signed, public) → req/s,
  *      ratio to hello, p50/p99, non-2xx (must be 0); no targets (issue 6 set none)
- *   9. BENCHMARKS.md (generated block) + bench/results/latest.json
+ *   9. switching (issue 7): the demo admin's enterprises (signed, authenticated) → req/s, ratio to
+ *      hello, p50/p99, non-2xx (must be 0); role switches, each with the token the previous one
+ *      answered (sequential per user), for one user and for several at once → switches/s, p50/p99,
+ *      against sequential infoV2 calls; every answer must be HTTP 200 with status 200
+ *  10. BENCHMARKS.md (generated block) + bench/results/latest.json
  *
  * Both servers run in a child process and autocannon runs here, so the load generator never shares
  * an event loop with the server it measures (it does share the machine's cores, as the baselines in
@@ -76,9 +80,15 @@ const settings = {
   loginDuration: num('BENCH_LOGIN_DURATION', 10),
   loginConnections: num('BENCH_LOGIN_CONNECTIONS', 8),
   captchaConcurrency: num('BENCH_CAPTCHA_CONCURRENCY', 4),
-  /** Comma list of hello,info,argon2,login,captcha,sso,catalog; BENCHMARKS.md is only rewritten when all ran. */
+  /** Sequential switches per user in the switching phase (at most 120, the server's limit per user and hour). */
+  switchCount: num('BENCH_SWITCH_COUNT', 100),
+  /** Users switching at the same time in the switching phase (copies of the demo admin made for the run). */
+  switchUsers: num('BENCH_SWITCH_USERS', 4),
+  /** Comma list of hello,info,argon2,login,captcha,sso,catalog,switching; BENCHMARKS.md is only rewritten when all ran. */
   phases: new Set(
-    (process.env.BENCH_PHASES ?? 'hello,info,argon2,login,captcha,sso,catalog').split(',').map((s) => s.trim()),
+    (process.env.BENCH_PHASES ?? 'hello,info,argon2,login,captcha,sso,catalog,switching')
+      .split(',')
+      .map((s) => s.trim()),
   ),
   /** Set to 1 to run the portal with --cpu-prof (profiles land in bench/results/cpu-prof/). */
   cpuProf: /^(1|true|yes)$/i.test(process.env.BENCH_CPU_PROF ?? ''),
@@ -107,6 +117,11 @@ const DEMO_PASSWORD = 'Demo@2026!';
 const INFO_PATH = '/api/front/member/front/infoV2';
 const LOGIN_PATH = '/api/auth/jwt/front/token?tenantCode=demo';
 const REGION_PATH = '/api/front/select/regionTreeListByCode';
+const JOIN_ENT_PATH = '/api/front/ent/joinEntList?page=1&limit=10';
+const ROLES_PATH = '/api/front/member/getUserRolesNew';
+const SWITCH_PATH = '/api/front/member/switchContext';
+/** The server's limit on switches per user and hour (auth.service.ts); 429 beyond. */
+const SWITCHES_PER_HOUR = 120;
 const INDUSTRY_TREE_PATH = '/api/front/select/indTree';
 /**
  * The region picker's levels, asked in turn: 0 (the 34 provinces), provinces (their cities; for a
@@ -741,13 +756,14 @@ async function benchSso(portal: Portal, db: Db) {
  * Signed GETs made ahead, as for infoV2: one set of headers per request (each nonce used once),
  * cycling over `paths`, handed out with their path by `setupRequest` (the signature covers the
  * path and its query, so each request's path must be the one its headers were made for).
+ * `extraHeaders` (e.g. the token in `authorization_front`) go with every request.
  */
-function signedGetPool(secret: string, paths: readonly string[]) {
+function signedGetPool(secret: string, paths: readonly string[], extraHeaders: Record<string, string> = {}) {
   let made: Array<{ path: string; headers: Record<string, string> }> = [];
   let used = 0;
   const make = (i: number) => {
     const path = paths[i % paths.length]!;
-    return { path, headers: signedHeaders(secret, path, null) };
+    return { path, headers: { ...signedHeaders(secret, path, null), ...extraHeaders } };
   };
   return {
     /** Makes `count` fresh sets (and drops the old), moments before a run. */
@@ -776,6 +792,45 @@ function signedGetPool(secret: string, paths: readonly string[]) {
       },
     ],
   };
+}
+
+/**
+ * A warm-up and a measured autocannon run of signed GETs over `paths` (see signedGetPool), at the
+ * connections and for the time of the infoV2 run.
+ */
+async function measureGets(
+  portal: Portal,
+  what: string,
+  paths: readonly string[],
+  verifyBody: (b: string) => boolean,
+  extraHeaders: Record<string, string> = {},
+): Promise<RunSummary> {
+  const pool = signedGetPool(portal.secret, paths, extraHeaders);
+  const url = portal.base + paths[0];
+  if (settings.warmup > 0) {
+    pool.fill(settings.warmup * 40_000);
+    const w = await cannon({
+      url,
+      connections: settings.connections,
+      duration: settings.warmup,
+      requests: pool.requests,
+      verifyBody,
+    });
+    if (w.non2xx || w.mismatches) throw new Error(`${what} warm-up was refused: ${JSON.stringify(w.statusCodes)}`);
+  }
+  pool.fill(Math.min(settings.duration, 250) * 40_000);
+  log(`${what}: ${settings.duration} s × ${settings.connections} connections, fresh nonce + signature per request`);
+  const run = await cannon({
+    url,
+    connections: settings.connections,
+    duration: settings.duration,
+    requests: pool.requests,
+    verifyBody,
+  });
+  const late = pool.late();
+  pool.clear();
+  log(`${what}: ${describe(run)}${late ? `; ${late} requests past the pool were signed during the run` : ''}`);
+  return run;
 }
 
 /**
@@ -828,39 +883,237 @@ async function benchCatalog(portal: Portal) {
   );
   log(`catalog: indTree ${industry.nodes} nodes (${industry.sections} sections), ${industry.kb} KB without gzip`);
 
-  const measure = async (what: string, paths: readonly string[], verifyBody: (b: string) => boolean) => {
-    const pool = signedGetPool(portal.secret, paths);
-    const url = portal.base + paths[0];
-    if (settings.warmup > 0) {
-      pool.fill(settings.warmup * 40_000);
-      const w = await cannon({
-        url,
-        connections: settings.connections,
-        duration: settings.warmup,
-        requests: pool.requests,
-        verifyBody,
-      });
-      if (w.non2xx || w.mismatches) throw new Error(`${what} warm-up was refused: ${JSON.stringify(w.statusCodes)}`);
-    }
-    pool.fill(Math.min(settings.duration, 250) * 40_000);
-    log(`${what}: ${settings.duration} s × ${settings.connections} connections, fresh nonce + signature per request`);
-    const run = await cannon({
-      url,
-      connections: settings.connections,
-      duration: settings.duration,
-      requests: pool.requests,
-      verifyBody,
-    });
-    const late = pool.late();
-    pool.clear();
-    log(`${what}: ${describe(run)}${late ? `; ${late} requests past the pool were signed during the run` : ''}`);
-    return run;
-  };
   // A non-empty list in the success envelope (body chunks are joined as text, so no length check).
   const okList = (b: string) => b.startsWith('{"status":200,') && b.includes('"isLeaf":') && b.endsWith(']}');
-  const regionRun = await measure(`regions (${REGION_CODES.length} codes in turn)`, regionPaths, okList);
-  const industryRun = await measure('indTree', [INDUSTRY_TREE_PATH], okList);
+  const regionRun = await measureGets(portal, `regions (${REGION_CODES.length} codes in turn)`, regionPaths, okList);
+  const industryRun = await measureGets(portal, 'indTree', [INDUSTRY_TREE_PATH], okList);
   return { regions: { ...regions, run: regionRun }, industries: { ...industry, run: industryRun } };
+}
+
+/** A login of `username` (password DEMO_PASSWORD) with a fresh captcha: its token. */
+async function login(portal: Portal, encrypt: (p: string) => string, username: string): Promise<string> {
+  const captchaKey = await portal.fetchCaptcha();
+  return (
+    await portal.call<string>(LOGIN_PATH, {
+      body: { username, password: encrypt(DEMO_PASSWORD), imgvercode: '8888', captchaKey },
+    })
+  ).data;
+}
+
+interface Timed {
+  ms: number;
+  http: number;
+  status: number | null;
+  message: string;
+  data: unknown;
+}
+
+/** One signed call, timed from sending to the whole answer read; headers are signed before the clock starts. */
+async function timedCall(
+  portal: Portal,
+  pathAndQuery: string,
+  opts: { body?: Record<string, unknown>; token: string },
+): Promise<Timed> {
+  const init: RequestInit = {
+    method: opts.body ? 'POST' : 'GET',
+    headers: {
+      ...signedHeaders(portal.secret, pathAndQuery, opts.body ?? null),
+      ...(opts.body ? { 'content-type': 'application/json' } : {}),
+      authorization_front: opts.token,
+    },
+    ...(opts.body ? { body: JSON.stringify(opts.body) } : {}),
+  };
+  const t0 = performance.now();
+  const res = await fetch(portal.base + pathAndQuery, init);
+  const text = await res.text();
+  const ms = performance.now() - t0;
+  let env: Partial<Envelope<unknown>> = {};
+  try {
+    env = JSON.parse(text) as Envelope<unknown>;
+  } catch {
+    // not JSON: counted as a failure by the caller (no status)
+  }
+  return {
+    ms,
+    http: res.status,
+    status: typeof env.status === 'number' ? env.status : null,
+    message: env.message ?? text.slice(0, 200),
+    data: env.data,
+  };
+}
+
+function latencyStats(ms: readonly number[]) {
+  const sorted = Float64Array.from(ms).sort();
+  return {
+    mean: round(sorted.reduce((a, b) => a + b, 0) / Math.max(1, sorted.length), 3),
+    p50: round(percentile(sorted, 0.5), 3),
+    p99: round(percentile(sorted, 0.99), 3),
+    max: round(percentile(sorted, 1), 3),
+  };
+}
+
+/**
+ * `count` role switches in a row, alternating over `roleIds` (the first is switched to first), each
+ * signed with the token the previous one answered (that one is revoked by the switch). Stops at the
+ * first answer that is not HTTP 200 with status 200 and a new token.
+ */
+async function switchChain(portal: Portal, token: string, roleIds: readonly [string, string], count: number) {
+  const latencies: number[] = [];
+  const failures: string[] = [];
+  let current = token;
+  let roleId: string | null = null;
+  for (let i = 0; i < count; i++) {
+    const target = roleIds[i % 2]!;
+    const r = await timedCall(portal, SWITCH_PATH, { body: { roleId: Number(target) }, token: current });
+    if (r.http !== 200 || r.status !== 200 || typeof r.data !== 'string' || r.data === current) {
+      failures.push(`switch ${i + 1}: HTTP ${r.http}, status ${r.status}: ${r.message}`);
+      break; // the token may be spent: the chain can't go on
+    }
+    latencies.push(r.ms);
+    current = r.data;
+    roleId = target;
+  }
+  return { latencies, failures, token: current, roleId };
+}
+
+/**
+ * Issue 7's context switching on the demo tenant. The admin's enterprises page (13 joined, 10 per
+ * page) under load like infoV2; then role switches (`POST switchContext {roleId}`): each answers a
+ * new token and revokes the old one, so a user's switches are a chain, measured sequentially for
+ * one user (against sequential infoV2 calls in the same minute) and for `switchUsers` users at once.
+ * The server allows 120 switches per user and hour: the users' counters in `rate_limits` are
+ * deleted before each chain.
+ */
+async function benchSwitching(portal: Portal, encrypt: (p: string) => string, db: Db) {
+  if (settings.switchCount < 1 || settings.switchCount > SWITCHES_PER_HOUR)
+    throw new Error(`BENCH_SWITCH_COUNT must be 1…${SWITCHES_PER_HOUR} (the server's limit per user and hour)`);
+  const resetLimits = (userIds: readonly number[]) =>
+    db.$client.query(`DELETE FROM rate_limits WHERE key = ANY($1::text[])`, [userIds.map((id) => `switch:user:${id}`)]);
+
+  // 1. joinEntList, as the admin, at the connections of the infoV2 run
+  const listToken = await login(portal, encrypt, 'admin');
+  const listRes = await fetch(portal.base + JOIN_ENT_PATH, {
+    headers: {
+      'accept-encoding': 'identity',
+      authorization_front: listToken,
+      ...signedHeaders(portal.secret, JOIN_ENT_PATH, null),
+    },
+  });
+  const listBytes = Buffer.from(await listRes.arrayBuffer());
+  const first = JSON.parse(listBytes.toString('utf8')) as Envelope<{ rows: unknown[]; total: number }>;
+  if (listRes.status !== 200 || first.status !== 200 || first.data.rows.length !== 10 || first.data.total !== 13) {
+    throw new Error(`joinEntList: HTTP ${listRes.status}, ${listBytes.toString('utf8').slice(0, 200)}`);
+  }
+  const listInfo = { rows: first.data.rows.length, total: first.data.total, kb: round(listBytes.length / 1024, 1) };
+  log(`switching: joinEntList answers ${listInfo.rows} of ${listInfo.total} enterprises, ${listInfo.kb} KB`);
+  const list = await measureGets(
+    portal,
+    'joinEntList',
+    [JOIN_ENT_PATH],
+    (b) => b.startsWith('{"status":200,') && b.includes('"total":13'),
+    { authorization_front: listToken },
+  );
+
+  // 2. one user: the admin's two roles, switched to in turn
+  const admin = (
+    await db.$client.query<{ id: number }>(
+      `SELECT u.id FROM users u JOIN tenants t ON t.id = u.tenant_id WHERE t.code = 'demo' AND u.username = 'admin'`,
+    )
+  ).rows[0];
+  if (!admin) throw new Error('switching: no demo admin');
+  let token = await login(portal, encrypt, 'admin');
+  const roles = (await portal.call<Array<{ id: string; title: string }>>(ROLES_PATH, { token })).data;
+  const me = (await portal.call<{ username: string; roleId: string | null }>(INFO_PATH, { token })).data;
+  if (me.username !== 'admin' || roles.length < 2) {
+    throw new Error(`switching: ${me.username} holds ${roles.length} roles (${JSON.stringify(roles)})`);
+  }
+  // The role the session does not have first, then back to the one it has.
+  const other = roles.find((r) => r.id !== me.roleId)!;
+  const roleIds = [other.id, me.roleId ?? roles.find((r) => r.id !== other.id)!.id] as const;
+  log(`switching: admin holds ${roles.map((r) => `${r.title} (${r.id})`).join(', ')}; session role ${me.roleId}`);
+
+  // unmeasured warm-up of both paths
+  await resetLimits([Number(admin.id)]);
+  const warm = await switchChain(portal, token, roleIds, 10);
+  if (warm.failures.length) throw new Error(`switching warm-up was refused: ${warm.failures[0]}`);
+  token = warm.token;
+  for (let i = 0; i < 20; i++) await timedCall(portal, INFO_PATH, { token });
+
+  // infoV2 one call at a time: the comparison for a switch's latency
+  const infoMs: number[] = [];
+  const infoFailures: string[] = [];
+  for (let i = 0; i < settings.switchCount; i++) {
+    const r = await timedCall(portal, INFO_PATH, { token });
+    if (r.http !== 200 || r.status !== 200) infoFailures.push(`infoV2 ${i + 1}: HTTP ${r.http}, status ${r.status}`);
+    else infoMs.push(r.ms);
+  }
+  const infoSequential = { calls: infoMs.length, failures: infoFailures, latencyMs: latencyStats(infoMs) };
+  log(`switching: sequential infoV2 ${JSON.stringify(infoSequential.latencyMs)} ms`);
+
+  await resetLimits([Number(admin.id)]);
+  const firstToken = token;
+  log(`switching: one user, ${settings.switchCount} switches in a row`);
+  let t0 = performance.now();
+  const chain = await switchChain(portal, token, roleIds, settings.switchCount);
+  let wallS = (performance.now() - t0) / 1000;
+  // The chain's first token must be refused now, and the last one must carry the last role.
+  const old = await timedCall(portal, INFO_PATH, { token: firstToken });
+  const oldTokenRefused = old.http === 401;
+  if (!oldTokenRefused) chain.failures.push(`the chain's first token answered HTTP ${old.http} after the switches`);
+  if (chain.roleId !== null) {
+    const now = await timedCall(portal, INFO_PATH, { token: chain.token });
+    const roleId = (now.data as { roleId?: string } | undefined)?.roleId;
+    if (now.http !== 200 || roleId !== chain.roleId)
+      chain.failures.push(`infoV2 after the switches: HTTP ${now.http}, role ${roleId} (expected ${chain.roleId})`);
+  }
+  const sequential = {
+    switches: chain.latencies.length,
+    failures: chain.failures,
+    wallS: round(wallS, 3),
+    perSec: round(chain.latencies.length / wallS, 1),
+    latencyMs: latencyStats(chain.latencies),
+    oldTokenRefused,
+  };
+  log(`switching: one user: ${JSON.stringify(sequential)}`);
+
+  // 3. several users at once: copies of the admin (same password hash, roles and default role)
+  const copies = (
+    await db.$client.query<{ id: number; username: string }>(
+      `WITH a AS (SELECT u.* FROM users u WHERE u.id = $1),
+       n AS (INSERT INTO users (tenant_id, username, password_hash, name, default_role_id)
+             SELECT a.tenant_id, 'bench-switch-' || g, a.password_hash, a.name, a.default_role_id
+             FROM a, generate_series(1, $2::int) AS g RETURNING id, username),
+       r AS (INSERT INTO user_roles (user_id, role_id) SELECT n.id, ur.role_id FROM n, user_roles ur WHERE ur.user_id = $1)
+       SELECT id, username FROM n ORDER BY id`,
+      [admin.id, settings.switchUsers],
+    )
+  ).rows;
+  const tokens: string[] = [];
+  for (const c of copies) tokens.push(await login(portal, encrypt, c.username));
+  const ids = copies.map((c) => Number(c.id));
+  await resetLimits(ids);
+  const warmed = await Promise.all(tokens.map((t) => switchChain(portal, t, roleIds, 4)));
+  const refused = warmed.find((w) => w.failures.length);
+  if (refused) throw new Error(`switching warm-up (${copies.length} users) was refused: ${refused.failures[0]}`);
+  await resetLimits(ids);
+  log(`switching: ${copies.length} users at once, ${settings.switchCount} switches in a row each`);
+  const meter = cpuMeter();
+  t0 = performance.now();
+  const chains = await Promise.all(warmed.map((w) => switchChain(portal, w.token, roleIds, settings.switchCount)));
+  wallS = (performance.now() - t0) / 1000;
+  const cpu = meter();
+  const all = chains.flatMap((c) => c.latencies);
+  const parallel = {
+    users: copies.length,
+    switches: all.length,
+    failures: chains.flatMap((c) => c.failures),
+    wallS: round(wallS, 3),
+    perSec: round(all.length / wallS, 1),
+    latencyMs: latencyStats(all),
+    cpu,
+  };
+  log(`switching: ${copies.length} users: ${JSON.stringify(parallel)}`);
+  return { list: { ...listInfo, run: list }, roles: roles.map((r) => r.title), sequential, infoSequential, parallel };
 }
 
 async function benchLogin(portal: Portal, encrypt: (p: string) => string, argon2PerSec: number | null) {
@@ -999,6 +1252,19 @@ function catalogRow(what: string, r: RunSummary | undefined, ratio: number | nul
   );
 }
 
+/** A row of the sequential table: calls/s (null: not a throughput measure), p50/p99, refusals, verdict. */
+function sequentialRow(
+  what: string,
+  r: { switches: number; perSec: number | null; latencyMs: { p50: number; p99: number } },
+  attempted: number,
+  verdict: Verdict,
+): string {
+  return (
+    `| ${what} | ${r.perSec === null ? '' : fmt(r.perSec, 1)} | ${fmt(r.latencyMs.p50, 2)} / ${fmt(r.latencyMs.p99, 2)} ` +
+    `| ${attempted - r.switches} (of ${fmt(attempted)}) | ${verdict} |\n`
+  );
+}
+
 async function writeJson(name: string, results: Record<string, unknown>) {
   await mkdir(RESULTS_DIR, { recursive: true });
   await writeFile(join(RESULTS_DIR, name), JSON.stringify(results, null, 2) + '\n');
@@ -1012,7 +1278,9 @@ async function writeMarkdown(md: string) {
 // ---- main --------------------------------------------------------------------------------------
 
 async function main(): Promise<number> {
-  const all = ['hello', 'info', 'argon2', 'login', 'captcha', 'sso', 'catalog'].every((p) => settings.phases.has(p));
+  const all = ['hello', 'info', 'argon2', 'login', 'captcha', 'sso', 'catalog', 'switching'].every((p) =>
+    settings.phases.has(p),
+  );
   if (!existsSync(SERVER_MAIN))
     throw new Error(`${SERVER_MAIN} is missing: build the server first (npx tsc -b apps/server)`);
   const info = machine();
@@ -1130,6 +1398,9 @@ async function main(): Promise<number> {
     // 8. registration pickers (last: no database statistics of another phase to disturb)
     const catalog = settings.phases.has('catalog') ? await benchCatalog(portal) : null;
 
+    // 9. context switching (issue 7)
+    const switching = settings.phases.has('switching') ? await benchSwitching(portal, encrypt, db) : null;
+
     // the server's own complaints during the run
     const serverErrors = server
       .output()
@@ -1142,6 +1413,7 @@ async function main(): Promise<number> {
     const loginRatio = login && argon2 ? login.loginsPerSec / argon2.perSec : null;
     const regionsRatio = hello && catalog ? catalog.regions.run.reqPerSec / hello.reqPerSec : null;
     const industriesRatio = hello && catalog ? catalog.industries.run.reqPerSec / hello.reqPerSec : null;
+    const joinEntRatio = hello && switching ? switching.list.run.reqPerSec / hello.reqPerSec : null;
     const infoValid =
       !!infoRun && infoRun.non2xx === 0 && infoRun.errors === 0 && infoRun.mismatches === 0 && infoRun.timeouts === 0;
     const loginValid =
@@ -1190,6 +1462,24 @@ async function main(): Promise<number> {
       // No speed target in issue 6 either: ratios reported; every answer must be a success.
       catalogRegions: catalog ? (allSucceeded(catalog.regions.run) ? 'PASS' : 'INVALID') : 'n/a',
       catalogIndustries: catalog ? (allSucceeded(catalog.industries.run) ? 'PASS' : 'INVALID') : 'n/a',
+      // Nor in issue 7: every answer must be HTTP 200 with status 200 (a switch's also a new token).
+      switchList: switching ? (allSucceeded(switching.list.run) ? 'PASS' : 'INVALID') : 'n/a',
+      switchOne: switching
+        ? switching.sequential.failures.length === 0 && switching.sequential.switches === settings.switchCount
+          ? 'PASS'
+          : 'INVALID'
+        : 'n/a',
+      switchMany: switching
+        ? switching.parallel.failures.length === 0 &&
+          switching.parallel.switches === settings.switchCount * switching.parallel.users
+          ? 'PASS'
+          : 'INVALID'
+        : 'n/a',
+      switchInfo: switching
+        ? switching.infoSequential.failures.length === 0 && switching.infoSequential.calls > 0
+          ? 'PASS'
+          : 'INVALID'
+        : 'n/a',
     } satisfies Record<string, Verdict>;
 
     const results = {
@@ -1204,11 +1494,13 @@ async function main(): Promise<number> {
       captcha,
       sso,
       catalog,
+      switching,
       ratios: {
         infoOverHello: infoRatio === null ? null : round(infoRatio, 3),
         loginOverArgon2: loginRatio === null ? null : round(loginRatio, 3),
         regionsOverHello: regionsRatio === null ? null : round(regionsRatio, 3),
         industryTreeOverHello: industriesRatio === null ? null : round(industriesRatio, 3),
+        joinEntListOverHello: joinEntRatio === null ? null : round(joinEntRatio, 3),
       },
       verdicts,
       serverErrorLines: serverErrors.slice(0, 20),
@@ -1257,12 +1549,33 @@ ${settings.connections} connections, ${settings.duration} s each, in the same ru
 |---|---:|---:|---:|---:|---:|:---:|
 ${catalogRow(`\`GET ${REGION_PATH}?qhCode=…\`, ${REGION_CODES.length} codes of all levels in turn, code (nodes answered): ${catalog.regions.answers.map((a) => `${a.code} (${a.nodes})`).join(', ')}; ${fmt(catalog.regions.meanBytes / 1024, 1)} KB per answer on average`, catalog.regions.run, regionsRatio, verdicts.catalogRegions)}${catalogRow(`\`GET ${INDUSTRY_TREE_PATH}\`, the whole tree (${fmt(catalog.industries.nodes)} nodes, ${fmt(catalog.industries.kb, 1)} KB without gzip)`, catalog.industries.run, industriesRatio, verdicts.catalogIndustries)}`
         : ''
+    }${
+      switching
+        ? `
+Context switching (issue 7 sets no speed target: the numbers are reported; every answer must be HTTP 200 with status 200),
+demo user \`admin\` (${switching.list.total} enterprises joined; roles ${switching.roles.join(', ')}), in the same run as the hello baseline above:
+
+| Enterprises of the caller (signed, authenticated) | req/s | / hello | p50 / p99 ms | non-2xx / errors / timeouts / mismatches | CPU % portal / PostgreSQL / autocannon / other | Result |
+|---|---:|---:|---:|---:|---:|:---:|
+${catalogRow(`\`GET ${JOIN_ENT_PATH}\` as admin (${switching.list.rows} of ${switching.list.total} rows, ${fmt(switching.list.kb, 1)} KB), ${settings.connections} connections, ${settings.duration} s`, switching.list.run, joinEntRatio, verdicts.switchList)}
+| One request in flight per user (signed, authenticated) | calls/s | p50 / p99 ms | refused or not reached | Result |
+|---|---:|---:|---:|:---:|
+${sequentialRow(`\`POST ${SWITCH_PATH}\` \`{roleId}\`, the two roles in turn, one user, ${settings.switchCount} switches in a row (each with the token the one before answered)`, switching.sequential, settings.switchCount, verdicts.switchOne)}${sequentialRow(`the same, ${switching.parallel.users} users at once (copies of admin), ${settings.switchCount} switches in a row each; CPU % portal / PostgreSQL / bench / other ${switching.parallel.cpu.serverPct} / ${switching.parallel.cpu.postgresPct} / ${switching.parallel.cpu.benchPct} / ${switching.parallel.cpu.foreignPct}`, switching.parallel, settings.switchCount * switching.parallel.users, verdicts.switchMany)}${sequentialRow(`for comparison: \`GET ${INFO_PATH}\`, one user, ${settings.switchCount} calls in a row, in the same minute`, { switches: switching.infoSequential.calls, perSec: null, latencyMs: switching.infoSequential.latencyMs }, settings.switchCount, verdicts.switchInfo)}
+A switch is one rate-limit hit (\`switch:user:<id>\`, asynchronous commit), then one transaction on the main pool
+(synchronous commit) that locks the old session, checks the role is held, writes the new session, revokes the old one and
+writes an audit row; then it publishes an invalidation (\`pg_notify\`) so that every instance refuses the old token (the
+chain's first token ${switching.sequential.oldTokenRefused ? 'answered HTTP 401' : 'was NOT refused'} after the chain). Its answer is the next switch's token, so one user's switches form a
+sequential chain. The server allows ${SWITCHES_PER_HOUR} switches per user and hour (429 beyond): the bench deletes the users'
+\`rate_limits\` rows before each chain (after an unmeasured warm-up). Single calls go through \`fetch\` (keep-alive), timed from
+sending to the whole answer, signed before the clock starts.
+`
+        : ''
     }
 How it is measured: both servers run in their own Node process (\`bench/hello-server.mjs\`, and the built
 \`apps/server/dist/main.js\` with \`LOG_LEVEL=warn\`, \`PORTAL_TEST_CAPTCHA=1\`, rate limits lifted) on a fresh
 embedded PostgreSQL; autocannon runs in the bench process on the same cores, after an unmeasured
 ${settings.warmup} s warm-up (for infoV2 followed by an 11 s pause, so that PostgreSQL's statistics of the
-measured requests start clean). Every infoV2, catalog and login request carries its own nonce, timestamp
+measured requests start clean). Every infoV2, catalog, switching and login request carries its own nonce, timestamp
 and HMAC signature (a region request over its own \`qhCode\`); every login also its own RSA-OAEP ciphertext
 and an unused captcha. They are made just before each run (well inside the 300 s window) and handed out
 by autocannon's \`setupRequest\`, so that the load generator's signing and RSA work does not take the

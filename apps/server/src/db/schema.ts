@@ -178,7 +178,11 @@ export const enterpriseMembers = pgTable(
       .references(() => users.id, { onDelete: 'cascade' }),
     joinedAt: createdAt(),
   },
-  (t) => [primaryKey({ columns: [t.enterpriseId, t.userId] })],
+  // By user too: a member's enterprises, newest first (joinEntList), without reading the whole table.
+  (t) => [
+    primaryKey({ columns: [t.enterpriseId, t.userId] }),
+    index('enterprise_members_user').on(t.userId, t.joinedAt),
+  ],
 );
 
 export const menus = pgTable(

@@ -1,0 +1,1 @@
+CREATE INDEX "enterprise_members_user" ON "enterprise_members" USING btree ("user_id","created_at");
