@@ -288,6 +288,15 @@ describe('member registration and the password pages', () => {
     await page.getByRole('button', { name: '获取验证码' }).click();
     await page.locator('#smsCode').fill(await codeFor(card, '13800000001'));
     await page.screenshot({ path: `${SHOTS}/alteration-zh-390.png`, fullPage: true });
+    // On a phone the current step's title shows whole (the others show their number only).
+    const title = page.locator('.acct-steps .ant-steps-item-process .ant-steps-item-title');
+    expect(await title.innerText()).toBe('验证手机');
+    const fits = await title.evaluate((e) => {
+      const text = document.createRange();
+      text.selectNodeContents(e);
+      return text.getBoundingClientRect().right <= e.closest('.ant-steps-item')!.getBoundingClientRect().right;
+    });
+    expect(fits).toBe(true);
     await page.getByRole('button', { name: '下一步' }).click();
     await page.locator('#password').fill('New#Park9xq');
     await page.locator('#repeat').fill('New#Park9xq');
