@@ -77,6 +77,7 @@ const messages = {
     en: 'You have been signed out. Stay on this page or sign in again',
   },
   noPermission: { zh: '当前用户无相关操作权限！', en: 'You have no permission for this operation!' },
+  idInvalid: { zh: '编号格式不正确', en: 'The id is not valid' },
   roleNotHeld: { zh: '当前用户不拥有该角色', en: 'You do not hold this role' },
   switchNothing: { zh: '请选择要切换的角色、应用或工作台', en: 'Choose a role, application or workbench to switch to' },
   entNotJoined: { zh: '当前用户未加入该企业', en: 'You have not joined this enterprise' },

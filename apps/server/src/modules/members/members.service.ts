@@ -12,6 +12,12 @@ const idOf = (v: number | string | undefined | null): number | null => {
   const n = typeof v === 'number' ? v : /^\d{1,15}$/.test(v ?? '') ? Number(v) : NaN;
   return Number.isSafeInteger(n) && n > 0 ? n : null;
 };
+/** An id that names no row at all (not digits, zero, too long) is bad input, not a missing permission. */
+const idOrBad = (v: number | string): number => {
+  const id = idOf(v);
+  if (id === null) throw new AppError(ResultCode.BAD_REQUEST, 'idInvalid');
+  return id;
+};
 const refuse = (key: 'roleNotHeld' | 'appNotGranted' | 'workbenchNotHeld' | 'notOwnAccount') =>
   new AppError(ResultCode.NO_PERMISSION, key);
 
@@ -120,8 +126,8 @@ export function createMembersService({ repo, bus, cacheMs }: MembersServiceDeps)
       let roleId: number | null = null;
       let workbenchId: number | null = null;
       if (d.defaultRoleId !== undefined && d.defaultRoleId !== '') {
-        roleId = idOf(d.defaultRoleId);
-        if (roleId === null || !(await repo.roles(who.tenantId, who.userId)).some((r) => r.id === roleId)) {
+        roleId = idOrBad(d.defaultRoleId);
+        if (!(await repo.roles(who.tenantId, who.userId)).some((r) => r.id === roleId)) {
           throw refuse('roleNotHeld');
         }
       }
@@ -136,8 +142,8 @@ export function createMembersService({ repo, bus, cacheMs }: MembersServiceDeps)
 
     /** Default application for the next login: only one the caller is granted. */
     async setDefaultApply(who: Who, defaultApplyId: number | string): Promise<void> {
-      const id = idOf(defaultApplyId);
-      if (id === null || !(await repo.applications(who.tenantId, who.userId)).some((a) => a.id === id)) {
+      const id = idOrBad(defaultApplyId);
+      if (!(await repo.applications(who.tenantId, who.userId)).some((a) => a.id === id)) {
         throw refuse('appNotGranted');
       }
       await repo.setDefaults(who.tenantId, who.userId, { applicationId: id });

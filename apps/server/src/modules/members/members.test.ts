@@ -96,7 +96,13 @@ describe('own settings', () => {
     expect((await post(LOGIN, { defaultWorkbenchCode: 'WB_NONE' })).json().message).toBe('当前用户无该工作台权限');
     expect((await post(APPLY, { defaultApplyId: opsApp })).json().message).toBe('当前用户无该应用权限');
     expect((await post(APPLY, { defaultApplyId: otherTenantApp })).statusCode).toBe(403);
-    expect((await post(APPLY, { defaultApplyId: 'x' })).statusCode).toBe(403);
+    // An id that can name no row is bad input (400), not a permission question.
+    for (const bad of ['x', 0, '-1']) {
+      const res = await post(APPLY, { defaultApplyId: bad });
+      expect(res.statusCode, String(bad)).toBe(400);
+      expect(res.json().message).toBe('编号格式不正确');
+    }
+    expect((await post(LOGIN, { defaultRoleId: 'abc' })).statusCode).toBe(400);
 
     expect((await post(LOGIN, { defaultRoleId: String(admin), defaultWorkbenchCode: 'WB_PARK' })).statusCode).toBe(200);
     const row = await ctx.db.execute<{ role: string; bench: string }>(sql`
