@@ -37,8 +37,10 @@ async function main(): Promise<void> {
   const { db } = database;
   // Reference data every deployment needs, demo or not.
   if ((await seedIndustries(db)) > 0) log.info('industries seeded (GB/T 4754-2017 demo subset)');
-  if (config.seedDemo && (await seedDemo(db, { passwordHash: await hashPassword(config.demoPassword) }))) {
-    log.info('demo tenant "demo" seeded');
+  if (config.seedDemo) {
+    const demo = await seedDemo(db, { passwordHash: await hashPassword(config.demoPassword) });
+    if (demo.result === 'created') log.info('demo tenant "demo" seeded');
+    if (demo.result === 'updated') log.info(`demo tenant "demo" brought up to date: ${demo.added} rows added`);
   }
   const secrets = await loadSecrets(db);
   const app = await buildApp({ config, db, secrets, logger: log });

@@ -2,7 +2,8 @@
  * Demo data, written on first start unless SEED_DEMO=0: tenant `demo` with users `admin` and
  * `member`, roles, applications, workbenches, enterprises in every estatus, a four-level menu tree
  * with every kind of entry the spec names, permission codes and a few notices. One transaction:
- * either all of it is there or none.
+ * either all of it is there or none. Later starts add to an existing demo tenant what newer
+ * versions of the demo have and it lacks (topUpDemo).
  */
 import { sql } from 'drizzle-orm';
 import type { Db } from './client.js';
@@ -34,7 +35,17 @@ interface MenuSeed {
 
 const ENT_ROLES = ['ent_admin', 'ent_member'];
 
-/** Enterprises only the demo admin (a park operator) has joined. */
+/** Enterprises only the demo admin (a park operator) has joined; every estatus. */
+const parkEnterprises = (tenantId: number) =>
+  PARK_ENTERPRISES.map((name, i) => ({
+    tenantId,
+    name,
+    creditCode: `9131011${String(i).padStart(2, '0')}MA1G${String(7300 + i * 17)}X${'ABCDEFGHJK'[i]}`,
+    industryCode: '65',
+    regionCode: '310115',
+    estatus: i % 3,
+  }));
+
 const PARK_ENTERPRISES = [
   '启明生物医药有限公司',
   '远航新能源科技有限公司',
@@ -250,18 +261,145 @@ const MENU: MenuSeed[] = [
   },
 ];
 
-export async function seedDemo(db: Db, opts: { passwordHash: string }): Promise<boolean> {
+/**
+ * `created` on first start; on later starts an existing demo tenant gets what newer versions added
+ * to the demo (`updated`, with the rows added), else `unchanged`. Data someone changed stays as it is.
+ */
+export async function seedDemo(
+  db: Db,
+  opts: { passwordHash: string },
+): Promise<{ result: 'created' } | { result: 'updated'; added: number } | { result: 'unchanged' }> {
   return db.transaction(async (tx) => {
-    // Serialise concurrent first starts of several instances.
+    // Serialise concurrent starts of several instances.
     await tx.execute(sql`SELECT pg_advisory_xact_lock(7366002)`);
     const existing = await tx
       .select({ id: s.tenants.id })
       .from(s.tenants)
       .where(sql`code = 'demo'`);
-    if (existing.length > 0) return false;
-    await insertDemo(tx, opts.passwordHash);
-    return true;
+    if (existing.length === 0) {
+      await insertDemo(tx, opts.passwordHash);
+      return { result: 'created' };
+    }
+    const added = await topUpDemo(tx, existing[0]!.id);
+    return added > 0 ? { result: 'updated', added } : { result: 'unchanged' };
   });
+}
+
+/**
+ * What later versions added to the demo, for a demo tenant seeded by an earlier one: the default
+ * role, the registration agreement, menu entries (by name, with their roles), drag pages (by code)
+ * and the park operator's enterprises (by name). Each step adds only what is missing.
+ */
+async function topUpDemo(tx: Tx, tenantId: number): Promise<number> {
+  let added = 0;
+  const count = (r: { rowCount?: number | null }) => (added += r.rowCount ?? 0);
+  count(
+    await tx.execute(sql`
+      UPDATE roles SET is_default = true WHERE tenant_id = ${tenantId} AND code = 'ent_member'
+        AND NOT EXISTS (SELECT 1 FROM roles WHERE tenant_id = ${tenantId} AND is_default)`),
+  );
+  count(
+    await tx.execute(sql`
+      INSERT INTO register_agreements (tenant_id, html) VALUES (${tenantId}, ${sanitizeRichText(DEMO_AGREEMENT)})
+      ON CONFLICT DO NOTHING`),
+  );
+  const roles = await tx
+    .select({ id: s.roles.id, code: s.roles.code })
+    .from(s.roles)
+    .where(sql`tenant_id = ${tenantId}`);
+  const apps = await tx
+    .select({ id: s.applications.id, code: s.applications.code })
+    .from(s.applications)
+    .where(sql`tenant_id = ${tenantId}`);
+  added += await ensureMenus(tx, tenantId, roles, apps);
+  added += (await tx.insert(s.pageDefinitions).values(demoPages(tenantId)).onConflictDoNothing().returning()).length;
+  const ents = await tx
+    .insert(s.enterprises)
+    .values(parkEnterprises(tenantId))
+    .onConflictDoNothing()
+    .returning({ id: s.enterprises.id });
+  added += ents.length;
+  if (ents.length > 0) {
+    const [admin] = await tx
+      .select({ id: s.users.id })
+      .from(s.users)
+      .where(sql`tenant_id = ${tenantId} AND username = 'admin'`);
+    if (admin) {
+      await tx
+        .insert(s.enterpriseMembers)
+        .values(ents.map((e) => ({ enterpriseId: e.id, userId: admin.id })))
+        .onConflictDoNothing();
+    }
+  }
+  return added;
+}
+
+/**
+ * The seed's menu tree, entries looked up by name: missing ones are inserted under their parent
+ * with the roles that see them (roles the tenant lacks are skipped), after the existing ones.
+ */
+async function ensureMenus(
+  tx: Tx,
+  tenantId: number,
+  roles: { id: number; code: string }[],
+  apps: { id: number; code: string }[],
+): Promise<number> {
+  const existing = new Map(
+    (
+      await tx
+        .select({ id: s.menus.id, name: s.menus.name })
+        .from(s.menus)
+        .where(sql`tenant_id = ${tenantId}`)
+    ).map((m) => [m.name, m.id]),
+  );
+  const [{ next }] = (
+    await tx.execute<{ next: number }>(
+      sql`SELECT COALESCE(max(sort) + 1, 0)::int AS next FROM menus WHERE tenant_id = ${tenantId}`,
+    )
+  ).rows as [{ next: number }];
+  let sort = next;
+  let added = 0;
+  const walk = async (items: MenuSeed[], parentId: number | null) => {
+    for (const m of items) {
+      let id = existing.get(m.name);
+      if (id === undefined) {
+        const appId = m.app ? apps.find((a) => a.code === m.app)?.id : null;
+        const [row] = await tx
+          .insert(s.menus)
+          .values({
+            tenantId,
+            applicationId: appId ?? null,
+            parentId,
+            name: m.name,
+            path: m.path,
+            component: m.component ?? '',
+            route: m.route ?? '1',
+            redirect: m.redirect ?? null,
+            hidden: m.hidden ?? false,
+            sort: sort++,
+            serviceType: m.serviceType ?? 0,
+            module: m.module ?? null,
+            meta: {
+              title: m.title,
+              icon: m.icon ?? null,
+              url: m.url ?? null,
+              internalOrExternal: m.external ?? false,
+              keepAlive: m.keepAlive ?? false,
+              componentName: m.name,
+              pageId: m.pageId ?? null,
+            },
+          })
+          .returning({ id: s.menus.id });
+        id = row!.id;
+        added++;
+        const seeing = roles.filter((r) => (m.roles ?? roles.map((x) => x.code)).includes(r.code));
+        if (seeing.length > 0) await tx.insert(s.roleMenus).values(seeing.map((r) => ({ roleId: r.id, menuId: id! })));
+      }
+      if (m.children) await walk(m.children, id);
+    }
+  };
+  await walk(MENU, null);
+  return added;
 }
 
 async function insertDemo(tx: Tx, passwordHash: string): Promise<void> {
@@ -329,14 +467,7 @@ async function insertDemo(tx: Tx, passwordHash: string): Promise<void> {
         estatus: 2,
       },
       // The park operator's own list is long enough to page (10 per page, spec §9).
-      ...PARK_ENTERPRISES.map((name, i) => ({
-        tenantId,
-        name,
-        creditCode: `9131011${String(i).padStart(2, '0')}MA1G${String(7300 + i * 17)}X${'ABCDEFGHJK'[i]}`,
-        industryCode: '65',
-        regionCode: '310115',
-        estatus: i % 3,
-      })),
+      ...parkEnterprises(tenantId),
     ])
     .returning();
 
@@ -416,88 +547,9 @@ async function insertDemo(tx: Tx, passwordHash: string): Promise<void> {
     { roleId: role('park_operator'), permissionId: perm('colist') },
   ]);
 
-  let sort = 0;
-  const insertMenus = async (items: MenuSeed[], parentId: number | null) => {
-    for (const m of items) {
-      const [row] = await tx
-        .insert(s.menus)
-        .values({
-          tenantId,
-          applicationId: m.app ? app(m.app) : null,
-          parentId,
-          name: m.name,
-          path: m.path,
-          component: m.component ?? '',
-          route: m.route ?? '1',
-          redirect: m.redirect ?? null,
-          hidden: m.hidden ?? false,
-          sort: sort++,
-          serviceType: m.serviceType ?? 0,
-          module: m.module ?? null,
-          meta: {
-            title: m.title,
-            icon: m.icon ?? null,
-            url: m.url ?? null,
-            internalOrExternal: m.external ?? false,
-            keepAlive: m.keepAlive ?? false,
-            componentName: m.name,
-            pageId: m.pageId ?? null,
-          },
-        })
-        .returning({ id: s.menus.id });
-      const ids = (m.roles ?? roles.map((r) => r.code)).map((c) => ({ roleId: role(c), menuId: row!.id }));
-      await tx.insert(s.roleMenus).values(ids);
-      if (m.children) await insertMenus(m.children, row!.id);
-    }
-  };
-  await insertMenus(MENU, null);
+  await ensureMenus(tx, tenantId, roles, apps);
 
-  await tx.insert(s.pageDefinitions).values([
-    {
-      tenantId,
-      code: 'ent-dashboard',
-      title: '企业看板',
-      blocks: [
-        {
-          type: 'stats',
-          title: '本月概况',
-          items: [
-            { label: '服务申请', value: '12', suffix: '件' },
-            { label: '待办通知', value: '3', suffix: '条' },
-            { label: '成员', value: '28', suffix: '人' },
-          ],
-        },
-        {
-          type: 'text',
-          title: '园区公告',
-          text: '本月园区将开展安全生产检查，请各企业于12月15日前完成自查。',
-        },
-        {
-          type: 'links',
-          title: '常用入口',
-          items: [
-            { title: '服务申请', path: '/ent/apply' },
-            { title: '物业报修', path: '/services/repair' },
-            { title: '我的消息', path: '/message/index' },
-          ],
-        },
-      ],
-    },
-    {
-      tenantId,
-      code: 'demo-dashboard',
-      title: '数据看板',
-      blocks: [
-        {
-          type: 'stats',
-          items: [
-            { label: '入驻企业', value: '128', suffix: '家' },
-            { label: '本月订单', value: '36', suffix: '单' },
-          ],
-        },
-      ],
-    },
-  ]);
+  await tx.insert(s.pageDefinitions).values(demoPages(tenantId));
 
   await tx.insert(s.registerAgreements).values({ tenantId, html: sanitizeRichText(DEMO_AGREEMENT) });
 
@@ -527,6 +579,54 @@ async function insertDemo(tx: Tx, passwordHash: string): Promise<void> {
     ]),
   );
 }
+
+/** The demo's drag pages. */
+const demoPages = (tenantId: number) => [
+  {
+    tenantId,
+    code: 'ent-dashboard',
+    title: '企业看板',
+    blocks: [
+      {
+        type: 'stats',
+        title: '本月概况',
+        items: [
+          { label: '服务申请', value: '12', suffix: '件' },
+          { label: '待办通知', value: '3', suffix: '条' },
+          { label: '成员', value: '28', suffix: '人' },
+        ],
+      },
+      {
+        type: 'text',
+        title: '园区公告',
+        text: '本月园区将开展安全生产检查，请各企业于12月15日前完成自查。',
+      },
+      {
+        type: 'links',
+        title: '常用入口',
+        items: [
+          { title: '服务申请', path: '/ent/apply' },
+          { title: '物业报修', path: '/services/repair' },
+          { title: '我的消息', path: '/message/index' },
+        ],
+      },
+    ],
+  },
+  {
+    tenantId,
+    code: 'demo-dashboard',
+    title: '数据看板',
+    blocks: [
+      {
+        type: 'stats',
+        items: [
+          { label: '入驻企业', value: '128', suffix: '家' },
+          { label: '本月订单', value: '36', suffix: '单' },
+        ],
+      },
+    ],
+  },
+];
 
 const DEMO_AGREEMENT = `<h3>演示园区企业服务平台用户注册协议</h3>
 <p>欢迎注册演示园区企业服务平台（以下简称“平台”）。请在注册前仔细阅读本协议，勾选并点击“同意”即表示您已阅读并接受本协议的全部内容。</p>

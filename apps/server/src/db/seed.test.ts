@@ -1,0 +1,75 @@
+/**
+ * The demo seed: a fresh one needs nothing more; a demo tenant seeded by an earlier version gets
+ * what it lacks on the next start (default role, agreement, menu entries with their roles, drag
+ * pages, the park operator's enterprises), once, and keeps what someone changed.
+ */
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hashPassword } from '../modules/auth/auth.service.js';
+import { createTestContext, DEMO_PASSWORD, type TestContext } from '../test/harness.js';
+import { seedDemo } from './seed.js';
+
+let ctx: TestContext;
+let passwordHash: string;
+
+beforeAll(async () => {
+  ctx = await createTestContext();
+  passwordHash = await hashPassword(DEMO_PASSWORD);
+});
+afterAll(async () => ctx?.close());
+
+const one = async <T>(q: ReturnType<typeof sql>) => (await ctx.db.execute<T & Record<string, unknown>>(q)).rows[0]!;
+
+describe('seedDemo', () => {
+  it('finds nothing to add to a demo it has just created', async () => {
+    expect(await seedDemo(ctx.db, { passwordHash })).toEqual({ result: 'unchanged' });
+  });
+
+  it("brings an earlier version's demo up to date, once, and keeps what was changed", async () => {
+    const workbenchMenus = ['workbenchApps', 'wbDashboard', 'wbCloudOrders'];
+    await ctx.db.execute(sql`UPDATE roles SET is_default = false`);
+    await ctx.db.execute(sql`DELETE FROM register_agreements`);
+    await ctx.db.execute(sql`DELETE FROM menus WHERE name IN ('wbDashboard', 'wbCloudOrders')`);
+    await ctx.db.execute(sql`DELETE FROM menus WHERE name = 'workbenchApps'`);
+    await ctx.db.execute(sql`DELETE FROM page_definitions WHERE code = 'demo-dashboard'`);
+    await ctx.db.execute(sql`DELETE FROM enterprises WHERE name IN ('启明生物医药有限公司', '悦享餐饮管理有限公司')`);
+    // Someone's own change: a renamed entry stays renamed.
+    await ctx.db.execute(
+      sql`UPDATE menus SET meta = jsonb_set(meta, '{title}', '"企业资料"') WHERE name = 'entColist'`,
+    );
+
+    const first = await seedDemo(ctx.db, { passwordHash });
+    expect(first).toEqual({ result: 'updated', added: 1 + 1 + 3 + 1 + 2 });
+    expect(await seedDemo(ctx.db, { passwordHash })).toEqual({ result: 'unchanged' });
+
+    expect(await one(sql`SELECT code FROM roles WHERE is_default`)).toEqual({ code: 'ent_member' });
+    expect((await one<{ n: number }>(sql`SELECT count(*)::int AS n FROM register_agreements`)).n).toBe(1);
+    // The entries are back in their tree, with their application and the roles that see them.
+    const menus = await ctx.db.execute<{ name: string; parent: string | null; app: string; roles: string }>(sql`
+      SELECT m.name, p.name AS parent, a.code AS app,
+             (SELECT string_agg(r.code, ',' ORDER BY r.code) FROM role_menus rm JOIN roles r ON r.id = rm.role_id
+              WHERE rm.menu_id = m.id) AS roles
+      FROM menus m LEFT JOIN menus p ON p.id = m.parent_id LEFT JOIN applications a ON a.id = m.application_id
+      WHERE m.name IN ('workbenchApps', 'wbDashboard', 'wbCloudOrders') ORDER BY m.sort`);
+    expect(menus.rows).toEqual(
+      workbenchMenus.map((name, i) => ({
+        name,
+        parent: i === 0 ? null : 'workbenchApps',
+        app: 'ENT_WORKBENCH',
+        roles: 'ent_admin,ent_member',
+      })),
+    );
+    expect(
+      (await one<{ title: string }>(sql`SELECT meta->>'title' AS title FROM menus WHERE name = 'entColist'`)).title,
+    ).toBe('企业资料');
+    expect((await one<{ n: number }>(sql`SELECT count(*)::int AS n FROM page_definitions`)).n).toBe(2);
+    const joined = await one<{ n: number }>(sql`
+      SELECT count(*)::int AS n FROM enterprise_members m JOIN users u ON u.id = m.user_id WHERE u.username = 'admin'`);
+    expect(joined.n).toBe(13);
+
+    // The topped-up menu is served: the member's workbench application shows its entries again.
+    const token = await ctx.login('member');
+    const menu = await ctx.call({ url: '/api/front/member/front/allPermissionV2?appCodes=ENT_WORKBENCH', token });
+    expect(JSON.stringify(menu.json().data.menu)).toContain('wbDashboard');
+  });
+});
