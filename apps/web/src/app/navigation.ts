@@ -28,14 +28,6 @@ export function withKeptParams(search: string, previous: URLSearchParams): strin
   return changed ? `?${next}` : null;
 }
 
-/** Only in-app paths may be redirect targets: "/x", never "//host", a scheme, or a backslash trick. */
-export function safeRedirect(target: string | null | undefined): string | null {
-  if (!target) return null;
-  if (!target.startsWith('/') || target.startsWith('//') || target.includes('\\')) return null;
-  if (/^\/[^?#]*:/.test(target)) return null;
-  return target;
-}
-
 /** The tenant code of an address: tc, then tenantCode, then inside the redirect parameter (§2). */
 export function tenantCodeOf(search: string): string | null {
   const q = new URLSearchParams(search);

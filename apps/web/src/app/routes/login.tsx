@@ -8,7 +8,8 @@ import { useSession } from '../../lib/session';
 import { storage } from '../../lib/storage';
 import { useHumanCheck } from '../human-check';
 import { LanguageToggle } from '../language-toggle';
-import { keptParams, safeRedirect, tenantCodeOf } from '../navigation';
+import { safeRedirect } from '../../lib/safe-redirect';
+import { keptParams, tenantCodeOf } from '../navigation';
 
 // Only a deployment with a sign-on server needs the ticket exchange; the form does not carry it.
 const SignOnEntry = lazy(async () => ({

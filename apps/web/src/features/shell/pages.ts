@@ -6,6 +6,7 @@
 import type { MenuItem } from '@portal/contracts';
 import { findByPath, menuPath, resolveUrl, routedItems } from './menu';
 import { HOME_KEY, HOME_PATH, type Tab } from './tabs/tabs';
+import { safeRedirect } from '../../lib/safe-redirect';
 
 export type PageKind =
   /** The index page. */
@@ -111,10 +112,6 @@ function pageOf(item: MenuItem, ctx: PageContext): Page {
   };
 }
 
-/** An in-app path a menu may redirect to: "/x", never "//host" or a backslash trick. */
-const inApp = (p: string | null | undefined): p is string =>
-  typeof p === 'string' && p.startsWith('/') && !p.startsWith('//') && !p.includes('\\');
-
 /**
  * The page at `path` (no query, no base), a redirect (a directory goes to its own redirect or its
  * first page; the target is followed until it is a page, so redirects cannot loop), or null for
@@ -137,8 +134,9 @@ export function resolvePage(path: string, menu: MenuItem[], ctx: PageContext, ho
   const { item } = found;
   if (item.component === 'RouteView' || (item.children?.length ?? 0) > 0) {
     const first = firstPage(item);
-    for (const to of [item.redirect, first ? menuPath(first) : null]) {
-      if (!inApp(to) || hops >= 4) continue;
+    for (const candidate of [item.redirect, first ? menuPath(first) : null]) {
+      const to = safeRedirect(candidate);
+      if (!to || hops >= 4) continue;
       const target = to.split(/[?#]/)[0]!.replace(/\/+$/, '') || '/';
       if (target === clean) continue;
       const next = resolvePage(target, menu, ctx, hops + 1);
