@@ -10,7 +10,7 @@ import { mkdirSync } from 'node:fs';
 import type { RuntimeConfig } from '@portal/contracts';
 import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launch, signedFetch } from './support/browser.js';
+import { launch, openPage, signedFetch } from './support/browser.js';
 import { startServer, type RunningServer } from './support/server.js';
 
 const SHOTS = 'e2e/artifacts';
@@ -36,16 +36,6 @@ afterAll(async () => {
 
 const DESKTOP: BrowserContextOptions = { viewport: { width: 1440, height: 900 } };
 const PHONE: BrowserContextOptions = { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true };
-
-/** A page whose storage already holds the language, as the header toggle would leave it. */
-async function open(b: Browser, options: BrowserContextOptions, lang: 'zh' | 'en' = 'zh') {
-  const context = await b.newContext(options);
-  await context.addInitScript((v) => localStorage.setItem('portal_locale', JSON.stringify({ v, e: null })), lang);
-  const page = await context.newPage();
-  const errors: string[] = [];
-  page.on('pageerror', (e) => errors.push(e.message));
-  return { context, page, errors };
-}
 
 /** Waits for the dialog's challenge; the dialog zooms in, and positions are right once it stopped. */
 async function dialogReady(page: Page) {
@@ -94,7 +84,7 @@ async function clickAt(page: Page, x: number, y: number) {
 
 describe('slider puzzle', () => {
   it('opens on submit, closes and reopens, fails with a new image, passes, and opens fresh after a refused login (mouse)', async () => {
-    const { context, page, errors } = await open(browser, DESKTOP);
+    const { context, page, errors } = await openPage(browser, DESKTOP);
     await submitLogin(page, slider.url, 'Wrong@2026!');
     const dialog = page.getByRole('dialog', { name: '请完成安全验证' });
     await page.getByText('向右拖动滑块填充拼图').waitFor();
@@ -144,7 +134,7 @@ describe('slider puzzle', () => {
   });
 
   it('works with touch on a small phone, where the image is drawn narrower than 310 px', async () => {
-    const { context, page } = await open(browser, { ...PHONE, viewport: { width: 320, height: 640 } });
+    const { context, page } = await openPage(browser, { ...PHONE, viewport: { width: 320, height: 640 } });
     await submitLogin(page, slider.url);
     await page.screenshot({ path: `${SHOTS}/captcha-slider-zh-320.png` });
     const drawn = (await page.locator('.bc-image').boundingBox())!.width;
@@ -167,7 +157,7 @@ describe('slider puzzle', () => {
   it('works with the keyboard alone, in English, on a plain-http origin that is not localhost', async () => {
     const intranet = await launch([`--host-resolver-rules=MAP intranet.test 127.0.0.1`]);
     try {
-      const { context, page, errors } = await open(intranet, PHONE, 'en');
+      const { context, page, errors } = await openPage(intranet, PHONE, 'en');
       await submitLogin(page, `http://intranet.test:${slider.port}`);
       expect(await page.evaluate(() => typeof crypto.subtle)).toBe('undefined');
       await page.getByRole('dialog', { name: 'Security check' }).waitFor();
@@ -192,7 +182,7 @@ describe('slider puzzle', () => {
   });
 
   it('asks to retry, and does not fall back to the image captcha, when getCaptchaType fails', async () => {
-    const { context, page } = await open(browser, DESKTOP);
+    const { context, page } = await openPage(browser, DESKTOP);
     await page.route('**/api/front/captcha/getCaptchaType**', (route) => route.abort());
     await page.goto(`${slider.url}/center/login`);
     const alert = page.getByRole('alert').filter({ hasText: '无法获取验证方式，请重试' });
@@ -211,7 +201,7 @@ describe('slider puzzle', () => {
 
   it('shows the server’s reason and no images when the client is over its get limit (6201)', async () => {
     const ua = 'captcha-limit-test';
-    const { context, page } = await open(browser, { ...DESKTOP, userAgent: ua });
+    const { context, page } = await openPage(browser, { ...DESKTOP, userAgent: ua });
     await page.goto(`${slider.url}/center/login`);
     const { signSecret } = await page.evaluate(
       () => (window as unknown as { __PORTAL_CONFIG__: RuntimeConfig }).__PORTAL_CONFIG__,
@@ -247,7 +237,7 @@ async function fillInline(page: Page, base: string, password = 'Demo@2026!') {
 
 describe('click-word, inline', () => {
   it('asks for the check, fails on wrong clicks with a new image, passes in order and signs in (mouse)', async () => {
-    const { context, page, errors } = await open(browser, DESKTOP);
+    const { context, page, errors } = await openPage(browser, DESKTOP);
     await fillInline(page, clickWord.url, 'Wrong@2026!');
     expect(await page.getByRole('dialog').count()).toBe(0);
     const hint = page.locator('.bc-bar-text');
@@ -291,7 +281,7 @@ describe('click-word, inline', () => {
   });
 
   it('works with the keyboard alone, in English, on a phone', async () => {
-    const { context, page, errors } = await open(browser, PHONE, 'en');
+    const { context, page, errors } = await openPage(browser, PHONE, 'en');
     await fillInline(page, clickWord.url);
     const area = page.getByRole('application', { name: /Click in order/ });
     await area.focus();

@@ -8,7 +8,7 @@
 import pg from 'pg';
 import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launch } from './support/browser.js';
+import { launch, openPage } from './support/browser.js';
 import { startServer, type RunningServer } from './support/server.js';
 
 const SHOTS = 'e2e/artifacts';
@@ -43,14 +43,7 @@ afterAll(async () => {
   await Promise.all([card?.stop(), split?.stop(), banner?.stop(), noSms?.stop()]);
 });
 
-async function open(options: BrowserContextOptions, lang: 'zh' | 'en' = 'zh') {
-  const context = await browser.newContext(options);
-  await context.addInitScript((v) => localStorage.setItem('portal_locale', JSON.stringify({ v, e: null })), lang);
-  const page = await context.newPage();
-  const errors: string[] = [];
-  page.on('pageerror', (e) => errors.push(e.message));
-  return { context, page, errors };
-}
+const open = (options: BrowserContextOptions, lang: 'zh' | 'en' = 'zh') => openPage(browser, options, lang);
 
 /** The newest code the outbox holds for `phone`, waiting for it to arrive. */
 async function codeFor(server: RunningServer, phone: string, after = 0): Promise<string> {

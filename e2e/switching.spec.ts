@@ -9,11 +9,12 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RuntimeConfig } from '@portal/contracts';
-import { launch, signedFetch } from './support/browser.js';
+import { launch, openPage, signedFetch } from './support/browser.js';
 import { startServer, type RunningServer } from './support/server.js';
 import { axeViolations, clickOpenMenuItem, signIn, signOutFromMenu, tabTitles } from './support/shell.js';
 
 const SHOTS = 'e2e/artifacts';
+const DESK = { viewport: { width: 1440, height: 900 } };
 let server: RunningServer;
 /** The same portal with 切换应用 configured (runtime `appSwitch`). */
 let withApps: RunningServer;
@@ -61,8 +62,7 @@ async function openFromUserMenu(page: Page, name: RegExp) {
 
 describe('account dialogs', () => {
   it('account setting: the nickname is required and shows in the header once saved (zh)', async () => {
-    const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
-    const page = await context.newPage();
+    const { context, page } = await openPage(browser, DESK);
     await signIn(page, server.url);
     await openFromUserMenu(page, /账户设置/);
     await page.locator('#nickName').fill(' ');
@@ -76,8 +76,7 @@ describe('account dialogs', () => {
   });
 
   it('role switch: unchanged just closes; another role gives a new token and its menu', async () => {
-    const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
-    const page = await context.newPage();
+    const { context, page } = await openPage(browser, DESK);
     await signIn(page, server.url, '/center/login', 'member');
     // Whether the role's menu has 邀请成员 (ent_admin only): its page opens as a tab, or not at all.
     const invite = async () => {
@@ -111,9 +110,7 @@ describe('account dialogs', () => {
   });
 
   it('password: a wrong old password is warned; the new one signs in (en)', async () => {
-    const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
-    await context.addInitScript(() => localStorage.setItem('portal_locale', JSON.stringify({ v: 'en', e: null })));
-    const page = await context.newPage();
+    const { context, page } = await openPage(browser, DESK, 'en');
     await signIn(page, server.url, '/center/login', 'admin');
     await openFromUserMenu(page, /Change password/);
     await page.locator('#oldPwd').fill('Wrong#Pw9x');
@@ -136,8 +133,7 @@ describe('account dialogs', () => {
   });
 
   it('enterprise: pages, colours, confirms, clears the tabs and shows the new group (zh); info entry', async () => {
-    const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
-    const page = await context.newPage();
+    const { context, page } = await openPage(browser, DESK);
     // admin's password is changed on `server` by the test above.
     await signIn(page, withApps.url, '/center/login', 'admin');
     await expect.poll(() => page.locator('.shell-group').innerText()).toContain('星河科技有限公司');
@@ -209,14 +205,11 @@ describe('account dialogs', () => {
   });
 
   it('enterprise at 390 px (en): name and status fit the phone; no serious accessibility violations', async () => {
-    const context = await browser.newContext({
-      viewport: { width: 390, height: 844 },
-      isMobile: true,
-      hasTouch: true,
-      bypassCSP: true,
-    });
-    await context.addInitScript(() => localStorage.setItem('portal_locale', JSON.stringify({ v: 'en', e: null })));
-    const page = await context.newPage();
+    const { context, page } = await openPage(
+      browser,
+      { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, bypassCSP: true },
+      'en',
+    );
     await signIn(page, server.url, '/center/login', 'member');
     await openFromUserMenu(page, /Switch enterprise/);
     await page.getByText('3 in all').waitFor();
@@ -230,9 +223,7 @@ describe('account dialogs', () => {
   });
 
   it('application and workbench: the menu follows the application; defaults for the next login (en)', async () => {
-    const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
-    await context.addInitScript(() => localStorage.setItem('portal_locale', JSON.stringify({ v: 'en', e: null })));
-    const page = await context.newPage();
+    const { context, page } = await openPage(browser, DESK, 'en');
     await signIn(page, withApps.url, '/center/login', 'admin');
     const menuHas = (title: string) => page.locator('.ant-layout-sider').getByText(title, { exact: true }).count();
     expect(await menuHas('工作台应用')).toBe(0);
@@ -272,8 +263,7 @@ describe('account dialogs', () => {
   });
 
   it('a fixed workbench code: only that workbench, no defaults, no enterprise switch (zh)', async () => {
-    const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
-    const page = await context.newPage();
+    const { context, page } = await openPage(browser, DESK);
     await signIn(page, withApps.url, '/center/login?benchCode=WB_ENT', 'member');
     const items = await userMenuItems(page);
     // The application switch stays (it is configured here); the enterprise switch goes.
@@ -300,9 +290,7 @@ describe('account dialogs', () => {
       ],
     ],
   ] as const)('every dialog, photographed in %s, without serious accessibility violations', async (lang, labels) => {
-    const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, bypassCSP: true });
-    await context.addInitScript((l) => localStorage.setItem('portal_locale', JSON.stringify({ v: l, e: null })), lang);
-    const page = await context.newPage();
+    const { context, page } = await openPage(browser, { ...DESK, bypassCSP: true }, lang);
     await signIn(page, withApps.url, '/center/login', 'member');
     const keys = ['nickname', 'password', 'role', 'application', 'workbench', 'enterprise'];
     for (const [i, label] of labels.entries()) {

@@ -1,6 +1,6 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import { canonicalParams, signingText } from '@portal/contracts';
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type BrowserContextOptions } from 'playwright-core';
 
 /** Flags for this machine: headless Debian Chromium with no background traffic (see env docs). */
 export function launch(extraArgs: string[] = []): Promise<Browser> {
@@ -47,4 +47,14 @@ export async function signedFetch(
     status: res.status,
     body: (await res.json()) as Record<string, unknown> & { status: number; message: string },
   };
+}
+
+/** A new context in `lang` and its page, with the page's uncaught errors collected. */
+export async function openPage(browser: Browser, options: BrowserContextOptions, lang: 'zh' | 'en' = 'zh') {
+  const context = await browser.newContext(options);
+  await context.addInitScript((v) => localStorage.setItem('portal_locale', JSON.stringify({ v, e: null })), lang);
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  return { context, page, errors };
 }

@@ -3,7 +3,7 @@ import { useEffect } from 'react';
 import { useTranslation } from '../lib/i18n';
 import { signOut } from '../features/auth/api/logout';
 import { storage } from '../lib/storage';
-import { tenantCodeOf } from './navigation';
+import { tenantCodeOf } from '../lib/address';
 
 // Codes the user chose to stay despite, for this page's life: asked once each.
 const dismissed = new Set<string>();

@@ -4,6 +4,7 @@
  */
 import type { MenuData, UserInfo } from '@portal/contracts';
 import { create } from 'zustand';
+import { CONTEXT_CODES } from './address';
 import { basename, runtimeConfig } from './config';
 import { storage } from './storage';
 
@@ -39,7 +40,7 @@ export function setMenu(menu: MenuData): void {
 export function loginUrl(redirect?: string, tenantCode = storage.get<string>('tenantCode')): string {
   const q = new URLSearchParams();
   if (tenantCode) q.set('tenantCode', tenantCode);
-  for (const k of ['benchCode', 'partBench', 'roleCode', 'appCode'] as const) {
+  for (const k of CONTEXT_CODES) {
     const v = storage.get<string>(k);
     if (v) q.set(k, v);
   }

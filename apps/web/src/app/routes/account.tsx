@@ -5,7 +5,7 @@ import { basename, runtimeConfig } from '../../lib/config';
 import { storage } from '../../lib/storage';
 import { useHumanCheck } from '../human-check';
 import { LanguageToggle } from '../language-toggle';
-import { tenantCodeOf } from '../navigation';
+import { tenantCodeOf } from '../../lib/address';
 
 function useAccountContext() {
   const location = useLocation();

@@ -8,8 +8,7 @@ import { useSession } from '../../lib/session';
 import { storage } from '../../lib/storage';
 import { useHumanCheck } from '../human-check';
 import { LanguageToggle } from '../language-toggle';
-import { safeRedirect } from '../../lib/safe-redirect';
-import { keptParams, tenantCodeOf } from '../navigation';
+import { keptParams, safeRedirect, tenantCodeOf } from '../../lib/address';
 
 // Only a deployment with a sign-on server needs the ticket exchange; the form does not carry it.
 const SignOnEntry = lazy(async () => ({

@@ -5,7 +5,7 @@ import { Navigate, Outlet, useLocation } from 'react-router';
 import { useSessionData } from '../../features/shell/api/get-session-data';
 import { ApiError } from '../../lib/api/client';
 import { useSession } from '../../lib/session';
-import { keptParams } from '../navigation';
+import { keptParams } from '../../lib/address';
 import { useTenantMismatch } from '../tenant-mismatch';
 
 /**

@@ -5,7 +5,7 @@ import { runtimeConfig } from '../../lib/config';
 import { storage } from '../../lib/storage';
 import { useHumanCheck } from '../human-check';
 import { LanguageToggle } from '../language-toggle';
-import { tenantCodeOf } from '../navigation';
+import { tenantCodeOf } from '../../lib/address';
 
 /** /user/register: the company form, or the member form with `type=member` (ADR 010). */
 export function RegisterRoute() {

@@ -1,10 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { Outlet, useLocation, useNavigate } from 'react-router';
 import { storage } from '../../lib/storage';
-import { keptParams, tenantCodeOf, withKeptParams } from '../navigation';
-
-/** The context codes an address may bring, remembered in local storage (spec §3). */
-const CONTEXT_CODES = ['benchCode', 'partBench', 'appCode', 'roleCode'] as const;
+import { CONTEXT_CODES, keptParams, tenantCodeOf, withKeptParams } from '../../lib/address';
 
 /** The tenant code and the context codes of an address (a benchCode fixes the workbench: issue 7). */
 function remember(search: string): void {

@@ -6,7 +6,7 @@
 import type { MenuItem } from '@portal/contracts';
 import { findByPath, menuPath, resolveUrl, routedItems } from './menu';
 import { HOME_KEY, HOME_PATH, type Tab } from './tabs/tabs';
-import { safeRedirect } from '../../lib/safe-redirect';
+import { safeRedirect } from '../../lib/address';
 
 export type PageKind =
   /** The index page. */

@@ -1,11 +1,11 @@
 import {
-  KEPT_QUERY_PARAMS,
   type ApplicationItem,
   type JoinedEnterprise,
   type RoleItem,
   type UserInfo,
   type WorkbenchItem,
 } from '@portal/contracts';
+import { keptParams } from '../../../lib/address';
 import { request } from '../../../lib/api/client';
 import { basename } from '../../../lib/config';
 import { encryptPassword } from '../../../lib/api/password';
@@ -86,10 +86,8 @@ function enter(token: string, chosen: Chosen, home?: { clearTabs: () => void }):
   if (chosen.appCode && url.searchParams.has('appCode')) url.searchParams.set('appCode', chosen.appCode);
   if (home) {
     home.clearTabs();
-    const kept = new URLSearchParams();
-    for (const k of KEPT_QUERY_PARAMS) if (url.searchParams.has(k)) kept.set(k, url.searchParams.get(k)!);
     url.pathname = basename() === '/' ? '/' : `${basename()}/`;
-    url.search = kept.toString();
+    url.search = keptParams(url.search).toString();
     url.hash = '';
   }
   window.location.replace(url.toString());

@@ -10,10 +10,8 @@ import {
   setDefaultLogin,
   switchContext,
 } from '../api/account';
+import { fixedBench } from '../fixed-bench';
 import { ChoiceDialog } from './choice-dialog';
-
-/** A fixed workbench code (benchCode from the address) pins the workbench and hides the defaults. */
-const fixedBench = (): string | null => storage.get<string>('benchCode');
 
 /** 切换角色: the caller's roles (getUserRolesNew); another one switches, which reloads the menus. */
 export function RoleDialog({ onClose }: { onClose: () => void }) {

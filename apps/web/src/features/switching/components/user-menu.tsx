@@ -13,7 +13,7 @@ import { useNavigate } from 'react-router';
 import { runtimeConfig } from '../../../lib/config';
 import { useTranslation } from '../../../lib/i18n';
 import { usePermission } from '../../../lib/permissions';
-import { storage } from '../../../lib/storage';
+import { fixedBench } from '../fixed-bench';
 
 // The dialogs load when one is opened, not with every signed-in page (the table alone is ~50 KB gzip).
 const accountDialogs = () => import('./account-dialogs');
@@ -66,7 +66,7 @@ export function useAccountMenu(shell: ShellHooks): { menu: UserMenu; dialogs: Re
     ['role', <TeamOutlined />, t('switching.role'), true],
     ['application', <AppstoreOutlined />, t('switching.application'), cfg.appSwitch],
     ['workbench', <DesktopOutlined />, t('switching.workbench'), cfg.workbenchEnabled],
-    ['enterprise', <BankOutlined />, t('switching.enterprise'), !storage.get('benchCode')],
+    ['enterprise', <BankOutlined />, t('switching.enterprise'), !fixedBench()],
     ['enterpriseInfo', <IdcardOutlined />, t('switching.enterpriseInfo'), mayViewEnterprise],
   ];
 

@@ -1,8 +1,11 @@
 /**
- * Address rules of spec §2 that every route shares: the kept query parameters, the tenant code,
- * and which redirect targets are allowed after login.
+ * Address rules of spec §2 that every route and feature shares: the kept query parameters, the
+ * tenant code, and which redirect targets are allowed (after login, and in a menu entry).
  */
 import { cleanTenantCode, KEPT_QUERY_PARAMS } from '@portal/contracts';
+
+/** The context codes an address may bring: remembered in local storage (spec §3), carried to the login. */
+export const CONTEXT_CODES = ['benchCode', 'partBench', 'roleCode', 'appCode'] as const;
 
 /** The kept parameters of `search` (tc, benchCode, partBench, appCode, roleCode, tenantCode, iframe, service). */
 export function keptParams(search: string): URLSearchParams {
@@ -37,4 +40,16 @@ export function tenantCodeOf(search: string): string | null {
   if (!redirect) return null;
   const inner = new URLSearchParams(redirect.split('?')[1] ?? '');
   return cleanTenantCode(inner.get('tc')) ?? cleanTenantCode(inner.get('tenantCode'));
+}
+
+/**
+ * Only in-app paths may be redirect targets: "/x", never "//host", a scheme, or a backslash trick.
+ * The one rule for addresses taken from outside: the login page's `redirect` parameter and a
+ * menu entry's redirect in the shell.
+ */
+export function safeRedirect(target: string | null | undefined): string | null {
+  if (!target) return null;
+  if (!target.startsWith('/') || target.startsWith('//') || target.includes('\\')) return null;
+  if (/^\/[^?#]*:/.test(target)) return null;
+  return target;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { keptParams, tenantCodeOf, withKeptParams } from './navigation';
+import { keptParams, safeRedirect, tenantCodeOf, withKeptParams } from './address';
 
 describe('kept query parameters', () => {
   it('keeps exactly the parameters of spec §2', () => {
@@ -35,5 +35,23 @@ describe('tenant code', () => {
   it('ignores null and undefined in any case', () => {
     expect(tenantCodeOf('?tc=NULL&tenantCode=undefined')).toBeNull();
     expect(tenantCodeOf('?tc=Undefined&tenantCode=real')).toBe('real');
+  });
+});
+
+describe('redirect targets', () => {
+  it.each(['/index', '/ent/colist?tc=demo', '/a/b#c'])('allows the in-app path %s', (p) => {
+    expect(safeRedirect(p)).toBe(p);
+  });
+  it.each([
+    '//evil.test',
+    'https://evil.test',
+    'javascript:alert(1)',
+    '/\\evil.test',
+    'evil',
+    '',
+    null,
+    '/javascript:x',
+  ])('refuses %s', (p) => {
+    expect(safeRedirect(p)).toBeNull();
   });
 });
