@@ -299,3 +299,108 @@ describe('security headers', () => {
     }
   });
 });
+
+describe('hostile input found by the fuzz run of issue 15', () => {
+  const CONTROL = '不能包含控制字符';
+
+  it('refuses a body nested 5,000 levels deep with 400, before the signature is checked', async () => {
+    for (const url of [LOGIN, '/api/front/member/switchContext', '/api/front/captcha/get']) {
+      for (const payload of [
+        `{"x":${'{"a":'.repeat(5000)}1${'}'.repeat(5000)}}`,
+        `{"x":${'['.repeat(5000)}${']'.repeat(5000)}}`,
+      ]) {
+        const res = await ctx.app.inject({
+          method: 'POST',
+          url,
+          payload,
+          headers: { 'content-type': 'application/json' },
+        });
+        expect(expectError(res, 400), url).toBe('请求体嵌套层级过深');
+      }
+    }
+    const wide = await rawPost(LOGIN, `{"x":[${'0,'.repeat(1500)}0]}`, 'application/json');
+    expect(expectError(wide, 400)).toBe('请求体中的列表项过多');
+    // 32 levels are fine: a body that deep is read (and refused for what it says).
+    const ok = await ctx.call({ url: LOGIN, body: loginBody({ host: 'h' }) });
+    expect(ok.json().status).toBe(40002);
+  });
+
+  it('refuses NUL and other control characters in any text field with 400 naming the field', async () => {
+    const token = await ctx.login('member');
+    const cases: Array<[string, Parameters<TestContext['call']>[0]]> = [
+      ['tenantCode', { url: `${LOGIN}?tenantCode=a%00b`, body: loginBody() }],
+      ['username', { url: LOGIN, body: loginBody({ username: 'a\u0000b' }) }],
+      [
+        'mobile',
+        { url: '/api/front/member/registerMember', body: { username: 'u', password: 'p', mobile: '138\u00000000000' } },
+      ],
+      ['nickName', { url: '/api/front/member/updateNickName', body: { userId: 1, nickName: 'a\u0007b' }, token }],
+      ['fastAppCode', { url: '/api/front/member/checkAppCodeAuth?fastAppCode=ENT%00', token }],
+      [
+        'token',
+        { url: '/api/front/captcha/check', body: { captchaType: 'blockPuzzle', token: 'a\u0000', pointJson: 'x' } },
+      ],
+      [
+        'username',
+        {
+          url: '/api/front/account/reset/code',
+          body: { username: '\u001b[31m', mobile: '13800000002', imageCode: 'x' },
+        },
+      ],
+    ];
+    for (const [field, call] of cases) {
+      const res = await ctx.call(call);
+      expect(expectError(res, 400), call.url).toBe(`请求参数不正确：${field} ${CONTROL}`);
+    }
+    // Unsigned and outside /api, as the spec's path is.
+    const check = await ctx.app.inject({ url: '/sys/user/checkOnlyUser?username=a%00b' });
+    expect(expectError(check, 400)).toBe(`请求参数不正确：username ${CONTROL}`);
+    const en = await ctx.call({ url: `${LOGIN}?language=eng`, body: loginBody({ username: 'a\u0000b' }) });
+    expect(expectError(en, 400, 400, 'en')).toBe('Invalid request: username must not contain control characters');
+    // Tab, line feed and carriage return are text.
+    const multiLine = await ctx.call({ url: LOGIN, body: loginBody({ host: 'a\tb\r\nc' }) });
+    expect(multiLine.json().status).toBe(40002);
+  });
+
+  it('refuses Infinity, -Infinity and 1e400 as numbers with 400; a refused switch spends nothing', async () => {
+    const token = await ctx.login('admin');
+    for (const v of ['Infinity', '-Infinity', '1e400', '-1e400']) {
+      for (const q of [`page=${v}`, `limit=${v}`]) {
+        const res = await ctx.call({ url: `/api/front/ent/joinEntList?${q}`, token });
+        expect(expectError(res, 400), q).toMatch(/^请求参数不正确：(page|limit) (不是有效的数值|不能大于|不能小于)/);
+      }
+    }
+    const spent = async () =>
+      Number(
+        (
+          await ctx.db.$client.query<{ n: number }>(
+            `SELECT COALESCE(sum(count), 0)::int AS n FROM rate_limits WHERE key LIKE 'switch:%'`,
+          )
+        ).rows[0]!.n,
+      );
+    const before = await spent();
+    for (const roleId of ['Infinity', '-Infinity', '1e400']) {
+      const res = await ctx.call({ url: '/api/front/member/switchContext', body: { roleId }, token });
+      expectError(res, 400);
+    }
+    const raw = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/front/member/switchContext',
+      payload: '{"roleId":1e400}',
+      headers: {
+        'content-type': 'application/json',
+        authorization_front: token,
+        ...signedHeaders(ctx.secrets.signSecret, '/api/front/member/switchContext', { roleId: Infinity }),
+      },
+    });
+    expect(expectError(raw, 400)).toBe('请求参数不正确：roleId 的类型应为 integer');
+    expect(await spent()).toBe(before);
+  });
+
+  it('answers what the router refuses with the envelope in the request language', async () => {
+    const bad = await ctx.call({ url: '/api/front/page/definition/%' });
+    expect(expectError(bad, 400)).toBe('请求地址格式不正确');
+    const long = await ctx.call({ url: `/api/front/page/definition/${'x'.repeat(300)}?language=eng` });
+    expect(expectError(long, 414, 414, 'en')).toBe('The request address is too long');
+  });
+});

@@ -4,8 +4,8 @@
  * so tests build the same app in memory and call it through inject().
  */
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { LIMITS, ResultCode, SIGNING_HEADERS, httpStatusOf } from '@portal/contracts';
-import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyServerOptions } from 'fastify';
+import { LIMITS, SIGNING_HEADERS } from '@portal/contracts';
+import Fastify, { type FastifyBaseLogger, type FastifyServerOptions } from 'fastify';
 import { connectRelaxed, type Db } from './db/client.js';
 import { createAuthRepository } from './modules/auth/auth.repository.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
@@ -46,11 +46,13 @@ import { ssoApiRoutes, ssoRoutes } from './modules/sso/sso.routes.js';
 import { createSsoService } from './modules/sso/sso.service.js';
 import { DEFAULT_WEB_DIST, readIndexHtml, webRoutes } from './modules/web/web.routes.js';
 import type { Config } from './platform/config.js';
-import { AppError } from './platform/errors.js';
 import { createInvalidationBus } from './platform/invalidation.js';
-import { describeSchemaIssue, langOf, t } from './platform/i18n.js';
+import { clientErrorHandler, frameworkErrors, installErrorHandlers } from './platform/error-handling.js';
+import { t } from './platform/i18n.js';
+import { boundJsonBodies, textRuleValidators } from './platform/input-guard.js';
 import { createPasswordDecryptor } from './platform/password-transport.js';
 import { createRateLimiter } from './platform/rate-limit.js';
+import { recordRoutes } from './platform/route-table.js';
 import { securityHeaders } from './platform/security-headers.js';
 import type { Secrets } from './platform/secrets.js';
 import { createNonceStore, createSignatureVerifier } from './platform/signing.js';
@@ -94,46 +96,18 @@ export async function buildApp({ config, db, secrets, logger }: AppDeps) {
     return503OnClosing: true,
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: 200 },
     ajv: { customOptions: { removeAdditional: true, coerceTypes: 'array', useDefaults: true, allErrors: false } },
+    schemaController: { compilersFactory: { buildValidator: textRuleValidators() } },
+    frameworkErrors,
+    clientErrorHandler,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   // The API speaks JSON only; Fastify's default text/plain parser would hand routes a raw string.
   app.removeContentTypeParser('text/plain');
+  boundJsonBodies(app);
+  const routeTable = recordRoutes(app);
+  app.decorate('routeTable', routeTable);
 
-  app.setErrorHandler((error: FastifyError | AppError, req, reply) => {
-    const lang = langOf(req.query);
-    let code: number;
-    let message: string;
-    if (error instanceof AppError) {
-      code = error.code;
-      message = t(lang, error.key, error.params);
-      if (error.headers) reply.headers(error.headers);
-    } else if (error.validation && error.validation.length > 0) {
-      code = ResultCode.BAD_REQUEST;
-      const detail = describeSchemaIssue(error.validation[0]!, error.validationContext ?? 'body', lang);
-      message = t(lang, 'badRequest', { detail });
-    } else if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
-      code = ResultCode.PAYLOAD_TOO_LARGE;
-      message = t(lang, 'bodyTooLarge');
-    } else if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
-      code = 415;
-      message = t(lang, 'unsupportedMedia');
-    } else if (error.statusCode === 400 && (error.code?.startsWith('FST_ERR_CTP') || error instanceof SyntaxError)) {
-      code = ResultCode.BAD_REQUEST;
-      message = t(lang, 'badJson');
-    } else if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
-      code = error.statusCode;
-      message = t(lang, 'badRequest', { detail: error.message });
-    } else {
-      req.log.error({ err: error }, 'unhandled error');
-      code = ResultCode.SERVER_ERROR;
-      message = t(lang, 'serverError');
-    }
-    return reply.code(httpStatusOf(code)).send({ status: code, message, data: null });
-  });
-
-  app.setNotFoundHandler((req, reply) =>
-    reply.code(404).send({ status: ResultCode.NOT_FOUND, message: t(langOf(req.query), 'notFound'), data: null }),
-  );
+  installErrorHandlers(app);
 
   const security = securityHeaders();
   // While closing, answers end their keep-alive connection: a connection that was busy when close

@@ -125,6 +125,8 @@ export type CaptchaType = (typeof CAPTCHA_TYPES)[number];
 export const CaptchaRepCode = {
   SUCCESS: '0000',
   BLANK: '0011',
+  /** A parameter of the wrong format (an unknown captchaType). */
+  FORMAT: '0016',
   EXPIRED: '6110',
   FAILED: '6111',
   GET_LIMIT: '6201',

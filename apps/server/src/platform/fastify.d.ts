@@ -1,10 +1,13 @@
 import type { preHandlerAsyncHookHandler } from 'fastify';
+import type { RouteEntry } from './route-table.js';
 import type { ActiveSession } from './session.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
     /** preHandler that loads the session named by the Authorization_front token, or answers 401. */
     authenticate: preHandlerAsyncHookHandler;
+    /** Every route registered, with its schema (platform/route-table.ts). */
+    routeTable: readonly RouteEntry[];
   }
   interface FastifyRequest {
     session: ActiveSession | null;

@@ -9,6 +9,15 @@ const messages = {
   badRequest: { zh: '请求参数不正确：{detail}', en: 'Invalid request: {detail}' },
   badJson: { zh: '请求体不是合法的 JSON', en: 'The request body is not valid JSON' },
   bodyTooLarge: { zh: '请求体过大', en: 'The request body is too large' },
+  bodyTooDeep: { zh: '请求体嵌套层级过深', en: 'The request body is nested too deeply' },
+  bodyArrayTooLong: { zh: '请求体中的列表项过多', en: 'A list in the request body has too many items' },
+  bodyStringTooLong: { zh: '请求体中的文本过长', en: 'A text in the request body is too long' },
+  badRequestGeneric: { zh: '请求不正确', en: 'The request is not valid' },
+  badUrl: { zh: '请求地址格式不正确', en: 'The request address is not valid' },
+  urlTooLong: { zh: '请求地址过长', en: 'The request address is too long' },
+  headersTooLarge: { zh: '请求头或请求地址过长', en: 'The request headers or address are too long' },
+  requestTimeout: { zh: '请求超时', en: 'The request timed out' },
+  badHttp: { zh: '请求格式不正确', en: 'The request is malformed' },
   unsupportedMedia: { zh: '不支持的请求内容类型', en: 'Unsupported content type' },
   notFound: { zh: '请求的资源不存在', en: 'The requested resource does not exist' },
   pageNotFound: { zh: '页面不存在或无权查看', en: 'The page does not exist or you may not view it' },
@@ -116,6 +125,7 @@ const messages = {
   // AJ-Captcha's repMsg catalogue, by repCode.
   captcha0000: { zh: '成功', en: 'Success' },
   captcha0011: { zh: '{0}不能为空', en: '{0} cannot be empty' },
+  captcha0016: { zh: '{0}格式错误', en: '{0} has an invalid format' },
   captcha6110: { zh: '验证码已失效，请重新获取', en: 'The captcha has expired, please get a new one' },
   captcha6111: { zh: '验证失败', en: 'Verification failed' },
   captcha6201: { zh: 'get接口请求次数超限，请稍后再试!', en: 'Too many captcha requests, please try again later!' },
@@ -165,6 +175,12 @@ export function describeSchemaIssue(issue: SchemaIssue, context: string, lang: L
     additionalProperties: `不允许的字段 ${String(p.additionalProperty)}`,
     maxItems: `${field} 最多 ${String(p.limit)} 项`,
     enum: `${field} 的取值不在允许范围内`,
+    const: `${field} 的取值不在允许范围内`,
+    anyOf: `${field} 的类型或格式不正确`,
+    format: `${field} 的格式不正确`,
+    minItems: `${field} 至少 ${String(p.limit)} 项`,
+    controlCharacter: `${field} 不能包含控制字符`,
+    numberRange: `${field} 不是有效的数值`,
   };
   const en: Record<string, string> = {
     required: `missing required field ${field}`,
@@ -177,7 +193,13 @@ export function describeSchemaIssue(issue: SchemaIssue, context: string, lang: L
     additionalProperties: `field ${String(p.additionalProperty)} is not allowed`,
     maxItems: `${field} must have at most ${String(p.limit)} items`,
     enum: `${field} is not an allowed value`,
+    const: `${field} is not an allowed value`,
+    anyOf: `${field} has an invalid type or format`,
+    format: `${field} has an invalid format`,
+    minItems: `${field} must have at least ${String(p.limit)} items`,
+    controlCharacter: `${field} must not contain control characters`,
+    numberRange: `${field} is not a valid number`,
   };
   const table = lang === 'en' ? en : zh;
-  return table[issue.keyword ?? ''] ?? `${field}: ${issue.message ?? 'invalid'}`;
+  return table[issue.keyword ?? ''] ?? (lang === 'en' ? `${field} is not valid` : `${field} 的值不正确`);
 }

@@ -140,7 +140,7 @@ export function createBehaviourCaptchaService(deps: {
 
     async get(input: { captchaType?: string | undefined; client: string }): Promise<CaptchaReply> {
       if (!input.captchaType) return fail(CaptchaRepCode.BLANK, 'captchaType');
-      if (!isType(input.captchaType)) return fail(CaptchaRepCode.FAILED);
+      if (!isType(input.captchaType)) return fail(CaptchaRepCode.FORMAT, 'captchaType');
       const refused = await admit('get', input.client, cfg.getPerMinute, CaptchaRepCode.GET_LIMIT);
       if (refused) return refused;
       const made = input.captchaType === 'blockPuzzle' ? await newSlider() : await newClickWord();
@@ -166,7 +166,7 @@ export function createBehaviourCaptchaService(deps: {
         if (!input[field]) return fail(CaptchaRepCode.BLANK, field);
       }
       const type = input.captchaType!;
-      if (!isType(type)) return fail(CaptchaRepCode.FAILED);
+      if (!isType(type)) return fail(CaptchaRepCode.FORMAT, 'captchaType');
       const refused = await admit('check', input.client, cfg.checkPerMinute, CaptchaRepCode.CHECK_LIMIT);
       if (refused) return refused;
 

@@ -128,7 +128,10 @@ describe('get', () => {
     expect(blank).toEqual({ repCode: '0011', repMsg: 'pointJson不能为空', repData: null, success: false });
     const noType = await ctx.call({ url: '/api/front/captcha/get?language=eng', body: {} });
     expect(noType.json()).toMatchObject({ repCode: '0011', repMsg: 'captchaType cannot be empty' });
-    expect((await get(ctx, 'rotatePuzzle')).repCode).toBe('6111');
+    // A type AJ-Captcha does not know is a parameter error (0016), not a failed check.
+    expect(await get(ctx, 'rotatePuzzle')).toMatchObject({ repCode: '0016', repMsg: 'captchaType格式错误' });
+    const unknownCheck = await check(ctx, { captchaType: 'rotatePuzzle', token: 'x', pointJson: 'e30=' });
+    expect(unknownCheck).toMatchObject({ repCode: '0016', success: false });
   });
 });
 

@@ -1,0 +1,246 @@
+/**
+ * The fuzz suite: every route of the server's route table (a route added later is fuzzed without
+ * anyone listing it), called with requests generated from its own schemas: valid ones, one field
+ * hostile, hostile bodies and paths, bad signatures; with and without a session. Whatever comes
+ * in, no answer is a 5xx; every /api answer is the envelope, in the request's language, without
+ * stack or SQL text; a refused call writes no row; and the server is alive afterwards.
+ *
+ * Seeded: FUZZ_SEED=<n> repeats a run exactly, FUZZ_CALLS=<n> sets its size (default 6000).
+ */
+import { randomBytes } from 'node:crypto';
+import { request } from 'node:http';
+import { connect as connectTcp, type AddressInfo } from 'node:net';
+import { canonicalParams, httpStatusOf, signingText } from '@portal/contracts';
+import type { LightMyRequestResponse } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sign } from './platform/signing.js';
+import { RawNumber, describe as show, requestsFor, seededRng, type FuzzRequest } from './test/fuzz.js';
+import { createTestContext, type TestContext } from './test/harness.js';
+import { watchWrites, type WriteWatch } from './test/writes.js';
+
+const SEED = Number(process.env.FUZZ_SEED ?? randomBytes(4).readUInt32LE());
+const CALLS = Number(process.env.FUZZ_CALLS ?? 6000);
+
+let ctx: TestContext;
+let writes: WriteWatch;
+beforeAll(async () => {
+  // The session the fuzz uses is taken again after each call that may end it: more logins than
+  // one address may make in a minute.
+  ctx = await createTestContext({ LOGIN_RATE_PER_MINUTE: '1000000' });
+  writes = await watchWrites(ctx.db);
+});
+afterAll(async () => {
+  await writes?.stop();
+  await ctx?.close();
+});
+
+const CJK = /[\u4e00-\u9fff]/;
+/** What must never reach a client: stack frames, source paths, SQL and driver or framework internals. */
+const LEAK =
+  /\bat [\w.<>]+ \(|node_modules|\.[jt]s:\d+|\bSELECT\b.+\bFROM\b|\bINSERT INTO\b|\bUPDATE \w+ SET\b|syntax error at|violates|duplicate key|invalid input syntax|invalid byte sequence|RangeError|TypeError|ReferenceError|FST_ERR|Maximum call stack/;
+
+/** The answer of AJ-Captcha's own protocol (spec §3: repCode, repMsg, repData), not the envelope. */
+const isCaptchaAnswer = (body: Record<string, unknown>) =>
+  typeof body.repCode === 'string' && 'repData' in body && typeof body.success === 'boolean';
+
+/** Checks one answer; returns what is wrong with it, or null. */
+export function problemWith(
+  url: string,
+  english: boolean,
+  res: { statusCode: number; headers: Record<string, unknown>; body: string },
+): string | null {
+  if (res.statusCode >= 500) return `HTTP ${res.statusCode}`;
+  if (LEAK.test(res.body)) return `leaks internals: ${res.body.slice(0, 300)}`;
+  const path = url.split('?')[0]!;
+  if (!path.startsWith('/api/')) return null;
+  if (!String(res.headers['content-type'] ?? '').startsWith('application/json')) {
+    return `not JSON (${String(res.headers['content-type'])})`;
+  }
+  let body: Record<string, unknown>;
+  try {
+    body = JSON.parse(res.body) as Record<string, unknown>;
+  } catch {
+    return 'not JSON';
+  }
+  if (res.statusCode === 200 && isCaptchaAnswer(body)) {
+    const msg = String(body.repMsg ?? '');
+    return msg && CJK.test(msg) === english ? `repMsg in the wrong language: ${msg}` : null;
+  }
+  if (Object.keys(body).sort().join() !== 'data,message,status') return `not the envelope: ${res.body.slice(0, 200)}`;
+  if (typeof body.status !== 'number' || httpStatusOf(body.status) !== res.statusCode) {
+    return `status ${String(body.status)} with HTTP ${res.statusCode}`;
+  }
+  if (typeof body.message !== 'string' || body.message.length === 0) return 'no message';
+  if (CJK.test(body.message) === english) return `message in the wrong language: ${body.message}`;
+  if (res.statusCode >= 400 && body.data !== null) return 'an error with data';
+  return null;
+}
+
+/** JSON text of `value`, with RawNumbers written as they are (1e400 stays 1e400). */
+function jsonText(value: unknown): string {
+  const raws: string[] = [];
+  const text = JSON.stringify(value, (_k, v: unknown) => {
+    if (v instanceof RawNumber) {
+      raws.push(v.json);
+      return `\u0001raw${raws.length - 1}\u0001`;
+    }
+    return v;
+  });
+  return text.replace(/"\\u0001raw(\d+)\\u0001"/g, (_, i: string) => raws[Number(i)]!);
+}
+
+/** What the server's parser will see: RawNumbers as the numbers they parse to. */
+const parsed = (value: unknown): unknown =>
+  value instanceof RawNumber
+    ? value.parsed
+    : Array.isArray(value)
+      ? value.map(parsed)
+      : value && typeof value === 'object'
+        ? Object.fromEntries(Object.entries(value).map(([k, v]) => [k, parsed(v)]))
+        : value;
+
+const queryText = (v: unknown) =>
+  typeof v === 'string' ? v : v instanceof RawNumber ? v.json : typeof v === 'object' ? JSON.stringify(v) : String(v);
+
+function toInject(req: FuzzRequest, token: string | undefined, remoteAddress: string) {
+  const qs = new URLSearchParams();
+  for (const [k, v] of Object.entries(req.query)) {
+    for (const one of Array.isArray(v) ? v : [v]) if (one !== undefined) qs.append(k, queryText(one));
+  }
+  const url = qs.size > 0 ? `${req.path}?${qs}` : req.path;
+  const query: Record<string, string | string[]> = {};
+  for (const [k, v] of qs) {
+    const prev = query[k];
+    query[k] = prev === undefined ? v : [prev, v].flat();
+  }
+  const json = req.body && 'json' in req.body ? req.body.json : null;
+  const ts = String(Date.now());
+  const nonce = randomBytes(12).toString('hex');
+  const text = signingText(ts, nonce, req.path, canonicalParams(query, parsed(json) as Record<string, unknown>));
+  const signature = req.signing === 'bad' ? sign('not-the-secret', text) : sign(ctx.secrets.signSecret, text);
+  return {
+    method: req.method as 'GET',
+    url,
+    remoteAddress,
+    ...(req.body ? { payload: 'json' in req.body ? jsonText(req.body.json) : req.body.raw } : {}),
+    headers: {
+      ...(req.body ? { 'content-type': 'json' in req.body ? 'application/json' : req.body.contentType } : {}),
+      ...(req.signing === 'none' ? {} : { 'x-timestamp': ts, 'x-nonce': nonce, 'x-signature': signature }),
+      ...(req.withSession && token ? { authorization_front: token } : {}),
+    },
+  };
+}
+
+describe('fuzz over the route table', () => {
+  it(`answers ${CALLS} generated requests without a 5xx, always in the envelope, writing nothing when refusing`, async () => {
+    console.log(`fuzz: seed ${SEED} (repeat with FUZZ_SEED=${SEED}), ${CALLS} calls`);
+    const r = seededRng(SEED);
+    const routes = ctx.app.routeTable.filter((route) => route.method !== 'HEAD' && !route.url.startsWith('/center'));
+    expect(routes.length).toBeGreaterThan(40);
+    const perRoute = Math.ceil(CALLS / routes.length);
+    const requests = routes.flatMap((route) => requestsFor(route, perRoute, r));
+
+    let token: string | undefined;
+    const session = async () => (token ??= await ctx.login('admin'));
+    const problems: string[] = [];
+    let calls = 0;
+    for (const req of requests) {
+      const remote = `10.${Math.floor(r() * 4)}.${Math.floor(r() * 256)}.${1 + Math.floor(r() * 254)}`;
+      const options = toInject(req, req.withSession ? await session() : undefined, remote);
+      const before = await writes.count();
+      const res: LightMyRequestResponse = await ctx.app.inject(options);
+      calls++;
+      const english = req.query.language === 'eng';
+      const problem = problemWith(options.url, english, res);
+      if (problem) problems.push(`${req.method} ${options.url.slice(0, 160)} [${req.what}]: ${problem}`);
+      if (res.statusCode >= 400) {
+        const written = await writes.since(before);
+        if (written.length > 0) {
+          problems.push(
+            `${req.method} ${req.path} [${req.what}] refused with ${res.statusCode} but wrote ${show(written)}`,
+          );
+        }
+      } else if (req.withSession && req.method !== 'GET') {
+        // A successful switch or logout ends the token: take a new one for the next calls.
+        token = undefined;
+      }
+      if (res.statusCode === 401 && req.withSession) token = undefined;
+    }
+    console.log(`fuzz: ${calls} calls over ${routes.length} routes, ${problems.length} problems`);
+    expect(calls).toBeGreaterThanOrEqual(CALLS);
+    expect(problems.slice(0, 40), `seed ${SEED}`).toEqual([]);
+
+    expect((await ctx.app.inject({ url: '/readyz' })).statusCode).toBe(200);
+    expect(await ctx.login('member')).toMatch(/\./);
+  }, 600_000);
+});
+
+/** Sends raw bytes over a real socket and returns the status line, headers and body. */
+function rawHttp(
+  port: number,
+  text: string,
+): Promise<{ statusCode: number; headers: Record<string, string>; body: string }> {
+  return new Promise((resolve, reject) => {
+    const socket = connectTcp(port, '127.0.0.1', () => socket.end(text));
+    const chunks: Buffer[] = [];
+    socket.on('data', (c) => chunks.push(c));
+    socket.on('error', reject);
+    socket.on('close', () => {
+      const all = Buffer.concat(chunks).toString('utf8');
+      const [head = '', body = ''] = all.split('\r\n\r\n', 2) as [string?, string?];
+      const [status, ...lines] = head.split('\r\n');
+      const headers = Object.fromEntries(
+        lines.map((l) => [l.slice(0, l.indexOf(':')).toLowerCase(), l.slice(l.indexOf(':') + 1).trim()]),
+      );
+      resolve({ statusCode: Number(status?.split(' ')[1]), headers, body });
+    });
+  });
+}
+
+describe('what only a real socket can send', () => {
+  let port: number;
+  beforeAll(async () => {
+    await ctx.app.listen({ port: 0, host: '127.0.0.1' });
+    port = (ctx.app.server.address() as AddressInfo).port;
+  });
+
+  it.each([
+    ['a URL over 16 KB (431)', `/api/front/member/front/infoV2?x=${'a'.repeat(20_000)}`],
+    ['a URL over 16 KB in English', `/api/front/member/front/infoV2?language=eng&x=${'a'.repeat(20_000)}`],
+    ['a header over 16 KB', '/api/front/account/auth/publicKey'],
+    ['a bad URL component', '/api/front/page/definition/%'],
+    ['a path parameter over 200 characters', `/api/front/page/definition/${'x'.repeat(300)}`],
+    ['a NUL in the path', '/api/front/member/getAppNameByCode/a%00b'],
+  ])('answers %s with the envelope', async (what, url) => {
+    const extra = what.startsWith('a header') ? `X-Big: ${'b'.repeat(20_000)}\r\n` : '';
+    const res = await rawHttp(port, `GET ${url} HTTP/1.1\r\nHost: localhost\r\n${extra}Connection: close\r\n\r\n`);
+    expect(res.statusCode).toBeGreaterThanOrEqual(400);
+    expect(problemWith(url, url.includes('language=eng'), res), `${what}: ${res.body}`).toBeNull();
+  });
+
+  it('answers a deeply nested body over HTTP with a 400 envelope, unsigned', async () => {
+    const body = `{"x":${'{"a":'.repeat(5000)}1${'}'.repeat(5000)}}`;
+    const res = await new Promise<{ statusCode: number; headers: Record<string, unknown>; body: string }>(
+      (resolve, reject) => {
+        const req = request(
+          {
+            port,
+            host: '127.0.0.1',
+            method: 'POST',
+            path: '/api/front/member/switchContext',
+            headers: { 'content-type': 'application/json' },
+          },
+          (answer) => {
+            let text = '';
+            answer.on('data', (c: Buffer) => (text += c.toString()));
+            answer.on('end', () => resolve({ statusCode: answer.statusCode!, headers: answer.headers, body: text }));
+          },
+        );
+        req.on('error', reject);
+        req.end(body);
+      },
+    );
+    expect(res.statusCode).toBe(400);
+    expect(problemWith('/api/front/member/switchContext', false, res)).toBeNull();
+  });
+});

@@ -1,0 +1,84 @@
+/**
+ * Every way a failure reaches a client ends in the `{status, message, data: null}` envelope, in the
+ * request's language, without internals: errors thrown by routes and hooks (AppError, validation,
+ * parsing), unknown paths, what Fastify's router refuses before any route runs (a URL that is no
+ * valid URL component, a path parameter too long), and what Node's HTTP parser refuses before
+ * Fastify sees a request (headers or URL over 16 KB, malformed requests, timeouts).
+ */
+import { STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
+import { ResultCode, httpStatusOf } from '@portal/contracts';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, FastifyServerOptions } from 'fastify';
+import { AppError } from './errors.js';
+import { describeSchemaIssue, langOf, t, type Lang, type MessageKey } from './i18n.js';
+
+const envelope = (code: number, message: string) => ({ status: code, message, data: null });
+
+/** The language a raw request line or URL asks for, when its query could not be parsed. */
+export const langOfUrl = (url: string | undefined): Lang =>
+  /[?&]language=eng(?:[&#\s]|$)/.test(url ?? '') ? 'en' : 'zh';
+
+function classify(error: FastifyError | AppError, lang: Lang): { code: number; message: string } | null {
+  if (error instanceof AppError) return { code: error.code, message: t(lang, error.key, error.params) };
+  if (error.validation && error.validation.length > 0) {
+    const detail = describeSchemaIssue(error.validation[0]!, error.validationContext ?? 'body', lang);
+    return { code: ResultCode.BAD_REQUEST, message: t(lang, 'badRequest', { detail }) };
+  }
+  const known: Record<string, [number, MessageKey]> = {
+    FST_ERR_CTP_BODY_TOO_LARGE: [ResultCode.PAYLOAD_TOO_LARGE, 'bodyTooLarge'],
+    FST_ERR_CTP_INVALID_MEDIA_TYPE: [415, 'unsupportedMedia'],
+    FST_ERR_BAD_URL: [ResultCode.BAD_REQUEST, 'badUrl'],
+    FST_ERR_MAX_PARAM_LENGTH: [414, 'urlTooLong'],
+  };
+  const hit = error.code ? known[error.code] : undefined;
+  if (hit) return { code: hit[0], message: t(lang, hit[1]) };
+  if (error.statusCode === 400 && (error.code?.startsWith('FST_ERR_CTP') || error instanceof SyntaxError)) {
+    return { code: ResultCode.BAD_REQUEST, message: t(lang, 'badJson') };
+  }
+  if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
+    return { code: error.statusCode, message: t(lang, 'badRequestGeneric') };
+  }
+  return null;
+}
+
+function answer(error: FastifyError | AppError, req: FastifyRequest, reply: FastifyReply, lang: Lang) {
+  const known = classify(error, lang);
+  if (!known) req.log.error({ err: error }, 'unhandled error');
+  const { code, message } = known ?? { code: ResultCode.SERVER_ERROR, message: t(lang, 'serverError') };
+  if (error instanceof AppError && error.headers) reply.headers(error.headers);
+  return reply.code(httpStatusOf(code)).send(envelope(code, message));
+}
+
+/** Routes' and hooks' errors, and unknown paths. */
+export function installErrorHandlers(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError | AppError, req, reply) => answer(error, req, reply, langOf(req.query)));
+  app.setNotFoundHandler((req, reply) =>
+    reply.code(404).send(envelope(ResultCode.NOT_FOUND, t(langOf(req.query), 'notFound'))),
+  );
+}
+
+/** Fastify's `frameworkErrors`: what the router refuses before a route (and its query) exists. */
+export const frameworkErrors: FastifyServerOptions['frameworkErrors'] = (error, req, reply) =>
+  answer(error, req, reply, langOfUrl(req.raw.url));
+
+const CLIENT_ERRORS: Record<string, [number, MessageKey]> = {
+  HPE_HEADER_OVERFLOW: [431, 'headersTooLarge'],
+  ERR_HTTP_REQUEST_TIMEOUT: [408, 'requestTimeout'],
+};
+
+/** Node's `clientError`: a request its HTTP parser refused, answered on the raw socket. */
+export function clientErrorHandler(err: Error & { code?: string; rawPacket?: unknown }, socket: Socket): void {
+  if (err.code === 'ECONNRESET' || socket.destroyed) return;
+  if (socket.writable) {
+    const [code, key] = CLIENT_ERRORS[err.code ?? ''] ?? [ResultCode.BAD_REQUEST, 'badHttp'];
+    // The request line, if it arrived, says which language the answer is in.
+    const raw = Buffer.isBuffer(err.rawPacket) ? err.rawPacket : null;
+    const firstLine = raw?.subarray(0, 8192).toString('latin1').split('\r\n', 1)[0];
+    const body = JSON.stringify(envelope(code, t(langOfUrl(firstLine), key)));
+    socket.write(
+      `HTTP/1.1 ${code} ${STATUS_CODES[code] ?? ''}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+        `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    );
+  }
+  socket.destroy(err);
+}

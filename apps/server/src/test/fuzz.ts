@@ -1,0 +1,289 @@
+/**
+ * Request generation for the fuzz suite (fuzz.test.ts): from a route's own schemas, requests that
+ * are valid, slightly wrong and hostile. Seeded, so a failing run can be repeated exactly.
+ */
+import type { RouteEntry } from '../platform/route-table.js';
+
+export type Rng = () => number;
+
+/** mulberry32: small, fast and good enough to pick test values reproducibly. */
+export function seededRng(seed: number): Rng {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const pick = <T>(r: Rng, items: readonly T[]): T => items[Math.floor(r() * items.length)]!;
+const int = (r: Rng, min: number, max: number) => min + Math.floor(r() * (max - min + 1));
+
+/** A JSON Schema as TypeBox writes it: only what generation reads. */
+interface Schema {
+  type?: string | string[];
+  const?: unknown;
+  enum?: unknown[];
+  anyOf?: Schema[];
+  properties?: Record<string, Schema>;
+  required?: string[];
+  items?: Schema;
+  pattern?: string;
+  minLength?: number;
+  maxLength?: number;
+  minimum?: number;
+  maximum?: number;
+  maxItems?: number;
+}
+
+/**
+ * A number sent as JSON text the way no JSON.stringify writes it (1e400, -0): the payload carries
+ * `json`, the signature the value the server's parser will see.
+ */
+export class RawNumber {
+  constructor(
+    readonly json: string,
+    readonly parsed: number,
+  ) {}
+}
+
+const ALNUM = 'ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz0123456789';
+const word = (r: Rng, n: number) => Array.from({ length: n }, () => ALNUM[int(r, 0, ALNUM.length - 1)]).join('');
+
+/** Strings that break naive code: control characters, numbers in disguise, markup, SQL, paths. */
+export const HOSTILE_STRINGS: readonly string[] = [
+  '\u0000',
+  'a\u0000b',
+  'x\u0007\u001b[31m',
+  '\u007f',
+  'Infinity',
+  '-Infinity',
+  '1e400',
+  'NaN',
+  '-0',
+  '1e20',
+  '9007199254740993',
+  '-1',
+  '0',
+  '1.5',
+  '0x10',
+  ' 12 ',
+  '',
+  ' ',
+  'null',
+  'undefined',
+  'true',
+  "' OR '1'='1' --",
+  '"; DROP TABLE users; --',
+  '$1',
+  '../../../../etc/passwd',
+  '%00',
+  '%',
+  '%zz',
+  '<script>alert(1)</script>',
+  '<img src=x onerror=alert(1)>',
+  'javascript:alert(1)',
+  '\ud800',
+  '\u202eevil',
+  '😀'.repeat(40),
+  '名'.repeat(300),
+  '__proto__',
+  'constructor',
+  '{"a":1}',
+  'ST-AAAAAAAAAAAAAAAAAAAAAAAA',
+  'a'.repeat(5000),
+];
+
+/** Values of the wrong kind for any field. */
+const HOSTILE_VALUES: readonly unknown[] = [
+  null,
+  true,
+  false,
+  -1,
+  0,
+  1.5,
+  1e20,
+  Number.MAX_SAFE_INTEGER,
+  new RawNumber('1e400', Infinity),
+  new RawNumber('-1e400', -Infinity),
+  new RawNumber('-0', -0),
+  new RawNumber('9007199254740993', 9007199254740992),
+  [],
+  ['a', 'b'],
+  [[[[1]]]],
+  {},
+  { a: { b: { c: 1 } } },
+  { $gt: '' },
+];
+
+/** A value that should satisfy `s` (patterns are tried, not solved). */
+export function validValue(s: Schema | undefined, r: Rng): unknown {
+  if (!s) return word(r, 8);
+  if (s.const !== undefined) return s.const;
+  if (s.enum) return pick(r, s.enum);
+  if (s.anyOf) return validValue(pick(r, s.anyOf), r);
+  const type = Array.isArray(s.type) ? s.type[0] : s.type;
+  switch (type) {
+    case 'string': {
+      const min = s.minLength ?? 1;
+      const max = Math.min(s.maxLength ?? 24, 24);
+      const candidates = [word(r, int(r, min, Math.max(min, max))), String(int(r, 1, 99)), `ST-${word(r, 20)}`];
+      if (s.pattern) {
+        const re = new RegExp(s.pattern, 'u');
+        return candidates.find((c) => re.test(c)) ?? candidates[0];
+      }
+      return candidates[0];
+    }
+    case 'integer':
+    case 'number': {
+      const min = s.minimum ?? 0;
+      const max = Math.min(s.maximum ?? 50, min + 50);
+      return int(r, min, max);
+    }
+    case 'boolean':
+      return r() < 0.5;
+    case 'null':
+      return null;
+    case 'array':
+      return Array.from({ length: int(r, 0, Math.min(3, s.maxItems ?? 3)) }, () => validValue(s.items, r));
+    case 'object':
+      return validObject(s, r);
+    default:
+      return word(r, 6);
+  }
+}
+
+export function validObject(s: Schema, r: Rng): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, sub] of Object.entries(s.properties ?? {})) {
+    if (s.required?.includes(key) || r() < 0.6) out[key] = validValue(sub, r);
+  }
+  return out;
+}
+
+/** A value meant to be refused, or to reach code that must cope with it. */
+export function hostileValue(s: Schema | undefined, r: Rng): unknown {
+  const roll = r();
+  if (roll < 0.55) return pick(r, HOSTILE_STRINGS);
+  if (roll < 0.8) return pick(r, HOSTILE_VALUES);
+  if (roll < 0.9 && s?.maxLength !== undefined) return 'x'.repeat(s.maxLength + 1);
+  return `${String(validValue(s, r))}${pick(r, ['\u0000', '\u0001', "'", '%', '\\', '\n'])}`;
+}
+
+/** One generated request, before signing. */
+export interface FuzzRequest {
+  method: string;
+  path: string;
+  query: Record<string, unknown>;
+  /** An object (sent as JSON), a raw text with its content type, or nothing. */
+  body?: { json: Record<string, unknown> } | { raw: string; contentType: string };
+  /** Send the caller's session token, if it has one. */
+  withSession: boolean;
+  /** Sign the request (a few are sent unsigned or signed wrongly on purpose). */
+  signing: 'good' | 'none' | 'bad';
+  what: string;
+}
+
+/** `{"a":{"a":…}}` or `[[…]]` nested `depth` times: a small body that overflows any recursive walk. */
+export function deepJson(depth: number, kind: 'object' | 'array'): string {
+  return kind === 'object'
+    ? `{"x":${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}}`
+    : `{"x":${'['.repeat(depth)}${']'.repeat(depth)}}`;
+}
+
+const RAW_BODIES: ReadonlyArray<[string, string, string]> = [
+  ['deep object', deepJson(5000, 'object'), 'application/json'],
+  ['deep array', deepJson(5000, 'array'), 'application/json'],
+  [
+    'top-level array',
+    '[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]',
+    'application/json',
+  ],
+  ['wide array', `{"x":[${Array.from({ length: 20_000 }, () => '0').join(',')}]}`, 'application/json'],
+  ['invalid JSON', '{"a":', 'application/json'],
+  ['empty JSON', '', 'application/json'],
+  ['prototype key', '{"__proto__":{"admin":true}}', 'application/json'],
+  ['constructor key', '{"constructor":{"prototype":{"admin":true}}}', 'application/json'],
+  ['NUL in a key', '{"a\\u0000b":"c"}', 'application/json'],
+  ['plain text', 'hello', 'text/plain'],
+  ['xml', '<a>1</a>', 'application/xml'],
+  ['form', 'a=1&b=%00', 'application/x-www-form-urlencoded'],
+  ['charset', '{"a":1}', 'application/json; charset=latin1'],
+];
+
+/** Percent-encodes for a path; a lone surrogate becomes the bytes of one (not valid UTF-8). */
+const encode = (v: string) =>
+  v
+    .replace(/[\ud800-\udfff]/g, '\u0001')
+    .split('\u0001')
+    .map(encodeURIComponent)
+    .join('%ED%A0%80');
+
+const fill = (url: string, params: Record<string, unknown>) =>
+  url.replace(/:(\w+)/g, (_, name: string) => encode(String(params[name] ?? 'x')));
+
+/** Requests for one route: mostly schema-shaped with one hostile field, some whole-request attacks. */
+export function requestsFor(route: RouteEntry, count: number, r: Rng): FuzzRequest[] {
+  const schema = (route.schema ?? {}) as { querystring?: Schema; params?: Schema; body?: Schema };
+  const hasBody = route.method !== 'GET' && route.method !== 'HEAD';
+  const out: FuzzRequest[] = [];
+  for (let i = 0; i < count; i++) {
+    const query = schema.querystring ? validObject(schema.querystring, r) : {};
+    const params = schema.params ? validObject(schema.params, r) : {};
+    const body = hasBody ? (schema.body ? validObject(schema.body, r) : {}) : undefined;
+    const parts: Array<[Record<string, unknown>, Schema | undefined]> = [];
+    if (schema.querystring) parts.push([query, schema.querystring]);
+    if (schema.params) parts.push([params, schema.params]);
+    if (body && schema.body) parts.push([body, schema.body]);
+    let what = 'valid';
+    let req: Partial<FuzzRequest> = {};
+    const roll = r();
+    if (roll < 0.75 && parts.length > 0) {
+      // One or two fields hostile (or a field the schema does not know).
+      for (let k = 0; k < (r() < 0.8 ? 1 : 2); k++) {
+        const [target, s] = pick(r, parts);
+        const keys = Object.keys(s?.properties ?? {});
+        const key = keys.length > 0 && r() < 0.9 ? pick(r, keys) : pick(r, ['extra', '__proto__', 'a\u0000']);
+        const value = hostileValue(s?.properties?.[key], r);
+        target[key] = value;
+        what = `${key}=${describe(value)}`;
+      }
+    } else if (roll < 0.85 && hasBody) {
+      const [name, raw, contentType] = pick(r, RAW_BODIES);
+      req = { body: { raw, contentType } };
+      what = name;
+    } else if (roll < 0.9 && route.url.includes(':')) {
+      // Path parameters that are not URL components, or far too long.
+      const bad = pick(r, ['%', '%zz', '%00', 'a%2Fb', '..', 'x'.repeat(300), '%E0%A4%A']);
+      req = { path: route.url.replace(/:(\w+)/g, bad) };
+      what = `path ${bad.slice(0, 12)}`;
+    } else if (roll < 0.93) {
+      req = { signing: r() < 0.5 ? 'none' : 'bad' };
+      what = `signing ${req.signing}`;
+    } else if (roll < 0.97) {
+      // Every query field given twice (arrays where the schema expects one value).
+      for (const key of Object.keys(query)) query[key] = [query[key], pick(r, HOSTILE_STRINGS)];
+      what = 'duplicate query keys';
+    }
+    if (r() < 0.5) query.language = 'eng';
+    out.push({
+      method: route.method,
+      path: fill(route.url, params),
+      query,
+      ...(body !== undefined ? { body: { json: body } } : {}),
+      withSession: r() < 0.5,
+      signing: 'good',
+      what,
+      ...req,
+    });
+  }
+  return out;
+}
+
+export function describe(value: unknown): string {
+  if (value instanceof RawNumber) return value.json;
+  const text = typeof value === 'string' ? JSON.stringify(value) : (JSON.stringify(value) ?? String(value));
+  return text.length > 40 ? `${text.slice(0, 37)}…(${text.length})` : text;
+}
