@@ -136,6 +136,56 @@ describe('single sign-on', () => {
     await context.close();
   });
 
+  it("enters the demo's example external system from the menu; signing out there ends the portal session", async () => {
+    // The system knows the language only from the browser's.
+    const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, locale: 'zh-CN' });
+    const page = await context.newPage();
+    await page.goto(`${server.url}/center/index`);
+    await signInAtSignOnPage(page);
+    const portalToken = (await token(page))!;
+    await page.getByRole('menuitem', { name: '园区链接' }).click();
+    const [system] = await Promise.all([
+      context.waitForEvent('page'),
+      page.getByRole('menuitem', { name: '物业服务' }).click(),
+    ]);
+    // Through /front/esa/system/sso and the sign-on server (no second sign-in), into its own session.
+    await system.waitForURL(`${server.url}/example-system/`);
+    await system.getByText('张敏，您已通过统一认证中心登录本系统。').waitFor();
+    await system.screenshot({ path: `${SHOTS}/example-system-zh-1440.png` });
+
+    await system.getByRole('link', { name: '退出' }).click();
+    await system.waitForURL(/\/cas\/login\?/);
+    await system.locator('#username').waitFor();
+    const config = await page.evaluate(
+      () => (window as unknown as { __PORTAL_CONFIG__: RuntimeConfig }).__PORTAL_CONFIG__,
+    );
+    const refused = await signedFetch(server.url, config.signSecret, '/api/front/member/front/infoV2', {
+      token: portalToken,
+    });
+    expect(refused.status).toBe(401);
+    await context.close();
+  });
+
+  it('shows the example external system in English on a phone', async () => {
+    const context = await browser.newContext({
+      viewport: { width: 390, height: 844 },
+      isMobile: true,
+      locale: 'en-US',
+    });
+    await context.addInitScript(() => localStorage.setItem('portal_locale', JSON.stringify({ v: 'en', e: null })));
+    const page = await context.newPage();
+    await page.goto(`${server.url}/example-system/`);
+    await page.waitForURL(/\/cas\/login\?/);
+    await page.locator('#username').fill('member');
+    await page.locator('#password').fill('Demo@2026!');
+    await page.locator('#imgvercode').fill('8888');
+    await page.keyboard.press('Enter');
+    await page.getByText('张敏, you are signed in through the sign-on service.').waitFor();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    await page.screenshot({ path: `${SHOTS}/example-system-en-390.png` });
+    await context.close();
+  });
+
   it('asks on a tenant-code mismatch: cancel stays, confirm logs out towards that tenant', async () => {
     const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
     const page = await context.newPage();

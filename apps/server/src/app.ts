@@ -17,13 +17,16 @@ import { createAccountService } from './modules/account/account.service.js';
 import { catalogRoutes } from './modules/catalog/catalog.routes.js';
 import { createCatalogRepository } from './modules/catalog/catalog.repository.js';
 import { isRegionCode } from './modules/catalog/regions.js';
-import { createCasClient } from './modules/auth/cas-client.js';
+import { createCasClient } from './platform/cas-client.js';
 import { createCaptchaRepository } from './modules/captcha/captcha.repository.js';
 import { captchaRoutes } from './modules/captcha/captcha.routes.js';
 import { createCaptchaService } from './modules/captcha/captcha.service.js';
 import { createBehaviourCaptchaService } from './modules/captcha/behaviour-captcha.service.js';
 import { createEnterprisesRepository } from './modules/enterprises/enterprises.repository.js';
 import { enterprisesRoutes } from './modules/enterprises/enterprises.routes.js';
+import { createExampleSystemRepository } from './modules/example-system/example-system.repository.js';
+import { exampleSystemRoutes } from './modules/example-system/example-system.routes.js';
+import { EXAMPLE_SYSTEM_PATH, createExampleSystemService } from './modules/example-system/example-system.service.js';
 import { healthRoutes } from './modules/health/health.routes.js';
 import { createMembersRepository } from './modules/members/members.repository.js';
 import { membersRoutes } from './modules/members/members.routes.js';
@@ -152,7 +155,9 @@ export async function buildApp({ config, db, secrets, logger }: AppDeps) {
   const portal = {
     base: `${config.publicUrl}${config.runtime.publicpath}`,
     slo: `${config.publicUrl}${PORTAL_SLO_PATH}`,
+    server: config.publicUrl,
   };
+  const casBase = config.ssoUrl || config.publicUrl;
   const decryptor = createPasswordDecryptor(secrets.rsaPrivateKeyPem);
   const auth = createAuthService({
     repo: createAuthRepository(db, relaxed),
@@ -182,7 +187,7 @@ export async function buildApp({ config, db, secrets, logger }: AppDeps) {
       defaultTenantCode: config.runtime.defaultTenantCode,
       portal,
       logoutTimeoutMs: 3000,
-      casBase: config.ssoUrl || config.publicUrl,
+      casBase,
     },
     verifyCredentials: (c) => auth.verifyCredentials(c),
     postLogout: async (url, body, timeoutMs) => {
@@ -271,7 +276,9 @@ export async function buildApp({ config, db, secrets, logger }: AppDeps) {
       members: createMembersService({ repo: createMembersRepository(db), bus, cacheMs: config.cacheTtlMs }),
     });
     await api.register(enterprisesRoutes, { enterprises: createEnterprisesRepository(db) });
-    await api.register(menusRoutes, { menus: createMenusService({ repo: createMenusRepository(db) }) });
+    await api.register(menusRoutes, {
+      menus: createMenusService({ repo: createMenusRepository(db), portal: portal.base }),
+    });
     await api.register(pagesRoutes, { pages: createPagesRepository(db) });
     await api.register(smsRoutes, {
       sms,
@@ -297,6 +304,21 @@ export async function buildApp({ config, db, secrets, logger }: AppDeps) {
   });
   await app.register(authCasRoutes, { auth, path: PORTAL_SLO_PATH });
   await app.register(checkOnlyUserRoutes, { registration });
+  // The demo's example external system: a CAS client of the sign-on server, entered from the portal.
+  if (config.seedDemo) {
+    const service = `${config.publicUrl}${EXAMPLE_SYSTEM_PATH}`;
+    await app.register(exampleSystemRoutes, {
+      system: createExampleSystemService({
+        repo: createExampleSystemRepository(db),
+        validateTicket: createCasClient(casBase, config.runtime.defaultTenantCode),
+        service,
+        sessionTtlSeconds: 8 * 3600,
+      }),
+      service,
+      casBase,
+      secureCookie: config.publicUrl.startsWith('https:'),
+    });
+  }
 
   await app.register(webRoutes, {
     webDist,

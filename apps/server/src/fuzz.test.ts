@@ -13,6 +13,7 @@ import { connect as connectTcp, type AddressInfo } from 'node:net';
 import { canonicalParams, httpStatusOf, signingText } from '@portal/contracts';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from './db/embedded.js';
 import { sign } from './platform/signing.js';
 import { RawNumber, describe as show, requestsFor, seededRng, type FuzzRequest } from './test/fuzz.js';
 import { createTestContext, type TestContext } from './test/harness.js';
@@ -25,8 +26,11 @@ let ctx: TestContext;
 let writes: WriteWatch;
 beforeAll(async () => {
   // The session the fuzz uses is taken again after each call that may end it: more logins than
-  // one address may make in a minute.
-  ctx = await createTestContext({ LOGIN_RATE_PER_MINUTE: '1000000' });
+  // one address may make in a minute. The server listens at its public address, so that what
+  // calls it over HTTP (the example system validating a ticket) reaches it.
+  const port = await freePort();
+  ctx = await createTestContext({ LOGIN_RATE_PER_MINUTE: '1000000', PUBLIC_URL: `http://127.0.0.1:${port}` });
+  await ctx.app.listen({ port, host: '127.0.0.1' });
   writes = await watchWrites(ctx.db);
 });
 afterAll(async () => {
@@ -199,8 +203,7 @@ function rawHttp(
 
 describe('what only a real socket can send', () => {
   let port: number;
-  beforeAll(async () => {
-    await ctx.app.listen({ port: 0, host: '127.0.0.1' });
+  beforeAll(() => {
     port = (ctx.app.server.address() as AddressInfo).port;
   });
 

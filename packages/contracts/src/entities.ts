@@ -210,10 +210,11 @@ export const SystemSignOnBody = Type.Object({
 export type SystemSignOnBody = Static<typeof SystemSignOnBody>;
 
 /**
- * A CAS service ticket: `ST-` and letters, digits, `-` (CAS 3.0 §3.7), also `_` (ours, base64url)
- * and `.` (Apereo CAS appends its host name), up to the 256 characters the protocol recommends.
+ * A CAS service ticket as a client accepts it: `ST-` and letters, digits, `-` (CAS 3.0 §3.7), and
+ * `.` (Apereo CAS appends its host name; mod_auth_cas accepts it too), up to the 256 characters
+ * the protocol recommends. The sign-on server here writes only `ST-` and 43 of [A-Za-z0-9].
  */
-export const SERVICE_TICKET = '^ST-[A-Za-z0-9._-]{1,253}$';
+export const SERVICE_TICKET = '^ST-[A-Za-z0-9.-]{1,253}$';
 
 /** getTokenBySt: `st` (spec §7) and the exact service address the ticket was issued for. */
 export const TokenByStQuery = Type.Object({

@@ -329,6 +329,8 @@ export const sessions = pgTable(
 /** The portal's own pattern and single-logout address, read from PUBLIC_URL when matched. */
 export const PORTAL_PATTERN = '{PORTAL}';
 export const PORTAL_SLO = '{PORTAL_SLO}';
+/** The server's public address (PUBLIC_URL, no path): other applications it serves, e.g. the example system. */
+export const SERVER_PATTERN = '{SERVER}';
 
 /**
  * Services (CAS clients) registered per tenant: a ticket is issued, and a logout redirects, only to a
@@ -534,3 +536,23 @@ export const passwordResets = pgTable('password_resets', {
   expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
   usedAt: timestamp('used_at', { withTimezone: true }),
 });
+
+/**
+ * Sessions of the example external system (modules/example-system, served with the demo): a CAS
+ * client of the sign-on server like any other; single logout names the ticket a session began with.
+ */
+export const exampleSystemSessions = pgTable(
+  'example_system_sessions',
+  {
+    /** SHA-256 of the session cookie's value. */
+    idHash: text('id_hash').primaryKey(),
+    ticket: text('ticket').notNull(),
+    tenantCode: text('tenant_code').notNull(),
+    username: text('username').notNull(),
+    name: text('name').notNull(),
+    createdAt: createdAt(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    endedAt: timestamp('ended_at', { withTimezone: true }),
+  },
+  (t) => [index('example_system_sessions_ticket').on(t.ticket)],
+);

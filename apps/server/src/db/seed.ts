@@ -35,6 +35,16 @@ interface MenuSeed {
 
 const ENT_ROLES = ['ent_admin', 'ent_member'];
 
+/**
+ * The example external system (modules/example-system) as a service of the sign-on server: its
+ * sysCode enters it from the portal, and single logout reaches it at its own address.
+ */
+const EXAMPLE_SYSTEM = {
+  name: '园区物业服务（示例外部系统）',
+  pattern: `${s.SERVER_PATTERN}/example-system/`,
+  sysCode: 'PROPERTY',
+};
+
 /** Enterprises only the demo admin (a park operator) has joined; every estatus. */
 const parkEnterprises = (tenantId: number) =>
   PARK_ENTERPRISES.map((name, i) => ({
@@ -230,6 +240,14 @@ const MENU: MenuSeed[] = [
     redirect: '/links/policy',
     children: [
       { name: 'parkSite', path: '/links/site', title: '园区官网', url: 'https://park.example.com/', external: true },
+      // An external system entered through the sign-on server (spec §2 /front/esa/system/sso).
+      {
+        name: 'propertyService',
+        path: '/links/property',
+        title: '物业服务',
+        url: `{PORTAL}front/esa/system/sso?sysCode=${EXAMPLE_SYSTEM.sysCode}`,
+        external: true,
+      },
       {
         name: 'parkPolicy',
         path: '/links/policy',
@@ -287,7 +305,7 @@ export async function seedDemo(
 
 /**
  * What later versions added to the demo, for a demo tenant seeded by an earlier one: the default
- * role, the registration agreement, menu entries (by name, with their roles), drag pages (by code)
+ * role, the registration agreement, the example external system, menu entries (by name, with their roles), drag pages (by code)
  * and the park operator's enterprises (by name). Each step adds only what is missing.
  */
 async function topUpDemo(tx: Tx, tenantId: number): Promise<number> {
@@ -303,6 +321,13 @@ async function topUpDemo(tx: Tx, tenantId: number): Promise<number> {
       INSERT INTO register_agreements (tenant_id, html) VALUES (${tenantId}, ${sanitizeRichText(DEMO_AGREEMENT)})
       ON CONFLICT DO NOTHING`),
   );
+  added += (
+    await tx
+      .insert(s.ssoServices)
+      .values({ tenantId, ...EXAMPLE_SYSTEM })
+      .onConflictDoNothing()
+      .returning()
+  ).length;
   const roles = await tx
     .select({ id: s.roles.id, code: s.roles.code })
     .from(s.roles)
@@ -402,14 +427,24 @@ async function ensureMenus(
   return added;
 }
 
-async function insertDemo(tx: Tx, passwordHash: string): Promise<void> {
-  const [tenant] = await tx.insert(s.tenants).values({ code: 'demo', name: '演示园区' }).returning();
+/**
+ * A tenant with everything the demo has (users, roles, applications, workbenches, enterprises,
+ * menus, permissions, pages, services, notices): the demo tenant, and a second park where one is
+ * needed (the tenant-isolation suite).
+ */
+export async function insertDemo(
+  tx: Tx,
+  passwordHash: string,
+  { code, name }: { code: string; name: string } = { code: 'demo', name: '演示园区' },
+): Promise<number> {
+  const [tenant] = await tx.insert(s.tenants).values({ code, name }).returning();
   const tenantId = tenant!.id;
 
   // The portal itself is a service of the sign-on server (its address read from PUBLIC_URL).
-  await tx
-    .insert(s.ssoServices)
-    .values({ tenantId, name: '企业服务门户', pattern: s.PORTAL_PATTERN, logoutUrl: s.PORTAL_SLO });
+  await tx.insert(s.ssoServices).values([
+    { tenantId, name: '企业服务门户', pattern: s.PORTAL_PATTERN, logoutUrl: s.PORTAL_SLO },
+    { tenantId, ...EXAMPLE_SYSTEM },
+  ]);
 
   const roles = await tx
     .insert(s.roles)
@@ -578,6 +613,7 @@ async function insertDemo(tx: Tx, passwordHash: string): Promise<void> {
       { noticeId: n.id, userId: admin.id },
     ]),
   );
+  return tenantId;
 }
 
 /** The demo's drag pages. */

@@ -34,3 +34,18 @@ const OPTIONS: sanitizeHtml.IOptions = {
 export function sanitizeRichText(html: string): string {
   return sanitizeHtml(html, OPTIONS);
 }
+
+/** Escapes text for XML and HTML (CAS responses, SAML requests, the server's own pages). */
+export const escapeMarkup = (v: string) =>
+  v.replace(/[<>&"']/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' })[c]!);
+
+/**
+ * A small page the server renders itself (the sign-on server's notices, the example system):
+ * `body` is markup the caller has escaped; the title is text.
+ */
+export function plainPage(lang: 'zh' | 'en', title: string, body: string): string {
+  return `<!doctype html><html lang="${lang === 'en' ? 'en' : 'zh-CN'}"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width,initial-scale=1"><title>${escapeMarkup(title)}</title>
+<style>body{font-family:system-ui,'PingFang SC','Microsoft YaHei','WenQuanYi Micro Hei',sans-serif;background:#f0f2f5;margin:0;display:flex;min-height:100vh;align-items:center;justify-content:center;color:#1f1f1f}main{background:#fff;border-radius:12px;padding:32px;max-width:520px;margin:16px;box-shadow:0 12px 40px rgba(15,35,95,.12)}h1{font-size:20px;margin:0 0 12px}dl{display:grid;grid-template-columns:auto 1fr;gap:8px 16px;margin:16px 0}dt{color:#595959}dd{margin:0}a{color:#0958d9}.note{color:#595959;font-size:14px}</style>
+</head><body><main role="main"><h1>${escapeMarkup(title)}</h1>${body}</main></body></html>`;
+}

@@ -122,6 +122,21 @@ const messages = {
     en: '{name}, you are signed in to the sign-on service of {tenant}.',
   },
   ssoSignOut: { zh: '退出登录', en: 'Sign out' },
+  exampleTitle: { zh: '园区物业服务（示例外部系统）', en: 'Park property services (example external system)' },
+  exampleWelcome: {
+    zh: '{name}，您已通过统一认证中心登录本系统。',
+    en: '{name}, you are signed in through the sign-on service.',
+  },
+  exampleName: { zh: '姓名', en: 'Name' },
+  exampleAccount: { zh: '账号', en: 'Account' },
+  examplePark: { zh: '园区', en: 'Park' },
+  exampleSignedInAt: { zh: '登录时间', en: 'Signed in at' },
+  exampleNote: {
+    zh: '本页由一个独立于门户的外部系统提供：它只通过统一认证中心（CAS 3.0）识别用户，退出时也一并退出统一认证中心。',
+    en: 'This page belongs to a system apart from the portal: it knows you only through the sign-on service (CAS 3.0), and signing out here signs you out there too.',
+  },
+  exampleSignOut: { zh: '退出', en: 'Sign out' },
+  exampleSignInAgain: { zh: '重新登录', en: 'Sign in again' },
   // AJ-Captcha's repMsg catalogue, by repCode.
   captcha0000: { zh: '成功', en: 'Success' },
   captcha0011: { zh: '{0}不能为空', en: '{0} cannot be empty' },

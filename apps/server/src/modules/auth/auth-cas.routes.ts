@@ -5,22 +5,14 @@
  * can only end a session whose ticket it already knows.
  */
 import formbody from '@fastify/formbody';
-import { SERVICE_TICKET } from '@portal/contracts';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
+import { sessionIndexOf } from '../../platform/cas-client.js';
 import type { AuthService } from './auth.service.js';
 
 export interface AuthCasRoutesOptions {
   auth: AuthService;
   path: string;
-}
-
-const TICKET = new RegExp(SERVICE_TICKET);
-
-/** The service ticket a LogoutRequest names, or null. */
-export function sessionIndexOf(xml: string): string | null {
-  const m = /<(?:\w+:)?SessionIndex>\s*([^<\s]+)\s*<\/(?:\w+:)?SessionIndex>/.exec(xml);
-  return m && TICKET.test(m[1]!) ? m[1]! : null;
 }
 
 export const authCasRoutes: FastifyPluginAsyncTypebox<AuthCasRoutesOptions> = async (app, { auth, path }) => {

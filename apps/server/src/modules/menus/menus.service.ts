@@ -22,10 +22,18 @@ const toPermission = (p: PermissionRow): PermissionItem => ({
   status: String(p.status),
 });
 
-/** Builds the menu tree; children of an entry the role cannot see are dropped with it. */
-export function buildTree(rows: MenuRow[]): MenuItem[] {
+/** An entry's url may start with `{PORTAL}`: the portal's own address, which only the server knows. */
+export const PORTAL_URL = '{PORTAL}';
+
+/**
+ * Builds the menu tree; children of an entry the role cannot see are dropped with it. `portal` is
+ * the portal's address that `{PORTAL}` in an entry's url stands for.
+ */
+export function buildTree(rows: MenuRow[], portal = ''): MenuItem[] {
   const items = new Map<number, MenuItem>();
   for (const r of rows) {
+    const meta = r.meta as MenuMeta;
+    const url = meta.url?.startsWith(PORTAL_URL) ? `${portal}${meta.url.slice(PORTAL_URL.length)}` : meta.url;
     items.set(r.id, {
       id: String(r.id),
       path: r.path,
@@ -35,7 +43,7 @@ export function buildTree(rows: MenuRow[]): MenuItem[] {
       component: r.component,
       redirect: r.redirect,
       route: r.route,
-      meta: { ...(r.meta as MenuMeta), serviceType: r.serviceType, module: r.module },
+      meta: { ...meta, url, serviceType: r.serviceType, module: r.module },
     });
   }
   const roots: MenuItem[] = [];
@@ -50,7 +58,7 @@ export function buildTree(rows: MenuRow[]): MenuItem[] {
   return roots;
 }
 
-export function createMenusService({ repo }: { repo: MenusRepository }) {
+export function createMenusService({ repo, portal }: { repo: MenusRepository; portal: string }) {
   return {
     async menuFor(ctx: MenuContext, q: MenuQuery): Promise<MenuData> {
       let roleId = ctx.roleId;
@@ -73,7 +81,7 @@ export function createMenusService({ repo }: { repo: MenusRepository }) {
         repo.rolePermissions(ctx.tenantId, roleId),
         repo.allPermissions(ctx.tenantId),
       ]);
-      return { auth: auth.map(toPermission), allAuth: allAuth.map(toPermission), menu: buildTree(rows) };
+      return { auth: auth.map(toPermission), allAuth: allAuth.map(toPermission), menu: buildTree(rows, portal) };
     },
   };
 }

@@ -7,11 +7,12 @@
  * signs in the path, and a path the parser would change (`..`, `.`).
  *
  * The portal itself is registered as `{PORTAL}` (single logout at `{PORTAL_SLO}`), read as the
- * configured public address, so a changed PUBLIC_URL needs no data change.
+ * configured public address, so a changed PUBLIC_URL needs no data change; `{SERVER}` is that
+ * address without the portal's path (the example system the demo serves beside the portal).
  */
-import { PORTAL_PATTERN, PORTAL_SLO } from '../../db/schema.js';
+import { PORTAL_PATTERN, PORTAL_SLO, SERVER_PATTERN } from '../../db/schema.js';
 
-export { PORTAL_PATTERN, PORTAL_SLO };
+export { PORTAL_PATTERN, PORTAL_SLO, SERVER_PATTERN };
 
 export interface RegisteredService {
   id: number;
@@ -40,6 +41,8 @@ export interface PortalAddresses {
   base: string;
   /** e.g. http://localhost:8080/sso/logout */
   slo: string;
+  /** e.g. http://localhost:8080 */
+  server: string;
 }
 
 // Anywhere: backslashes, whitespace and control characters. In the path: encoded dots, slashes,
@@ -70,9 +73,11 @@ export function parseService(raw: string): URL | null {
   return url;
 }
 
-/** A pattern or entry address with `{PORTAL}` (at its start) read as the portal's address. */
+/** A pattern or entry address with `{PORTAL}` or `{SERVER}` (at its start) read as that address. */
 export function resolvePattern(pattern: string, portal: PortalAddresses): string {
-  return pattern.startsWith(PORTAL_PATTERN) ? `${portal.base}${pattern.slice(PORTAL_PATTERN.length)}` : pattern;
+  if (pattern.startsWith(PORTAL_PATTERN)) return `${portal.base}${pattern.slice(PORTAL_PATTERN.length)}`;
+  if (pattern.startsWith(SERVER_PATTERN)) return `${portal.server}${pattern.slice(SERVER_PATTERN.length)}`;
+  return pattern;
 }
 
 export function matches(service: URL, pattern: string): boolean {

@@ -10,7 +10,9 @@ import { Type, type Static } from 'typebox';
 import { AppError } from '../../platform/errors.js';
 import { langOf, t, type Lang } from '../../platform/i18n.js';
 import { ok } from '../../platform/reply.js';
-import { SsoRefusal, escapeMarkup, type SsoService, type Validation } from './sso.service.js';
+import { escapeMarkup, plainPage } from '../../platform/html.js';
+import { samlRequestOf, samlResponse } from './saml.js';
+import { SsoRefusal, type SsoService, type Validation } from './sso.service.js';
 
 export const TGC_COOKIE = 'CASTGC';
 
@@ -50,12 +52,8 @@ const LoginForm = Type.Object({
 
 /** A plain page for outcomes that must not redirect anywhere (an unregistered service). */
 function messagePage(lang: Lang, text: string, action?: { href: string; text: string }): string {
-  return `<!doctype html><html lang="${lang === 'en' ? 'en' : 'zh-CN'}"><head><meta charset="utf-8">
-<meta name="viewport" content="width=device-width,initial-scale=1"><title>${escapeMarkup(t(lang, 'ssoPageTitle'))}</title>
-<style>body{font-family:system-ui,'PingFang SC','Microsoft YaHei','WenQuanYi Micro Hei',sans-serif;background:#f0f2f5;margin:0;display:flex;min-height:100vh;align-items:center;justify-content:center}main{background:#fff;border-radius:12px;padding:32px;max-width:420px;margin:16px;box-shadow:0 12px 40px rgba(15,35,95,.12)}h1{font-size:20px;margin:0 0 12px}</style>
-</head><body><main role="main"><h1>${escapeMarkup(t(lang, 'ssoPageTitle'))}</h1><p>${escapeMarkup(text)}</p>${
-    action ? `<p><a href="${escapeMarkup(action.href)}">${escapeMarkup(action.text)}</a></p>` : ''
-  }</main></body></html>`;
+  const link = action ? `<p><a href="${escapeMarkup(action.href)}">${escapeMarkup(action.text)}</a></p>` : '';
+  return plainPage(lang, t(lang, 'ssoPageTitle'), `<p>${escapeMarkup(text)}</p>${link}`);
 }
 
 const wantsJson = (req: FastifyRequest) => (req.headers.accept ?? '').includes('application/json');
@@ -193,6 +191,56 @@ export const ssoRoutes: FastifyPluginAsyncTypebox<SsoRoutesOptions> = async (app
   // service tickets too, and some clients always call it.
   app.get('/cas/proxyValidate', { schema: { querystring: ValidateQuery } }, validate(false));
   app.get('/cas/p3/proxyValidate', { schema: { querystring: ValidateQuery } }, validate(true));
+
+  // SAML 1.1 validation (Apereo's samlValidate): a SOAP request, a SOAP answer with attributes.
+  for (const type of ['text/xml', 'application/xml', 'application/soap+xml']) {
+    app.addContentTypeParser(type, { parseAs: 'string', bodyLimit: 16 * 1024 }, (_req, body, done) => done(null, body));
+  }
+  const issuer = new URL(opts.origin).hostname;
+  app.post(
+    '/cas/samlValidate',
+    { schema: { querystring: Type.Object({ TARGET: Str, renew: Str }) } },
+    async (req, reply) => {
+      const service = req.query.TARGET ?? '';
+      const { ticket, requestId } = samlRequestOf(typeof req.body === 'string' ? req.body : '');
+      let v: Validation;
+      try {
+        v = await sso.validate({ ticket: ticket ?? undefined, service, renew: req.query.renew });
+      } catch (err) {
+        req.log.error({ err }, 'SAML ticket validation failed');
+        v = { ok: false, code: 'INTERNAL_ERROR', description: 'Internal error' };
+      }
+      return reply
+        .header('cache-control', 'no-cache, no-store')
+        .header('pragma', 'no-cache')
+        .header('soapaction', 'http://www.oasis-open.org/committees/security')
+        .type('text/xml; charset=UTF-8')
+        .send(samlResponse(v, { service, requestId, issuer }));
+    },
+  );
+
+  // No proxy-granting tickets are issued, so no proxy ticket either: the failure CAS 3.0 §2.7
+  // defines, in a form a client parses (XML, or JSON when asked).
+  app.get(
+    '/cas/proxy',
+    { schema: { querystring: Type.Object({ pgt: Str, targetService: Str, format: Str }) } },
+    async (req, reply) => {
+      const missing = !req.query.pgt || !req.query.targetService;
+      const code = missing ? 'INVALID_REQUEST' : 'UNAUTHORIZED_SERVICE';
+      const description = missing
+        ? "'pgt' and 'targetService' parameters are both required"
+        : 'This server issues no proxy-granting tickets, so no service may ask for proxy tickets';
+      const json = req.query.format?.toUpperCase() === 'JSON';
+      return reply
+        .header('cache-control', 'no-store')
+        .type(json ? 'application/json; charset=utf-8' : 'application/xml; charset=utf-8')
+        .send(
+          json
+            ? JSON.stringify({ serviceResponse: { proxyFailure: { code, description } } })
+            : `<cas:serviceResponse xmlns:cas="http://www.yale.edu/tp/cas"><cas:proxyFailure code="${code}">${escapeMarkup(description)}</cas:proxyFailure></cas:serviceResponse>\n`,
+        );
+    },
+  );
 
   // CAS 1.0: "yes\n<user>\n" or "no\n".
   app.get('/cas/validate', { schema: { querystring: ValidateQuery } }, async (req, reply) => {

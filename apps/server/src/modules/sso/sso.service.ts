@@ -5,6 +5,7 @@
  * in (the portal login's rules, captcha and lockout).
  */
 import { createHash, randomBytes } from 'node:crypto';
+import { escapeMarkup } from '../../platform/html.js';
 import {
   findService,
   logoutTarget,
@@ -76,7 +77,30 @@ export type LoginStep =
 
 export const hashCookie = (value: string) => createHash('sha256').update(value).digest('hex');
 
-const newTicket = () => `${TICKET_PREFIX}${randomBytes(32).toString('base64url')}`;
+const ALNUM = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+
+/**
+ * `length` characters of [A-Za-z0-9], uniformly random: CAS 3.0 §3.7 allows only these and `-` in
+ * tickets, and clients enforce it (mod_auth_cas, for one, treats any other ticket as none). 43 of
+ * them carry 256 bits, as the 32 random bytes before them did.
+ */
+export function randomAlnum(length = 43): string {
+  let out = '';
+  while (out.length < length) {
+    // Bytes from 248 up are dropped, so that each of the 62 characters is equally likely.
+    for (const b of randomBytes(length)) if (b < 248 && out.length < length) out += ALNUM[b % 62];
+  }
+  return out;
+}
+
+/** A service ticket: `ST-` and 256 random bits (CAS 3.0 §3.7 grammar). */
+export const newTicket = () => `${TICKET_PREFIX}${randomAlnum()}`;
+
+/** The ticket-granting cookie's value: `TGC-` (CAS 3.0 §3.6's recommended prefix) and 256 random bits. */
+export const newTicketGrantingCookie = () => `TGC-${randomAlnum()}`;
+
+/** What a ticket this server issued looks like: anything else is not one of ours. */
+const TICKET_GRAMMAR = /^ST-[A-Za-z0-9-]{1,253}$/;
 
 /** CAS's boolean parameters: present and "true" (any case), or a bare flag. */
 export const flag = (v: string | undefined) => v !== undefined && (v === '' || v.toLowerCase() === 'true');
@@ -87,10 +111,6 @@ function withTicket(service: URL, ticket: string): string {
   const joined = `${address}${address.includes('?') ? '&' : '?'}ticket=${encodeURIComponent(ticket)}`;
   return hash === undefined ? joined : `${joined}#${hash}`;
 }
-
-/** Escapes text for XML and HTML (CAS responses, SAML requests, the plain pages). */
-export const escapeMarkup = (v: string) =>
-  v.replace(/[<>&"']/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' })[c]!);
 
 /** SAML LogoutRequest of CAS single logout; the session index is the service ticket. */
 export function logoutRequestXml(ticket: string, id = randomBytes(16).toString('hex'), at = new Date()): string {
@@ -202,7 +222,7 @@ export function createSsoService(deps: SsoDeps) {
       const user = await deps.verifyCredentials({ ...c, tenantCode: tenant.code });
       // A new login in this browser replaces its earlier SSO session (perhaps another user's).
       if (previousCookie) await endSession(previousCookie);
-      const cookie = randomBytes(32).toString('base64url');
+      const cookie = newTicketGrantingCookie();
       const id = await repo.openSession(hashCookie(cookie), user.tenantId, user.userId, settings.sessionMaxSeconds);
       const session = { id, tenantId: user.tenantId, userId: user.userId };
       // Without a service the sign-on page itself says who is signed in.
@@ -219,7 +239,7 @@ export function createSsoService(deps: SsoDeps) {
       if (!q.ticket || !q.service) {
         return { ok: false, code: 'INVALID_REQUEST', description: `'ticket' and 'service' are required` };
       }
-      if (!q.ticket.startsWith(TICKET_PREFIX) || q.ticket.length > 256) {
+      if (!TICKET_GRAMMAR.test(q.ticket)) {
         return { ok: false, code: 'INVALID_TICKET', description: `Ticket '${q.ticket.slice(0, 64)}' not recognized` };
       }
       const given = parseService(q.service)?.href ?? null;

@@ -11,9 +11,9 @@ import { XMLParser } from 'fast-xml-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../db/embedded.js';
 import { DEMO_PASSWORD, createTestContext, type TestContext } from '../../test/harness.js';
-import { sessionIndexOf } from '../auth/auth-cas.routes.js';
+import { sessionIndexOf } from '../../platform/cas-client.js';
 import { findService, parseService, type RegisteredService } from './service-registry.js';
-import { hashCookie } from './sso.service.js';
+import { hashCookie, newTicket as issueTicketId, newTicketGrantingCookie } from './sso.service.js';
 
 // The demo tenant registers the portal ({PORTAL} = PUBLIC_URL + /center/).
 const PORTAL = 'http://portal.test/center/';
@@ -21,7 +21,8 @@ const SERVICE = `${PORTAL}login?redirect=%2Fent%2Fcolist&benchCode=B1`;
 
 let ctx: TestContext;
 beforeAll(async () => {
-  ctx = await createTestContext({ PUBLIC_URL: 'http://portal.test' });
+  // Many sign-ins from one address in this file: more than the per-address limit allows a minute.
+  ctx = await createTestContext({ PUBLIC_URL: 'http://portal.test', LOGIN_RATE_PER_MINUTE: '1000' });
 });
 afterAll(async () => ctx?.close());
 
@@ -75,7 +76,11 @@ describe('service registry (open redirects)', () => {
     { id: 1, tenantId: 1, name: 'portal', pattern: '{PORTAL}', sysCode: null, logoutUrl: '{PORTAL_SLO}' },
     { id: 2, tenantId: 1, name: 'exact', pattern: 'https://apps.test/oa/login', sysCode: 'OA', logoutUrl: null },
   ];
-  const portal = { base: 'https://portal.test/center/', slo: 'https://portal.test/sso/logout' };
+  const portal = {
+    base: 'https://portal.test/center/',
+    slo: 'https://portal.test/sso/logout',
+    server: 'https://portal.test',
+  };
   const allowed = (s: string) => findService(s, services, portal) !== null;
 
   it.each([
@@ -132,9 +137,22 @@ describe('CAS 3.0 §2.1 /login', () => {
     const location = new URL(res.headers.location!);
     expect(location.href.startsWith(`${SERVICE}&ticket=`)).toBe(true);
     const ticket = location.searchParams.get('ticket')!;
-    expect(ticket).toMatch(/^ST-[A-Za-z0-9_-]{32,}$/);
+    expect(ticket).toMatch(/^ST-[A-Za-z0-9]{43}$/);
     const { line } = cookieOf(res.headers['set-cookie']);
-    expect(line).toMatch(/^CASTGC=[A-Za-z0-9_-]{40,}; Path=\/cas; HttpOnly; SameSite=Lax; Max-Age=28800$/);
+    expect(line).toMatch(/^CASTGC=TGC-[A-Za-z0-9]{43}; Path=\/cas; HttpOnly; SameSite=Lax; Max-Age=28800$/);
+  });
+
+  it('writes every ticket in the grammar of CAS 3.0 §3.7 (A-Z a-z 0-9 and -), with 256 bits of randomness', () => {
+    const tickets = Array.from({ length: 2000 }, issueTicketId);
+    for (const t of tickets) expect(t).toMatch(/^ST-[A-Za-z0-9-]+$/);
+    for (const c of Array.from({ length: 200 }, newTicketGrantingCookie)) expect(c).toMatch(/^TGC-[A-Za-z0-9]{43}$/);
+    // 43 characters of 62 carry 43·log2(62) ≈ 256 bits; all 62 appear, none far more often than the others.
+    const counts = new Map<string, number>();
+    for (const t of tickets) for (const ch of t.slice(3)) counts.set(ch, (counts.get(ch) ?? 0) + 1);
+    expect(counts.size).toBe(62);
+    const expected = (2000 * 43) / 62;
+    for (const n of counts.values()) expect(Math.abs(n - expected) / expected).toBeLessThan(0.2);
+    expect(new Set(tickets).size).toBe(tickets.length);
   });
 
   it('refuses an unregistered service with an error page: no redirect and no ticket', async () => {
@@ -333,6 +351,94 @@ describe('CAS 3.0 §2.5 /serviceValidate and /p3/serviceValidate', () => {
     const { ticket } = await newTicket();
     expect((await validate({ ticket, service: SERVICE }, '/cas/validate')).body).toBe('yes\nmember\n');
     expect((await validate({ ticket, service: SERVICE }, '/cas/validate')).body).toBe('no\n');
+  });
+});
+
+describe('CAS 3.0 §2.7 /proxy and SAML 1.1 /samlValidate', () => {
+  const xml = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '@', removeNSPrefix: true });
+
+  it('answers /proxy with a proxyFailure a client can parse (no proxy-granting tickets are issued)', async () => {
+    const none = await ctx.app.inject({ url: '/cas/proxy' });
+    expect(none.statusCode).toBe(200);
+    expect(none.headers['content-type']).toMatch(/^application\/xml/);
+    expect(xml.parse(none.body).serviceResponse.proxyFailure['@code']).toBe('INVALID_REQUEST');
+    const some = await ctx.app.inject({ url: `/cas/proxy?pgt=PGT-1-abc&targetService=${encodeURIComponent(SERVICE)}` });
+    expect(xml.parse(some.body).serviceResponse.proxyFailure['@code']).toBe('UNAUTHORIZED_SERVICE');
+    const asJson = await ctx.app.inject({ url: '/cas/proxy?pgt=PGT-1&targetService=x&format=JSON' });
+    expect(asJson.json().serviceResponse.proxyFailure.code).toBe('UNAUTHORIZED_SERVICE');
+  });
+
+  /** The SOAP request java-cas-client sends (default namespace, a request id, a comment first). */
+  const javaClientRequest = (ticket: string) =>
+    `<!-- licensed --><soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/"><soap:Header/><soap:Body>` +
+    `<Request xmlns="urn:oasis:names:tc:SAML:1.0:protocol" MajorVersion="1" MinorVersion="1" RequestID="_abc123" IssueInstant="2026-11-24T10:00:00Z">` +
+    `<AssertionArtifact>${ticket}</AssertionArtifact></Request></soap:Body></soap:Envelope>`;
+  /** The one mod_auth_cas and phpCAS send (samlp: prefix, no request id). */
+  const prefixedRequest = (ticket: string) =>
+    `<?xml version="1.0" encoding="utf-8"?><SOAP-ENV:Envelope xmlns:SOAP-ENV="http://schemas.xmlsoap.org/soap/envelope/"><SOAP-ENV:Header/><SOAP-ENV:Body>` +
+    `<samlp:Request xmlns:samlp="urn:oasis:names:tc:SAML:1.0:protocol"  MajorVersion="1" MinorVersion="1"><samlp:AssertionArtifact>${ticket}</samlp:AssertionArtifact></samlp:Request></SOAP-ENV:Body></SOAP-ENV:Envelope>`;
+
+  const samlValidate = (query: Record<string, string>, body: string) =>
+    ctx.app.inject({
+      method: 'POST',
+      url: `/cas/samlValidate?${new URLSearchParams(query)}`,
+      headers: { 'content-type': 'text/xml', soapaction: 'http://www.oasis-open.org/committees/security' },
+      payload: body,
+    });
+  type Saml = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+  const responseOf = (body: string): Saml => xml.parse(body).Envelope.Body.Response as Saml;
+
+  it('validates a ticket once and answers the assertion with the user and attributes, as Apereo CAS does', async () => {
+    const { ticket } = await newTicket();
+    const before = Date.now();
+    const res = await samlValidate({ TARGET: SERVICE }, javaClientRequest(ticket));
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toMatch(/^text\/xml/);
+    const r = responseOf(res.body);
+    expect(r['@MajorVersion']).toBe('1');
+    expect(r['@MinorVersion']).toBe('1');
+    expect(r['@InResponseTo']).toBe('_abc123');
+    expect(r.Status.StatusCode['@Value']).toBe('saml1p:Success');
+    const a = r.Assertion;
+    // java-cas-client accepts the assertion 1 s either side of its conditions.
+    const notBefore = Date.parse(a.Conditions['@NotBefore']);
+    const notAfter = Date.parse(a.Conditions['@NotOnOrAfter']);
+    expect(notBefore).toBeLessThanOrEqual(before);
+    expect(notAfter).toBeGreaterThan(Date.now());
+    expect(a.Conditions.AudienceRestrictionCondition.Audience).toBe(SERVICE);
+    expect(a.AuthenticationStatement['@AuthenticationMethod']).toBe('urn:oasis:names:tc:SAML:1.0:am:password');
+    expect(a.AuthenticationStatement.Subject.NameIdentifier).toBe('member');
+    expect(a.AuthenticationStatement.Subject.SubjectConfirmation.ConfirmationMethod).toBe(
+      'urn:oasis:names:tc:SAML:1.0:cm:artifact',
+    );
+    const attrs = Object.fromEntries(
+      ([] as Saml[]).concat(a.AttributeStatement.Attribute).map((x) => [x['@AttributeName'], String(x.AttributeValue)]),
+    );
+    expect(attrs).toMatchObject({ tenantCode: 'demo', name: '张敏', isFromNewLogin: 'true' });
+    // Single use, whatever the protocol of the second attempt.
+    const again = responseOf((await samlValidate({ TARGET: SERVICE }, prefixedRequest(ticket))).body);
+    expect(again.Status.StatusCode['@Value']).toBe('saml1p:RequestDenied');
+    expect(again.Status.StatusMessage).toContain('not recognized');
+    expect(again.Assertion).toBeUndefined();
+  });
+
+  it('refuses another service, renew with a ticket from single sign-on, and a request without a ticket', async () => {
+    const other = await newTicket();
+    const wrong = responseOf((await samlValidate({ TARGET: `${PORTAL}other` }, prefixedRequest(other.ticket))).body);
+    expect(wrong.Status.StatusCode['@Value']).toBe('saml1p:RequestDenied');
+    expect(wrong['@InResponseTo']).toBe('portal.test');
+    const fresh = await newTicket();
+    const sso = await ctx.app.inject({
+      url: `/cas/login?${new URLSearchParams({ service: SERVICE })}`,
+      headers: { cookie: `CASTGC=${fresh.cookie}` },
+    });
+    const renew = await samlValidate(
+      { TARGET: SERVICE, renew: 'true' },
+      prefixedRequest(ticketIn(sso.headers.location)!),
+    );
+    expect(responseOf(renew.body).Status.StatusCode['@Value']).toBe('saml1p:RequestDenied');
+    const empty = await samlValidate({ TARGET: SERVICE }, '<soap:Envelope/>');
+    expect(responseOf(empty.body).Status.StatusCode['@Value']).toBe('saml1p:RequestDenied');
   });
 });
 

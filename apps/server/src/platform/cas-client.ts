@@ -1,17 +1,20 @@
 /**
- * The portal as a CAS client: it validates a service ticket against the sign-on server over HTTP
- * (CAS 3.0 /p3/serviceValidate), exactly as any other registered service would. It asks for JSON
+ * A CAS client, for the portal and the example external system alike: it validates a service
+ * ticket against the sign-on server over HTTP (CAS 3.0 /p3/serviceValidate), exactly as any other
+ * registered service would, and reads the sign-on server's single-logout requests. It asks for JSON
  * and also reads the XML every CAS 3.0 server answers, so `SSO_URL` may name another CAS server
  * (Apereo CAS, say): attributes may then be lists, and a server that sends no `tenantCode`
  * signs users into the portal's default tenant.
  */
-import { ResultCode } from '@portal/contracts';
+import { ResultCode, SERVICE_TICKET } from '@portal/contracts';
 import { XMLParser } from 'fast-xml-parser';
-import { AppError } from '../../platform/errors.js';
+import { AppError } from './errors.js';
 
 export interface CasUser {
   username: string;
   tenantCode: string;
+  /** The person's name, when the server releases it (this one does, as `name`). */
+  name: string | null;
 }
 
 interface ServiceResponse {
@@ -75,6 +78,14 @@ export function createCasClient(ssoUrl: string, defaultTenantCode: string, timeo
     // A tenantCode attribute must name one tenant; only its absence means the default tenant.
     const tenantCode = single(ok?.attributes?.tenantCode);
     if (!ok || !username || tenantCode === null) return null;
-    return { username, tenantCode: tenantCode ?? defaultTenantCode };
+    return { username, tenantCode: tenantCode ?? defaultTenantCode, name: single(ok?.attributes?.name) ?? null };
   };
+}
+
+const TICKET = new RegExp(SERVICE_TICKET);
+
+/** The service ticket a single-logout request (a SAML LogoutRequest) names, or null. */
+export function sessionIndexOf(xml: string): string | null {
+  const m = /<(?:\w+:)?SessionIndex>\s*([^<\s]+)\s*<\/(?:\w+:)?SessionIndex>/.exec(xml);
+  return m && TICKET.test(m[1]!) ? m[1]! : null;
 }

@@ -1,0 +1,202 @@
+/**
+ * Tenant isolation, swept from the route table: a second park (tenant B) with everything the demo
+ * has; every route that takes a session is called with tenant A's session and, in each field that
+ * names an object (found from the route's schemas by name), tenant B's objects of that kind. The
+ * answer must be the one an unknown id gets: B's objects are invisible to A, not forbidden. A new
+ * route is swept without anyone listing it; a new id-like field must be given its kind below.
+ */
+import { sql } from 'drizzle-orm';
+import type { LightMyRequestResponse } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { insertDemo } from './db/seed.js';
+import { hashPassword } from './modules/auth/auth.service.js';
+import type { RouteEntry } from './platform/route-table.js';
+import { seededRng, validValue } from './test/fuzz.js';
+import { DEMO_PASSWORD, createTestContext, type TestContext } from './test/harness.js';
+
+type Kind =
+  | 'user'
+  | 'role'
+  | 'roleCode'
+  | 'application'
+  | 'applicationCode'
+  | 'workbench'
+  | 'workbenchCode'
+  | 'enterprise'
+  | 'page'
+  | 'system';
+
+/** What each id-like field names; `path:field` where a name means different things on different routes. */
+const KINDS: Record<string, Kind> = {
+  userId: 'user',
+  roleId: 'role',
+  defaultRoleId: 'role',
+  fastRoleCode: 'roleCode',
+  applyId: 'application',
+  defaultApplyId: 'application',
+  fastAppCode: 'applicationCode',
+  appCodes: 'applicationCode',
+  serviceCode: 'applicationCode',
+  workbenchId: 'workbench',
+  defaultWorkbenchCode: 'workbenchCode',
+  wbCode: 'workbenchCode',
+  benchCode: 'workbenchCode',
+  targetWb: 'workbenchCode',
+  partWb: 'workbenchCode',
+  entId: 'enterprise',
+  sysCode: 'system',
+  '/api/front/member/getAppNameByCode/:code:code': 'applicationCode',
+  '/api/front/page/definition/:code:code': 'page',
+};
+/** Id-like names that name no object of a tenant. */
+const NOT_OBJECTS = new Set(['token']);
+const ID_LIKE = /(?:Id|Ids|Code|Codes|Wb)$|^(?:id|code)$/;
+
+type Part = 'querystring' | 'params' | 'body';
+interface Field {
+  route: RouteEntry;
+  part: Part;
+  name: string;
+  kind: Kind;
+}
+
+function idFields(route: RouteEntry): { fields: Field[]; unclassified: string[] } {
+  const fields: Field[] = [];
+  const unclassified: string[] = [];
+  for (const part of ['querystring', 'params', 'body'] as const) {
+    const props = ((route.schema as Record<string, { properties?: object }> | undefined)?.[part]?.properties ??
+      {}) as Record<string, unknown>;
+    for (const name of Object.keys(props)) {
+      const kind = KINDS[`${route.url}:${name}`] ?? KINDS[name];
+      if (kind) fields.push({ route, part, name, kind });
+      else if (ID_LIKE.test(name) && !NOT_OBJECTS.has(name)) unclassified.push(`${route.method} ${route.url} ${name}`);
+    }
+  }
+  return { fields, unclassified };
+}
+
+let ctx: TestContext;
+let tenantB: number;
+const objects: Record<'A' | 'B', Record<Kind, string[]>> = { A: {} as never, B: {} as never };
+
+const UNKNOWN: Record<Kind, string> = {
+  user: '987654321',
+  role: '987654321',
+  roleCode: 'NO_SUCH_ROLE',
+  application: '987654321',
+  applicationCode: 'NO_SUCH_APP',
+  workbench: '987654321',
+  workbenchCode: 'NO_SUCH_WB',
+  enterprise: '987654321',
+  page: 'no-such-page',
+  system: 'NO_SUCH_SYSTEM',
+};
+
+async function objectsOf(tenantId: number): Promise<Record<Kind, string[]>> {
+  const list = async (query: ReturnType<typeof sql>) =>
+    (await ctx.db.execute<{ v: string }>(query)).rows.map((r) => String(r.v));
+  return {
+    user: await list(sql`SELECT id AS v FROM users WHERE tenant_id = ${tenantId} ORDER BY id`),
+    role: await list(sql`SELECT id AS v FROM roles WHERE tenant_id = ${tenantId} ORDER BY id`),
+    roleCode: await list(sql`SELECT code AS v FROM roles WHERE tenant_id = ${tenantId} ORDER BY id`),
+    application: await list(sql`SELECT id AS v FROM applications WHERE tenant_id = ${tenantId} ORDER BY id`),
+    applicationCode: await list(sql`SELECT code AS v FROM applications WHERE tenant_id = ${tenantId} ORDER BY id`),
+    workbench: await list(sql`SELECT id AS v FROM workbenches WHERE tenant_id = ${tenantId} ORDER BY id`),
+    workbenchCode: await list(sql`SELECT code AS v FROM workbenches WHERE tenant_id = ${tenantId} ORDER BY id`),
+    enterprise: await list(sql`SELECT id AS v FROM enterprises WHERE tenant_id = ${tenantId} ORDER BY id`),
+    page: await list(sql`SELECT code AS v FROM page_definitions WHERE tenant_id = ${tenantId} ORDER BY code`),
+    system: await list(
+      sql`SELECT sys_code AS v FROM sso_services WHERE tenant_id = ${tenantId} AND sys_code IS NOT NULL ORDER BY id`,
+    ),
+  };
+}
+
+beforeAll(async () => {
+  ctx = await createTestContext();
+  const hash = await hashPassword(DEMO_PASSWORD);
+  tenantB = await ctx.db.transaction((tx) => insertDemo(tx, hash, { code: 'other', name: '另一园区' }));
+  // The seed gives every tenant the same codes; B's must differ from A's to tell them apart.
+  await ctx.db.execute(sql`UPDATE applications SET code = 'B_' || code WHERE tenant_id = ${tenantB}`);
+  await ctx.db.execute(sql`UPDATE workbenches SET code = 'B_' || code WHERE tenant_id = ${tenantB}`);
+  await ctx.db.execute(sql`UPDATE roles SET code = 'b_' || code WHERE tenant_id = ${tenantB}`);
+  await ctx.db.execute(sql`UPDATE page_definitions SET code = 'b-' || code WHERE tenant_id = ${tenantB}`);
+  await ctx.db.execute(sql`UPDATE sso_services SET sys_code = 'B_' || sys_code WHERE tenant_id = ${tenantB}`);
+  const [a] = (await ctx.db.execute<{ id: number }>(sql`SELECT id FROM tenants WHERE code = 'demo'`)).rows;
+  objects.A = await objectsOf(Number(a!.id));
+  objects.B = await objectsOf(tenantB);
+});
+afterAll(async () => ctx?.close());
+
+/** One call: `field` set to `value`, every other required field filled the same way each time. */
+function call(field: Field, value: string, token: string) {
+  const { route } = field;
+  const schema = (route.schema ?? {}) as Partial<
+    Record<Part, { properties?: Record<string, object>; required?: string[] }>
+  >;
+  const parts: Record<Part, Record<string, unknown>> = { querystring: {}, params: {}, body: {} };
+  const r = seededRng(7);
+  for (const part of ['querystring', 'params', 'body'] as const) {
+    for (const name of schema[part]?.required ?? []) parts[part][name] = validValue(schema[part]!.properties![name], r);
+  }
+  const prop = schema[field.part]!.properties![field.name] as { type?: string; anyOf?: unknown[] };
+  parts[field.part][field.name] = prop.type === 'integer' ? Number(value) : value;
+  const path = route.url.replace(/:(\w+)/g, (_, p: string) => encodeURIComponent(String(parts.params[p])));
+  const qs = new URLSearchParams(Object.entries(parts.querystring).map(([k, v]) => [k, String(v)])).toString();
+  const hasBody = route.method !== 'GET';
+  return ctx.call({
+    method: route.method as 'GET',
+    url: qs ? `${path}?${qs}` : path,
+    ...(hasBody ? { body: parts.body } : {}),
+    token,
+  });
+}
+
+const answerOf = (res: LightMyRequestResponse) => ({ http: res.statusCode, body: res.json() as unknown });
+
+describe('tenant isolation over the route table', () => {
+  it("gives tenant A's session the answer of an unknown id for every object of tenant B", async () => {
+    const sessionRoutes = ctx.app.routeTable.filter((r) => r.session && r.method !== 'HEAD');
+    const found = sessionRoutes.map(idFields);
+    expect(
+      found.flatMap((f) => f.unclassified),
+      'id-like fields without a kind in KINDS',
+    ).toEqual([]);
+    const fields = found.flatMap((f) => f.fields);
+
+    let token = await ctx.login('admin');
+    const leaks: string[] = [];
+    let calls = 0;
+    let distinguishing = 0;
+    const routes = new Set<string>();
+    for (const field of fields) {
+      const label = `${field.route.method} ${field.route.url} ${field.name}`;
+      expect(objects.B[field.kind].length, `tenant B has no ${field.kind}`).toBeGreaterThan(0);
+      const unknown = answerOf(await call(field, UNKNOWN[field.kind], token));
+      for (const id of objects.B[field.kind]) {
+        const res = answerOf(await call(field, id, token));
+        calls++;
+        routes.add(`${field.route.method} ${field.route.url}`);
+        if (JSON.stringify(res) !== JSON.stringify(unknown)) {
+          leaks.push(`${label}=${id} (B): ${JSON.stringify(res)}; unknown: ${JSON.stringify(unknown)}`);
+        }
+      }
+      // The sweep can tell: A's own object gets another answer on most routes.
+      const own = answerOf(await call(field, objects.A[field.kind][0]!, token));
+      if (JSON.stringify(own) !== JSON.stringify(unknown)) distinguishing++;
+      // A switch or a new default may have ended the session or changed it: start again.
+      token = await ctx.login('admin');
+    }
+    console.log(
+      `isolation: ${routes.size} routes, ${fields.length} id fields, ${calls} calls with tenant B's ids, ` +
+        `${distinguishing} fields where A's own id answers otherwise`,
+    );
+    expect(leaks).toEqual([]);
+    expect(fields.length).toBeGreaterThanOrEqual(15);
+    expect(distinguishing).toBeGreaterThanOrEqual(10);
+  }, 300_000);
+
+  it("refuses tenant A's session nothing of its own: the demo users still sign in to their tenants", async () => {
+    expect(await ctx.login('member', DEMO_PASSWORD, 'other')).toMatch(/\./);
+    expect(await ctx.login('member', DEMO_PASSWORD, 'demo')).toMatch(/\./);
+  });
+});

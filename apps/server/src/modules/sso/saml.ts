@@ -1,0 +1,76 @@
+/**
+ * SAML 1.1 ticket validation (`POST /cas/samlValidate?TARGET=<service>`), as Apereo CAS serves it
+ * for the clients that validate this way to receive attributes (java-cas-client's
+ * Saml11TicketValidator, phpCAS, mod_auth_cas with CASValidateSAML): the request is a SOAP 1.1
+ * envelope whose samlp:Request carries the ticket as AssertionArtifact; the answer is a SOAP
+ * envelope with a saml1p:Response holding an assertion (subject, authentication statement,
+ * attributes) on success, or a RequestDenied status with the reason and no assertion.
+ */
+import { randomBytes } from 'node:crypto';
+import { escapeMarkup } from '../../platform/html.js';
+import type { Validation } from './sso.service.js';
+
+/** How far the assertion's validity reaches either side of now (Apereo's default skew, 30 s). */
+const SKEW_MS = 30_000;
+
+/**
+ * The ticket and request id of a samlValidate request. Like Apereo, the body is searched, not
+ * parsed (clients differ in prefixes and namespaces; a comment may precede the envelope).
+ */
+export function samlRequestOf(body: string): { ticket: string | null; requestId: string | null } {
+  const artifact = /<(?:[\w-]+:)?AssertionArtifact(?:\s[^>]*)?>([^<]*)<\/(?:[\w-]+:)?AssertionArtifact>/.exec(body);
+  const requestId = /<(?:[\w-]+:)?Request\b[^>]*\sRequestID="([^"]{1,128})"/.exec(body);
+  return { ticket: artifact?.[1]?.trim() || null, requestId: requestId?.[1] ?? null };
+}
+
+const id = () => `_${randomBytes(16).toString('hex')}`;
+const iso = (ms: number) => new Date(ms).toISOString();
+
+const envelope = (response: string) =>
+  `<?xml version="1.0" encoding="UTF-8"?><SOAP-ENV:Envelope xmlns:SOAP-ENV="http://schemas.xmlsoap.org/soap/envelope/"><SOAP-ENV:Body>${response}</SOAP-ENV:Body></SOAP-ENV:Envelope>`;
+
+export function samlResponse(
+  v: Validation,
+  opts: { service: string; requestId: string | null; issuer: string; now?: number },
+): string {
+  const now = opts.now ?? Date.now();
+  const issued = iso(now - SKEW_MS);
+  // No request id: Apereo answers in response to the service's host.
+  let inResponseTo = opts.requestId;
+  if (!inResponseTo) {
+    try {
+      inResponseTo = new URL(opts.service).host;
+    } catch {
+      inResponseTo = '';
+    }
+  }
+  const head = `<saml1p:Response xmlns:saml1p="urn:oasis:names:tc:SAML:1.0:protocol" InResponseTo="${escapeMarkup(inResponseTo)}" IssueInstant="${issued}" MajorVersion="1" MinorVersion="1" ResponseID="${id()}">`;
+  if (!v.ok) {
+    return envelope(
+      `${head}<saml1p:Status><saml1p:StatusCode Value="saml1p:RequestDenied"/><saml1p:StatusMessage>${escapeMarkup(
+        v.description,
+      )}</saml1p:StatusMessage></saml1p:Status></saml1p:Response>`,
+    );
+  }
+  const subject =
+    `<saml1:Subject><saml1:NameIdentifier>${escapeMarkup(v.user)}</saml1:NameIdentifier>` +
+    '<saml1:SubjectConfirmation><saml1:ConfirmationMethod>urn:oasis:names:tc:SAML:1.0:cm:artifact</saml1:ConfirmationMethod></saml1:SubjectConfirmation></saml1:Subject>';
+  const attributes = Object.entries(v.attributes)
+    .map(
+      ([name, value]) =>
+        `<saml1:Attribute AttributeName="${escapeMarkup(name)}" AttributeNamespace="http://www.ja-sig.org/products/cas/"><saml1:AttributeValue>${escapeMarkup(
+          String(value),
+        )}</saml1:AttributeValue></saml1:Attribute>`,
+    )
+    .join('');
+  return envelope(
+    `${head}<saml1p:Status><saml1p:StatusCode Value="saml1p:Success"/></saml1p:Status>` +
+      `<saml1:Assertion xmlns:saml1="urn:oasis:names:tc:SAML:1.0:assertion" AssertionID="${id()}" IssueInstant="${issued}" Issuer="${escapeMarkup(opts.issuer)}" MajorVersion="1" MinorVersion="1">` +
+      `<saml1:Conditions NotBefore="${issued}" NotOnOrAfter="${iso(now + SKEW_MS)}"><saml1:AudienceRestrictionCondition><saml1:Audience>${escapeMarkup(
+        opts.service,
+      )}</saml1:Audience></saml1:AudienceRestrictionCondition></saml1:Conditions>` +
+      `<saml1:AuthenticationStatement AuthenticationInstant="${escapeMarkup(v.attributes.authenticationDate)}" AuthenticationMethod="urn:oasis:names:tc:SAML:1.0:am:password">${subject}</saml1:AuthenticationStatement>` +
+      `<saml1:AttributeStatement>${subject}${attributes}</saml1:AttributeStatement>` +
+      '</saml1:Assertion></saml1p:Response>',
+  );
+}
