@@ -73,7 +73,7 @@ async function cascade(page: Page, field: string, labels: string[]) {
   await page.keyboard.press('Escape');
 }
 
-/** Drags the slider to the test-mode answer (x = 150 of 310) and waits for it to pass. */
+/** Drags the slider to the test-mode answer (x = 150 of 310); the image's size as shown. */
 async function passSlider(page: Page) {
   await page.locator('.bc-slider.is-ready .bc-background').waitFor();
   await expect.poll(() => page.locator('.ant-modal[class*="ant-zoom"]').count()).toBe(0);
@@ -86,6 +86,7 @@ async function passSlider(page: Page) {
   await page.mouse.move(handle.x + handle.width / 2 + dx / 2, y, { steps: 4 });
   await page.mouse.move(handle.x + handle.width / 2 + dx, y, { steps: 4 });
   await page.mouse.up();
+  return { width: Math.round(image.width), height: Math.round(image.height) };
 }
 
 async function fillCompany(page: Page, mobile: string) {
@@ -125,7 +126,10 @@ async function signInAs(page: Page, base: string, username: string, password: st
   await page.locator('#password').fill(password);
   if (!slider) await page.locator('#imgvercode').fill('8888');
   await page.keyboard.press('Enter');
-  if (slider) await passSlider(page);
+  if (slider) {
+    const shown = await passSlider(page);
+    if (page.viewportSize()!.width >= 1024) expect(shown).toEqual({ width: 310, height: 155 });
+  }
   await page.getByRole('tablist').waitFor();
 }
 
@@ -189,7 +193,8 @@ describe('company registration', () => {
     await fillPasswords(page);
     expect(await page.locator('#imgCode').count()).toBe(0);
     await page.getByRole('button', { name: 'Get code' }).click();
-    await passSlider(page);
+    // Spec §9: the registration's captcha image is 400×200 (the login's stays 310×155, below).
+    expect(await passSlider(page)).toEqual({ width: 400, height: 200 });
     await page.getByRole('button', { name: /Again in \d+ s/ }).waitFor();
     await page.locator('#smsCode').fill(await codeFor(split, mobile));
     await acceptAgreement(page, 'Agree');

@@ -23,10 +23,11 @@ function CaptchaUnavailable() {
 }
 
 /**
- * The login form's captcha, as the server asks (getCaptchaType) and the runtime config shows it;
- * shared by the portal's login and the sign-on page.
+ * The captcha a form asks for, as the server wants it (getCaptchaType) and the runtime config
+ * shows it; shared by the login, the sign-on page, registration and the password pages. `width`:
+ * the behavioural check's image width (310, or 400 on registration, spec §9).
  */
-export function useHumanCheck(): HumanCheck | undefined {
+export function useHumanCheck(width?: number): HumanCheck | undefined {
   const kind = useCaptchaKind();
   if (kind.isPending) return undefined;
   // Not the image captcha by default: a server that wants the behavioural one would refuse it.
@@ -41,6 +42,7 @@ export function useHumanCheck(): HumanCheck | undefined {
           mode={captchaMode}
           open={open}
           captchaType={captchaType}
+          {...(width ? { width } : {})}
           onSuccess={(answer) => onPassed(answer.captchaVerification)}
           onClose={onCancel}
         />

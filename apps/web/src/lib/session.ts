@@ -52,7 +52,8 @@ export function loginUrl(redirect?: string, tenantCode = storage.get<string>('te
 let loggingOut = false;
 
 /**
- * Ends the session in the browser: clears every stored key but the language, and reloads
+ * Ends the session in the browser: clears local and session storage but the language
+ * (docs/decisions/012), and reloads
  * on the login page (which drops every cache and tab). Concurrent callers share one logout. The
  * caller revokes the token on the server first when it is still valid.
  */

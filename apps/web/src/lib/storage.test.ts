@@ -24,15 +24,16 @@ describe('storage', () => {
     expect(storage.get('userInfo')).toBeNull();
   });
 
-  it('clears only its own keys (plus session storage), keeping what it is asked to', () => {
+  it('clears all local and session storage (spec §4 logout), keeping only what it is asked to', () => {
     storage.set('token', 't');
     storage.set('locale', 'en');
-    localStorage.setItem('other_app', '1');
+    localStorage.setItem('micro_app_draft', 'of the user who left');
     sessionStorage.setItem('s', '1');
     storage.clearAll(['locale']);
     expect(storage.get('token')).toBeNull();
     expect(storage.get('locale')).toBe('en');
-    expect(localStorage.getItem('other_app')).toBe('1');
+    expect(localStorage.getItem('micro_app_draft')).toBeNull();
+    expect(localStorage.length).toBe(1);
     expect(sessionStorage.length).toBe(0);
   });
 

@@ -69,14 +69,15 @@ export const storage = {
   remove(key: StorageKey): void {
     localStorage.removeItem(full(key));
   },
-  /** Removes every key under the prefix, and the whole session storage (spec §4 logout). */
+  /**
+   * Spec §4 logout: clears the whole local and session storage of the origin (the sub-applications'
+   * keys too: nothing of the user may outlive the session), except the portal keys in `keep`
+   * (docs/decisions/012: the language).
+   */
   clearAll(keep: StorageKey[] = []): void {
-    const prefix = runtimeConfig().storagePrefix;
-    const kept = new Set(keep.map(full));
-    for (let i = localStorage.length - 1; i >= 0; i--) {
-      const k = localStorage.key(i);
-      if (k && k.startsWith(prefix) && !kept.has(k)) localStorage.removeItem(k);
-    }
+    const kept = keep.map((k) => [full(k), localStorage.getItem(full(k))] as const);
+    localStorage.clear();
     sessionStorage.clear();
+    for (const [k, v] of kept) if (v !== null) localStorage.setItem(k, v);
   },
 };

@@ -247,6 +247,11 @@ export function createAuthRepository(db: Db, relaxed: pg.Pool) {
           FROM sessions WHERE id = ${sessionId}
           RETURNING id, floor(extract(epoch FROM expires_at))::int8 AS expires_at`);
         await tx.execute(sql`UPDATE sessions SET revoked_at = now() WHERE id = ${sessionId}`);
+        // Spec §4: an enterprise switch refreshes the default enterprise too (the next login's).
+        if (t.enterpriseId !== undefined) {
+          await tx.execute(sql`
+            UPDATE users SET default_enterprise_id = ${t.enterpriseId} WHERE id = ${o.user_id} AND tenant_id = ${o.tenant_id}`);
+        }
         await tx.execute(sql`
           INSERT INTO audit_log (tenant_id, user_id, action, detail, ip)
           VALUES (${o.tenant_id}, ${o.user_id}, 'session.switch', ${JSON.stringify(t)}::jsonb, ${client.ip})`);

@@ -217,6 +217,8 @@ export function createAuthService(deps: AuthServiceDeps) {
       if (r === null) throw errors.unauthorized();
       if ('refused' in r) throw new AppError(ResultCode.NO_PERMISSION, SWITCH_REFUSALS[r.refused]);
       await deps.bus.publish({ kind: 'session', id: session.id });
+      // The profile names the default enterprise, which an enterprise switch changed.
+      if (target.enterpriseId !== undefined) await deps.bus.publish({ kind: 'user', id: session.userId });
       return issueToken(r.id, session.userId, session.tenantId, r.expiresAt);
     },
 

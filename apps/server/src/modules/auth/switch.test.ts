@@ -185,4 +185,30 @@ describe('switchEnterprises', () => {
     });
     expect(bad.statusCode).toBe(400);
   });
+
+  it('makes the enterprise switched to the default one (spec §4): user info names it, the next login starts there', async () => {
+    const token = await ctx.login('admin');
+    const before = (await info(token)).json().data;
+    const target = (
+      await ctx.db.execute<{ id: number; guid: string }>(sql`
+      SELECT e.id, e.guid::text AS guid FROM enterprises e JOIN tenants t ON t.id = e.tenant_id
+      WHERE t.code = 'demo' AND e.name = '青松物流有限公司'`)
+    ).rows[0]!;
+    expect(before.defaultEntId).not.toBe(String(target.id));
+    const res = await ctx.call({
+      url: '/api/front/member/switchEnterprises',
+      method: 'PUT',
+      token,
+      body: { entId: target.id },
+    });
+    const after = (await info(res.json().data as string)).json().data;
+    expect(after).toMatchObject({
+      groupId: String(target.id),
+      groupName: '青松物流有限公司',
+      defaultEntId: String(target.id),
+      defaultEntGuId: target.guid,
+    });
+    const next = (await info(await ctx.login('admin'))).json().data;
+    expect(next).toMatchObject({ groupId: String(target.id), defaultEntId: String(target.id) });
+  });
 });

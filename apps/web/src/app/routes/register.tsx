@@ -1,3 +1,4 @@
+import { LIMITS } from '@portal/contracts';
 import { useLocation, useNavigate } from 'react-router';
 import { registerLayout } from '../../features/register/after-register';
 import { RegisterPage, type RegisterVariant } from '../../features/register/components/register-page';
@@ -11,7 +12,8 @@ import { tenantCodeOf } from '../../lib/address';
 export function RegisterRoute() {
   const location = useLocation();
   const navigate = useNavigate();
-  const humanCheck = useHumanCheck();
+  // Spec §9: the registration's captcha image is 400×200 (the login's 310×155).
+  const humanCheck = useHumanCheck(LIMITS.captcha.registerFrameWidth);
   const params = new URLSearchParams(location.search);
   const cfg = runtimeConfig();
   const tenantCode = tenantCodeOf(location.search) ?? storage.get<string>('tenantCode') ?? cfg.defaultTenantCode;

@@ -3,7 +3,7 @@
  * enforces the configured timeout, unwraps the `{status, message, data}` envelope, and hands every
  * non-200 code to the one failure handler (§8).
  */
-import { canonicalParams, signingText, SIGNING_HEADERS } from '@portal/contracts';
+import { canonicalParams, ResultCode, signingText, SIGNING_HEADERS } from '@portal/contracts';
 import { runtimeConfig } from '../config';
 import { hmacSha256Hex, randomId } from '../crypto';
 import { apiLanguage, i18n } from '../i18n';
@@ -14,10 +14,19 @@ export class ApiError extends Error {
   constructor(
     readonly status: number,
     message: string,
+    /** The one failure handler has told the user already (§8); a caller must not say it again. */
+    readonly shown = false,
   ) {
     super(message);
   }
 }
+
+/** What to show for a failure where the page itself shows it (an error page, a form's message). */
+export const messageOf = (err: unknown): string => (err instanceof Error ? err.message : String(err));
+
+/** What a caller that tells the user itself should say, or null when the handler already did. */
+export const ownMessage = (err: unknown): string | null =>
+  err instanceof ApiError && err.shown ? null : messageOf(err);
 
 type Query = Record<string, string | number | boolean | null | undefined>;
 
@@ -65,8 +74,12 @@ async function send(path: string, opts: RequestOptions): Promise<{ res: Response
     });
   } catch (err) {
     const message = controller.signal.aborted ? i18n.t('errors.timeout') : i18n.t('errors.network');
-    if (!opts.silent) handleFailure(0, err instanceof Error && !controller.signal.aborted ? err.message : message);
-    throw new ApiError(0, message);
+    const shown = handleFailure(
+      0,
+      err instanceof Error && !controller.signal.aborted ? err.message : message,
+      opts.silent,
+    );
+    throw new ApiError(0, message, shown);
   } finally {
     clearTimeout(timer);
   }
@@ -83,9 +96,12 @@ type Envelope<T> = { status?: number; message?: string; data?: T };
 
 function fail(res: Response, envelope: Envelope<unknown> | null, silent?: boolean): never {
   const status = typeof envelope?.status === 'number' ? envelope.status : res.status >= 500 ? 500 : res.status;
-  const message = envelope?.message || res.statusText || i18n.t('errors.network');
-  handleFailure(status, message, silent);
-  throw new ApiError(status, message);
+  // A server error is 服务器错误 whatever the server (or a proxy in front of it) wrote (§8).
+  const message =
+    status === ResultCode.SERVER_ERROR
+      ? i18n.t('errors.server')
+      : envelope?.message || res.statusText || i18n.t('errors.network');
+  throw new ApiError(status, message, handleFailure(status, message, silent));
 }
 
 /** A portal call: unwraps `{status, message, data}` and hands every non-200 code to §8. */

@@ -22,7 +22,24 @@ function forcedLogout(text: string, delayMs: number) {
   setTimeout(() => void logout({ returnHere: true }), delayMs);
 }
 
-export function handleFailure(status: number, serverMessage: string, silent = false): void {
+/**
+ * Codes the handler always answers, even for a caller that shows its own messages: the logouts,
+ * a server error (服务器错误, never the server's text) and a missing permission (a notification
+ * titled 没有操作权限 with the server's message).
+ */
+const ALWAYS_SHOWN: readonly number[] = [...LOGOUT_CODES, ResultCode.SERVER_ERROR, ResultCode.NO_PERMISSION];
+
+/**
+ * Tells the user about a failed call as §8 says; `silent`: the caller shows ordinary failures
+ * itself. True when the user was told here (so the caller must not tell them again).
+ */
+export function handleFailure(status: number, serverMessage: string, silent = false): boolean {
+  if (silent && !ALWAYS_SHOWN.includes(status)) return false;
+  show(status, serverMessage);
+  return true;
+}
+
+function show(status: number, serverMessage: string): void {
   const { t } = i18n;
   if (LOGOUT_CODES.includes(status) && !useSession.getState().token) return; // not signed in: nothing to end
   switch (status) {
@@ -51,16 +68,14 @@ export function handleFailure(status: number, serverMessage: string, silent = fa
     case ResultCode.FORCED_LOGOUT:
       return forcedLogout(t('errors.forcedLogout'), 1500);
     case ResultCode.NO_PERMISSION:
-      if (!silent) {
-        void import('antd/es/notification').then(({ default: notification }) =>
-          notification.error({ message: t('errors.noPermissionTitle'), description: serverMessage }),
-        );
-      }
+      void import('antd/es/notification').then(({ default: notification }) =>
+        notification.error({ message: t('errors.noPermissionTitle'), description: serverMessage }),
+      );
       return;
     case ResultCode.SERVER_ERROR:
-      if (!silent) toast('error', t('errors.server'));
+      toast('error', t('errors.server'));
       return;
     default:
-      if (!silent) toast('error', serverMessage || t('errors.network'));
+      toast('error', serverMessage || t('errors.network'));
   }
 }

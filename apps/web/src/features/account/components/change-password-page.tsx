@@ -1,6 +1,7 @@
 import { LIMITS } from '@portal/contracts';
 import { Button, Form, Input, Result, notification } from 'antd';
 import { useState, type ReactNode } from 'react';
+import { ownMessage } from '../../../lib/api/client';
 import { encryptPassword } from '../../../lib/api/password';
 import type { HumanCheck } from '../../../lib/human-check';
 import { useTranslation } from '../../../lib/i18n';
@@ -58,11 +59,8 @@ export function ChangePasswordPage({
       });
       start(LIMITS.redirectAfterRegisterSeconds);
     } catch (err) {
-      notification.error({
-        message: t('forms.error'),
-        description: err instanceof Error ? err.message : String(err),
-        duration: 4,
-      });
+      const text = ownMessage(err);
+      if (text) notification.error({ message: t('forms.error'), description: text, duration: 4 });
     } finally {
       setPending(false);
       if (human.imageMode) {

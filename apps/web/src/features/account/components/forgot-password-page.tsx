@@ -1,6 +1,6 @@
 import { Button, Form, Input, Result, Steps, notification } from 'antd';
 import { useState, type ReactNode } from 'react';
-import { ApiError } from '../../../lib/api/client';
+import { ApiError, ownMessage } from '../../../lib/api/client';
 import { encryptPassword } from '../../../lib/api/password';
 import type { HumanCheck } from '../../../lib/human-check';
 import { useTranslation } from '../../../lib/i18n';
@@ -21,8 +21,10 @@ interface Values {
 }
 
 const masked = (m: string) => (m.length >= 7 ? `${m.slice(0, 3)}****${m.slice(-4)}` : m);
-const fail = (title: string, err: unknown) =>
-  notification.error({ message: title, description: err instanceof Error ? err.message : String(err), duration: 4 });
+const fail = (title: string, err: unknown) => {
+  const text = ownMessage(err);
+  if (text) notification.error({ message: title, description: text, duration: 4 });
+};
 
 /**
  * Forgot password (`/user/alteration`): account → SMS verification with a captcha → new password

@@ -10,6 +10,7 @@ import { Button } from 'antd';
 import { Fragment, useEffect, useId, useRef, useState, type InputHTMLAttributes, type ReactNode } from 'react';
 import { useTranslation } from '../../../lib/i18n';
 import { runtimeConfig } from '../../../lib/config';
+import { ownMessage } from '../../../lib/api/client';
 import { useCaptcha } from '../../../lib/api/image-captcha';
 import type { LoginInput } from '../api/login';
 import type { HumanCheck } from '../../../lib/human-check';
@@ -194,7 +195,8 @@ export function LoginPage({ signIn, languageToggle, humanCheck, context, links }
       await signIn(v);
     } catch (err) {
       // A new captcha after every attempt.
-      showRefusal(err instanceof Error ? err.message : String(err));
+      const text = ownMessage(err);
+      if (text) showRefusal(text);
       refreshCaptcha();
     } finally {
       setPending(false);

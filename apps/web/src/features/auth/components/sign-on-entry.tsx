@@ -2,6 +2,7 @@ import { Button, Result, Spin } from 'antd';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from '../../../lib/i18n';
 import { setToken } from '../../../lib/session';
+import { messageOf } from '../../../lib/api/client';
 import { exchangeTicket, signOnLoginUrl } from '../api/sign-on';
 
 const GUARD_KEY = 'portal_signOnRedirects';
@@ -87,7 +88,7 @@ export function SignOnEntry({ tenantCode, onSignedIn }: SignOnEntryProps) {
           setToken(token);
           onSignedIn();
         },
-        (err: unknown) => setError(err instanceof Error ? err.message : String(err)),
+        (err: unknown) => setError(messageOf(err)),
       );
       return;
     }

@@ -1,6 +1,7 @@
 import { Button, Result, Spin } from 'antd';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from '../../../lib/i18n';
+import { messageOf } from '../../../lib/api/client';
 import { systemSignOnUrl } from '../api/sign-on';
 
 /**
@@ -17,7 +18,7 @@ export function SystemSignOn({ sysCode, onBack }: { sysCode: string | null; onBa
     started.current = true;
     systemSignOnUrl(sysCode).then(
       (url) => window.location.replace(url),
-      (err: unknown) => setError(err instanceof Error ? err.message : String(err)),
+      (err: unknown) => setError(messageOf(err)),
     );
   }, [sysCode]);
 

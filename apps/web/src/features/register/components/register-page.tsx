@@ -1,7 +1,7 @@
 import { isValidPhone, LIMITS } from '@portal/contracts';
 import { Alert, Button, Form, Input, Result, Segmented, notification } from 'antd';
 import { useState, type ReactNode } from 'react';
-import { ApiError } from '../../../lib/api/client';
+import { ApiError, ownMessage } from '../../../lib/api/client';
 import { encryptPassword } from '../../../lib/api/password';
 import { runtimeConfig } from '../../../lib/config';
 import type { HumanCheck } from '../../../lib/human-check';
@@ -44,8 +44,6 @@ interface Values {
   repeat: string;
   agreement: boolean;
 }
-
-const messageOf = (err: unknown) => (err instanceof Error ? err.message : String(err));
 
 /** Registration (spec §2 screen 2, §4, §5, §8): a company with its first member, or a member. */
 export function RegisterPage({
@@ -135,7 +133,8 @@ export function RegisterPage({
       }
       start(LIMITS.redirectAfterRegisterSeconds);
     } catch (err) {
-      notification.error({ message: t('register.failed'), description: messageOf(err), duration: 2 });
+      const text = ownMessage(err);
+      if (text) notification.error({ message: t('register.failed'), description: text, duration: 2 });
       refreshCaptcha();
     } finally {
       setPending(false);

@@ -6,6 +6,7 @@ import type { ColumnsType } from 'antd/es/table';
 import { useEffect, useState } from 'react';
 import { useTranslation } from '../../../lib/i18n';
 import { useSession } from '../../../lib/session';
+import { ownMessage } from '../../../lib/api/client';
 import { getJoinedEnterprises, switchEnterprise } from '../api/account';
 import './switching.css';
 
@@ -68,7 +69,8 @@ export function EnterpriseDialog({ onClose, clearTabs }: { onClose: () => void; 
         try {
           await switchEnterprise(chosen.entId, clearTabs); // the app reloads
         } catch (err) {
-          void message.error(err instanceof Error ? err.message : String(err));
+          const text = ownMessage(err);
+          if (text) void message.error(text);
           setPending(false);
         }
       },

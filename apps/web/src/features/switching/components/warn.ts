@@ -1,4 +1,11 @@
 import { message } from 'antd';
+import { ownMessage } from '../../../lib/api/client';
 
-/** §8: a refused nickname, switch or password call shows the server's message as a warning. */
-export const warn = (err: unknown): void => void message.warning(err instanceof Error ? err.message : String(err));
+/**
+ * §8: a refused nickname, switch or password call shows the server's message as a warning (unless
+ * the one failure handler has said it already: 没有操作权限, 服务器错误, a logout).
+ */
+export const warn = (err: unknown): void => {
+  const text = ownMessage(err);
+  if (text) void message.warning(text);
+};
