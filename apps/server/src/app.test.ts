@@ -280,12 +280,25 @@ describe('operations endpoints', () => {
 });
 
 describe('security headers', () => {
-  it('sends a content security policy without upgrade-insecure-requests on every kind of answer', async () => {
-    const answers = [
-      await ctx.app.inject({ url: '/healthz' }),
+  it('sends API answers the short set: nothing loads from them, frames them or caches them', async () => {
+    for (const res of [
       await ctx.call({ url: '/api/front/account/auth/publicKey' }),
       await ctx.app.inject({ url: '/api/nothing' }),
+      await ctx.app.inject({ url: '/api/front/member/front/infoV2' }),
+    ]) {
+      expect(res.headers['content-security-policy']).toBe("default-src 'none'; frame-ancestors 'none'");
+      expect(res.headers['x-content-type-options']).toBe('nosniff');
+      expect(res.headers['x-frame-options']).toBe('DENY');
+      expect(res.headers['cache-control']).toBe('no-store');
+      expect(res.headers['strict-transport-security']).toBeUndefined();
+    }
+  });
+
+  it('sends a content security policy without upgrade-insecure-requests on every other kind of answer', async () => {
+    const answers = [
+      await ctx.app.inject({ url: '/healthz' }),
       await ctx.app.inject({ url: '/center/config.js' }),
+      await ctx.app.inject({ url: '/cas/login' }),
     ];
     for (const res of answers) {
       const csp = String(res.headers['content-security-policy'] ?? '');

@@ -56,7 +56,7 @@ import { boundJsonBodies, textRuleValidators } from './platform/input-guard.js';
 import { createPasswordDecryptor } from './platform/password-transport.js';
 import { createRateLimiter } from './platform/rate-limit.js';
 import { recordRoutes } from './platform/route-table.js';
-import { securityHeaders } from './platform/security-headers.js';
+import { apiSecurityHeaders, securityHeaders } from './platform/security-headers.js';
 import type { Secrets } from './platform/secrets.js';
 import { createNonceStore, createSignatureVerifier } from './platform/signing.js';
 import { createTenantResolver } from './platform/tenants.js';
@@ -113,6 +113,7 @@ export async function buildApp({ config, db, secrets, logger }: AppDeps) {
   installErrorHandlers(app);
 
   const security = securityHeaders();
+  const apiSecurity = apiSecurityHeaders();
   // While closing, answers end their keep-alive connection: a connection that was busy when close
   // began would otherwise stay open, idle, and hold the shutdown until the client lets it go.
   let closing = false;
@@ -120,8 +121,8 @@ export async function buildApp({ config, db, secrets, logger }: AppDeps) {
     closing = true;
     done();
   });
-  app.addHook('onRequest', (_req, reply, done) => {
-    reply.headers(security);
+  app.addHook('onRequest', (req, reply, done) => {
+    reply.headers(req.url.startsWith('/api/') ? apiSecurity : security);
     done();
   });
   app.addHook('onSend', (_req, reply, _payload, done) => {

@@ -4,10 +4,10 @@
  */
 import { randomBytes } from 'node:crypto';
 import { canonicalParams, signingText } from '@portal/contracts';
-import type { LightMyRequestResponse } from 'fastify';
+import type { FastifyRequest, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, signedHeaders, type TestContext } from '../test/harness.js';
-import { sign } from './signing.js';
+import { createNonceStore, createRecentNonces, createSignatureVerifier, sign, type NonceStore } from './signing.js';
 
 let ctx: TestContext;
 beforeAll(async () => {
@@ -201,5 +201,74 @@ describe('unsigned paths', () => {
     expect(health.statusCode).toBe(200);
     expect(health.json()).toEqual({ status: 'ok' });
     expect((await ctx.app.inject({ url: '/readyz' })).statusCode).toBe(200);
+  });
+});
+
+describe('nonces of reads and writes (docs/decisions/013)', () => {
+  const warnings: string[] = [];
+  /** A request as the verifier sees it, signed with `nonce`. */
+  const fakeRequest = (method: string, nonce: string, url = KEY_URL) =>
+    ({
+      method,
+      url,
+      query: {},
+      body: method === 'GET' ? undefined : {},
+      headers: headersWith(url, nonce, Date.now(), method === 'GET' ? null : {}),
+      log: { warn: (...args: unknown[]) => warnings.push(String(args.at(-1))) },
+    }) as unknown as FastifyRequest;
+  const settled = (p: Promise<unknown>, ms = 100) =>
+    Promise.race([
+      p.then(
+        () => 'passed',
+        () => 'refused',
+      ),
+      new Promise((r) => setTimeout(() => r('waiting'), ms)),
+    ]);
+
+  it("answers a read without waiting for the database's verdict on its nonce; a write waits for it", async () => {
+    const never: NonceStore = { spend: () => new Promise<boolean>(() => undefined) };
+    const verify = createSignatureVerifier(never, ctx.secrets.signSecret);
+    expect(await settled(verify(fakeRequest('GET', newNonce())))).toBe('passed');
+    expect(await settled(verify(fakeRequest('POST', newNonce())))).toBe('waiting');
+  });
+
+  it('refuses a nonce this instance saw, at once, for reads and writes', async () => {
+    const never: NonceStore = { spend: () => new Promise<boolean>(() => undefined) };
+    const verify = createSignatureVerifier(never, ctx.secrets.signSecret);
+    const nonce = newNonce();
+    expect(await settled(verify(fakeRequest('GET', nonce)))).toBe('passed');
+    expect(await settled(verify(fakeRequest('GET', nonce)))).toBe('refused');
+    expect(await settled(verify(fakeRequest('POST', nonce)))).toBe('refused');
+  });
+
+  it("records a read's nonce in PostgreSQL: another instance refuses it for a write, and notices a replayed read", async () => {
+    const store = createNonceStore(ctx.db.$client);
+    const [a, b] = [
+      createSignatureVerifier(store, ctx.secrets.signSecret),
+      createSignatureVerifier(store, ctx.secrets.signSecret),
+    ];
+    const nonce = newNonce();
+    expect(await settled(a(fakeRequest('GET', nonce)))).toBe('passed');
+    // The record is written in the background, within a turn or two of the event loop.
+    await expect
+      .poll(async () => (await ctx.db.$client.query('SELECT 1 FROM request_nonces WHERE nonce = $1', [nonce])).rowCount)
+      .toBe(1);
+    warnings.length = 0;
+    expect(await settled(b(fakeRequest('GET', nonce)))).toBe('passed');
+    await expect.poll(() => warnings.some((w) => w.includes('replayed on another instance'))).toBe(true);
+    const other = newNonce();
+    expect(await settled(a(fakeRequest('GET', other)))).toBe('passed');
+    await expect
+      .poll(async () => (await ctx.db.$client.query('SELECT 1 FROM request_nonces WHERE nonce = $1', [other])).rowCount)
+      .toBe(1);
+    expect(
+      await settled(createSignatureVerifier(store, ctx.secrets.signSecret)(fakeRequest('POST', other)), 2000),
+    ).toBe('refused');
+  });
+
+  it('keeps at most two generations of recent nonces', () => {
+    const recent = createRecentNonces(3);
+    for (const n of ['a', 'b', 'c', 'd', 'e', 'f', 'g']) recent.add(n);
+    expect(['a', 'b', 'c', 'd', 'e', 'f', 'g'].filter((n) => recent.has(n))).toEqual(['d', 'e', 'f', 'g']);
   });
 });

@@ -1,7 +1,8 @@
 /**
  * Verifies signed requests (ARCHITECTURE §4): X-Timestamp within ±300 s, X-Nonce not seen in that
- * window (kept in PostgreSQL so replays are caught across instances), and X-Signature =
- * hex(HMAC-SHA256(secret, ts \n nonce \n path \n params)) compared in constant time.
+ * window (kept in PostgreSQL so replays are caught across instances; a read does not wait for that
+ * verdict, docs/decisions/013), and X-Signature = hex(HMAC-SHA256(secret, ts \n nonce \n path \n
+ * params)) compared in constant time.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { LIMITS, NONCE_PATTERN, ResultCode, SIGNING_HEADERS, canonicalParams, signingText } from '@portal/contracts';
@@ -77,7 +78,46 @@ export function createNonceStore(pool: pg.Pool, maxInFlight = 2): NonceStore {
   };
 }
 
-export function createSignatureVerifier(nonces: NonceStore, secret: string, now: () => number = Date.now) {
+/**
+ * The nonces this instance accepted lately: two generations of at most `perGeneration` each, the
+ * older dropped when the newer is full or older than the signature window. A read's replay on this
+ * instance is caught here at once; memory stays bounded whatever the load.
+ */
+export function createRecentNonces(perGeneration = 100_000, windowMs = LIMITS.signatureWindowSeconds * 1000) {
+  let current = new Set<string>();
+  let previous = new Set<string>();
+  let since = Date.now();
+  return {
+    has: (nonce: string) => current.has(nonce) || previous.has(nonce),
+    add(nonce: string, at = Date.now()) {
+      if (current.size >= perGeneration || at - since > windowMs) {
+        previous = current;
+        current = new Set();
+        since = at;
+      }
+      current.add(nonce);
+    },
+  };
+}
+export type RecentNonces = ReturnType<typeof createRecentNonces>;
+
+/** Methods that only read: their nonce is checked here at once and recorded in the background. */
+const READS = new Set(['GET', 'HEAD']);
+
+/**
+ * Every request's nonce is refused when this instance saw it lately. A state-changing request
+ * (POST, PUT, DELETE…) then waits for the database's verdict, which holds across instances; a read
+ * (GET, HEAD) does not: its nonce is recorded in the background, so a write can never reuse it,
+ * and a read replayed on another instance is only noticed (logged). The signing secret is public
+ * (ARCHITECTURE §4), so a replayed read gains nothing that a new request would not
+ * (docs/decisions/013).
+ */
+export function createSignatureVerifier(
+  nonces: NonceStore,
+  secret: string,
+  now: () => number = Date.now,
+  recent: RecentNonces = createRecentNonces(),
+) {
   return async function verify(req: FastifyRequest): Promise<void> {
     const ts = header(req, SIGNING_HEADERS.timestamp);
     const nonce = header(req, SIGNING_HEADERS.nonce);
@@ -101,6 +141,16 @@ export function createSignatureVerifier(nonces: NonceStore, secret: string, now:
       throw new AppError(ResultCode.BAD_SIGNATURE, 'signatureInvalid');
     }
     // Only a correctly signed request spends a nonce, so garbage cannot fill the table.
-    if (!(await nonces.spend(nonce))) throw new AppError(ResultCode.BAD_SIGNATURE, 'signatureReplay');
+    if (recent.has(nonce)) throw new AppError(ResultCode.BAD_SIGNATURE, 'signatureReplay');
+    recent.add(nonce, now());
+    const verdict = nonces.spend(nonce);
+    if (READS.has(req.method)) {
+      verdict.then(
+        (fresh) => fresh || req.log.warn('a read was replayed on another instance (its nonce was seen there)'),
+        (err: unknown) => req.log.warn({ err }, 'nonce of a read not recorded'),
+      );
+      return;
+    }
+    if (!(await verdict)) throw new AppError(ResultCode.BAD_SIGNATURE, 'signatureReplay');
   };
 }
