@@ -12,6 +12,7 @@ import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launch, openPage, signedFetch } from './support/browser.js';
 import { startServer, type RunningServer } from './support/server.js';
+import { settled } from './support/shell.js';
 
 const SHOTS = 'e2e/artifacts';
 let slider: RunningServer;
@@ -40,7 +41,7 @@ const PHONE: BrowserContextOptions = { viewport: { width: 390, height: 844 }, ha
 /** Waits for the dialog's challenge; the dialog zooms in, and positions are right once it stopped. */
 async function dialogReady(page: Page) {
   await page.locator('.bc-slider.is-ready .bc-background').waitFor();
-  await expect.poll(() => page.locator('.ant-modal[class*="ant-zoom"]').count()).toBe(0);
+  await settled(page);
 }
 
 /** Fills the login form and submits it: with the behavioural captcha on, that opens the check. */
@@ -219,7 +220,7 @@ describe('slider puzzle', () => {
     await page.locator('#password').fill('Demo@2026!');
     await page.keyboard.press('Enter');
     await page.getByRole('alert').filter({ hasText: 'get接口请求次数超限，请稍后再试!' }).waitFor();
-    await expect.poll(() => page.locator('.ant-modal[class*="ant-zoom"]').count()).toBe(0);
+    await settled(page);
     expect(await page.locator('.bc-background, .bc-piece').count()).toBe(0);
     expect(await page.getByRole('slider').getAttribute('aria-disabled')).toBe('true');
     await page.screenshot({ path: `${SHOTS}/captcha-slider-limited-zh-1440.png` });

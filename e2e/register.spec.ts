@@ -10,6 +10,7 @@ import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launch, openPage } from './support/browser.js';
 import { startServer, type RunningServer } from './support/server.js';
+import { settled } from './support/shell.js';
 
 const SHOTS = 'e2e/artifacts';
 const DESKTOP: BrowserContextOptions = { viewport: { width: 1440, height: 900 } };
@@ -76,7 +77,7 @@ async function cascade(page: Page, field: string, labels: string[]) {
 /** Drags the slider to the test-mode answer (x = 150 of 310); the image's size as shown. */
 async function passSlider(page: Page) {
   await page.locator('.bc-slider.is-ready .bc-background').waitFor();
-  await expect.poll(() => page.locator('.ant-modal[class*="ant-zoom"]').count()).toBe(0);
+  await settled(page);
   const image = (await page.locator('.bc-image').boundingBox())!;
   const handle = (await page.getByRole('slider').boundingBox())!;
   const y = handle.y + handle.height / 2;
@@ -113,7 +114,7 @@ async function acceptAgreement(page: Page, ok = '同意') {
   await page.locator('.reg-agreement-link').click();
   await page.locator('.reg-agreement-body h3').waitFor();
   // The dialog zooms in; a click during the animation can miss the button.
-  await expect.poll(() => page.locator('.ant-modal[class*="ant-zoom"]').count()).toBe(0);
+  await settled(page);
   await page.screenshot({ path: `${SHOTS}/register-agreement-${ok === '同意' ? 'zh' : 'en'}.png` });
   await page.getByRole('button', { name: ok, exact: true }).click();
   await expect.poll(() => page.locator('.ant-checkbox-checked').count()).toBe(1);

@@ -17,6 +17,7 @@ import {
   clickOpenMenuItem,
   go,
   parkSite,
+  settled,
   signIn,
   signOutFromMenu,
   tabTitles,
@@ -338,6 +339,7 @@ describe('side layout, keep-alive on', () => {
     await page.waitForURL(/\/center\/services\/visitor/);
     await expect.poll(() => page.locator('.ant-drawer-open').count()).toBe(0);
     await expect.poll(() => activeTab(page)).toBe('访客登记');
+    await settled(page); // the drawer slides out; its menu's colours are its own only when it stopped
     expect(await axeViolations(page)).toEqual([]);
     await context.close();
   });
@@ -414,11 +416,7 @@ describe('JZH flyout layout, keep-alive on', () => {
             for (const name of trail) {
               await page.getByRole('menuitem', { name: new RegExp(`${name}$`) }).hover({ timeout: 2_000 });
             }
-            await page.waitForFunction(
-              () => document.getAnimations().every((a) => a.playState !== 'running'),
-              undefined,
-              { timeout: 2_000 },
-            );
+            await settled(page, 2_000);
             await page.getByRole('menuitem', { name: /成员列表$/ }).click({ timeout: 2_000 });
           } catch {
             return false;

@@ -11,7 +11,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launch, signedFetch } from './support/browser.js';
 import { startServer, type RunningServer } from './support/server.js';
-import { signOutFromMenu } from './support/shell.js';
+import { settled, signOutFromMenu } from './support/shell.js';
 
 const SHOTS = 'e2e/artifacts';
 let server: RunningServer;
@@ -195,7 +195,7 @@ describe('single sign-on', () => {
     await page.goto(`${server.url}/center/index?tc=park2`);
     const dialog = page.getByRole('dialog').filter({ hasText: '租户编码不一致，您已被登出请重新登陆' });
     await dialog.waitFor();
-    await expect.poll(() => page.locator('.ant-modal[class*="ant-zoom"]').count()).toBe(0);
+    await settled(page);
     await page.screenshot({ path: `${SHOTS}/sso-tenant-mismatch-zh-1440.png` });
     await dialog.getByRole('button', { name: /取\s*消/ }).click();
     await expect.poll(() => dialog.count()).toBe(0);

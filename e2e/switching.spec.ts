@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RuntimeConfig } from '@portal/contracts';
 import { launch, openPage, signedFetch } from './support/browser.js';
 import { startServer, type RunningServer } from './support/server.js';
-import { axeViolations, clickOpenMenuItem, signIn, signOutFromMenu, tabTitles } from './support/shell.js';
+import { axeViolations, clickOpenMenuItem, settled, signIn, signOutFromMenu, tabTitles } from './support/shell.js';
 
 const SHOTS = 'e2e/artifacts';
 const DESK = { viewport: { width: 1440, height: 900 } };
@@ -57,7 +57,7 @@ async function openFromUserMenu(page: Page, name: RegExp) {
   await page.locator('.shell-user').click();
   await clickOpenMenuItem(page, name);
   await page.locator('.ant-modal').waitFor();
-  await page.waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running'));
+  await settled(page);
 }
 
 describe('account dialogs', () => {
@@ -140,7 +140,7 @@ describe('account dialogs', () => {
     // 企业信息 (colist) opens the ent/colist entry as a tab.
     await page.locator('.shell-user').click();
     await page.locator('.ant-dropdown:not(.ant-dropdown-hidden)').getByRole('menuitem').first().waitFor();
-    await page.waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running'));
+    await settled(page);
     await page.screenshot({ path: `${SHOTS}/user-menu-zh-1440.png` });
     await clickOpenMenuItem(page, /企业信息/);
     await page.getByRole('tab', { name: '企业信息' }).waitFor();
@@ -185,7 +185,7 @@ describe('account dialogs', () => {
     await rows.filter({ hasText: '蓝海智能制造有限公司' }).click();
     await page.getByRole('button', { name: /确\s?定/ }).click();
     await page.locator('.ant-modal-confirm-title', { hasText: '确定切换到企业“蓝海智能制造有限公司”吗？' }).waitFor();
-    await page.waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running'));
+    await settled(page);
     await page.screenshot({ path: `${SHOTS}/dialog-enterprise-confirm-zh-1440.png` });
     await Promise.all([
       page.waitForEvent('load'),
@@ -298,11 +298,14 @@ describe('account dialogs', () => {
       const modal = page.locator('.ant-modal');
       // The lists have loaded: a radio (dialog lists) or a form field.
       await modal.locator('input').first().waitFor();
-      await page.waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running'));
+      await settled(page);
       await page.screenshot({ path: `${SHOTS}/dialog-${keys[i]}-${lang}.png` });
       expect(await axeViolations(page), keys[i]).toEqual([]);
+      // Escape closes the dialog that has the focus, as it has once it opened.
+      await expect.poll(() => page.evaluate(() => !!document.activeElement?.closest('.ant-modal-wrap'))).toBe(true);
       await page.keyboard.press('Escape');
       await expect.poll(() => modal.count()).toBe(0);
+      await settled(page);
     }
     await context.close();
   });

@@ -76,13 +76,41 @@ export async function axeViolations(page: Page): Promise<string[]> {
 }
 
 /**
+ * Waits until nothing on the page moves, as a person waits before reading a dialog or a menu: no
+ * animation or transition that ends (a dialog zooming in, a drawer sliding out, a colour fading) has
+ * run for 150 ms in a row. A motion starts a frame or two after the click that causes it, so a
+ * single check at once can pass before anything began to move; and a screenshot or an
+ * accessibility scan in the middle of a fade reads colours that are not the page's. Endless
+ * animations (a spinner, a pulsing hint) are not a change in progress and are not waited for.
+ */
+export async function settled(page: Page, timeout?: number) {
+  await page.waitForFunction(
+    (call) => {
+      const w = window as unknown as { __still?: { call: number; since: number | null } };
+      if (w.__still?.call !== call) w.__still = { call, since: null };
+      const moving = document
+        .getAnimations()
+        .some((a) => a.playState === 'running' && a.effect?.getTiming().iterations !== Infinity);
+      if (moving) {
+        w.__still.since = null;
+        return false;
+      }
+      w.__still.since ??= performance.now();
+      return performance.now() - w.__still.since >= 150;
+    },
+    Math.random(),
+    { polling: 'raf', ...(timeout ? { timeout } : {}) },
+  );
+}
+
+/**
  * Clicks an item of the drop-down that is opening, once it has finished sliding in (a click during
  * antd's animation lands on what is underneath, which closes the menu).
  */
 export async function clickOpenMenuItem(page: Page, name: string | RegExp) {
   const item = page.locator('.ant-dropdown:not(.ant-dropdown-hidden)').getByRole('menuitem', { name });
   await item.waitFor();
-  await page.waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running'));
+  await settled(page);
   await item.click();
 }
 

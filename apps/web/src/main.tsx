@@ -1,9 +1,7 @@
-import '@ant-design/v5-patch-for-react-19';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { RouterProvider } from 'react-router';
 import { Providers } from './app/providers';
-import { createRouter } from './app/router';
+import { AppRoutes } from './app/router';
 import { SignOnApp } from './app/sign-on-app';
 import { watchHostLogout } from './app/host-logout';
 import { initI18n } from './lib/i18n';
@@ -21,6 +19,6 @@ if (!signOnPage) {
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
-    <Providers>{signOnPage ? <SignOnApp /> : <RouterProvider router={createRouter()} />}</Providers>
+    <Providers>{signOnPage ? <SignOnApp /> : <AppRoutes />}</Providers>
   </StrictMode>,
 );

@@ -2,12 +2,19 @@ import { lazy, Suspense } from 'react';
 import { useTranslation } from '../lib/i18n';
 import type { HumanCheck } from '../lib/human-check';
 import { useCaptchaKind } from '../features/captcha/api/behaviour-captcha';
+import type { BehaviourCaptchaProps } from '../features/captcha/components/behaviour-captcha';
 import { runtimeConfig } from '../lib/config';
 
 // Loaded only where the server asks for it; rendering it closed (pop mode) already fetches it.
 const BehaviourCaptcha = lazy(() =>
-  import('../features/captcha/components/behaviour-captcha').then(
-    (m) => ({ default: m.BehaviourCaptcha }),
+  Promise.all([import('../features/captcha/components/behaviour-captcha'), import('../lib/antd')]).then(
+    ([{ BehaviourCaptcha: Captcha }, { AntdProvider }]) => ({
+      default: (props: BehaviourCaptchaProps) => (
+        <AntdProvider>
+          <Captcha {...props} />
+        </AntdProvider>
+      ),
+    }),
     // A chunk that cannot load (a new deployment, a lost connection) must not take the page down.
     () => ({ default: CaptchaUnavailable }),
   ),

@@ -1,6 +1,7 @@
-import { GlobalOutlined } from '@ant-design/icons';
-import { Button } from 'antd';
+import GlobalOutlined from '@ant-design/icons-svg/es/asn/GlobalOutlined';
+import { SvgIcon } from '../components/svg-icon';
 import { runtimeConfig } from '../lib/config';
+import { confirm } from '../lib/feedback';
 import { setLocale, useTranslation } from '../lib/i18n';
 import { currentPath, loginUrl } from '../lib/session';
 
@@ -8,7 +9,7 @@ import { currentPath, loginUrl } from '../lib/session';
  * zh ⇄ en, when the runtime configuration enables the language switch (spec §1, §4). Inside the
  * shell it asks first and reloads through the login back-address, so every page, menu and cached
  * answer comes back in the new language; on the login page there is nothing to lose, so it
- * switches in place.
+ * switches in place. A plain button (styles.css), so the login page carries no antd.
  */
 export function LanguageToggle({ reload = false }: { reload?: boolean }) {
   const { t, i18n } = useTranslation();
@@ -19,19 +20,18 @@ export function LanguageToggle({ reload = false }: { reload?: boolean }) {
       setLocale(next);
       return;
     }
-    void import('antd/es/modal').then(({ default: Modal }) =>
-      Modal.confirm({
-        title: t('shell.languageConfirm'),
-        onOk: () => {
-          setLocale(next);
-          window.location.replace(loginUrl(currentPath()));
-        },
-      }),
-    );
+    confirm({
+      title: t('shell.languageConfirm'),
+      onOk: () => {
+        setLocale(next);
+        window.location.replace(loginUrl(currentPath()));
+      },
+    });
   };
   return (
-    <Button type="text" icon={<GlobalOutlined />} onClick={onClick} lang={next}>
+    <button type="button" className="language-toggle" onClick={onClick} lang={next}>
+      <SvgIcon icon={GlobalOutlined} />
       {t('shell.language')}
-    </Button>
+    </button>
   );
 }

@@ -1,5 +1,6 @@
 import { OPEN_ROUTES } from '@portal/contracts';
-import { createBrowserRouter, Navigate } from 'react-router';
+import { lazy, Suspense, type ComponentType, type LazyExoticComponent } from 'react';
+import { BrowserRouter, Navigate, Route, Routes } from 'react-router';
 import { basename } from '../lib/config';
 import { LoginRoute } from './routes/login';
 import { RootRoute } from './routes/root';
@@ -17,54 +18,55 @@ const BUILT_OPEN_ROUTES = new Set<string>([
   '/user/register-result',
 ]);
 
-export function createRouter() {
-  return createBrowserRouter(
-    [
-      {
-        element: <RootRoute />,
-        children: [
-          { path: '/login', element: <LoginRoute /> },
-          { path: '/user/login', element: <LoginRoute /> },
-          // Registration and the password pages: each its own chunk, none in the login page's bytes.
-          {
-            path: '/user/register',
-            lazy: async () => ({ Component: (await import('./routes/register')).RegisterRoute }),
-          },
-          {
-            path: '/user/alteration',
-            lazy: async () => ({ Component: (await import('./routes/account')).ForgotPasswordRoute }),
-          },
-          {
-            path: '/user/register-result',
-            lazy: async () => ({ Component: (await import('./routes/account')).ChangePasswordRoute }),
-          },
-          { path: '/404', lazy: async () => ({ Component: (await import('./routes/not-found')).NotFoundRoute }) },
-          ...OPEN_ROUTES.filter((path) => !BUILT_OPEN_ROUTES.has(path)).map((path) => ({
-            path,
-            element: <Navigate to="/404" replace />,
-          })),
-          {
-            // Loaded with the first protected page, so the login page carries none of it.
-            lazy: async () => ({ Component: (await import('./routes/protected')).ProtectedRoute }),
-            children: [
-              {
-                path: '/front/esa/system/sso',
-                lazy: async () => ({ Component: (await import('./routes/system-sign-on')).SystemSignOnRoute }),
-              },
-              {
-                // The shell loads only after login, so the login page stays small.
-                lazy: async () => ({ Component: (await import('./routes/layout')).LayoutRoute }),
-                children: [
-                  { index: true, lazy: async () => ({ Component: (await import('./routes/home')).HomeRedirect }) },
-                  // Every other address is a tab of the shell (home, menu pages, the fixed routes).
-                  { path: '*', lazy: async () => ({ Component: (await import('./routes/layout')).ShellContent }) },
-                ],
-              },
-            ],
-          },
-        ],
-      },
-    ],
-    { basename: basename() },
+/** A route module's component, loaded with the first address that needs it. */
+function load<M, K extends keyof M>(module: () => Promise<M>, name: K): LazyExoticComponent<ComponentType> {
+  return lazy(async () => ({ default: (await module())[name] as ComponentType }));
+}
+
+// Registration and the password pages: each its own chunk, none in the login page's bytes.
+const RegisterRoute = load(() => import('./routes/register'), 'RegisterRoute');
+const ForgotPasswordRoute = load(() => import('./routes/account'), 'ForgotPasswordRoute');
+const ChangePasswordRoute = load(() => import('./routes/account'), 'ChangePasswordRoute');
+const NotFoundRoute = load(() => import('./routes/not-found'), 'NotFoundRoute');
+// Loaded with the first protected page, so the login page carries none of it.
+const ProtectedRoute = load(() => import('./routes/protected'), 'ProtectedRoute');
+const SystemSignOnRoute = load(() => import('./routes/system-sign-on'), 'SystemSignOnRoute');
+// The shell loads only after login, so the login page stays small.
+const LayoutRoute = load(() => import('./routes/layout'), 'LayoutRoute');
+const ShellContent = load(() => import('./routes/layout'), 'ShellContent');
+const HomeRedirect = load(() => import('./routes/home'), 'HomeRedirect');
+
+/**
+ * The portal's addresses under the runtime base path. Declarative routes rather than a data
+ * router: the portal uses no loaders or actions, and the data router was a sixth of the login
+ * page's bytes. Navigations run as transitions, so a page still loading keeps the one before shown.
+ */
+export function AppRoutes() {
+  return (
+    <BrowserRouter basename={basename()}>
+      <Suspense>
+        <Routes>
+          <Route element={<RootRoute />}>
+            <Route path="/login" element={<LoginRoute />} />
+            <Route path="/user/login" element={<LoginRoute />} />
+            <Route path="/user/register" element={<RegisterRoute />} />
+            <Route path="/user/alteration" element={<ForgotPasswordRoute />} />
+            <Route path="/user/register-result" element={<ChangePasswordRoute />} />
+            <Route path="/404" element={<NotFoundRoute />} />
+            {OPEN_ROUTES.filter((path) => !BUILT_OPEN_ROUTES.has(path)).map((path) => (
+              <Route key={path} path={path} element={<Navigate to="/404" replace />} />
+            ))}
+            <Route element={<ProtectedRoute />}>
+              <Route path="/front/esa/system/sso" element={<SystemSignOnRoute />} />
+              <Route element={<LayoutRoute />}>
+                <Route index element={<HomeRedirect />} />
+                {/* Every other address is a tab of the shell (home, menu pages, the fixed routes). */}
+                <Route path="*" element={<ShellContent />} />
+              </Route>
+            </Route>
+          </Route>
+        </Routes>
+      </Suspense>
+    </BrowserRouter>
   );
 }

@@ -1,7 +1,7 @@
-import { Modal } from 'antd';
 import { useEffect } from 'react';
 import { useTranslation } from '../lib/i18n';
 import { signOut } from '../features/auth/api/logout';
+import { confirm } from '../lib/feedback';
 import { storage } from '../lib/storage';
 import { tenantCodeOf } from '../lib/address';
 
@@ -19,7 +19,7 @@ export function useTenantMismatch(search: string, sessionTenant: string | undefi
   useEffect(() => {
     if (!wanted || !sessionTenant || wanted === sessionTenant || dismissed.has(wanted)) return;
     dismissed.add(wanted);
-    Modal.confirm({
+    confirm({
       title: t('signOn.tenantMismatch'),
       okText: t('errors.relogin'),
       cancelText: t('errors.stay'),

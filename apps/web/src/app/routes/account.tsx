@@ -6,6 +6,7 @@ import { storage } from '../../lib/storage';
 import { useHumanCheck } from '../human-check';
 import { LanguageToggle } from '../language-toggle';
 import { tenantCodeOf } from '../../lib/address';
+import { AntdProvider } from '../../lib/antd';
 
 function useAccountContext() {
   const location = useLocation();
@@ -25,10 +26,19 @@ function useAccountContext() {
 /** /user/alteration (spec §2 lazy pages: forgot password, steps 1–4). */
 export function ForgotPasswordRoute() {
   const { forgotUrl: _, ...props } = useAccountContext();
-  return <ForgotPasswordPage {...props} />;
+  return (
+    <AntdProvider>
+      <ForgotPasswordPage {...props} />
+    </AntdProvider>
+  );
 }
 
 /** /user/register-result (spec §2: titled change password). */
 export function ChangePasswordRoute() {
-  return <ChangePasswordPage {...useAccountContext()} />;
+  const props = useAccountContext();
+  return (
+    <AntdProvider>
+      <ChangePasswordPage {...props} />
+    </AntdProvider>
+  );
 }

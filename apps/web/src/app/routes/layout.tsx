@@ -1,5 +1,5 @@
+import { lazy, Suspense } from 'react';
 import { signOut } from '../../features/auth/api/logout';
-import { DragPage } from '../../features/drag-page/components/drag-page';
 import { BasicLayout } from '../../features/shell/components/basic-layout';
 import { pathContaining } from '../../features/shell/menu';
 import { clearTabs } from '../../features/shell/tabs/store';
@@ -8,7 +8,18 @@ import { useAccountMenu, type ShellHooks } from '../../features/switching/compon
 import { useSession } from '../../lib/session';
 import { LanguageToggle } from '../language-toggle';
 
-const views: ShellViews = { dragPage: (code) => <DragPage code={code} /> };
+// Drag pages load with the first one opened (their blocks bring charts, grids and Typography).
+const DragPage = lazy(async () => ({
+  default: (await import('../../features/drag-page/components/drag-page')).DragPage,
+}));
+
+const views: ShellViews = {
+  dragPage: (code) => (
+    <Suspense>
+      <DragPage code={code} />
+    </Suspense>
+  ),
+};
 
 const shellHooks: ShellHooks = {
   clearTabs,

@@ -1,4 +1,4 @@
-import { lazy, Suspense } from 'react';
+import { lazy, Suspense, type ComponentProps } from 'react';
 import { Link, Navigate, useLocation, useNavigate } from 'react-router';
 import { useTranslation } from '../../lib/i18n';
 import { signInToPortal } from '../../features/auth/api/login';
@@ -11,9 +11,19 @@ import { LanguageToggle } from '../language-toggle';
 import { keptParams, safeRedirect, tenantCodeOf } from '../../lib/address';
 
 // Only a deployment with a sign-on server needs the ticket exchange; the form does not carry it.
-const SignOnEntry = lazy(async () => ({
-  default: (await import('../../features/auth/components/sign-on-entry')).SignOnEntry,
-}));
+const SignOnEntry = lazy(async () => {
+  const [{ SignOnEntry: Entry }, { AntdProvider }] = await Promise.all([
+    import('../../features/auth/components/sign-on-entry'),
+    import('../../lib/antd'),
+  ]);
+  return {
+    default: (props: ComponentProps<typeof Entry>) => (
+      <AntdProvider>
+        <Entry {...props} />
+      </AntdProvider>
+    ),
+  };
+});
 
 function StandaloneLogin({ target }: { target: string }) {
   const navigate = useNavigate();

@@ -1,5 +1,6 @@
 import { LOGOUT_CODES } from '@portal/contracts';
-import { Button, Result, Spin } from 'antd';
+import { Button, Spin } from 'antd';
+import { Result } from '../../components/lazy-result';
 import { useTranslation } from '../../lib/i18n';
 import { Navigate, Outlet, useLocation } from 'react-router';
 import { useSessionData } from '../../features/shell/api/get-session-data';
@@ -7,12 +8,13 @@ import { ApiError } from '../../lib/api/client';
 import { useSession } from '../../lib/session';
 import { keptParams } from '../../lib/address';
 import { useTenantMismatch } from '../tenant-mismatch';
+import { AntdProvider } from '../../lib/antd';
 
 /**
  * Every route but the open ones: without a token, to /login with the wanted path; with one, user
  * info and menu are loaded once before the page shows (spec §4 session start).
  */
-export function ProtectedRoute() {
+function Protected() {
   const { t } = useTranslation();
   const token = useSession((s) => s.token);
   const location = useLocation();
@@ -38,4 +40,13 @@ export function ProtectedRoute() {
     );
   }
   return <Outlet />;
+}
+
+/** The signed-in part of the portal, all of it in antd's theme and locale. */
+export function ProtectedRoute() {
+  return (
+    <AntdProvider>
+      <Protected />
+    </AntdProvider>
+  );
 }

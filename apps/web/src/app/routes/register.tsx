@@ -7,6 +7,7 @@ import { storage } from '../../lib/storage';
 import { useHumanCheck } from '../human-check';
 import { LanguageToggle } from '../language-toggle';
 import { tenantCodeOf } from '../../lib/address';
+import { AntdProvider } from '../../lib/antd';
 
 /** /user/register: the company form, or the member form with `type=member` (ADR 010). */
 export function RegisterRoute() {
@@ -19,20 +20,22 @@ export function RegisterRoute() {
   const tenantCode = tenantCodeOf(location.search) ?? storage.get<string>('tenantCode') ?? cfg.defaultTenantCode;
   const variant: RegisterVariant = params.get('type') === 'member' ? 'member' : 'company';
   return (
-    <RegisterPage
-      key={variant}
-      variant={variant}
-      onVariant={(v) => {
-        const next = new URLSearchParams(location.search);
-        if (v === 'member') next.set('type', 'member');
-        else next.delete('type');
-        navigate({ search: next.toString() }, { replace: true });
-      }}
-      layout={registerLayout(cfg)}
-      tenantCode={tenantCode}
-      service={params.get('service')}
-      humanCheck={humanCheck}
-      languageToggle={<LanguageToggle />}
-    />
+    <AntdProvider>
+      <RegisterPage
+        key={variant}
+        variant={variant}
+        onVariant={(v) => {
+          const next = new URLSearchParams(location.search);
+          if (v === 'member') next.set('type', 'member');
+          else next.delete('type');
+          navigate({ search: next.toString() }, { replace: true });
+        }}
+        layout={registerLayout(cfg)}
+        tenantCode={tenantCode}
+        service={params.get('service')}
+        humanCheck={humanCheck}
+        languageToggle={<LanguageToggle />}
+      />
+    </AntdProvider>
   );
 }

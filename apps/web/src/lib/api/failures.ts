@@ -5,14 +5,11 @@
  */
 import { LIMITS, LOGOUT_CODES, ResultCode } from '@portal/contracts';
 import { i18n } from '../i18n';
+import { confirm, notifyError, toast } from '../feedback';
 import { logout, useSession } from '../session';
 
 let loggedOutNoticeOpen = false;
 let forcedLogoutPending = false;
-
-/** Feedback components load on first use: the login page never needs them. */
-const toast = (kind: 'warning' | 'error', text: string, seconds?: number) =>
-  void import('antd/es/message').then(({ default: message }) => message[kind](text, seconds));
 
 function forcedLogout(text: string, delayMs: number) {
   if (forcedLogoutPending) return;
@@ -47,17 +44,15 @@ function show(status: number, serverMessage: string): void {
     case ResultCode.SESSION_INVALID:
       if (loggedOutNoticeOpen || forcedLogoutPending) return;
       loggedOutNoticeOpen = true;
-      void import('antd/es/modal').then(({ default: Modal }) =>
-        Modal.confirm({
-          title: t('errors.loggedOut'),
-          okText: t('errors.relogin'),
-          cancelText: t('errors.stay'),
-          onOk: () => logout({ returnHere: true }),
-          afterClose: () => {
-            loggedOutNoticeOpen = false;
-          },
-        }),
-      );
+      confirm({
+        title: t('errors.loggedOut'),
+        okText: t('errors.relogin'),
+        cancelText: t('errors.stay'),
+        onOk: () => logout({ returnHere: true }),
+        afterClose: () => {
+          loggedOutNoticeOpen = false;
+        },
+      });
       return;
     case ResultCode.TICKET_EXPIRED:
       return forcedLogout(t('errors.ticketExpired'), 1500);
@@ -68,9 +63,7 @@ function show(status: number, serverMessage: string): void {
     case ResultCode.FORCED_LOGOUT:
       return forcedLogout(t('errors.forcedLogout'), 1500);
     case ResultCode.NO_PERMISSION:
-      void import('antd/es/notification').then(({ default: notification }) =>
-        notification.error({ message: t('errors.noPermissionTitle'), description: serverMessage }),
-      );
+      notifyError({ message: t('errors.noPermissionTitle'), description: serverMessage });
       return;
     case ResultCode.SERVER_ERROR:
       toast('error', t('errors.server'));

@@ -1,17 +1,15 @@
-import {
-  EyeInvisibleOutlined,
-  EyeOutlined,
-  LockOutlined,
-  SafetyCertificateOutlined,
-  UserOutlined,
-} from '@ant-design/icons';
+import EyeInvisibleOutlined from '@ant-design/icons-svg/es/asn/EyeInvisibleOutlined';
+import EyeOutlined from '@ant-design/icons-svg/es/asn/EyeOutlined';
+import LockOutlined from '@ant-design/icons-svg/es/asn/LockOutlined';
+import SafetyCertificateOutlined from '@ant-design/icons-svg/es/asn/SafetyCertificateOutlined';
+import UserOutlined from '@ant-design/icons-svg/es/asn/UserOutlined';
 import { LIMITS } from '@portal/contracts';
-import { Button } from 'antd';
 import { Fragment, useEffect, useId, useRef, useState, type InputHTMLAttributes, type ReactNode } from 'react';
 import { useTranslation } from '../../../lib/i18n';
 import { runtimeConfig } from '../../../lib/config';
 import { ownMessage } from '../../../lib/api/client';
 import { useCaptcha } from '../../../lib/api/image-captcha';
+import { SvgIcon } from '../../../components/svg-icon';
 import type { LoginInput } from '../api/login';
 import type { HumanCheck } from '../../../lib/human-check';
 import './login-page.css';
@@ -92,7 +90,7 @@ function TextInput({
           aria-pressed={shown}
           onClick={() => setShown((v) => !v)}
         >
-          {shown ? <EyeOutlined /> : <EyeInvisibleOutlined />}
+          <SvgIcon icon={shown ? EyeOutlined : EyeInvisibleOutlined} />
         </button>
       ) : null}
     </span>
@@ -120,7 +118,7 @@ function ImageCaptchaField({
       <div className="login-captcha-row">
         <TextInput
           id="imgvercode"
-          icon={<SafetyCertificateOutlined />}
+          icon={<SvgIcon icon={SafetyCertificateOutlined} />}
           autoComplete="off"
           maxLength={8}
           value={value}
@@ -261,7 +259,7 @@ export function LoginPage({ signIn, languageToggle, humanCheck, context, links }
             <FormField id="username" label={t('login.username')} error={errors.username}>
               <TextInput
                 id="username"
-                icon={<UserOutlined />}
+                icon={<SvgIcon icon={UserOutlined} />}
                 autoComplete="username"
                 autoFocus
                 maxLength={64}
@@ -273,7 +271,7 @@ export function LoginPage({ signIn, languageToggle, humanCheck, context, links }
             <FormField id="password" label={t('login.password')} error={errors.password}>
               <TextInput
                 id="password"
-                icon={<LockOutlined />}
+                icon={<SvgIcon icon={LockOutlined} />}
                 revealable
                 autoComplete="current-password"
                 maxLength={128}
@@ -313,9 +311,9 @@ export function LoginPage({ signIn, languageToggle, humanCheck, context, links }
             {humanCheck?.kind === 'unknown' ? (
               <div className="login-check-unknown" role="alert">
                 <span>{t('login.checkUnknown')}</span>
-                <Button size="small" onClick={humanCheck.retry}>
+                <button type="button" className="login-button login-button-small" onClick={humanCheck.retry}>
                   {t('login.retry')}
-                </Button>
+                </button>
               </div>
             ) : null}
             {refusal ? (
@@ -323,9 +321,10 @@ export function LoginPage({ signIn, languageToggle, humanCheck, context, links }
                 {refusal}
               </div>
             ) : null}
-            <Button type="primary" htmlType="submit" size="large" block loading={pending}>
+            <button type="submit" className="login-button login-submit" aria-busy={pending} disabled={pending}>
+              {pending ? <span className="login-spinner" aria-hidden="true" /> : null}
               {pending ? t('login.submitting') : t('login.submit')}
-            </Button>
+            </button>
           </form>
           {links ? <div className="login-links">{links}</div> : null}
           <p className="login-notice" role="note">

@@ -1,4 +1,5 @@
-import { Card, Descriptions, Result, Typography } from 'antd';
+import { Card, Descriptions } from 'antd';
+import { Result } from '../../../components/lazy-result';
 import { useTranslation } from '../../../lib/i18n';
 import { useSession } from '../../../lib/session';
 import { leafItems } from '../menu';
@@ -21,9 +22,7 @@ export function HomePage() {
   return (
     <div className="home">
       <Card className="home-hero" variant="borderless">
-        <Typography.Title level={3} style={{ marginTop: 0 }}>
-          {t('shell.welcome', { name: userInfo?.name ?? '' })}
-        </Typography.Title>
+        <h3 className="shell-title shell-title-3">{t('shell.welcome', { name: userInfo?.name ?? '' })}</h3>
         <Descriptions column={{ xs: 1, sm: 2 }} size="small">
           <Descriptions.Item label={t('shell.tenant')}>{userInfo?.tenantCode}</Descriptions.Item>
           <Descriptions.Item label={t('shell.group')}>{userInfo?.groupName ?? '-'}</Descriptions.Item>

@@ -1,5 +1,6 @@
 import { ExportOutlined } from '@ant-design/icons';
-import { Breadcrumb, Button, Card, Empty, Result, Typography } from 'antd';
+import { Breadcrumb, Button, Card, Empty } from 'antd';
+import { Result } from '../../../components/lazy-result';
 import { useContext } from 'react';
 import { useTranslation } from '../../../lib/i18n';
 import { useSession } from '../../../lib/session';
@@ -96,9 +97,7 @@ function ViewPage({ page }: { page: Page }) {
   return (
     <Card variant="borderless">
       <Breadcrumb items={trail.map((m) => ({ title: m.meta.title }))} />
-      <Typography.Title level={4} style={{ marginTop: 12 }}>
-        {page.title}
-      </Typography.Title>
+      <h4 className="shell-title shell-title-4">{page.title}</h4>
       <Empty description={t('shell.pageEmpty')} />
     </Card>
   );

@@ -8,11 +8,12 @@ import {
   MenuUnfoldOutlined,
   UserOutlined,
 } from '@ant-design/icons';
-import { Avatar, Button, Dropdown, Layout, message, Tooltip, Typography } from 'antd';
+import { Avatar, Button, Dropdown, Layout, Tooltip } from 'antd';
 import { useEffect, useState, type ReactNode } from 'react';
 import { useTranslation } from '../../../lib/i18n';
 import { useLocation, useNavigate } from 'react-router';
 import { runtimeConfig } from '../../../lib/config';
+import { toast } from '../../../lib/feedback';
 import { Authorized } from '../../../lib/permissions';
 import { useSession } from '../../../lib/session';
 import { WORKBENCH_APP } from '../pages';
@@ -63,7 +64,7 @@ export function ShellHeader(props: ShellHeaderProps) {
   // §8: the link without an address warns 园区首页地址未配置！ instead of going nowhere.
   const backToPortal = () => {
     if (cfg.domianURL) window.location.assign(cfg.domianURL);
-    else void message.warning(t('shell.portalUnset'));
+    else toast('warning', t('shell.portalUnset'));
   };
 
   return (
@@ -97,9 +98,9 @@ export function ShellHeader(props: ShellHeaderProps) {
           </Button>
         ) : null}
         {userInfo?.groupName && !phone ? (
-          <Typography.Text type="secondary" className="shell-group" title={t('shell.group')}>
+          <span className="shell-group" title={t('shell.group')}>
             {userInfo.groupName}
-          </Typography.Text>
+          </span>
         ) : null}
         {bell ? <Authorized code="messageIndex">{bell}</Authorized> : null}
         {extra}

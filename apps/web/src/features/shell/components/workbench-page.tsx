@@ -1,4 +1,4 @@
-import { Card, Typography } from 'antd';
+import { Card } from 'antd';
 import { useTranslation } from '../../../lib/i18n';
 import { useSession } from '../../../lib/session';
 import { storage } from '../../../lib/storage';
@@ -15,7 +15,7 @@ export function WorkbenchPage() {
     <Card
       variant="borderless"
       title={t('shell.workbench')}
-      extra={bench ? <Typography.Text type="secondary">{bench}</Typography.Text> : null}
+      extra={bench ? <span className="shell-secondary">{bench}</span> : null}
     >
       <Shortcuts items={pages} lg={4} />
     </Card>

@@ -7,10 +7,10 @@ import {
   SettingOutlined,
   TeamOutlined,
 } from '@ant-design/icons';
-import { message } from 'antd';
 import { lazy, Suspense, useState, type ReactNode } from 'react';
 import { useNavigate } from 'react-router';
 import { runtimeConfig } from '../../../lib/config';
+import { toast } from '../../../lib/feedback';
 import { useTranslation } from '../../../lib/i18n';
 import { usePermission } from '../../../lib/permissions';
 import { fixedBench } from '../fixed-bench';
@@ -74,7 +74,7 @@ export function useAccountMenu(shell: ShellHooks): { menu: UserMenu; dialogs: Re
     if (key !== 'enterpriseInfo') return setOpen(key in DIALOGS || key === 'enterprise' ? (key as DialogKey) : null);
     const path = shell.menuPathContaining('ent/colist');
     if (path) navigate(path);
-    else void message.warning(t('switching.enterpriseInfoMissing'));
+    else toast('warning', t('switching.enterpriseInfoMissing'));
   };
 
   const Dialog = open && open !== 'enterprise' ? DIALOGS[open] : null;

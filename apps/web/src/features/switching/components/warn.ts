@@ -1,5 +1,5 @@
-import { message } from 'antd';
 import { ownMessage } from '../../../lib/api/client';
+import { toast } from '../../../lib/feedback';
 
 /**
  * §8: a refused nickname, switch or password call shows the server's message as a warning (unless
@@ -7,5 +7,5 @@ import { ownMessage } from '../../../lib/api/client';
  */
 export const warn = (err: unknown): void => {
   const text = ownMessage(err);
-  if (text) void message.warning(text);
+  if (text) toast('warning', text);
 };
