@@ -12,18 +12,18 @@
  *      d. tab switch at 30 open tabs: click → selected, panel shown, next painted frame; against a
  *         button that does nothing, clicked the same way in the same page
  *      e. JS heap, DOM nodes and listeners on home, with 100 tabs open, after closing them all
+ *      f. Lighthouse (mobile profile) on the login page: performance and accessibility scores
  *   4. BENCHMARKS.md (generated block) + bench/results/shell.json
  *
  * Settings by environment variable: see `settings` below.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { availableParallelism, cpus, loadavg, release, tmpdir, totalmem, userInfo } from 'node:os';
 import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { gzipSync } from 'node:zlib';
 import { and, eq, sql } from 'drizzle-orm';
 import type { Browser, BrowserContext, CDPSession, Page } from 'playwright-core';
 import { connect, migrateDb, type Db } from '../apps/server/src/db/client.js';
@@ -32,6 +32,7 @@ import { ensureDatabase } from '../apps/server/src/db/open.js';
 import * as s from '../apps/server/src/db/schema.js';
 import { seedDemo } from '../apps/server/src/db/seed.js';
 import { hashPassword } from '../apps/server/src/modules/auth/auth.service.js';
+import { BYTE_BUDGETS, kb, noCache, recordAssets, type Asset, type AssetSummary } from '../e2e/support/assets.js';
 import { launch } from '../e2e/support/browser.js';
 import { go, signIn } from '../e2e/support/shell.js';
 import { startChild, stopOnSignal } from './child.js';
@@ -64,19 +65,28 @@ const settings = {
   memoryTabs: num('BENCH_SHELL_MEMORY_TABS', 100),
   /** Seed of the random tab order, so runs switch in the same order. */
   seed: num('BENCH_SHELL_SEED', 20261123),
+  /** Lighthouse runs on the login page (the median score is reported). */
+  lighthouseRuns: num('BENCH_SHELL_LIGHTHOUSE_RUNS', 3),
   viewport: { width: 1440, height: 900 },
 };
 
 const TARGETS = {
-  loginPageGzipKb: 200,
-  firstScreenGzipKb: 400,
+  // The same budgets `npm test` enforces (e2e/budgets.spec.ts).
+  loginPageGzipKb: BYTE_BUDGETS.loginPageGzipKb,
+  firstScreenGzipKb: BYTE_BUDGETS.firstScreenGzipKb,
   switchMs: 50,
+  /** Lighthouse, mobile profile (slow 4G, 4× slower CPU), on the login page (issue 15). */
+  lighthousePerformance: 95,
+  lighthouseAccessibility: 100,
   /** Memory comes back when a second round of the same tabs ends within 10 % (or 2 MB) of the first. */
   memoryBackRatio: 0.1,
   memoryBackMb: 2,
 };
 
 const MENU = { roots: 20, dirs: 9, leaves: 10 };
+const LIGHTHOUSE_VERSION = (
+  JSON.parse(readFileSync(join(ROOT, 'node_modules/lighthouse/package.json'), 'utf8')) as { version: string }
+).version;
 const DEMO_PASSWORD = 'Demo@2026!';
 const RUNTIME = { keepAlive: true };
 const ICONS = [
@@ -96,7 +106,6 @@ const ICONS = [
 
 const log = (msg: string) => process.stdout.write(`[shell-bench] ${msg}\n`);
 const round = (n: number, digits = 1) => Math.round(n * 10 ** digits) / 10 ** digits;
-const kb = (bytes: number) => round(bytes / 1024, 1);
 const mb = (bytes: number) => round(bytes / 1024 / 1024, 2);
 
 function percentile(values: number[], p: number): number {
@@ -293,25 +302,6 @@ async function startServer(databaseUrl: string, dataDir: string): Promise<Server
 
 // ---- page helpers ------------------------------------------------------------------------------
 
-interface Asset {
-  path: string;
-  type: string;
-  status: number;
-  /** Bytes of the decoded body. */
-  raw: number;
-  /** Bytes of the decoded body after gzip -9 (independent of what the server negotiated). */
-  gzip: number;
-  /** What the server actually sent (content-encoding), for information. */
-  encoding: string;
-}
-
-interface AssetSummary {
-  files: Asset[];
-  js: { count: number; raw: number; gzip: number };
-  css: { count: number; raw: number; gzip: number };
-  total: { count: number; raw: number; gzip: number };
-}
-
 /**
  * A context whose pages define `__name`: tsx (esbuild, keepNames) wraps named functions in the
  * code handed to page.evaluate in `__name(fn, "name")`, which the page would not know.
@@ -320,82 +310,6 @@ async function newContext(browser: Browser): Promise<BrowserContext> {
   const context = await browser.newContext({ viewport: settings.viewport });
   await context.addInitScript({ content: 'globalThis.__name = (fn) => fn;' });
   return context;
-}
-
-async function noCache(context: BrowserContext, page: Page): Promise<CDPSession> {
-  const cdp = await context.newCDPSession(page);
-  await cdp.send('Network.enable');
-  await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
-  return cdp;
-}
-
-/**
- * Every script and stylesheet the page receives from now on (by resource type, or by content type
- * for preloads that Chromium files under another type), and a wait for a quiet network.
- */
-function recordAssets(page: Page) {
-  const pending: Promise<Asset | null>[] = [];
-  let inFlight = 0;
-  let lastActivity = performance.now();
-  page.on('request', () => {
-    inFlight++;
-    lastActivity = performance.now();
-  });
-  const settle = () => {
-    inFlight = Math.max(0, inFlight - 1);
-    lastActivity = performance.now();
-  };
-  page.on('requestfinished', settle);
-  page.on('requestfailed', settle);
-  page.on('response', (res) => {
-    const type = res.request().resourceType();
-    const contentType = res.headers()['content-type'] ?? '';
-    const kind =
-      type === 'script' || /javascript|ecmascript/.test(contentType)
-        ? 'script'
-        : type === 'stylesheet' || /text\/css/.test(contentType)
-          ? 'stylesheet'
-          : null;
-    if (!kind || res.status() >= 300) return;
-    pending.push(
-      res.body().then(
-        (body) => ({
-          path: new URL(res.url()).pathname,
-          type: kind === type ? type : `${kind} (as ${type})`,
-          status: res.status(),
-          raw: body.length,
-          gzip: gzipSync(body, { level: 9 }).length,
-          encoding: res.headers()['content-encoding'] ?? 'identity',
-        }),
-        () => null,
-      ),
-    );
-  });
-  return {
-    /** Resolves once no request has been in flight for `quietMs`. */
-    async idle(quietMs = 500, timeoutMs = 30_000) {
-      const deadline = performance.now() + timeoutMs;
-      while (inFlight > 0 || performance.now() - lastActivity < quietMs) {
-        if (performance.now() > deadline) throw new Error('the network did not go quiet within 30 s');
-        await sleep(50);
-      }
-    },
-    async summary(): Promise<AssetSummary> {
-      const files = (await Promise.all(pending)).filter((a): a is Asset => a !== null);
-      files.sort((a, b) => b.gzip - a.gzip);
-      const sum = (list: Asset[]) => ({
-        count: list.length,
-        raw: list.reduce((n, a) => n + a.raw, 0),
-        gzip: list.reduce((n, a) => n + a.gzip, 0),
-      });
-      return {
-        files,
-        js: sum(files.filter((f) => f.type.startsWith('script'))),
-        css: sum(files.filter((f) => f.type.startsWith('stylesheet'))),
-        total: sum(files),
-      };
-    },
-  };
 }
 
 /** The tab strip is shown, and the side menu with the last of the bench roots. */
@@ -843,6 +757,58 @@ const verdict = (ok: boolean): Verdict => (ok ? 'PASS' : 'FAIL');
 
 // ---- main --------------------------------------------------------------------------------------
 
+// ---- f: Lighthouse on the login page ---------------------------------------------------------------
+
+interface LighthouseRun {
+  performance: number;
+  accessibility: number;
+  fcpMs: number;
+  lcpMs: number;
+  tbtMs: number;
+  cls: number;
+  speedIndexMs: number;
+}
+
+/**
+ * Lighthouse's mobile profile (its default: a phone screen, slow 4G and a 4× slower CPU, simulated)
+ * on the login page, `runs` times; the run with the median performance score is reported. Chromium
+ * is started by playwright with a debugging port that Lighthouse drives.
+ */
+async function measureLighthouse(
+  base: string,
+  runs: number,
+): Promise<{ runs: LighthouseRun[]; median: LighthouseRun }> {
+  const { default: lighthouse } = await import('lighthouse');
+  const port = await freePort();
+  const browser = await launch([`--remote-debugging-port=${port}`]);
+  try {
+    const out: LighthouseRun[] = [];
+    for (let i = 0; i < runs; i++) {
+      const result = await lighthouse(`${base}/center/login`, {
+        port,
+        onlyCategories: ['performance', 'accessibility'],
+        output: 'json',
+        logLevel: 'error',
+      });
+      const lhr = result!.lhr;
+      const audit = (id: string) => round(lhr.audits[id]?.numericValue ?? NaN, 1);
+      out.push({
+        performance: Math.round((lhr.categories.performance?.score ?? 0) * 100),
+        accessibility: Math.round((lhr.categories.accessibility?.score ?? 0) * 100),
+        fcpMs: audit('first-contentful-paint'),
+        lcpMs: audit('largest-contentful-paint'),
+        tbtMs: audit('total-blocking-time'),
+        cls: round(lhr.audits['cumulative-layout-shift']?.numericValue ?? NaN, 3),
+        speedIndexMs: audit('speed-index'),
+      });
+    }
+    const sorted = [...out].sort((a, b) => a.performance - b.performance);
+    return { runs: out, median: sorted[Math.floor(sorted.length / 2)]! };
+  } finally {
+    await browser.close();
+  }
+}
+
 async function main(): Promise<number> {
   for (const [file, what] of [
     [SERVER_MAIN, 'the server'],
@@ -921,6 +887,10 @@ async function main(): Promise<number> {
         `(growth ${mem.roundGrowthMb} MB)`,
     );
 
+    log(`f. Lighthouse (mobile profile) on the login page, ${settings.lighthouseRuns} runs`);
+    const lh = await measureLighthouse(server.url, settings.lighthouseRuns);
+    log(`   performance ${lh.runs.map((r) => r.performance).join(', ')}; accessibility ${lh.median.accessibility}`);
+
     const serverErrors = server
       .output()
       .split('\n')
@@ -933,6 +903,8 @@ async function main(): Promise<number> {
       switchMedian: verdict(sw.medianMs < TARGETS.switchMs),
       switchP95: verdict(sw.p95Ms < TARGETS.switchMs),
       memoryComesBack: verdict(mem.comesBack),
+      lighthousePerformance: verdict(lh.median.performance >= TARGETS.lighthousePerformance),
+      lighthouseAccessibility: verdict(lh.median.accessibility >= TARGETS.lighthouseAccessibility),
     } satisfies Record<string, Verdict>;
 
     const results = {
@@ -946,6 +918,7 @@ async function main(): Promise<number> {
       login: { runs: logins, medianMs: loginMedian },
       tabSwitch: sw,
       memory: mem,
+      lighthouse: lh,
       verdicts,
       serverErrorLines: serverErrors.slice(0, 20),
       durationS: round((performance.now() - started) / 1000, 1),
@@ -978,6 +951,8 @@ Menu of role ent_member: the demo menu plus ${results.menu.entries} entries (${M
 | d. Tab switch / baseline | ${sw.ratio} | | |
 | e. JS heap after closing ${settings.memoryTabs} tabs / on home before (first round; with ${settings.memoryTabs} tabs open ${mem.openRatio}) | ${mem.closedRatio} (${mem.closedDeltaMb >= 0 ? '+' : ''}${mem.closedDeltaMb} MB) | | |
 | e. Growth from the first round's close to a second round's: memory ${mem.comesBack ? 'comes back' : 'does not come back'} | ${mem.roundGrowthMb >= 0 ? '+' : ''}${mem.roundGrowthMb} MB | ≤ 10 % or 2 MB | ${verdicts.memoryComesBack} |
+| f. Lighthouse performance, mobile profile, login page (median of ${lh.runs.length}: ${lh.runs.map((r) => r.performance).join(', ')}) | ${lh.median.performance} (first contentful paint ${lh.median.fcpMs} ms, largest ${lh.median.lcpMs} ms, blocking time ${lh.median.tbtMs} ms, speed index ${lh.median.speedIndexMs} ms, layout shift ${lh.median.cls}) | ≥ ${TARGETS.lighthousePerformance} | ${verdicts.lighthousePerformance} |
+| f. Lighthouse accessibility, login page | ${lh.median.accessibility} | ${TARGETS.lighthouseAccessibility} | ${verdicts.lighthouseAccessibility} |
 
 | Memory (after 2 forced GCs) | Tabs | JS heap used | DOM nodes | JS event listeners | Side-menu items / submenus in the DOM |
 |---|---:|---:|---:|---:|---:|
@@ -994,6 +969,8 @@ the tab is \`aria-selected\` and its panel visible, then one \`requestAnimationF
 the baseline is the same for a button that does nothing, clicked after each switch. Tabs are picked at
 random (seeded) among the ${settings.switchTabs} open ones, after 5 unmeasured switches. Memory: CDP
 \`HeapProfiler.collectGarbage\` twice, then \`Runtime.getHeapUsage\` and \`Performance.getMetrics\`.
+Lighthouse ${LIGHTHOUSE_VERSION} runs with its default (mobile) settings: simulated slow 4G and a 4× slower CPU on a phone-sized
+screen, against Debian's Chromium started by playwright with a debugging port.
 `;
     await writeBlock('shell-bench', 'bench/shell.ts', md);
     log('wrote BENCHMARKS.md and bench/results/shell.json');
