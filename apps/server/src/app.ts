@@ -51,6 +51,7 @@ import { DEFAULT_WEB_DIST, readIndexHtml, webRoutes } from './modules/web/web.ro
 import type { Config } from './platform/config.js';
 import { createInvalidationBus } from './platform/invalidation.js';
 import { clientErrorHandler, frameworkErrors, installErrorHandlers } from './platform/error-handling.js';
+import { DRAINING_SERVER_OPTIONS, drainOnClose } from './platform/graceful-stop.js';
 import { t } from './platform/i18n.js';
 import { boundJsonBodies, textRuleValidators } from './platform/input-guard.js';
 import { createPasswordDecryptor } from './platform/password-transport.js';
@@ -96,7 +97,7 @@ export async function buildApp({ config, db, secrets, logger }: AppDeps) {
     ...(logger ? { loggerInstance: logger } : { logger: logger === false ? false : loggerOptions(config.logLevel) }),
     trustProxy: config.trustProxy,
     bodyLimit: config.bodyLimitBytes,
-    return503OnClosing: true,
+    ...DRAINING_SERVER_OPTIONS,
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: 200 },
     ajv: { customOptions: { removeAdditional: true, coerceTypes: 'array', useDefaults: true, allErrors: false } },
     schemaController: { compilersFactory: { buildValidator: textRuleValidators() } },
@@ -114,19 +115,9 @@ export async function buildApp({ config, db, secrets, logger }: AppDeps) {
 
   const security = securityHeaders();
   const apiSecurity = apiSecurityHeaders();
-  // While closing, answers end their keep-alive connection: a connection that was busy when close
-  // began would otherwise stay open, idle, and hold the shutdown until the client lets it go.
-  let closing = false;
-  app.addHook('preClose', (done) => {
-    closing = true;
-    done();
-  });
+  drainOnClose(app);
   app.addHook('onRequest', (req, reply, done) => {
     reply.headers(req.url.startsWith('/api/') ? apiSecurity : security);
-    done();
-  });
-  app.addHook('onSend', (_req, reply, _payload, done) => {
-    if (closing) reply.header('connection', 'close');
     done();
   });
 
