@@ -245,7 +245,10 @@ export async function buildApp({ config, db, secrets, logger }: AppDeps) {
     tenantOf,
     defaultTenantCode,
   });
-  const verifySignature = createSignatureVerifier(createNonceStore(relaxed), secrets.signSecret);
+  const verifySignature = createSignatureVerifier(
+    createNonceStore(relaxed, { warn: (message, err) => app.log.warn({ err }, message) }),
+    secrets.signSecret,
+  );
 
   app.decorate('authenticate', async (req) => {
     const raw = req.headers[SIGNING_HEADERS.token];

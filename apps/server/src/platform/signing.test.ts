@@ -214,7 +214,6 @@ describe('nonces of reads and writes (docs/decisions/013)', () => {
       query: {},
       body: method === 'GET' ? undefined : {},
       headers: headersWith(url, nonce, Date.now(), method === 'GET' ? null : {}),
-      log: { warn: (...args: unknown[]) => warnings.push(String(args.at(-1))) },
     }) as unknown as FastifyRequest;
   const settled = (p: Promise<unknown>, ms = 100) =>
     Promise.race([
@@ -226,14 +225,14 @@ describe('nonces of reads and writes (docs/decisions/013)', () => {
     ]);
 
   it("answers a read without waiting for the database's verdict on its nonce; a write waits for it", async () => {
-    const never: NonceStore = { spend: () => new Promise<boolean>(() => undefined) };
+    const never: NonceStore = { spend: () => new Promise<boolean>(() => undefined), record: () => undefined };
     const verify = createSignatureVerifier(never, ctx.secrets.signSecret);
     expect(await settled(verify(fakeRequest('GET', newNonce())))).toBe('passed');
     expect(await settled(verify(fakeRequest('POST', newNonce())))).toBe('waiting');
   });
 
   it('refuses a nonce this instance saw, at once, for reads and writes', async () => {
-    const never: NonceStore = { spend: () => new Promise<boolean>(() => undefined) };
+    const never: NonceStore = { spend: () => new Promise<boolean>(() => undefined), record: () => undefined };
     const verify = createSignatureVerifier(never, ctx.secrets.signSecret);
     const nonce = newNonce();
     expect(await settled(verify(fakeRequest('GET', nonce)))).toBe('passed');
@@ -242,7 +241,7 @@ describe('nonces of reads and writes (docs/decisions/013)', () => {
   });
 
   it("records a read's nonce in PostgreSQL: another instance refuses it for a write, and notices a replayed read", async () => {
-    const store = createNonceStore(ctx.db.$client);
+    const store = createNonceStore(ctx.db.$client, { warn: (message) => warnings.push(message) });
     const [a, b] = [
       createSignatureVerifier(store, ctx.secrets.signSecret),
       createSignatureVerifier(store, ctx.secrets.signSecret),

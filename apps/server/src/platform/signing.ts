@@ -22,6 +22,8 @@ function header(req: FastifyRequest, name: string): string | undefined {
 export interface NonceStore {
   /** Records `nonce`; false when it was seen before (a replay). */
   spend(nonce: string): Promise<boolean>;
+  /** Records a read's nonce without waiting for, or being told, the verdict (docs/decisions/013). */
+  record(nonce: string): void;
 }
 
 /**
@@ -29,13 +31,23 @@ export interface NonceStore {
  * with a few statements in flight at once, so a busy server makes one round trip per turn instead
  * of one per request, and an idle one still answers at once. The pool should commit asynchronously
  * (see connectRelaxed and docs/decisions/005): a crash may forget the last few hundred milliseconds
- * of nonces, which can only re-open a replay window for requests captured in that instant.
+ * of nonces, which can only re-open a replay window for requests captured in that instant. A batch
+ * of reads alone asks only how many rows went in; reads that another instance had seen, and reads
+ * whose nonces could not be written, are told to `warn` (their answers are gone already).
  */
-export function createNonceStore(pool: pg.Pool, maxInFlight = 2): NonceStore {
+export function createNonceStore(
+  pool: pg.Pool,
+  { maxInFlight = 2, warn = () => {} }: { maxInFlight?: number; warn?: (message: string, err?: unknown) => void } = {},
+): NonceStore {
+  const replayed = (n: number) => warn(`${n} read(s) replayed on another instance (their nonces were seen there)`);
   type Waiter = { resolve: (fresh: boolean) => void; reject: (err: unknown) => void };
-  let pending = new Map<string, Waiter>();
+  // A write's nonce has a waiter; a read's has none.
+  let pending = new Map<string, Waiter | null>();
+  let waiters = 0;
   let scheduled = false;
   let inFlight = 0;
+
+  const waitersIn = (batch: Map<string, Waiter | null>) => [...batch.values()].filter(Boolean).length;
 
   function schedule(): void {
     if (scheduled || inFlight >= maxInFlight || pending.size === 0) return;
@@ -49,18 +61,36 @@ export function createNonceStore(pool: pg.Pool, maxInFlight = 2): NonceStore {
 
   async function flush(): Promise<void> {
     const batch = pending;
+    const withWaiters = waiters > 0;
     pending = new Map();
+    waiters = 0;
     inFlight++;
+    const values = [[...batch.keys()]];
     try {
+      if (!withWaiters) {
+        const res = await pool.query({
+          name: 'nonces_record',
+          text: 'INSERT INTO request_nonces (nonce) SELECT unnest($1::text[]) ON CONFLICT (nonce) DO NOTHING',
+          values,
+        });
+        if ((res.rowCount ?? 0) < batch.size) replayed(batch.size - (res.rowCount ?? 0));
+        return;
+      }
       const res = await pool.query<{ nonce: string }>({
         name: 'nonces_spend',
         text: 'INSERT INTO request_nonces (nonce) SELECT unnest($1::text[]) ON CONFLICT (nonce) DO NOTHING RETURNING nonce',
-        values: [[...batch.keys()]],
+        values,
       });
       const fresh = new Set(res.rows.map((r) => r.nonce));
-      for (const [nonce, w] of batch) w.resolve(fresh.has(nonce));
+      let replayedReads = 0;
+      for (const [nonce, w] of batch) {
+        if (w) w.resolve(fresh.has(nonce));
+        else if (!fresh.has(nonce)) replayedReads++;
+      }
+      if (replayedReads > 0) replayed(replayedReads);
     } catch (err) {
-      for (const w of batch.values()) w.reject(err);
+      for (const w of batch.values()) w?.reject(err);
+      if (batch.size > waitersIn(batch)) warn('nonces of reads not recorded', err);
     } finally {
       inFlight--;
       schedule();
@@ -72,8 +102,14 @@ export function createNonceStore(pool: pg.Pool, maxInFlight = 2): NonceStore {
       // The same nonce twice before it was written: the second is the replay.
       if (pending.has(nonce)) return Promise.resolve(false);
       const spent = new Promise<boolean>((resolve, reject) => pending.set(nonce, { resolve, reject }));
+      waiters++;
       schedule();
       return spent;
+    },
+    record(nonce) {
+      if (pending.has(nonce)) return;
+      pending.set(nonce, null);
+      schedule();
     },
   };
 }
@@ -143,14 +179,7 @@ export function createSignatureVerifier(
     // Only a correctly signed request spends a nonce, so garbage cannot fill the table.
     if (recent.has(nonce)) throw new AppError(ResultCode.BAD_SIGNATURE, 'signatureReplay');
     recent.add(nonce, now());
-    const verdict = nonces.spend(nonce);
-    if (READS.has(req.method)) {
-      verdict.then(
-        (fresh) => fresh || req.log.warn('a read was replayed on another instance (its nonce was seen there)'),
-        (err: unknown) => req.log.warn({ err }, 'nonce of a read not recorded'),
-      );
-      return;
-    }
-    if (!(await verdict)) throw new AppError(ResultCode.BAD_SIGNATURE, 'signatureReplay');
+    if (READS.has(req.method)) return nonces.record(nonce);
+    if (!(await nonces.spend(nonce))) throw new AppError(ResultCode.BAD_SIGNATURE, 'signatureReplay');
   };
 }
