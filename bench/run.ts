@@ -26,7 +26,6 @@ import { execFileSync } from 'node:child_process';
 import {
   constants,
   createCipheriv,
-  createHash,
   createHmac,
   createPublicKey,
   publicEncrypt,
@@ -48,7 +47,7 @@ import { startEmbeddedPostgres, type EmbeddedDatabase } from '../apps/server/src
 import { ensureDatabase } from '../apps/server/src/db/open.js';
 import { seedDemo } from '../apps/server/src/db/seed.js';
 import { ARGON2_OPTIONS, hashPassword } from '../apps/server/src/modules/auth/auth.service.js';
-import { newTicket } from '../apps/server/src/modules/sso/sso.service.js';
+import { hashCookie, newTicket, newTicketGrantingCookie } from '../apps/server/src/modules/sso/sso.service.js';
 import { loadSecrets } from '../apps/server/src/platform/secrets.js';
 import { startChild, stopOnSignal } from './child.js';
 import { writeBlock } from './report.js';
@@ -693,14 +692,14 @@ async function benchSso(portal: Portal, db: Db) {
        SELECT id, 'bench', 'http://bench.test/app/' FROM tenants WHERE code = 'demo' RETURNING id`,
     )
   ).rows;
-  const cookies = Array.from({ length: 1000 }, () => randomBytes(32).toString('base64url'));
+  const cookies = Array.from({ length: 1000 }, newTicketGrantingCookie);
   const sessions = (
     await db.$client.query<{ id: string }>(
       `INSERT INTO sso_sessions (cookie_hash, tenant_id, user_id, expires_at)
        SELECT h, u.tenant_id, u.id, now() + interval '8 hours'
        FROM unnest($1::text[]) AS c(h), users u WHERE u.username = 'member'
        RETURNING id`,
-      [cookies.map((c) => createHash('sha256').update(c).digest('hex'))],
+      [cookies.map(hashCookie)],
     )
   ).rows.map((r) => r.id);
   if (sessions.length !== cookies.length) throw new Error(`sso: ${sessions.length} sessions written`);

@@ -48,6 +48,23 @@ const KINDS: Record<string, Kind> = {
   '/api/front/member/getAppNameByCode/:code:code': 'applicationCode',
   '/api/front/page/definition/:code:code': 'page',
 };
+/**
+ * Fields the spec lists that the server accepts and ignores (spec §7 infoV2 and allPermissionV2
+ * parameters the session already answers; getUserRolesNew's benchCode): any value gets the same
+ * answer, so the sweep cannot tell A's objects from unknown ones there.
+ */
+const IGNORED = new Set([
+  '/api/front/member/front/infoV2:fastRoleCode',
+  '/api/front/member/front/infoV2:roleId',
+  '/api/front/member/front/infoV2:wbCode',
+  '/api/front/member/front/infoV2:benchCode',
+  '/api/front/member/front/allPermissionV2:fastRoleCode',
+  '/api/front/member/front/allPermissionV2:targetWb',
+  '/api/front/member/front/allPermissionV2:partWb',
+  '/api/front/member/front/allPermissionV2:serviceCode',
+  '/api/front/member/getUserRolesNew:benchCode',
+]);
+
 /** Id-like names that name no object of a tenant. */
 const NOT_OBJECTS = new Set(['token']);
 const ID_LIKE = /(?:Id|Ids|Code|Codes|Wb)$|^(?:id|code)$/;
@@ -136,7 +153,11 @@ function call(field: Field, value: string, token: string) {
   const parts: Record<Part, Record<string, unknown>> = { querystring: {}, params: {}, body: {} };
   const r = seededRng(7);
   for (const part of ['querystring', 'params', 'body'] as const) {
-    for (const name of schema[part]?.required ?? []) parts[part][name] = validValue(schema[part]!.properties![name], r);
+    for (const name of schema[part]?.required ?? []) {
+      // Another object field is filled with A's own object of its kind, so that only `field` differs.
+      const kind = KINDS[`${route.url}:${name}`] ?? KINDS[name];
+      parts[part][name] = kind ? objects.A[kind][0] : validValue(schema[part]!.properties![name], r);
+    }
   }
   const prop = schema[field.part]!.properties![field.name] as { type?: string; anyOf?: unknown[] };
   parts[field.part][field.name] = prop.type === 'integer' ? Number(value) : value;
@@ -165,6 +186,7 @@ describe('tenant isolation over the route table', () => {
 
     let token = await ctx.login('admin');
     const leaks: string[] = [];
+    const blind: string[] = [];
     let calls = 0;
     let distinguishing = 0;
     const routes = new Set<string>();
@@ -180,9 +202,17 @@ describe('tenant isolation over the route table', () => {
           leaks.push(`${label}=${id} (B): ${JSON.stringify(res)}; unknown: ${JSON.stringify(unknown)}`);
         }
       }
-      // The sweep can tell: A's own object gets another answer on most routes.
-      const own = answerOf(await call(field, objects.A[field.kind][0]!, token));
-      if (JSON.stringify(own) !== JSON.stringify(unknown)) distinguishing++;
+      // The sweep can tell: one of A's own objects gets another answer, unless the route ignores the field.
+      let told = false;
+      for (const own of objects.A[field.kind].slice(0, 4)) {
+        const answer = answerOf(await call(field, own, token));
+        if (JSON.stringify(answer) !== JSON.stringify(unknown)) {
+          told = true;
+          break;
+        }
+      }
+      if (told) distinguishing++;
+      else if (!IGNORED.has(`${field.route.url}:${field.name}`)) blind.push(label);
       // A switch or a new default may have ended the session or changed it: start again.
       token = await ctx.login('admin');
     }
@@ -192,7 +222,7 @@ describe('tenant isolation over the route table', () => {
     );
     expect(leaks).toEqual([]);
     expect(fields.length).toBeGreaterThanOrEqual(15);
-    expect(distinguishing).toBeGreaterThanOrEqual(10);
+    expect(blind, "fields where A's own object answers as an unknown one (the sweep could not tell)").toEqual([]);
   }, 300_000);
 
   it("refuses tenant A's session nothing of its own: the demo users still sign in to their tenants", async () => {

@@ -11,12 +11,12 @@ import { ResultCode, httpStatusOf } from '@portal/contracts';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, FastifyServerOptions } from 'fastify';
 import { AppError } from './errors.js';
 import { describeSchemaIssue, langOf, t, type Lang, type MessageKey } from './i18n.js';
+import { apiSecurityHeaders } from './security-headers.js';
 
 const envelope = (code: number, message: string) => ({ status: code, message, data: null });
 
 /** The language a raw request line or URL asks for, when its query could not be parsed. */
-export const langOfUrl = (url: string | undefined): Lang =>
-  /[?&]language=eng(?:[&#\s]|$)/.test(url ?? '') ? 'en' : 'zh';
+const langOfUrl = (url: string | undefined): Lang => (/[?&]language=eng(?:[&#\s]|$)/.test(url ?? '') ? 'en' : 'zh');
 
 function classify(error: FastifyError | AppError, lang: Lang): { code: number; message: string } | null {
   if (error instanceof AppError) return { code: error.code, message: t(lang, error.key, error.params) };
@@ -57,9 +57,11 @@ export function installErrorHandlers(app: FastifyInstance): void {
   );
 }
 
-/** Fastify's `frameworkErrors`: what the router refuses before a route (and its query) exists. */
+const API_HEADERS = apiSecurityHeaders();
+
+/** Fastify's `frameworkErrors`: what the router refuses before a route (and its hooks) exists. */
 export const frameworkErrors: FastifyServerOptions['frameworkErrors'] = (error, req, reply) =>
-  answer(error, req, reply, langOfUrl(req.raw.url));
+  answer(error, req, reply.headers(API_HEADERS), langOfUrl(req.raw.url));
 
 const CLIENT_ERRORS: Record<string, [number, MessageKey]> = {
   HPE_HEADER_OVERFLOW: [431, 'headersTooLarge'],
@@ -69,14 +71,19 @@ const CLIENT_ERRORS: Record<string, [number, MessageKey]> = {
 /** Node's `clientError`: a request its HTTP parser refused, answered on the raw socket. */
 export function clientErrorHandler(err: Error & { code?: string; rawPacket?: unknown }, socket: Socket): void {
   if (err.code === 'ECONNRESET' || socket.destroyed) return;
-  if (socket.writable) {
+  // As Node's own handler: not in the middle of an answer already being written on this socket.
+  const inProgress = (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+  if (socket.writable && !inProgress?.headersSent) {
     const [code, key] = CLIENT_ERRORS[err.code ?? ''] ?? [ResultCode.BAD_REQUEST, 'badHttp'];
     // The request line, if it arrived, says which language the answer is in.
     const raw = Buffer.isBuffer(err.rawPacket) ? err.rawPacket : null;
     const firstLine = raw?.subarray(0, 8192).toString('latin1').split('\r\n', 1)[0];
     const body = JSON.stringify(envelope(code, t(langOfUrl(firstLine), key)));
+    const headers = Object.entries(API_HEADERS)
+      .map(([name, value]) => `${name}: ${value}\r\n`)
+      .join('');
     socket.write(
-      `HTTP/1.1 ${code} ${STATUS_CODES[code] ?? ''}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+      `HTTP/1.1 ${code} ${STATUS_CODES[code] ?? ''}\r\nContent-Type: application/json; charset=utf-8\r\n${headers}` +
         `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
     );
   }

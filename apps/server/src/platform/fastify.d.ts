@@ -12,4 +12,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     session: ActiveSession | null;
   }
+  interface FastifyContextConfig {
+    /** A GET that changes state (sends an SMS, stores a captcha): its nonce waits for PostgreSQL (ADR 013). */
+    changesState?: boolean;
+  }
 }

@@ -1,4 +1,7 @@
-/** Deletes what has expired: nonces, captchas, rate-limit windows and locks, long-dead sessions. */
+/**
+ * Deletes what has expired: nonces, captchas, rate-limit windows and locks, long-dead sessions (the
+ * portal's and the example system's).
+ */
 import { sql } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
 import { LIMITS } from '@portal/contracts';
@@ -12,6 +15,7 @@ export async function sweep(db: Db): Promise<void> {
   await db.execute(sql`DELETE FROM rate_locks WHERE until < now()`);
   await db.execute(sql`DELETE FROM rate_limits WHERE window_start < now() - interval '1 day'`);
   await db.execute(sql`DELETE FROM sessions WHERE expires_at < now() - interval '30 days'`);
+  await db.execute(sql`DELETE FROM example_system_sessions WHERE expires_at < now() - interval '1 day'`);
 }
 
 export function startHousekeeping(db: Db, onError: (err: unknown) => void, everyMs = 60_000): () => void {

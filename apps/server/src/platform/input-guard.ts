@@ -1,8 +1,9 @@
 /**
  * What every request's input must satisfy before any code walks it:
- * - JSON bodies are bounded in nesting depth, array length and string length as they are parsed,
- *   so that nothing recursive (the signing text's JSON.stringify, validation, a service) ever
- *   meets a body nested thousands of levels deep (a 30 KB body can nest 5,000 levels);
+ * - JSON bodies are bounded in nesting depth, array length and string length right after they
+ *   are parsed (V8's JSON.parse is iterative), so that nothing recursive (the signing text's
+ *   JSON.stringify, validation, a service) ever meets a body nested thousands of levels deep (a
+ *   30 KB body can nest 5,000 levels);
  * - text holds no control characters (PostgreSQL text cannot hold U+0000, and none of them has a
  *   use in a form field) and numbers are finite safe integers or smaller: a rule added to every
  *   validator the schemas compile to, so it applies to each field a route's schema accepts, in the
@@ -13,7 +14,7 @@ import AjvCompiler from '@fastify/ajv-compiler';
 import type { FastifyInstance } from 'fastify';
 import { AppError } from './errors.js';
 
-export const BODY_SHAPE = { maxDepth: 32, maxArrayItems: 1000, maxStringLength: 65_536 } as const;
+const BODY_SHAPE = { maxDepth: 32, maxArrayItems: 1000, maxStringLength: 65_536 } as const;
 
 /** C0 controls except tab, line feed and carriage return (multi-line text keeps those), and DEL. */
 // eslint-disable-next-line no-control-regex -- matching control characters is the point

@@ -207,10 +207,11 @@ describe('unsigned paths', () => {
 describe('nonces of reads and writes (docs/decisions/013)', () => {
   const warnings: string[] = [];
   /** A request as the verifier sees it, signed with `nonce`. */
-  const fakeRequest = (method: string, nonce: string, url = KEY_URL) =>
+  const fakeRequest = (method: string, nonce: string, url = KEY_URL, changesState = false) =>
     ({
       method,
       url,
+      routeOptions: { config: { changesState } },
       query: {},
       body: method === 'GET' ? undefined : {},
       headers: headersWith(url, nonce, Date.now(), method === 'GET' ? null : {}),
@@ -229,6 +230,8 @@ describe('nonces of reads and writes (docs/decisions/013)', () => {
     const verify = createSignatureVerifier(never, ctx.secrets.signSecret);
     expect(await settled(verify(fakeRequest('GET', newNonce())))).toBe('passed');
     expect(await settled(verify(fakeRequest('POST', newNonce())))).toBe('waiting');
+    // A GET that changes state (it sends a text message, draws a captcha) waits like a write.
+    expect(await settled(verify(fakeRequest('GET', newNonce(), KEY_URL, true)))).toBe('waiting');
   });
 
   it('refuses a nonce this instance saw, at once, for reads and writes', async () => {

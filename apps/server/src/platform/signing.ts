@@ -47,8 +47,6 @@ export function createNonceStore(
   let scheduled = false;
   let inFlight = 0;
 
-  const waitersIn = (batch: Map<string, Waiter | null>) => [...batch.values()].filter(Boolean).length;
-
   function schedule(): void {
     if (scheduled || inFlight >= maxInFlight || pending.size === 0) return;
     scheduled = true;
@@ -61,13 +59,13 @@ export function createNonceStore(
 
   async function flush(): Promise<void> {
     const batch = pending;
-    const withWaiters = waiters > 0;
+    const batchWaiters = waiters;
     pending = new Map();
     waiters = 0;
     inFlight++;
     const values = [[...batch.keys()]];
     try {
-      if (!withWaiters) {
+      if (batchWaiters === 0) {
         const res = await pool.query({
           name: 'nonces_record',
           text: 'INSERT INTO request_nonces (nonce) SELECT unnest($1::text[]) ON CONFLICT (nonce) DO NOTHING',
@@ -90,7 +88,7 @@ export function createNonceStore(
       if (replayedReads > 0) replayed(replayedReads);
     } catch (err) {
       for (const w of batch.values()) w?.reject(err);
-      if (batch.size > waitersIn(batch)) warn('nonces of reads not recorded', err);
+      if (batch.size > batchWaiters) warn('nonces of reads not recorded', err);
     } finally {
       inFlight--;
       schedule();
@@ -122,10 +120,12 @@ export function createNonceStore(
 export function createRecentNonces(perGeneration = 100_000, windowMs = LIMITS.signatureWindowSeconds * 1000) {
   let current = new Set<string>();
   let previous = new Set<string>();
-  let since = Date.now();
+  let since: number | null = null;
   return {
     has: (nonce: string) => current.has(nonce) || previous.has(nonce),
-    add(nonce: string, at = Date.now()) {
+    /** `at`: the verifier's clock, which also started the generation. */
+    add(nonce: string, at: number) {
+      since ??= at;
       if (current.size >= perGeneration || at - since > windowMs) {
         previous = current;
         current = new Set();
@@ -135,16 +135,21 @@ export function createRecentNonces(perGeneration = 100_000, windowMs = LIMITS.si
     },
   };
 }
-export type RecentNonces = ReturnType<typeof createRecentNonces>;
-
-/** Methods that only read: their nonce is checked here at once and recorded in the background. */
-const READS = new Set(['GET', 'HEAD']);
+type RecentNonces = ReturnType<typeof createRecentNonces>;
 
 /**
- * Every request's nonce is refused when this instance saw it lately. A state-changing request
- * (POST, PUT, DELETE…) then waits for the database's verdict, which holds across instances; a read
- * (GET, HEAD) does not: its nonce is recorded in the background, so a write can never reuse it,
- * and a read replayed on another instance is only noticed (logged). The signing secret is public
+ * A request that only reads: GET or HEAD, on a route that does not say it changes state (a GET
+ * that sends an SMS or draws a captcha sets `config: { changesState: true }`).
+ */
+const isRead = (req: FastifyRequest) =>
+  (req.method === 'GET' || req.method === 'HEAD') && req.routeOptions.config.changesState !== true;
+
+/**
+ * Every request's nonce is refused when this instance saw it lately (its last 100,000–200,000).
+ * A request that changes state (POST, PUT, DELETE…, or a GET marked so) then waits for the
+ * database's verdict, which holds across instances; a read does not: its nonce is recorded in the
+ * background, so a write can never reuse it, and a read replayed on another instance (or on this
+ * one, past what it remembers) is only noticed (logged). The signing secret is public
  * (ARCHITECTURE §4), so a replayed read gains nothing that a new request would not
  * (docs/decisions/013).
  */
@@ -179,7 +184,7 @@ export function createSignatureVerifier(
     // Only a correctly signed request spends a nonce, so garbage cannot fill the table.
     if (recent.has(nonce)) throw new AppError(ResultCode.BAD_SIGNATURE, 'signatureReplay');
     recent.add(nonce, now());
-    if (READS.has(req.method)) return nonces.record(nonce);
+    if (isRead(req)) return nonces.record(nonce);
     if (!(await nonces.spend(nonce))) throw new AppError(ResultCode.BAD_SIGNATURE, 'signatureReplay');
   };
 }

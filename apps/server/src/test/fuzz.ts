@@ -53,7 +53,7 @@ const ALNUM = 'ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz0123456789';
 const word = (r: Rng, n: number) => Array.from({ length: n }, () => ALNUM[int(r, 0, ALNUM.length - 1)]).join('');
 
 /** Strings that break naive code: control characters, numbers in disguise, markup, SQL, paths. */
-export const HOSTILE_STRINGS: readonly string[] = [
+const HOSTILE_STRINGS: readonly string[] = [
   '\u0000',
   'a\u0000b',
   'x\u0007\u001b[31m',
@@ -164,7 +164,7 @@ export function validObject(s: Schema, r: Rng): Record<string, unknown> {
 }
 
 /** A value meant to be refused, or to reach code that must cope with it. */
-export function hostileValue(s: Schema | undefined, r: Rng): unknown {
+function hostileValue(s: Schema | undefined, r: Rng): unknown {
   const roll = r();
   if (roll < 0.55) return pick(r, HOSTILE_STRINGS);
   if (roll < 0.8) return pick(r, HOSTILE_VALUES);
@@ -187,7 +187,7 @@ export interface FuzzRequest {
 }
 
 /** `{"a":{"a":…}}` or `[[…]]` nested `depth` times: a small body that overflows any recursive walk. */
-export function deepJson(depth: number, kind: 'object' | 'array'): string {
+function deepJson(depth: number, kind: 'object' | 'array'): string {
   return kind === 'object'
     ? `{"x":${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}}`
     : `{"x":${'['.repeat(depth)}${']'.repeat(depth)}}`;

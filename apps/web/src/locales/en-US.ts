@@ -48,6 +48,9 @@ const enUS: Messages = {
     sessionTimeout: 'Your session timed out, please sign in again',
     noPermissionLogout: 'You have no permission for this operation!',
     noPermissionTitle: 'No permission',
+    chunkFailed:
+      'The page could not be loaded: the portal may have been updated or the connection dropped. Please reload.',
+    reload: 'Reload',
     forcedLogout: 'Signing out',
     server: 'Server error',
     network: 'The request failed, please try again later',

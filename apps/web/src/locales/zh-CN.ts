@@ -47,6 +47,8 @@ const zhCN = {
     sessionTimeout: '登录已超时，请重新登录',
     noPermissionLogout: '当前用户无相关操作权限！',
     noPermissionTitle: '没有操作权限',
+    chunkFailed: '页面加载失败，可能是系统已更新或网络中断，请刷新后重试。',
+    reload: '刷新页面',
     forcedLogout: '即将登出',
     server: '服务器错误',
     network: '请求出现错误，请稍后再试',

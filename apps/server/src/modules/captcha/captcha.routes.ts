@@ -33,12 +33,19 @@ function clientOf(req: FastifyRequest): string {
 export const captchaRoutes: FastifyPluginAsyncTypebox<CaptchaRoutesOptions> = async (app, { captcha, behaviour }) => {
   app.get(
     '/api/auth/kaptcha/get',
-    { schema: { querystring: ImageCaptchaQuery, response: { 200: Envelope(ImageCaptchaData) } } },
+    // Each image stores a new answer for the client: a GET that changes state.
+    {
+      config: { changesState: true },
+      schema: { querystring: ImageCaptchaQuery, response: { 200: Envelope(ImageCaptchaData) } },
+    },
     async (req) => ok(req, await captcha.issue('login', req.query.data, req.ip)),
   );
   app.get(
     '/api/front/account/auth/kaptcha',
-    { schema: { querystring: RegisterCaptchaQuery, response: { 200: Envelope(ImageCaptchaData) } } },
+    {
+      config: { changesState: true },
+      schema: { querystring: RegisterCaptchaQuery, response: { 200: Envelope(ImageCaptchaData) } },
+    },
     async (req) => ok(req, await captcha.issue('register', req.query.number, req.ip)),
   );
 

@@ -8,6 +8,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { sessionIndexOf } from '../../platform/cas-client.js';
+import { AppError } from '../../platform/errors.js';
 import { escapeMarkup, plainPage } from '../../platform/html.js';
 import { t, type Lang } from '../../platform/i18n.js';
 import { EXAMPLE_SYSTEM_PATH, type ExampleSystemService } from './example-system.service.js';
@@ -21,6 +22,7 @@ export interface ExampleSystemRoutesOptions {
 }
 
 const COOKIE = 'EXAMPLE_SYSTEM';
+const TICKET = new RegExp(SERVICE_TICKET);
 
 /** A separate system knows the person's language only from the browser. */
 const langOf = (language: string | undefined, accept: string | undefined): Lang =>
@@ -50,7 +52,7 @@ export const exampleSystemRoutes: FastifyPluginAsyncTypebox<ExampleSystemRoutesO
     {
       schema: {
         querystring: Type.Object({
-          ticket: Type.Optional(Type.String({ maxLength: 256, pattern: SERVICE_TICKET })),
+          ticket: Type.Optional(Type.String({ maxLength: 256 })),
           language: Type.Optional(Type.String({ maxLength: 8 })),
         }),
       },
@@ -58,10 +60,11 @@ export const exampleSystemRoutes: FastifyPluginAsyncTypebox<ExampleSystemRoutesO
     async (req, reply) => {
       const lang = langOf(req.query.language, req.headers['accept-language']);
       if (req.query.ticket) {
-        let cookie: string | null;
+        let cookie: string | null = null;
         try {
-          cookie = await system.enter(req.query.ticket);
-        } catch {
+          if (TICKET.test(req.query.ticket)) cookie = await system.enter(req.query.ticket);
+        } catch (err) {
+          if (!(err instanceof AppError && err.key === 'ssoUnreachable')) throw err;
           // The sign-on server did not answer: say so, and offer to try again.
           const retry = `<p>${escapeMarkup(t(lang, 'ssoUnreachable'))}</p><p><a href="${escapeMarkup(EXAMPLE_SYSTEM_PATH)}">${escapeMarkup(t(lang, 'exampleSignInAgain'))}</a></p>`;
           return page(reply, lang, retry, 503);

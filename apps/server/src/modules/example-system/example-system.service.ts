@@ -5,8 +5,9 @@
  * is validated over HTTP and opens a session of its own (a cookie), and the sign-on server's single
  * logout ends it. The portal enters it through /front/esa/system/sso (its sysCode is PROPERTY).
  */
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import type { CasUser } from '../../platform/cas-client.js';
+import { sha256Hex as hash } from '../../platform/hash.js';
 import type { ExampleSession, ExampleSystemRepository } from './example-system.repository.js';
 
 export const EXAMPLE_SYSTEM_PATH = '/example-system/';
@@ -19,8 +20,6 @@ export interface ExampleSystemDeps {
   service: string;
   sessionTtlSeconds: number;
 }
-
-const hash = (value: string) => createHash('sha256').update(value).digest('hex');
 
 export function createExampleSystemService(deps: ExampleSystemDeps) {
   return {

@@ -1,5 +1,6 @@
 import type { MenuData, MenuItem, MenuMeta, PermissionItem } from '@portal/contracts';
 import { ResultCode } from '@portal/contracts';
+import { PORTAL_PATTERN } from '../../db/schema.js';
 import { AppError } from '../../platform/errors.js';
 import type { MenuRow, MenusRepository, PermissionRow } from './menus.repository.js';
 
@@ -22,9 +23,6 @@ const toPermission = (p: PermissionRow): PermissionItem => ({
   status: String(p.status),
 });
 
-/** An entry's url may start with `{PORTAL}`: the portal's own address, which only the server knows. */
-export const PORTAL_URL = '{PORTAL}';
-
 /**
  * Builds the menu tree; children of an entry the role cannot see are dropped with it. `portal` is
  * the portal's address that `{PORTAL}` in an entry's url stands for.
@@ -33,7 +31,8 @@ export function buildTree(rows: MenuRow[], portal = ''): MenuItem[] {
   const items = new Map<number, MenuItem>();
   for (const r of rows) {
     const meta = r.meta as MenuMeta;
-    const url = meta.url?.startsWith(PORTAL_URL) ? `${portal}${meta.url.slice(PORTAL_URL.length)}` : meta.url;
+    // An entry's url may start with {PORTAL}: the portal's own address, which only the server knows.
+    const url = meta.url?.startsWith(PORTAL_PATTERN) ? `${portal}${meta.url.slice(PORTAL_PATTERN.length)}` : meta.url;
     items.set(r.id, {
       id: String(r.id),
       path: r.path,

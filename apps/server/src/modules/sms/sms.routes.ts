@@ -30,8 +30,11 @@ export const smsRoutes: FastifyPluginAsyncTypebox<SmsRoutesOptions> = async (app
     return ok(req, null);
   };
   const response = { 200: Envelope(Type.Null()) };
-  app.get('/api/front/member/sendPhoneCode', { schema: { querystring: SmsRequest, response } }, (req) =>
-    send(req, req.query),
+  // A GET that sends a text message (spec §7 allows GET): its nonce is checked like a write's.
+  app.get(
+    '/api/front/member/sendPhoneCode',
+    { config: { changesState: true }, schema: { querystring: SmsRequest, response } },
+    (req) => send(req, req.query),
   );
   app.post('/api/front/member/sendPhoneCode', { schema: { body: SmsRequest, response } }, (req) => send(req, req.body));
 };

@@ -34,7 +34,7 @@ export function samlResponse(
   opts: { service: string; requestId: string | null; issuer: string; now?: number },
 ): string {
   const now = opts.now ?? Date.now();
-  const issued = iso(now - SKEW_MS);
+  const issued = iso(now);
   // No request id: Apereo answers in response to the service's host.
   let inResponseTo = opts.requestId;
   if (!inResponseTo) {
@@ -66,7 +66,7 @@ export function samlResponse(
   return envelope(
     `${head}<saml1p:Status><saml1p:StatusCode Value="saml1p:Success"/></saml1p:Status>` +
       `<saml1:Assertion xmlns:saml1="urn:oasis:names:tc:SAML:1.0:assertion" AssertionID="${id()}" IssueInstant="${issued}" Issuer="${escapeMarkup(opts.issuer)}" MajorVersion="1" MinorVersion="1">` +
-      `<saml1:Conditions NotBefore="${issued}" NotOnOrAfter="${iso(now + SKEW_MS)}"><saml1:AudienceRestrictionCondition><saml1:Audience>${escapeMarkup(
+      `<saml1:Conditions NotBefore="${iso(now - SKEW_MS)}" NotOnOrAfter="${iso(now + SKEW_MS)}"><saml1:AudienceRestrictionCondition><saml1:Audience>${escapeMarkup(
         opts.service,
       )}</saml1:Audience></saml1:AudienceRestrictionCondition></saml1:Conditions>` +
       `<saml1:AuthenticationStatement AuthenticationInstant="${escapeMarkup(v.attributes.authenticationDate)}" AuthenticationMethod="urn:oasis:names:tc:SAML:1.0:am:password">${subject}</saml1:AuthenticationStatement>` +

@@ -12,7 +12,7 @@
  */
 import { PORTAL_PATTERN, PORTAL_SLO, SERVER_PATTERN } from '../../db/schema.js';
 
-export { PORTAL_PATTERN, PORTAL_SLO, SERVER_PATTERN };
+export { PORTAL_PATTERN, PORTAL_SLO };
 
 export interface RegisteredService {
   id: number;

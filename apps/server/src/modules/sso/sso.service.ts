@@ -4,7 +4,8 @@
  * logout to every service of the session. Credentials are checked by the function the app wires
  * in (the portal login's rules, captcha and lockout).
  */
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
+import { sha256Hex } from '../../platform/hash.js';
 import { escapeMarkup } from '../../platform/html.js';
 import {
   findService,
@@ -75,7 +76,7 @@ export type LoginStep =
   | { kind: 'signedIn'; tenant: Tenant; name: string }
   | { kind: 'refused'; reason: 'unknownTenant' | 'unknownService' };
 
-export const hashCookie = (value: string) => createHash('sha256').update(value).digest('hex');
+export const hashCookie = sha256Hex;
 
 const ALNUM = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 
@@ -84,7 +85,7 @@ const ALNUM = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
  * tickets, and clients enforce it (mod_auth_cas, for one, treats any other ticket as none). 43 of
  * them carry 256 bits, as the 32 random bytes before them did.
  */
-export function randomAlnum(length = 43): string {
+function randomAlnum(length = 43): string {
   let out = '';
   while (out.length < length) {
     // Bytes from 248 up are dropped, so that each of the 62 characters is equally likely.

@@ -18,6 +18,9 @@ beforeEach(() => {
   replace = vi.fn();
   vi.stubGlobal('location', { ...window.location, replace, pathname: '/center/ent/colist', search: '?tc=demo' });
 });
+/** antd's feedback loads on first use (lib/feedback.ts): slow on a busy machine. */
+const eventually = (check: () => void) => vi.waitFor(check, { timeout: 10_000 });
+
 afterEach(() => {
   vi.restoreAllMocks();
   vi.unstubAllGlobals();
@@ -32,7 +35,7 @@ describe('the one failure handler (spec §8)', () => {
     handleFailure(401, 'x');
     handleFailure(40101, 'x');
     handleFailure(401, 'x');
-    await vi.waitFor(() => expect(confirm).toHaveBeenCalled()); // the dialog loads on first use
+    await eventually(() => expect(confirm).toHaveBeenCalled()); // the dialog loads on first use
     expect(confirm).toHaveBeenCalledTimes(1);
     const opts = confirm.mock.calls[0]![0];
     expect(opts.title).toBe('你已被登出，可以取消继续留在该页面，或者重新登录');
@@ -49,7 +52,7 @@ describe('the one failure handler (spec §8)', () => {
     const warn = vi.spyOn(message, 'warning').mockImplementation(() => (() => {}) as never);
     handleFailure(40121, 'x');
     handleFailure(40121, 'x');
-    await vi.waitFor(() => expect(warn).toHaveBeenCalled());
+    await eventually(() => expect(warn).toHaveBeenCalled());
     expect(warn).toHaveBeenCalledTimes(1);
     expect(warn.mock.calls[0]![0]).toBe('票据过期');
     expect(replace).not.toHaveBeenCalled();
@@ -63,13 +66,13 @@ describe('the one failure handler (spec §8)', () => {
     const error = vi.spyOn(message, 'error').mockImplementation(() => (() => {}) as never);
     const notify = vi.spyOn(notification, 'error').mockImplementation(() => undefined);
     handleFailure(500, 'stack trace');
-    await vi.waitFor(() => expect(error).toHaveBeenLastCalledWith('服务器错误', undefined));
+    await eventually(() => expect(error).toHaveBeenLastCalledWith('服务器错误', undefined));
     handleFailure(40303, '当前用户不拥有该角色');
-    await vi.waitFor(() =>
+    await eventually(() =>
       expect(notify).toHaveBeenCalledWith({ message: '没有操作权限', description: '当前用户不拥有该角色' }),
     );
     handleFailure(400, '请求参数不正确');
-    await vi.waitFor(() => expect(error).toHaveBeenLastCalledWith('请求参数不正确', undefined));
+    await eventually(() => expect(error).toHaveBeenLastCalledWith('请求参数不正确', undefined));
     error.mockClear();
     handleFailure(400, 'quiet', true);
     await new Promise((r) => setTimeout(r, 50));

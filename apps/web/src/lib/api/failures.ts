@@ -32,13 +32,14 @@ const ALWAYS_SHOWN: readonly number[] = [...LOGOUT_CODES, ResultCode.SERVER_ERRO
  */
 export function handleFailure(status: number, serverMessage: string, silent = false): boolean {
   if (silent && !ALWAYS_SHOWN.includes(status)) return false;
+  // Not signed in, a logout code has nothing to end and nothing to say here: the caller says it.
+  if (LOGOUT_CODES.includes(status) && !useSession.getState().token) return false;
   show(status, serverMessage);
   return true;
 }
 
 function show(status: number, serverMessage: string): void {
   const { t } = i18n;
-  if (LOGOUT_CODES.includes(status) && !useSession.getState().token) return; // not signed in: nothing to end
   switch (status) {
     case ResultCode.UNAUTHORIZED:
     case ResultCode.SESSION_INVALID:
