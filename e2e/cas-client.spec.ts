@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApache, type RunningApache } from './support/apache.js';
 import { launch } from './support/browser.js';
 import { startServer, type RunningServer } from './support/server.js';
+import { submitSignOnForm } from './support/shell.js';
 
 let server: RunningServer;
 let apache: RunningApache;
@@ -47,13 +48,6 @@ afterAll(async () => {
   await server?.stop();
 });
 
-async function signIn() {
-  await page.locator('#username').fill('member');
-  await page.locator('#password').fill('Demo@2026!');
-  await page.locator('#imgvercode').fill('8888');
-  await page.keyboard.press('Enter');
-}
-
 /** The application's page (the CGI prints what mod_auth_cas put in the request). */
 async function appPage(url: string) {
   await page.waitForURL((u) => u.href.startsWith(url) && !u.search.includes('ticket='));
@@ -66,7 +60,7 @@ describe('mod_auth_cas (Apache httpd) as the CAS client', () => {
     await page.waitForURL(/\/cas\/login\?/);
     expect(new URL(page.url()).searchParams.get('service')).toBe(`${apache.url}/app/`);
     await page.getByText('统一认证中心 · 演示园区').waitFor();
-    await signIn();
+    await submitSignOnForm(page);
     const text = await appPage(`${apache.url}/app/`);
     expect(text, apache.log()).toContain('user=member');
     expect(text).toContain('HTTP_CAS_TENANTCODE=demo');
@@ -90,8 +84,7 @@ describe('mod_auth_cas (Apache httpd) as the CAS client', () => {
     await page.goto(`${apache.url}/renew/`);
     await page.waitForURL(/\/cas\/login\?/);
     expect(new URL(page.url()).searchParams.get('renew')).toBe('true');
-    await page.locator('#username').waitFor();
-    await signIn();
+    await submitSignOnForm(page);
     const text = await appPage(`${apache.url}/renew/`);
     expect(text, apache.log()).toContain('user=member');
     expect(text).toContain('HTTP_CAS_ISFROMNEWLOGIN=true');

@@ -10,7 +10,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launch, signedFetch } from './support/browser.js';
 import { startServer, type RunningServer } from './support/server.js';
-import { signOutFromMenu } from './support/shell.js';
+import { clickMenu, signOutFromMenu } from './support/shell.js';
 
 const SHOTS = 'e2e/artifacts';
 let server: RunningServer;
@@ -74,10 +74,7 @@ describe('sign-in slice', () => {
 
     // Four menu levels: 企业服务 › 企业管理 › 成员管理 › 成员列表.
     await page.goto(`${server.url}/center/index?tc=demo&benchCode=B1`);
-    await page.getByRole('menuitem', { name: /企业服务/ }).click();
-    await page.getByRole('menuitem', { name: /企业管理/ }).click();
-    await page.getByRole('menuitem', { name: /成员管理/ }).click();
-    await page.getByRole('menuitem', { name: '成员列表' }).click();
+    await clickMenu(page, /企业服务/, /企业管理/, /成员管理/, '成员列表');
     await page.waitForURL(/\/center\/ent\/members\/list/);
     const url = new URL(page.url());
     expect(url.searchParams.get('tc')).toBe('demo');

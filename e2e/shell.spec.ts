@@ -14,6 +14,7 @@ import { startServer, type RunningServer } from './support/server.js';
 import {
   activeTab,
   axeViolations,
+  clickMenu,
   clickOpenMenuItem,
   go,
   parkSite,
@@ -103,14 +104,10 @@ describe('side layout, keep-alive on', () => {
     await signIn(page, server.url);
     await expect.poll(() => tabTitles(page)).toEqual(['首页']);
 
-    await page.getByRole('menuitem', { name: /企业服务/ }).click();
-    await page.getByRole('menuitem', { name: /企业管理/ }).click();
-    await page.getByRole('menuitem', { name: /成员管理/ }).click();
-    await page.getByRole('menuitem', { name: '成员列表' }).click();
+    await clickMenu(page, /企业服务/, /企业管理/, /成员管理/, '成员列表');
     await page.waitForURL(/\/center\/ent\/members\/list/);
     await expect.poll(() => tabTitles(page)).toEqual(['首页', '成员列表']);
-    await page.getByRole('menuitem', { name: '企业信息' }).click();
-    await page.getByRole('menuitem', { name: '成员列表' }).click();
+    await clickMenu(page, '企业信息', '成员列表');
     await expect.poll(() => tabTitles(page)).toEqual(['首页', '成员列表', '企业信息']);
     await expect.poll(() => activeTab(page)).toBe('成员列表');
 
@@ -334,8 +331,7 @@ describe('side layout, keep-alive on', () => {
     expect(await list.evaluate((e) => e.scrollWidth > e.clientWidth)).toBe(true);
 
     await page.getByRole('button', { name: '展开菜单' }).click();
-    await page.getByRole('menuitem', { name: /园区服务/ }).click();
-    await page.getByRole('menuitem', { name: '访客登记' }).click();
+    await clickMenu(page, /园区服务/, '访客登记');
     await page.waitForURL(/\/center\/services\/visitor/);
     await expect.poll(() => page.locator('.ant-drawer-open').count()).toBe(0);
     await expect.poll(() => activeTab(page)).toBe('访客登记');

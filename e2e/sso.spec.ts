@@ -11,7 +11,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launch, signedFetch } from './support/browser.js';
 import { startServer, type RunningServer } from './support/server.js';
-import { settled, signOutFromMenu } from './support/shell.js';
+import { clickMenu, settled, signOutFromMenu, submitSignOnForm } from './support/shell.js';
 
 const SHOTS = 'e2e/artifacts';
 let server: RunningServer;
@@ -34,11 +34,7 @@ const token = (page: Page) =>
 
 /** From the sign-on page the portal sent the browser to, signed in as the demo member, home. */
 async function signInAtSignOnPage(page: Page) {
-  await page.waitForURL(/\/cas\/login\?/);
-  await page.locator('#username').fill('member');
-  await page.locator('#password').fill('Demo@2026!');
-  await page.locator('#imgvercode').fill('8888');
-  await page.keyboard.press('Enter');
+  await submitSignOnForm(page);
   await page.getByText('欢迎回来，张敏').waitFor();
 }
 
@@ -143,7 +139,8 @@ describe('single sign-on', () => {
     await page.goto(`${server.url}/center/index`);
     await signInAtSignOnPage(page);
     const portalToken = (await token(page))!;
-    await page.getByRole('menuitem', { name: '园区链接' }).click();
+    await clickMenu(page, '园区链接');
+    await settled(page);
     const [system] = await Promise.all([
       context.waitForEvent('page'),
       page.getByRole('menuitem', { name: '物业服务' }).click(),
@@ -175,11 +172,7 @@ describe('single sign-on', () => {
     await context.addInitScript(() => localStorage.setItem('portal_locale', JSON.stringify({ v: 'en', e: null })));
     const page = await context.newPage();
     await page.goto(`${server.url}/example-system/`);
-    await page.waitForURL(/\/cas\/login\?/);
-    await page.locator('#username').fill('member');
-    await page.locator('#password').fill('Demo@2026!');
-    await page.locator('#imgvercode').fill('8888');
-    await page.keyboard.press('Enter');
+    await submitSignOnForm(page);
     await page.getByText('张敏, you are signed in through the sign-on service.').waitFor();
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
     await page.screenshot({ path: `${SHOTS}/example-system-en-390.png` });

@@ -19,6 +19,18 @@ export function launch(extraArgs: string[] = []): Promise<Browser> {
   });
 }
 
+/** The signing headers of a request to `path` (query in it) with `body` (ARCHITECTURE §4). */
+export function signingHeaders(signSecret: string, path: string, body?: Record<string, unknown> | null) {
+  const [pathname, qs] = path.split('?') as [string, string | undefined];
+  const query = Object.fromEntries(new URLSearchParams(qs ?? ''));
+  const ts = String(Date.now());
+  const nonce = randomBytes(12).toString('hex');
+  const signature = createHmac('sha256', signSecret)
+    .update(signingText(ts, nonce, pathname, canonicalParams(query, body ?? null)))
+    .digest('hex');
+  return { 'x-timestamp': ts, 'x-nonce': nonce, 'x-signature': signature };
+}
+
 /** Calls the API from Node with a correctly signed request, as any client would. */
 export async function signedFetch(
   base: string,
@@ -26,17 +38,10 @@ export async function signedFetch(
   path: string,
   opts: { token?: string; body?: Record<string, unknown>; headers?: Record<string, string> } = {},
 ) {
-  const ts = String(Date.now());
-  const nonce = randomBytes(12).toString('hex');
-  const sig = createHmac('sha256', signSecret)
-    .update(signingText(ts, nonce, path, canonicalParams({}, opts.body ?? null)))
-    .digest('hex');
   const res = await fetch(`${base}${path}`, {
     method: opts.body ? 'POST' : 'GET',
     headers: {
-      'x-timestamp': ts,
-      'x-nonce': nonce,
-      'x-signature': sig,
+      ...signingHeaders(signSecret, path, opts.body),
       ...(opts.body ? { 'content-type': 'application/json' } : {}),
       ...(opts.token ? { authorization_front: opts.token } : {}),
       ...opts.headers,

@@ -104,6 +104,17 @@ export async function settled(page: Page, timeout?: number) {
 }
 
 /**
+ * Clicks through the side menu, as a person does: each submenu opens with an animation, and the
+ * next entry is clicked once it stopped moving (a click on a moving entry can land beside it).
+ */
+export async function clickMenu(page: Page, ...entries: Array<string | RegExp>) {
+  for (const name of entries) {
+    await settled(page);
+    await page.getByRole('menuitem', { name }).click();
+  }
+}
+
+/**
  * Clicks an item of the drop-down that is opening, once it has finished sliding in (a click during
  * antd's animation lands on what is underneath, which closes the menu).
  */
@@ -118,4 +129,13 @@ export async function clickOpenMenuItem(page: Page, name: string | RegExp) {
 export async function signOutFromMenu(page: Page) {
   await page.locator('.shell-user').click();
   await clickOpenMenuItem(page, /退出登录|Sign out/);
+}
+
+/** Fills the sign-on server's form (the portal's login page at /cas/login) and sends it. */
+export async function submitSignOnForm(page: Page, username = 'member') {
+  await page.waitForURL(/\/cas\/login\?/);
+  await page.locator('#username').fill(username);
+  await page.locator('#password').fill('Demo@2026!');
+  await page.locator('#imgvercode').fill('8888');
+  await page.keyboard.press('Enter');
 }
