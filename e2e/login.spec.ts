@@ -29,6 +29,7 @@ afterAll(async () => {
 async function fillLogin(page: Page, username: string, password: string, captcha = '8888') {
   await page.locator('#username').fill(username);
   await page.locator('#password').fill(password);
+  await page.locator('.login-captcha-image img').waitFor();
   await page.locator('#imgvercode').fill(captcha);
 }
 

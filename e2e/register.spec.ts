@@ -10,7 +10,7 @@ import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launch, openPage } from './support/browser.js';
 import { startServer, type RunningServer } from './support/server.js';
-import { settled } from './support/shell.js';
+import { fillCaptcha, settled } from './support/shell.js';
 
 const SHOTS = 'e2e/artifacts';
 const DESKTOP: BrowserContextOptions = { viewport: { width: 1440, height: 900 } };
@@ -125,7 +125,7 @@ async function signInAs(page: Page, base: string, username: string, password: st
   await page.goto(`${base}/center/login`);
   await page.locator('#username').fill(username);
   await page.locator('#password').fill(password);
-  if (!slider) await page.locator('#imgvercode').fill('8888');
+  if (!slider) await fillCaptcha(page);
   await page.keyboard.press('Enter');
   if (slider) {
     const shown = await passSlider(page);
@@ -165,7 +165,7 @@ describe('company registration', () => {
     await fillPasswords(page);
     await page.getByText('密码强度：强').waitFor();
     // The code needs the image captcha first; then the button counts down.
-    await page.locator('#imgCode').fill('8888');
+    await fillCaptcha(page, '#imgCode');
     await page.getByRole('button', { name: '获取验证码' }).click();
     await page.getByRole('button', { name: /秒后重新获取/ }).waitFor();
     expect(await page.getByRole('button', { name: /秒后重新获取/ }).isDisabled()).toBe(true);
@@ -247,7 +247,7 @@ describe('member registration and the password pages', () => {
     await page.locator('#username').fill('hanmeimei');
     const mobile = '13900004444';
     await page.locator('#mobile').fill(mobile);
-    await page.locator('#imgCode').fill('8888');
+    await fillCaptcha(page, '#imgCode');
     await page.getByRole('button', { name: 'Get code' }).click();
     await page.locator('#smsCode').fill(await codeFor(card, mobile));
     await fillPasswords(page);
@@ -283,7 +283,7 @@ describe('member registration and the password pages', () => {
     await page.locator('#mobile').fill('13800000001');
     await page.getByRole('button', { name: '下一步' }).click();
     await page.getByText('若账号与手机号匹配，验证码将发送至 138****0001').waitFor();
-    await page.locator('#imgCode').fill('8888');
+    await fillCaptcha(page, '#imgCode');
     await page.getByRole('button', { name: '获取验证码' }).click();
     await page.locator('#smsCode').fill(await codeFor(card, '13800000001'));
     await page.screenshot({ path: `${SHOTS}/alteration-zh-390.png`, fullPage: true });
@@ -314,7 +314,7 @@ describe('member registration and the password pages', () => {
     await page.locator('#oldPwd').fill('Demo@2026!');
     await page.locator('#password').fill('Changed#2027x');
     await page.locator('#repeat').fill('Changed#2027x');
-    await page.locator('#imgCode').fill('8888');
+    await fillCaptcha(page, '#imgCode');
     await page.screenshot({ path: `${SHOTS}/change-password-en-1440.png`, fullPage: true });
     await page.getByRole('button', { name: 'Confirm' }).click();
     await page.getByText('Password changed').waitFor();

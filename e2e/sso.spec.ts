@@ -11,7 +11,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launch, signedFetch } from './support/browser.js';
 import { startServer, type RunningServer } from './support/server.js';
-import { clickMenu, settled, signOutFromMenu, submitSignOnForm } from './support/shell.js';
+import { clickMenu, fillCaptcha, settled, signOutFromMenu, submitSignOnForm } from './support/shell.js';
 
 const SHOTS = 'e2e/artifacts';
 let server: RunningServer;
@@ -62,13 +62,13 @@ describe('single sign-on', () => {
     // A wrong password: the message, and still on the sign-on page.
     await page.locator('#username').fill('member');
     await page.locator('#password').fill('Wrong@2026!');
-    await page.locator('#imgvercode').fill('8888');
+    await fillCaptcha(page);
     await page.keyboard.press('Enter');
     await page.getByText('用户名、密码或验证码错误').waitFor();
     expect(new URL(page.url()).pathname).toBe('/cas/login');
 
     await page.locator('#password').fill('Demo@2026!');
-    await page.locator('#imgvercode').fill('8888');
+    await fillCaptcha(page);
     await page.keyboard.press('Enter');
     // Back at the deep link, signed in, with no ticket left in the address bar.
     await page.waitForURL(/\/center\/ent\/colist\?/);

@@ -11,7 +11,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RuntimeConfig } from '@portal/contracts';
 import { launch, openPage, signedFetch } from './support/browser.js';
 import { startServer, type RunningServer } from './support/server.js';
-import { axeViolations, clickOpenMenuItem, settled, signIn, signOutFromMenu, tabTitles } from './support/shell.js';
+import {
+  axeViolations,
+  clickOpenMenuItem,
+  fillCaptcha,
+  settled,
+  signIn,
+  signOutFromMenu,
+  tabTitles,
+} from './support/shell.js';
 
 const SHOTS = 'e2e/artifacts';
 const DESK = { viewport: { width: 1440, height: 900 } };
@@ -126,7 +134,7 @@ describe('account dialogs', () => {
     await page.waitForURL((u) => u.pathname.endsWith('/login'));
     await page.locator('#username').fill('admin');
     await page.locator('#password').fill('Next#Step7q');
-    await page.locator('#imgvercode').fill('8888');
+    await fillCaptcha(page);
     await page.keyboard.press('Enter');
     await page.getByRole('tablist').waitFor();
     await context.close();

@@ -7,11 +7,20 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { BrowserContext, Page } from 'playwright-core';
 
+/**
+ * Types the test-mode answer of the image captcha once its image is shown: an answer counts only
+ * for an image the server has issued, and a person reads the image before typing.
+ */
+export async function fillCaptcha(page: Page, field = '#imgvercode') {
+  await page.locator('.login-captcha-image img, .captcha-image img').first().waitFor();
+  await page.locator(field).fill('8888');
+}
+
 export async function signIn(page: Page, base: string, path = '/center/login', username = 'member') {
   await page.goto(`${base}${path}`);
   await page.locator('#username').fill(username);
   await page.locator('#password').fill('Demo@2026!');
-  await page.locator('#imgvercode').fill('8888');
+  await fillCaptcha(page);
   await page.keyboard.press('Enter');
   await page.waitForURL((u) => !u.pathname.endsWith('/login'));
   await page.getByRole('tablist').or(page.locator('.shell-bare')).first().waitFor();
@@ -136,6 +145,6 @@ export async function submitSignOnForm(page: Page, username = 'member') {
   await page.waitForURL(/\/cas\/login\?/);
   await page.locator('#username').fill(username);
   await page.locator('#password').fill('Demo@2026!');
-  await page.locator('#imgvercode').fill('8888');
+  await fillCaptcha(page);
   await page.keyboard.press('Enter');
 }
