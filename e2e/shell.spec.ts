@@ -289,9 +289,13 @@ describe('side layout, keep-alive on', () => {
 
     await page.getByRole('button', { name: 'English' }).click();
     await page.locator('.ant-modal-confirm-title').getByText('切换语言将重新加载页面，是否继续？').waitFor();
+    // Answered once it has opened, as a person does (a dialog closed while still zooming in can stay behind).
+    await settled(page);
     await page.getByRole('button', { name: /取\s*消/ }).click();
+    await page.locator('.ant-modal-confirm').waitFor({ state: 'detached' });
     await expect.poll(() => activeTab(page)).toBe('企业信息');
     await page.getByRole('button', { name: 'English' }).click();
+    await settled(page);
     await page.getByRole('button', { name: /确\s*定/ }).click();
     await page.waitForURL(/\/center\/ent\/colist/);
     await page.getByRole('tab', { name: 'Home' }).waitFor();
