@@ -230,6 +230,20 @@ describe('account dialogs', () => {
     await context.close();
   });
 
+  it('enterprise list behind a failing proxy (en): one Server error, the proxy page not shown', async () => {
+    const { context, page } = await openPage(browser, DESK, 'en');
+    await signIn(page, server.url, '/center/login', 'member');
+    await page.route('**/api/front/ent/joinEntList*', (r) =>
+      r.fulfill({ status: 502, contentType: 'text/html', body: '<html><body>502 Bad Gateway nginx</body></html>' }),
+    );
+    await openFromUserMenu(page, /Switch enterprise/);
+    await page.locator('.ant-message-notice').first().waitFor();
+    await page.waitForTimeout(500); // a second message would have been raised with the first
+    expect(await page.locator('.ant-message-notice').allInnerTexts()).toEqual(['Server error']);
+    expect(await page.getByText('Bad Gateway').count()).toBe(0);
+    await context.close();
+  });
+
   it('application and workbench: the menu follows the application; defaults for the next login (en)', async () => {
     const { context, page } = await openPage(browser, DESK, 'en');
     await signIn(page, withApps.url, '/center/login', 'admin');

@@ -94,6 +94,7 @@ export function RegisterPage({
     } catch (err) {
       if (!(err instanceof ApiError)) return false; // a field's own message is shown under it
       if (human.imageMode) refreshCaptcha();
+      if (err.shown) return false; // the one failure handler has said it (§8: 500, 40303)
       // §8: a refusal is 注册失败 with the server's message; a failed transport 错误 for 4 s.
       if (err.status === 0) {
         notification.error({ message: t('forms.error'), description: err.message || t('errors.network'), duration: 4 });

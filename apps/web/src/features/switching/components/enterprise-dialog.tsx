@@ -30,7 +30,8 @@ export function EnterpriseDialog({ onClose, clearTabs }: { onClose: () => void; 
   });
   const selected = chosen?.entId ?? current;
   useEffect(() => {
-    if (list.error) void message.error(list.error.message);
+    const text = list.error ? ownMessage(list.error) : null;
+    if (text) void message.error(text);
   }, [list.error]);
 
   const columns: ColumnsType<JoinedEnterprise> = [
