@@ -60,7 +60,7 @@ import { recordRoutes } from './platform/route-table.js';
 import { apiSecurityHeaders, securityHeaders } from './platform/security-headers.js';
 import type { Secrets } from './platform/secrets.js';
 import { createNonceStore, createSignatureVerifier } from './platform/signing.js';
-import { createTenantResolver } from './platform/tenants.js';
+import { createTenants } from './platform/tenants.js';
 
 /** Where the sign-on server sends single-logout requests for portal sessions. */
 export const PORTAL_SLO_PATH = '/sso/logout';
@@ -131,6 +131,8 @@ export async function buildApp({ config, db, secrets, logger }: AppDeps) {
   });
 
   const limiter = createRateLimiter(relaxed);
+  // The one rule for the tenant a request names, at every entry point (ADR 016).
+  const tenants = createTenants(db, config.runtime.defaultTenantCode);
   const captchaRepo = createCaptchaRepository(relaxed);
   const captcha = createCaptchaService({
     repo: captchaRepo,
@@ -165,7 +167,7 @@ export async function buildApp({ config, db, secrets, logger }: AppDeps) {
     sessionTtlHours: config.sessionTtlHours,
     loginPerIpPerMinute: config.loginPerIpPerMinute,
     sessionCacheMs: config.cacheTtlMs,
-    validateTicket: createCasClient(config.ssoUrl, config.runtime.defaultTenantCode),
+    validateTicket: createCasClient(config.ssoUrl, tenants.defaultCode),
     isPortalService: (service) => findService(service, [PORTAL_SERVICE], portal) !== null,
   });
   // The sign-on server (CAS 3.0): its protocol routes are unsigned (below), its portal API signed.
@@ -176,11 +178,11 @@ export async function buildApp({ config, db, secrets, logger }: AppDeps) {
       sessionMaxSeconds: config.sso.sessionMaxHours * 3600,
       sessionIdleSeconds: config.sso.sessionIdleMinutes * 60,
       ticketTtlSeconds: config.sso.ticketTtlSeconds,
-      defaultTenantCode: config.runtime.defaultTenantCode,
       portal,
       logoutTimeoutMs: 3000,
       casBase,
     },
+    tenants,
     verifyCredentials: (c) => auth.verifyCredentials(c),
     postLogout: async (url, body, timeoutMs) => {
       try {
@@ -213,8 +215,7 @@ export async function buildApp({ config, db, secrets, logger }: AppDeps) {
     behaviour.kind() === 'anji'
       ? behaviour.consumeVerification(answer)
       : !!number && captcha.verify('register', number, answer);
-  const { phonePattern, defaultTenantCode } = config.runtime;
-  const tenantOf = createTenantResolver(db, defaultTenantCode);
+  const { phonePattern } = config.runtime;
   const catalog = createCatalogRepository(db, { bus });
   const registration = createRegistrationService({
     repo: createRegistrationRepository(db),
@@ -227,7 +228,7 @@ export async function buildApp({ config, db, secrets, logger }: AppDeps) {
     isIndustryLeaf: (code) => catalog.isIndustryLeaf(code),
     isRegion: async (code) => isRegionCode(code),
     phonePattern,
-    tenantOf,
+    tenants,
   });
   const account = createAccountService({
     repo: createAccountRepository(db),
@@ -242,8 +243,7 @@ export async function buildApp({ config, db, secrets, logger }: AppDeps) {
     later: (work) =>
       setImmediate(() => void work().catch((err: unknown) => app.log.warn({ err }, 'password reset code not sent'))),
     phonePattern,
-    tenantOf,
-    defaultTenantCode,
+    tenants,
   });
   const verifySignature = createSignatureVerifier(
     createNonceStore(relaxed, { warn: (message, err) => app.log.warn({ err }, message) }),
@@ -264,7 +264,7 @@ export async function buildApp({ config, db, secrets, logger }: AppDeps) {
     await api.register(authRoutes, {
       auth,
       publicKey: { publicKey: secrets.rsaPublicKeyPem, keyId: secrets.rsaKeyId },
-      defaultTenantCode: config.runtime.defaultTenantCode,
+      tenants,
       captchaKind: () => behaviour.kind(),
     });
     await api.register(membersRoutes, {
@@ -278,7 +278,7 @@ export async function buildApp({ config, db, secrets, logger }: AppDeps) {
     await api.register(smsRoutes, {
       sms,
       verifyHuman,
-      tenantOf,
+      tenants,
       phonePattern,
     });
     await api.register(registrationRoutes, { registration });
@@ -305,7 +305,7 @@ export async function buildApp({ config, db, secrets, logger }: AppDeps) {
     await app.register(exampleSystemRoutes, {
       system: createExampleSystemService({
         repo: createExampleSystemRepository(db),
-        validateTicket: createCasClient(casBase, config.runtime.defaultTenantCode),
+        validateTicket: createCasClient(casBase, tenants.defaultCode),
         service,
         sessionTtlSeconds: 8 * 3600,
       }),

@@ -1,21 +1,34 @@
 /**
- * The tenant a public request names by its code (registration, SMS, password reset): an absent or
- * empty code, or `null`/`undefined` in any case (spec §2), means the default tenant; an unknown one
- * is a 400 租户不存在.
+ * The tenant a request names by its code (login, the sign-on server, registration, SMS, password
+ * reset), by one rule at every entry point (ADR 016): an absent or empty code, or `null`/`undefined`
+ * in any case (spec §2), names no tenant and means the default one; a code is trimmed; an unknown
+ * code is a 400 租户不存在 where the tenant's id is needed, and never the default tenant.
  */
 import { cleanTenantCode, ResultCode } from '@portal/contracts';
 import { sql } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
 import { AppError } from './errors.js';
 
-export type TenantResolver = (code: string | undefined) => Promise<number>;
+export interface Tenants {
+  readonly defaultCode: string;
+  /** The code a request names, or null when it names none. */
+  named(raw: string | null | undefined): string | null;
+  /** The code a request means: the one it names, else the default tenant's. */
+  codeOf(raw: string | null | undefined): string;
+  /** The id of the tenant a request means; 400 租户不存在 for an unknown code. */
+  idOf(raw: string | null | undefined): Promise<number>;
+}
 
-export function createTenantResolver(db: Db, defaultCode: string): TenantResolver {
-  return async (code) => {
-    const res = await db.execute<{ id: number }>(
-      sql`SELECT id FROM tenants WHERE code = ${cleanTenantCode(code) ?? defaultCode}`,
-    );
-    if (!res.rows[0]) throw new AppError(ResultCode.BAD_REQUEST, 'tenantUnknown');
-    return Number(res.rows[0].id);
+export function createTenants(db: Db, defaultCode: string): Tenants {
+  const codeOf = (raw: string | null | undefined) => cleanTenantCode(raw) ?? defaultCode;
+  return {
+    defaultCode,
+    named: cleanTenantCode,
+    codeOf,
+    async idOf(raw) {
+      const res = await db.execute<{ id: number }>(sql`SELECT id FROM tenants WHERE code = ${codeOf(raw)}`);
+      if (!res.rows[0]) throw new AppError(ResultCode.BAD_REQUEST, 'tenantUnknown');
+      return Number(res.rows[0].id);
+    },
   };
 }

@@ -1,4 +1,5 @@
 import { useTranslation } from '../lib/i18n';
+import { tenantCodeOf } from '../lib/address';
 import { signOnSignIn } from '../features/auth/api/sign-on';
 import { LoginPage } from '../features/auth/components/login-page';
 import { useHumanCheck } from './human-check';
@@ -15,7 +16,7 @@ export function SignOnApp() {
   const { t } = useTranslation();
   const humanCheck = useHumanCheck();
   const page = new URLSearchParams(window.location.search);
-  const tenantCode = meta('sso-tenant-code') ?? page.get('tenantCode') ?? '';
+  const tenantCode = meta('sso-tenant-code') ?? tenantCodeOf(window.location.search) ?? '';
   const tenantName = meta('sso-tenant-name');
   return (
     <LoginPage

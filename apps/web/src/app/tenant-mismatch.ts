@@ -2,8 +2,8 @@ import { useEffect } from 'react';
 import { useTranslation } from '../lib/i18n';
 import { signOut } from '../features/auth/api/logout';
 import { confirm } from '../lib/feedback';
-import { storage } from '../lib/storage';
 import { tenantCodeOf } from '../lib/address';
+import { keepTenant } from '../lib/tenant';
 
 // Codes the user chose to stay despite, for this page's life: asked once each.
 const dismissed = new Set<string>();
@@ -24,10 +24,10 @@ export function useTenantMismatch(search: string, sessionTenant: string | undefi
       okText: t('errors.relogin'),
       cancelText: t('errors.stay'),
       onOk: () => {
-        storage.set('tenantCode', wanted);
+        keepTenant(wanted);
         void signOut();
       },
-      onCancel: () => storage.set('tenantCode', sessionTenant),
+      onCancel: () => keepTenant(sessionTenant),
     });
   }, [wanted, sessionTenant, t]);
 }

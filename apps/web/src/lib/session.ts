@@ -7,6 +7,7 @@ import { create } from 'zustand';
 import { CONTEXT_CODES } from './address';
 import { basename, runtimeConfig } from './config';
 import { storage } from './storage';
+import { keepTenant, rememberedTenant } from './tenant';
 
 interface SessionState {
   token: string | null;
@@ -28,7 +29,7 @@ export function setToken(token: string): void {
 
 export function setUserInfo(userInfo: UserInfo): void {
   storage.set('userInfo', userInfo);
-  if (userInfo.tenantCode) storage.set('tenantCode', userInfo.tenantCode);
+  if (userInfo.tenantCode) keepTenant(userInfo.tenantCode);
   useSession.setState({ userInfo });
 }
 
@@ -37,7 +38,7 @@ export function setMenu(menu: MenuData): void {
 }
 
 /** The login address with the tenant and context codes carried along (spec §4). */
-export function loginUrl(redirect?: string, tenantCode = storage.get<string>('tenantCode')): string {
+export function loginUrl(redirect?: string, tenantCode = rememberedTenant()): string {
   const q = new URLSearchParams();
   if (tenantCode) q.set('tenantCode', tenantCode);
   for (const k of CONTEXT_CODES) {

@@ -5,13 +5,13 @@
  * a wrong code. A new password follows the §5 rule; setting it ends the user's other sessions.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { checkPassword, cleanTenantCode, isValidPhone, ResultCode } from '@portal/contracts';
+import { checkPassword, isValidPhone, ResultCode } from '@portal/contracts';
 import { verify } from '@node-rs/argon2';
 import { AppError } from '../../platform/errors.js';
 import type { InvalidationBus } from '../../platform/invalidation.js';
 import type { PasswordDecryptor } from '../../platform/password-transport.js';
 import type { RateLimiter } from '../../platform/rate-limit.js';
-import type { TenantResolver } from '../../platform/tenants.js';
+import type { Tenants } from '../../platform/tenants.js';
 import type { ActiveSession } from '../../platform/session.js';
 import type { AccountRepository } from './account.repository.js';
 
@@ -44,10 +44,8 @@ export interface AccountDeps {
   }) => Promise<{ userId: number }>;
   /** Work left to run after the answer (the reset lookup and message); errors only logged. */
   later: (work: () => Promise<void>) => void;
-  tenantOf: TenantResolver;
+  tenants: Pick<Tenants, 'idOf' | 'codeOf'>;
   phonePattern: string;
-  /** The login's tenant when a change names none (verifyCredentials takes the code). */
-  defaultTenantCode: string;
 }
 
 /**
@@ -87,7 +85,7 @@ export function createAccountService(deps: AccountDeps) {
       await deps.limiter.hit(`reset:ip:${ip}`, RESET_LIMITS.perIpPerHour, 3600);
       const mobile = input.mobile.trim();
       if (!isValidPhone(mobile, deps.phonePattern)) throw bad('phoneInvalid');
-      const tenantId = await deps.tenantOf(input.tenantCode);
+      const tenantId = await deps.tenants.idOf(input.tenantCode);
       if (!(await deps.verifyHuman(proof))) throw bad('humanCheckFailed');
       const username = input.username.trim();
       deps.later(async () => {
@@ -107,7 +105,7 @@ export function createAccountService(deps: AccountDeps) {
       ip: string,
     ): Promise<string> {
       await deps.limiter.hit(`reset-verify:ip:${ip}`, RESET_LIMITS.verifiesPerIpPerHour, 3600);
-      const tenantId = await deps.tenantOf(input.tenantCode);
+      const tenantId = await deps.tenants.idOf(input.tenantCode);
       const mobile = input.mobile.trim();
       // The code is checked (and counted) whether or not the pair is an account.
       const [userId, right] = await Promise.all([
@@ -153,7 +151,7 @@ export function createAccountService(deps: AccountDeps) {
       // The new password's rule first: a refused one must not spend the captcha or count as a login.
       const password = newPassword(input.newPwd, username);
       const { userId } = await deps.verifyCredentials({
-        tenantCode: cleanTenantCode(input.tenantCode) ?? deps.defaultTenantCode,
+        tenantCode: deps.tenants.codeOf(input.tenantCode),
         username,
         passwordCipher: input.oldPwd,
         captcha: input.captcha,

@@ -13,12 +13,13 @@ import { Type } from 'typebox';
 import { errors } from '../../platform/errors.js';
 import { describeSchemaIssue, langOf } from '../../platform/i18n.js';
 import { ok } from '../../platform/reply.js';
+import type { Tenants } from '../../platform/tenants.js';
 import type { AuthService } from './auth.service.js';
 
 export interface AuthRoutesOptions {
   auth: AuthService;
   publicKey: { publicKey: string; keyId: string };
-  defaultTenantCode: string;
+  tenants: Pick<Tenants, 'codeOf'>;
   /** The server's captcha for login (getCaptchaType): it decides which proof fields are required. */
   captchaKind: () => 'anji' | 'image';
 }
@@ -50,7 +51,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<AuthRoutesOptions> = async (a
           answer: req.body.imgvercode,
           verification: req.body.captchaVerification,
         },
-        tenantCode: req.query.tenantCode?.trim() || opts.defaultTenantCode,
+        tenantCode: opts.tenants.codeOf(req.query.tenantCode),
         ip: req.ip,
         userAgent: req.headers['user-agent'] ?? '',
       });

@@ -15,7 +15,7 @@ import { AppError } from '../../platform/errors.js';
 import type { MessageKey } from '../../platform/i18n.js';
 import type { PasswordDecryptor } from '../../platform/password-transport.js';
 import type { RateLimiter } from '../../platform/rate-limit.js';
-import type { TenantResolver } from '../../platform/tenants.js';
+import type { Tenants } from '../../platform/tenants.js';
 import { takenBy, type RegistrationRepository, type Taken } from './registration.repository.js';
 
 export interface RegistrationDeps {
@@ -35,7 +35,7 @@ export interface RegistrationDeps {
    */
   isIndustryLeaf: (code: string) => Promise<boolean>;
   isRegion: (code: string) => Promise<boolean>;
-  tenantOf: TenantResolver;
+  tenants: Pick<Tenants, 'idOf'>;
   phonePattern: string;
 }
 
@@ -102,7 +102,7 @@ export function createRegistrationService(deps: RegistrationDeps) {
       if (isBlank(username)) throw bad('usernameRequired');
       // A company's first member signs in with the mobile number: nobody may take one as a name.
       if (isValidPhone(username, deps.phonePattern) && username !== input.mobile.trim()) throw bad('usernameIsMobile');
-      const tenantId = await deps.tenantOf(input.tenantCode);
+      const tenantId = await deps.tenants.idOf(input.tenantCode);
       const password = deps.decryptor.decrypt(input.password);
       const mobile = input.mobile.trim();
       await prove({ ...input, tenantId, username, password, mobile }, ip);
@@ -120,7 +120,7 @@ export function createRegistrationService(deps: RegistrationDeps) {
       ];
       const missing = required.find(([v]) => isBlank(v));
       if (missing) throw bad(missing[1]);
-      const tenantId = await deps.tenantOf(input.tenantCode);
+      const tenantId = await deps.tenants.idOf(input.tenantCode);
       if (!(await deps.isIndustryLeaf(input.industryCode.trim()))) throw bad('industryRequired');
       if (!(await deps.isRegion(input.country.trim()))) throw bad('regionRequired');
       const password = deps.decryptor.decrypt(input.password);
@@ -150,11 +150,11 @@ export function createRegistrationService(deps: RegistrationDeps) {
       const name = username.trim();
       // Mobile numbers are not member names; answering for them would tell which are registered.
       if (isValidPhone(name, deps.phonePattern)) return false;
-      return (await repo.taken(await deps.tenantOf(tenantCode), { username: name })) === null;
+      return (await repo.taken(await deps.tenants.idOf(tenantCode), { username: name })) === null;
     },
 
     async agreement(tenantCode: string | undefined): Promise<string> {
-      return repo.agreement(await deps.tenantOf(tenantCode));
+      return repo.agreement(await deps.tenants.idOf(tenantCode));
     },
   };
 }

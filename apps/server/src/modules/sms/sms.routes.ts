@@ -4,14 +4,14 @@ import { Type } from 'typebox';
 import type { FastifyRequest } from 'fastify';
 import { AppError } from '../../platform/errors.js';
 import { ok } from '../../platform/reply.js';
-import type { TenantResolver } from '../../platform/tenants.js';
+import type { Tenants } from '../../platform/tenants.js';
 import type { SmsService } from './sms.service.js';
 
 export interface SmsRoutesOptions {
   sms: SmsService;
   /** The captcha the SMS request carries, spent whatever the outcome (wired by the app). */
   verifyHuman: (p: { number?: string | undefined; answer: string }) => Promise<boolean>;
-  tenantOf: TenantResolver;
+  tenants: Pick<Tenants, 'idOf'>;
   phonePattern: string;
 }
 
@@ -22,7 +22,7 @@ export interface SmsRoutesOptions {
 export const smsRoutes: FastifyPluginAsyncTypebox<SmsRoutesOptions> = async (app, opts) => {
   const send = async (req: FastifyRequest, input: SmsRequest) => {
     if (!isValidPhone(input.phone, opts.phonePattern)) throw new AppError(ResultCode.BAD_REQUEST, 'phoneInvalid');
-    const tenantId = await opts.tenantOf(input.tenantCode);
+    const tenantId = await opts.tenants.idOf(input.tenantCode);
     if (!(await opts.verifyHuman({ number: input.number, answer: input.imageCode }))) {
       throw new AppError(ResultCode.BAD_REQUEST, 'humanCheckFailed');
     }

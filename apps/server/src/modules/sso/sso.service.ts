@@ -7,6 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import { sha256Hex } from '../../platform/hash.js';
 import { escapeMarkup } from '../../platform/html.js';
+import type { Tenants } from '../../platform/tenants.js';
 import {
   findService,
   logoutTarget,
@@ -23,7 +24,6 @@ export interface SsoSettings {
   sessionMaxSeconds: number;
   sessionIdleSeconds: number;
   ticketTtlSeconds: number;
-  defaultTenantCode: string;
   portal: PortalAddresses;
   /** How long a single-logout POST may take before it is given up. */
   logoutTimeoutMs: number;
@@ -43,6 +43,8 @@ export interface Credentials {
 export interface SsoDeps {
   repo: SsoRepository;
   settings: SsoSettings;
+  /** The one rule for a tenant code (a request without one is looked up by its service). */
+  tenants: Pick<Tenants, 'named' | 'defaultCode'>;
   /** Throws the login's AppError when refused; the user's id and tenant when accepted. */
   verifyCredentials: (c: Credentials) => Promise<{ userId: number; tenantId: number }>;
   /** Sends one single-logout request; failures are logged, never thrown. */
@@ -132,7 +134,8 @@ export function createSsoService(deps: SsoDeps) {
    * default tenant.
    */
   async function tenantOf(code: string | undefined, service?: string): Promise<TenantWithServices | null> {
-    if (code?.trim()) return repo.tenantByCode(code.trim());
+    const named = deps.tenants.named(code);
+    if (named) return repo.tenantByCode(named);
     if (service) {
       const all = await repo.allServices();
       const codes = new Set(
@@ -140,7 +143,7 @@ export function createSsoService(deps: SsoDeps) {
       );
       if (codes.size === 1) return repo.tenantByCode([...codes][0]!);
     }
-    return repo.tenantByCode(settings.defaultTenantCode);
+    return repo.tenantByCode(deps.tenants.defaultCode);
   }
 
   const registered = (services: readonly RegisteredService[], service: string) =>
@@ -285,7 +288,7 @@ export function createSsoService(deps: SsoDeps) {
       if (!svc || !url || !findService(url.href, [svc], settings.portal)) return null;
       const live = await repo.sessionOfPortalSession(portal.sessionId, settings.sessionIdleSeconds);
       if (live && live.tenantId === portal.tenantId) return ticketFor(live, { service: svc, url }, false);
-      const tenantCode = (await repo.tenantCode(portal.tenantId)) ?? settings.defaultTenantCode;
+      const tenantCode = (await repo.tenantCode(portal.tenantId)) ?? deps.tenants.defaultCode;
       const q = new URLSearchParams({ loginType: '2', tenantCode, service: url.href });
       return `${settings.casBase}/cas/login?${q}`;
     },

@@ -1,17 +1,15 @@
 import { useLocation } from 'react-router';
 import { ChangePasswordPage } from '../../features/account/components/change-password-page';
 import { ForgotPasswordPage } from '../../features/account/components/forgot-password-page';
-import { basename, runtimeConfig } from '../../lib/config';
-import { storage } from '../../lib/storage';
+import { basename } from '../../lib/config';
+import { currentTenant } from '../../lib/tenant';
 import { useHumanCheck } from '../human-check';
 import { LanguageToggle } from '../language-toggle';
-import { tenantCodeOf } from '../../lib/address';
 import { AntdProvider } from '../../lib/antd';
 
 function useAccountContext() {
   const location = useLocation();
-  const tenantCode =
-    tenantCodeOf(location.search) ?? storage.get<string>('tenantCode') ?? runtimeConfig().defaultTenantCode;
+  const tenantCode = currentTenant(location.search);
   const base = basename().replace(/\/$/, '');
   const q = `?tenantCode=${encodeURIComponent(tenantCode)}`;
   return {

@@ -5,7 +5,7 @@ import { signInToPortal } from '../../features/auth/api/login';
 import { LoginPage } from '../../features/auth/components/login-page';
 import { runtimeConfig } from '../../lib/config';
 import { useSession } from '../../lib/session';
-import { storage } from '../../lib/storage';
+import { currentTenant } from '../../lib/tenant';
 import { useHumanCheck } from '../human-check';
 import { LanguageToggle } from '../language-toggle';
 import { keptParams, safeRedirect, tenantCodeOf } from '../../lib/address';
@@ -63,11 +63,12 @@ export function LoginRoute() {
   const target = redirect ?? `/${kept ? `?${kept}` : ''}`;
   if (token) return <Navigate to={target} replace />;
   if (runtimeConfig().ssoUrl) {
-    const tenantCode =
-      tenantCodeOf(location.search) ?? storage.get<string>('tenantCode') ?? runtimeConfig().defaultTenantCode;
     return (
       <Suspense>
-        <SignOnEntry tenantCode={tenantCode} onSignedIn={() => navigate(target, { replace: true })} />
+        <SignOnEntry
+          tenantCode={currentTenant(location.search)}
+          onSignedIn={() => navigate(target, { replace: true })}
+        />
       </Suspense>
     );
   }

@@ -3,10 +3,9 @@ import { useLocation, useNavigate } from 'react-router';
 import { registerLayout } from '../../features/register/after-register';
 import { RegisterPage, type RegisterVariant } from '../../features/register/components/register-page';
 import { runtimeConfig } from '../../lib/config';
-import { storage } from '../../lib/storage';
+import { currentTenant } from '../../lib/tenant';
 import { useHumanCheck } from '../human-check';
 import { LanguageToggle } from '../language-toggle';
-import { tenantCodeOf } from '../../lib/address';
 import { AntdProvider } from '../../lib/antd';
 
 /** /user/register: the company form, or the member form with `type=member` (ADR 010). */
@@ -17,7 +16,7 @@ export function RegisterRoute() {
   const humanCheck = useHumanCheck(LIMITS.captcha.registerFrameWidth);
   const params = new URLSearchParams(location.search);
   const cfg = runtimeConfig();
-  const tenantCode = tenantCodeOf(location.search) ?? storage.get<string>('tenantCode') ?? cfg.defaultTenantCode;
+  const tenantCode = currentTenant(location.search);
   const variant: RegisterVariant = params.get('type') === 'member' ? 'member' : 'company';
   return (
     <AntdProvider>

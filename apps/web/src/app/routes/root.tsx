@@ -1,12 +1,12 @@
 import { useEffect, useRef, useState } from 'react';
 import { Outlet, useLocation, useNavigate } from 'react-router';
 import { storage } from '../../lib/storage';
-import { CONTEXT_CODES, keptParams, tenantCodeOf, withKeptParams } from '../../lib/address';
+import { CONTEXT_CODES, keptParams, withKeptParams } from '../../lib/address';
+import { rememberTenant } from '../../lib/tenant';
 
 /** The tenant code and the context codes of an address (a benchCode fixes the workbench: issue 7). */
 function remember(search: string): void {
-  const tenant = tenantCodeOf(search);
-  if (tenant) storage.set('tenantCode', tenant);
+  rememberTenant(search);
   const q = new URLSearchParams(search);
   for (const key of CONTEXT_CODES) {
     const v = q.get(key);

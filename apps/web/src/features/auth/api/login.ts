@@ -3,7 +3,7 @@ import { request } from '../../../lib/api/client';
 import { captchaClientId } from '../../../lib/client-id';
 import { encryptPassword } from '../../../lib/api/password';
 import { setToken } from '../../../lib/session';
-import { storage } from '../../../lib/storage';
+import { currentTenant } from '../../../lib/tenant';
 
 export interface LoginInput {
   username: string;
@@ -23,10 +23,9 @@ export async function login(input: LoginInput): Promise<string> {
       : { imgvercode: (input.imgvercode ?? '').trim(), captchaKey: captchaClientId() }),
     host: window.location.host,
   };
-  const tenantCode = storage.get<string>('tenantCode');
   const service = new URLSearchParams(window.location.search).get('service');
   return request<string>('/api/auth/jwt/front/token', {
-    query: { tenantCode, service },
+    query: { tenantCode: currentTenant(), service },
     body: { ...body },
     anonymous: true,
     silent: true,

@@ -1,0 +1,31 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { storage } from './storage';
+import { currentTenant, keepTenant, rememberedTenant, rememberTenant } from './tenant';
+
+afterEach(() => localStorage.clear());
+
+describe('the tenant of this tab (spec §2)', () => {
+  it('is the one the address names, else the remembered one, else the default', () => {
+    expect(currentTenant('')).toBe('demo');
+    rememberTenant('?tc=park2');
+    expect(currentTenant('')).toBe('park2');
+    expect(currentTenant('?tenantCode=park3')).toBe('park3');
+    expect(currentTenant('?redirect=%2Fhome%3Ftc%3Dpark4')).toBe('park4');
+  });
+
+  it('an address naming no tenant (absent, empty, null, undefined) changes nothing', () => {
+    rememberTenant('?tc=park2');
+    for (const search of ['', '?tc=', '?tenantCode=null', '?tc=undefined', '?tc=%20']) {
+      rememberTenant(search);
+      expect(currentTenant(search), search).toBe('park2');
+    }
+  });
+
+  it('a kept tenant is remembered; an address names its code trimmed', () => {
+    expect(rememberedTenant()).toBeNull();
+    keepTenant('park5');
+    expect(storage.get('tenantCode')).toBe('park5');
+    rememberTenant('?tc=%20park6%20');
+    expect(currentTenant('')).toBe('park6');
+  });
+});

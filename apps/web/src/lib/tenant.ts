@@ -1,0 +1,28 @@
+/**
+ * The tenant this tab works for (spec §2, ADR 016), and the only module that reads or writes the
+ * remembered code: the one the address names (`tc`, `tenantCode`, or inside `redirect`), else the
+ * last one an address named in this browser, else the runtime default.
+ */
+import { tenantCodeOf } from './address';
+import { runtimeConfig } from './config';
+import { storage } from './storage';
+
+export function currentTenant(search: string = window.location.search): string {
+  return tenantCodeOf(search) ?? rememberedTenant() ?? runtimeConfig().defaultTenantCode;
+}
+
+/** The tenant an address or a session named last in this browser, if any. */
+export function rememberedTenant(): string | null {
+  return storage.get<string>('tenantCode');
+}
+
+/** An address that names a tenant makes it the remembered one (the root route, on every navigation). */
+export function rememberTenant(search: string): void {
+  const named = tenantCodeOf(search);
+  if (named) storage.set('tenantCode', named);
+}
+
+/** Makes `code` the remembered tenant: the signed-in user's, or the one chosen at a tenant mismatch. */
+export function keepTenant(code: string): void {
+  storage.set('tenantCode', code);
+}
