@@ -21,6 +21,7 @@ import { createCasClient } from './platform/cas-client.js';
 import { createCaptchaRepository } from './modules/captcha/captcha.repository.js';
 import { captchaRoutes } from './modules/captcha/captcha.routes.js';
 import { createCaptchaService } from './modules/captcha/captcha.service.js';
+import { createProofOfPerson } from './modules/captcha/proof-of-person.js';
 import { createBehaviourCaptchaService } from './modules/captcha/behaviour-captcha.service.js';
 import { createEnterprisesRepository } from './modules/enterprises/enterprises.repository.js';
 import { enterprisesRoutes } from './modules/enterprises/enterprises.routes.js';
@@ -46,13 +47,12 @@ import { createRegistrationService } from './modules/registration/registration.s
 import { createSsoRepository } from './modules/sso/sso.repository.js';
 import { PORTAL_SERVICE, findService } from './modules/sso/service-registry.js';
 import { ssoApiRoutes, ssoRoutes } from './modules/sso/sso.routes.js';
-import { createSsoService } from './modules/sso/sso.service.js';
+import { createLogoutPoster, createSsoService } from './modules/sso/sso.service.js';
 import { DEFAULT_WEB_DIST, readIndexHtml, webRoutes } from './modules/web/web.routes.js';
 import type { Config } from './platform/config.js';
 import { createInvalidationBus } from './platform/invalidation.js';
 import { clientErrorHandler, frameworkErrors, installErrorHandlers } from './platform/error-handling.js';
 import { DRAINING_SERVER_OPTIONS, drainOnClose } from './platform/graceful-stop.js';
-import { t } from './platform/i18n.js';
 import { boundJsonBodies, textRuleValidators } from './platform/input-guard.js';
 import { createPasswordDecryptor } from './platform/password-transport.js';
 import { createRateLimiter } from './platform/rate-limit.js';
@@ -145,6 +145,8 @@ export async function buildApp({ config, db, secrets, logger }: AppDeps) {
     limiter,
     settings: { ...config.behaviourCaptcha, testMode: config.testCaptcha },
   });
+  // The configured kind is the only one accepted: with the slider on, an image answer is refused.
+  const proofOfPerson = createProofOfPerson(captcha, behaviour);
   // The portal's own addresses as a service of the sign-on server.
   const portal = {
     base: `${config.publicUrl}${config.runtime.publicpath}`,
@@ -156,11 +158,7 @@ export async function buildApp({ config, db, secrets, logger }: AppDeps) {
   const auth = createAuthService({
     repo: createAuthRepository(db, relaxed),
     decryptor,
-    // The configured kind is the only one accepted: with the slider on, an image answer is refused.
-    verifyCaptcha: async ({ captchaKey, answer, verification }) =>
-      behaviour.kind() === 'anji'
-        ? behaviour.consumeVerification(verification ?? '')
-        : !!captchaKey && !!answer && captcha.verify('login', captchaKey, answer),
+    verifyCaptcha: proofOfPerson.login,
     limiter,
     bus,
     jwtKey: secrets.jwtKey,
@@ -184,18 +182,7 @@ export async function buildApp({ config, db, secrets, logger }: AppDeps) {
     },
     tenants,
     verifyCredentials: (c) => auth.verifyCredentials(c),
-    postLogout: async (url, body, timeoutMs) => {
-      try {
-        await fetch(url, {
-          method: 'POST',
-          headers: { 'content-type': 'application/x-www-form-urlencoded' },
-          body,
-          signal: AbortSignal.timeout(timeoutMs),
-        });
-      } catch (err) {
-        app.log.warn({ err, url }, 'single logout request failed');
-      }
-    },
+    postLogout: createLogoutPoster((err, url) => app.log.warn({ err, url }, 'single logout request failed')),
   });
   const smsRepo = createSmsRepository(db);
   const { webhookUrl, webhookSecret } = config.sms;
@@ -207,14 +194,8 @@ export async function buildApp({ config, db, secrets, logger }: AppDeps) {
         : createOutboxProvider(smsRepo, app.log),
     key: secrets.smsKey,
     settings: config.sms,
-    text: (code, minutes) => t('zh', 'smsText', { site: config.runtime.siteName, code, minutes }),
+    siteName: config.runtime.siteName,
   });
-  // The proof of a person for SMS, registration and reset: the configured kind only, as at login;
-  // an image answer belongs to the registration captcha.
-  const verifyHuman = async ({ number, answer }: { number?: string | undefined; answer: string }) =>
-    behaviour.kind() === 'anji'
-      ? behaviour.consumeVerification(answer)
-      : !!number && captcha.verify('register', number, answer);
   const { phonePattern } = config.runtime;
   const catalog = createCatalogRepository(db, { bus });
   const registration = createRegistrationService({
@@ -224,7 +205,7 @@ export async function buildApp({ config, db, secrets, logger }: AppDeps) {
     limiter,
     smsRequired: config.runtime.notsms && !config.runtime.registerWithoutSms,
     checkSmsCode: (tenantId, phone, code) => sms.checkCode(tenantId, phone, LIMITS.smsTypeRegistration, code),
-    verifyHuman,
+    verifyHuman: proofOfPerson.human,
     isIndustryLeaf: (code) => catalog.isIndustryLeaf(code),
     isRegion: async (code) => isRegionCode(code),
     phonePattern,
@@ -238,8 +219,9 @@ export async function buildApp({ config, db, secrets, logger }: AppDeps) {
     bus,
     sendCode: (tenantId, phone, ip) => sms.sendCode(tenantId, phone, LIMITS.smsTypePasswordReset, ip),
     checkCode: (tenantId, phone, code) => sms.checkCode(tenantId, phone, LIMITS.smsTypePasswordReset, code),
-    verifyHuman,
+    verifyHuman: proofOfPerson.human,
     verifyCredentials: (input) => auth.verifyCredentials(input, 'password.verify'),
+    confirmPassword: (userId, cipher, ip) => auth.confirmPassword(userId, cipher, ip),
     later: (work) =>
       setImmediate(() => void work().catch((err: unknown) => app.log.warn({ err }, 'password reset code not sent'))),
     phonePattern,
@@ -277,7 +259,7 @@ export async function buildApp({ config, db, secrets, logger }: AppDeps) {
     await api.register(pagesRoutes, { pages: createPagesRepository(db) });
     await api.register(smsRoutes, {
       sms,
-      verifyHuman,
+      verifyHuman: proofOfPerson.human,
       tenants,
       phonePattern,
     });

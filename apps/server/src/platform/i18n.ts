@@ -68,6 +68,7 @@ const messages = {
   },
   passwordChanged: { zh: '密码已修改，请重新登录', en: 'Password changed; please sign in again' },
   oldPasswordWrong: { zh: '原密码错误', en: 'The current password is wrong' },
+  passwordLocked: { zh: '密码错误次数过多，请稍后再试', en: 'Too many wrong passwords. Please try again later' },
   signatureMissing: { zh: '请求未签名', en: 'The request is not signed' },
   signatureStale: {
     zh: '请求时间戳无效或已过期，请校准设备时间后重试',

@@ -30,11 +30,6 @@ export function createAccountRepository(db: Db) {
       return res.rows[0]!.username;
     },
 
-    async passwordHash(userId: number): Promise<string> {
-      const res = await db.execute<{ h: string }>(sql`SELECT password_hash AS h FROM users WHERE id = ${userId}`);
-      return res.rows[0]!.h;
-    },
-
     /**
      * Sets the password and ends the user's sessions (all but `keepSession`) and sign-on sessions,
      * spending the reset grant when one is given; in one transaction. False when the grant was

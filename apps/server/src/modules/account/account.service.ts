@@ -6,21 +6,14 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { checkPassword, isValidPhone, ResultCode } from '@portal/contracts';
-import { verify } from '@node-rs/argon2';
 import { AppError } from '../../platform/errors.js';
 import type { InvalidationBus } from '../../platform/invalidation.js';
 import type { PasswordDecryptor } from '../../platform/password-transport.js';
 import type { RateLimiter } from '../../platform/rate-limit.js';
+import type { ConfirmPassword, LoginCaptcha, VerifyCredentials } from '../../platform/credentials.js';
 import type { Tenants } from '../../platform/tenants.js';
 import type { ActiveSession } from '../../platform/session.js';
 import type { AccountRepository } from './account.repository.js';
-
-/** The login's captcha fields, as the login route passes them on. */
-export interface LoginCaptcha {
-  captchaKey?: string | undefined;
-  answer?: string | undefined;
-  verification?: string | undefined;
-}
 
 export interface AccountDeps {
   repo: AccountRepository;
@@ -34,14 +27,9 @@ export interface AccountDeps {
   checkCode: (tenantId: number, phone: string, code: string) => Promise<boolean>;
   verifyHuman: (p: { number?: string | undefined; answer: string }) => Promise<boolean>;
   /** The login's checks (rate limit, captcha, password, lockout): the user, or the login refusal. */
-  verifyCredentials: (input: {
-    tenantCode: string;
-    username: string;
-    passwordCipher: string;
-    captcha: LoginCaptcha;
-    ip: string;
-    userAgent: string;
-  }) => Promise<{ userId: number }>;
+  verifyCredentials: VerifyCredentials;
+  /** The signed-in user's own password, on the login's lockout. */
+  confirmPassword: ConfirmPassword;
   /** Work left to run after the answer (the reset lookup and message); errors only logged. */
   later: (work: () => Promise<void>) => void;
   tenants: Pick<Tenants, 'idOf' | 'codeOf'>;
@@ -164,10 +152,9 @@ export function createAccountService(deps: AccountDeps) {
     /** The signed-in user's own change (the header dialog): other sessions end, this one stays. */
     async change(session: ActiveSession, oldCipher: string, newCipher: string, ip: string): Promise<void> {
       await deps.limiter.hit(`password-change:user:${session.userId}`, PASSWORD_CHANGES_PER_HOUR, 3600);
-      const old = deps.decryptor.decrypt(oldCipher);
-      if (!(await verify(await repo.passwordHash(session.userId), old).catch(() => false))) {
-        throw new AppError(ResultCode.BAD_REQUEST, 'oldPasswordWrong');
-      }
+      const old = await deps.confirmPassword(session.userId, oldCipher, ip);
+      if (old !== 'ok')
+        throw new AppError(ResultCode.BAD_REQUEST, old === 'locked' ? 'passwordLocked' : 'oldPasswordWrong');
       const passwordHash = await deps.hashPassword(newPassword(newCipher, await repo.username(session.userId)));
       await setPassword({
         userId: session.userId,

@@ -219,4 +219,28 @@ describe('change password', () => {
     });
     expect(noSession.statusCode).toBe(401);
   });
+
+  it("signed in: wrong old passwords count towards the login's lockout", async () => {
+    await newUser('guesser', '13612340007');
+    const token = await ctx.login('guesser');
+    const call = (oldPwd: string) =>
+      ctx.call({
+        url: '/api/front/account/auth/updatePassword',
+        token,
+        body: { oldPwd: ctx.encrypt(oldPwd), newPwd: ctx.encrypt(NEW_PASSWORD) },
+      });
+    for (let i = 0; i < 5; i++) expect((await call(`Wrong#Pw${i}x`)).json().message).toBe('原密码错误');
+    // Locked now: the right password changes nothing here, and the login is refused as well.
+    const locked = await call(DEMO_PASSWORD);
+    expect(locked.json()).toMatchObject({ status: 400, message: '密码错误次数过多，请稍后再试' });
+    await expect(ctx.login('guesser')).rejects.toThrow(/login failed/);
+    const audit = await ctx.db.execute<{ action: string }>(
+      sql`SELECT action FROM audit_log a JOIN users u ON u.id = a.user_id
+          WHERE u.username = 'guesser' AND a.action LIKE 'password.%' ORDER BY a.id`,
+    );
+    expect(audit.rows.map((r) => r.action)).toEqual([
+      ...Array<string>(5).fill('password.confirm_failed'),
+      'password.locked',
+    ]);
+  });
 });

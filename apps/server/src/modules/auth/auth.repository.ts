@@ -56,6 +56,13 @@ const FIND_TARGET = q(
    WHERE t.code = $1`,
 );
 
+/** A signed-in user's own password, with the login's lock on it (the lockout holds there too). */
+const PASSWORD_OF = q(
+  'auth_password_of',
+  `SELECT tenant_id AS "tenantId", password_hash AS "passwordHash", coalesce(locked_until > now(), false) AS locked
+   FROM users WHERE id = $1`,
+);
+
 /** Counts a failure, locks the account once the policy says so, and writes the audit entry. */
 const RECORD_FAILURE = q(
   'auth_record_failure',
@@ -173,6 +180,12 @@ export function createAuthRepository(db: Db, relaxed: pg.Pool) {
         user:
           r.id === null ? null : { id: r.id, tenantId: r.userTenantId, passwordHash: r.passwordHash, locked: r.locked },
       };
+    },
+
+    async passwordOf(userId: number): Promise<{ tenantId: number; passwordHash: string; locked: boolean } | null> {
+      const { rows } = await PASSWORD_OF(pool, [userId]);
+      const r = rows[0] as { tenantId: string | number; passwordHash: string; locked: boolean } | undefined;
+      return r ? { tenantId: Number(r.tenantId), passwordHash: r.passwordHash, locked: r.locked } : null;
     },
 
     /** Counts a failed password against `userId` (unless it is locked already) and audits it. */

@@ -6,6 +6,7 @@ import { randomBytes, webcrypto } from 'node:crypto';
 import { ResultCode } from '@portal/contracts';
 import { hash, verify } from '@node-rs/argon2';
 import { SignJWT, jwtVerify } from 'jose';
+import type { Credentials, LoginCaptcha } from '../../platform/credentials.js';
 import { AppError, errors } from '../../platform/errors.js';
 import type { InvalidationBus } from '../../platform/invalidation.js';
 import { createLocalCache } from '../../platform/local-cache.js';
@@ -37,22 +38,6 @@ export const LOCKOUT: LockoutPolicy = {
 
 export function hashPassword(password: string): Promise<string> {
   return hash(password, ARGON2_OPTIONS);
-}
-
-export interface LoginInput {
-  username: string;
-  passwordCipher: string;
-  captcha: LoginCaptcha;
-  tenantCode: string;
-  ip: string;
-  userAgent: string;
-}
-
-/** What the login form sends to prove a person: the image captcha or a behavioural verification. */
-export interface LoginCaptcha {
-  captchaKey?: string | undefined;
-  answer?: string | undefined;
-  verification?: string | undefined;
 }
 
 export interface AuthServiceDeps {
@@ -99,7 +84,7 @@ export function createAuthService(deps: AuthServiceDeps) {
    * captcha (spent first, so the endpoint cannot test passwords without one), the password and
    * the lockout. Refusals are one message whatever failed.
    */
-  async function checkCredentials(input: LoginInput): Promise<{ userId: number; tenantId: number }> {
+  async function checkCredentials(input: Credentials): Promise<{ userId: number; tenantId: number }> {
     await deps.limiter.hit(`login:ip:${input.ip}`, deps.loginPerIpPerMinute, 60);
     const captchaOk = await deps.verifyCaptcha(input.captcha);
     if (!captchaOk) {
@@ -150,14 +135,31 @@ export function createAuthService(deps: AuthServiceDeps) {
      * The login's checks without a portal session (the sign-on server's login, a password change
      * with the old password): a success resets the failure count and is audited as `action`.
      */
-    async verifyCredentials(input: LoginInput, action = 'sso.login'): Promise<{ userId: number; tenantId: number }> {
+    async verifyCredentials(input: Credentials, action = 'sso.login'): Promise<{ userId: number; tenantId: number }> {
       const user = await checkCredentials(input);
       await repo.recordSuccess(user.userId, input.ip, action);
       return user;
     },
 
+    /**
+     * A signed-in user's own password (the old password of the change dialog), on the login's
+     * path: a wrong one counts towards the same lockout, and while the account is locked no
+     * password is checked at all. Only the signed-in user learns which it was.
+     */
+    async confirmPassword(userId: number, passwordCipher: string, ip: string): Promise<'ok' | 'wrong' | 'locked'> {
+      const password = decryptor.decrypt(passwordCipher);
+      const user = await repo.passwordOf(userId);
+      if (!user) return 'wrong';
+      const matches = !user.locked && (await verify(user.passwordHash, password).catch(() => false));
+      if (matches) return 'ok';
+      const action = user.locked ? 'password.locked' : 'password.confirm_failed';
+      await repo.recordFailure(userId, LOCKOUT, { tenantId: user.tenantId, userId, action, ip });
+      // A failure that locked the account is still a wrong password; the next attempt says locked.
+      return user.locked ? 'locked' : 'wrong';
+    },
+
     /** The portal's own login: verified credentials open a session and give its token. */
-    async login(input: LoginInput): Promise<string> {
+    async login(input: Credentials): Promise<string> {
       const { userId } = await checkCredentials(input);
       return openPortalSession(userId, input, null);
     },

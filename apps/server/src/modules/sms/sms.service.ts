@@ -7,6 +7,7 @@
 import { createHmac, randomInt } from 'node:crypto';
 import { ResultCode } from '@portal/contracts';
 import { AppError } from '../../platform/errors.js';
+import { t } from '../../platform/i18n.js';
 import type { SmsProvider } from './sms.providers.js';
 import type { SmsRepository } from './sms.repository.js';
 
@@ -24,13 +25,11 @@ export interface SmsServiceDeps {
   /** Server secret that keys the stored hashes. */
   key: Uint8Array;
   settings: SmsSettings;
-  /** The message for a code, in the tenant's words (site name, minutes). */
-  text: (code: string, minutes: number) => string;
-  /** Codes for tests: a fixed one instead of a random one (test mode only). */
-  fixedCode?: string | undefined;
+  /** The site's name, which the message starts with (【site】). */
+  siteName: string;
 }
 
-export function createSmsService({ repo, provider, key, settings, text, fixedCode }: SmsServiceDeps) {
+export function createSmsService({ repo, provider, key, settings, siteName }: SmsServiceDeps) {
   const hash = (tenantId: number, phone: string, purpose: number, code: string) =>
     createHmac('sha256', key).update(`${tenantId}:${phone}:${purpose}:${code}`).digest('base64url');
 
@@ -39,7 +38,7 @@ export function createSmsService({ repo, provider, key, settings, text, fixedCod
     async sendCode(tenantId: number, phone: string, purpose: number, ip: string): Promise<void> {
       // The checks and the new code under a lock, committed at once; the message is sent after, so
       // no database connection or lock waits on a gateway.
-      const code = fixedCode ?? String(randomInt(0, 1_000_000)).padStart(6, '0');
+      const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
       const id = await repo.locked(tenantId, phone, purpose, ip, async (tx) => {
         const c = await repo.counts(tx, tenantId, phone, purpose, ip);
         if (c.sinceLastSeconds !== null && c.sinceLastSeconds < settings.resendSeconds) {
@@ -59,7 +58,9 @@ export function createSmsService({ repo, provider, key, settings, text, fixedCod
         });
       });
       try {
-        await provider.send({ tenantId, phone, purpose, text: text(code, Math.round(settings.codeTtlSeconds / 60)) });
+        // In Chinese whatever the page's language: the numbers are mainland ones (§5), as is the carrier's template.
+        const minutes = Math.round(settings.codeTtlSeconds / 60);
+        await provider.send({ tenantId, phone, purpose, text: t('zh', 'smsText', { site: siteName, code, minutes }) });
       } catch {
         // Nothing was sent, so nothing is kept: no cooldown, nothing counted against the caps.
         await repo.forget(id);

@@ -36,7 +36,7 @@ function service(provider?: SmsProvider, settings: Partial<SmsSettings> = {}) {
     provider: provider ?? createOutboxProvider(repo, pino({ level: 'silent' })),
     key: ctx.secrets.smsKey,
     settings: { ...SETTINGS, ...settings },
-    text: (code, minutes) => `【演示园区】您的验证码是${code}，${minutes}分钟内有效。`,
+    siteName: '演示园区',
   });
 }
 

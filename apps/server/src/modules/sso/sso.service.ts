@@ -7,6 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import { sha256Hex } from '../../platform/hash.js';
 import { escapeMarkup } from '../../platform/html.js';
+import type { Credentials, VerifyCredentials } from '../../platform/credentials.js';
 import type { Tenants } from '../../platform/tenants.js';
 import {
   findService,
@@ -31,22 +32,13 @@ export interface SsoSettings {
   casBase: string;
 }
 
-export interface Credentials {
-  username: string;
-  passwordCipher: string;
-  captcha: { captchaKey?: string | undefined; answer?: string | undefined; verification?: string | undefined };
-  tenantCode: string;
-  ip: string;
-  userAgent: string;
-}
-
 export interface SsoDeps {
   repo: SsoRepository;
   settings: SsoSettings;
   /** The one rule for a tenant code (a request without one is looked up by its service). */
   tenants: Pick<Tenants, 'named' | 'defaultCode'>;
   /** Throws the login's AppError when refused; the user's id and tenant when accepted. */
-  verifyCredentials: (c: Credentials) => Promise<{ userId: number; tenantId: number }>;
+  verifyCredentials: VerifyCredentials;
   /** Sends one single-logout request; failures are logged, never thrown. */
   postLogout: (url: string, body: string, timeoutMs: number) => Promise<void>;
 }
@@ -123,6 +115,25 @@ export function logoutRequestXml(ticket: string, id = randomBytes(16).toString('
     `IssueInstant="${at.toISOString()}"><saml:NameID>@NOT_USED@</saml:NameID>` +
     `<samlp:SessionIndex>${escapeMarkup(ticket)}</samlp:SessionIndex></samlp:LogoutRequest>`
   );
+}
+
+/**
+ * Sends single-logout requests (as CAS servers do: a form POST of a SAML LogoutRequest). A service
+ * that does not answer in time or fails is logged and left: the session has ended anyway.
+ */
+export function createLogoutPoster(warn: (err: unknown, url: string) => void): SsoDeps['postLogout'] {
+  return async (url, body, timeoutMs) => {
+    try {
+      await fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body,
+        signal: AbortSignal.timeout(timeoutMs),
+      });
+    } catch (err) {
+      warn(err, url);
+    }
+  };
 }
 
 export function createSsoService(deps: SsoDeps) {

@@ -1,0 +1,33 @@
+/**
+ * What proves who someone is, shared by the modules that ask for it: the portal's login, the
+ * sign-on server's login and the password change with the old password (all checked by the auth
+ * service, with its rate limit, captcha and lockout), and a signed-in user's own password (the
+ * change dialog, on the same lockout). `app.ts` hands the auth service's functions to the others.
+ */
+
+/** What a login form sends to prove a person: the image captcha's key and answer, or a behavioural verification. */
+export interface LoginCaptcha {
+  captchaKey?: string | undefined;
+  answer?: string | undefined;
+  verification?: string | undefined;
+}
+
+export interface Credentials {
+  tenantCode: string;
+  username: string;
+  /** The password, RSA-OAEP encrypted by the page (password transport). */
+  passwordCipher: string;
+  captcha: LoginCaptcha;
+  ip: string;
+  userAgent: string;
+}
+
+/** The login's checks: the user, or the login's one refusal (用户名、密码或验证码错误). */
+export type VerifyCredentials = (c: Credentials) => Promise<{ userId: number; tenantId: number }>;
+
+/** A signed-in user's own password, checked on the login's lockout. */
+export type ConfirmPassword = (
+  userId: number,
+  passwordCipher: string,
+  ip: string,
+) => Promise<'ok' | 'wrong' | 'locked'>;
