@@ -117,11 +117,13 @@ export function createAuthService(deps: AuthServiceDeps) {
       ttlHours: deps.sessionTtlHours,
       serviceTicket: ticket,
     });
-    return issueToken(session.id, userId, session.tenantId, session.expiresAt);
+    return issueToken(session.id, userId, session.expiresAt);
   }
 
-  async function issueToken(sessionId: string, userId: number, tenantId: number, expiresAt: number): Promise<string> {
-    return new SignJWT({ tid: tenantId })
+  // The token names the session and its user; everything else (tenant, role, context) is the
+  // session's row, looked up on every call (ADR 005), so nothing in the token can go stale.
+  async function issueToken(sessionId: string, userId: number, expiresAt: number): Promise<string> {
+    return new SignJWT({})
       .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
       .setSubject(String(userId))
       .setJti(sessionId)
@@ -221,7 +223,7 @@ export function createAuthService(deps: AuthServiceDeps) {
       await deps.bus.publish({ kind: 'session', id: session.id });
       // The profile names the default enterprise, which an enterprise switch changed.
       if (target.enterpriseId !== undefined) await deps.bus.publish({ kind: 'user', id: session.userId });
-      return issueToken(r.id, session.userId, session.tenantId, r.expiresAt);
+      return issueToken(r.id, session.userId, r.expiresAt);
     },
 
     /** Ends the session on every instance. */

@@ -2,6 +2,7 @@
  * The example external system's pages (see example-system.service.ts). Unsigned and outside /api:
  * it is a separate web application that happens to be served by the same process in the demo.
  */
+import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
 import { SERVICE_TICKET } from '@portal/contracts';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
@@ -32,13 +33,19 @@ export const exampleSystemRoutes: FastifyPluginAsyncTypebox<ExampleSystemRoutesO
   const { system, service, casBase } = opts;
   await app.register(formbody, { bodyLimit: 16 * 1024 });
 
-  const cookieOf = (req: FastifyRequest) =>
-    new RegExp(`(?:^|;\\s*)${COOKIE}=([0-9a-f]{64})(?:;|$)`).exec(req.headers.cookie ?? '')?.[1];
+  await app.register(cookie);
+  const cookieOf = (req: FastifyRequest) => {
+    const value = req.cookies[COOKIE];
+    return value && /^[0-9a-f]{64}$/.test(value) ? value : undefined;
+  };
   const setCookie = (reply: FastifyReply, value: string, maxAge: number) =>
-    reply.header(
-      'set-cookie',
-      `${COOKIE}=${value}; Path=${EXAMPLE_SYSTEM_PATH}; HttpOnly; SameSite=Lax; Max-Age=${maxAge}${opts.secureCookie ? '; Secure' : ''}`,
-    );
+    reply.setCookie(COOKIE, value, {
+      path: EXAMPLE_SYSTEM_PATH,
+      httpOnly: true,
+      sameSite: 'lax',
+      maxAge,
+      secure: opts.secureCookie,
+    });
   const page = (reply: FastifyReply, lang: Lang, body: string, code = 200) =>
     reply
       .code(code)

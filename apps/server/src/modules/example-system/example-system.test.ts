@@ -91,6 +91,6 @@ it('signs out of itself and of the sign-on server from its own page', async () =
     `${base}/cas/logout?service=${encodeURIComponent(`${base}/example-system/`)}`,
   );
   expect(res.headers.get('set-cookie')).toContain(
-    'EXAMPLE_SYSTEM=; Path=/example-system/; HttpOnly; SameSite=Lax; Max-Age=0',
+    'EXAMPLE_SYSTEM=; Max-Age=0; Path=/example-system/; HttpOnly; SameSite=Lax',
   );
 });

@@ -2,6 +2,7 @@
  * The sign-on server at /cas (CAS protocol 3.0). Not under /api: CAS clients call it as they call
  * any CAS server, without the portal's request signing.
  */
+import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
 import { Envelope, ResultCode, SystemSignOnBody } from '@portal/contracts';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
@@ -82,14 +83,20 @@ export const ssoRoutes: FastifyPluginAsyncTypebox<SsoRoutesOptions> = async (app
   const { sso } = opts;
   await app.register(formbody, { bodyLimit: 16 * 1024 });
 
+  // Cookies only here (and in the example system): the API's requests are not parsed for them.
+  await app.register(cookie);
   const setCookie = (reply: FastifyReply, value: string, maxAge: number) =>
-    reply.header(
-      'set-cookie',
-      `${TGC_COOKIE}=${value}; Path=/cas; HttpOnly; SameSite=Lax; Max-Age=${maxAge}${opts.secureCookie ? '; Secure' : ''}`,
-    );
+    reply.setCookie(TGC_COOKIE, value, {
+      path: '/cas',
+      httpOnly: true,
+      sameSite: 'lax',
+      maxAge,
+      secure: opts.secureCookie,
+    });
+  /** The ticket-granting cookie, if it has a ticket's shape (anything else is no session). */
   const cookieOf = (req: FastifyRequest) => {
-    const m = /(?:^|;\s*)CASTGC=([A-Za-z0-9_-]{16,128})(?:;|$)/.exec(req.headers.cookie ?? '');
-    return m?.[1];
+    const value = req.cookies[TGC_COOKIE];
+    return value && /^[A-Za-z0-9_-]{16,128}$/.test(value) ? value : undefined;
   };
   const refused = (reply: FastifyReply, lang: Lang, reason: 'unknownTenant' | 'unknownService') =>
     reply

@@ -139,7 +139,7 @@ describe('CAS 3.0 §2.1 /login', () => {
     const ticket = location.searchParams.get('ticket')!;
     expect(ticket).toMatch(/^ST-[A-Za-z0-9]{43}$/);
     const { line } = cookieOf(res.headers['set-cookie']);
-    expect(line).toMatch(/^CASTGC=TGC-[A-Za-z0-9]{43}; Path=\/cas; HttpOnly; SameSite=Lax; Max-Age=28800$/);
+    expect(line).toMatch(/^CASTGC=TGC-[A-Za-z0-9]{43}; Max-Age=28800; Path=\/cas; HttpOnly; SameSite=Lax$/);
   });
 
   it('writes every ticket in the grammar of CAS 3.0 §3.7 (A-Z a-z 0-9 and -), with 256 bits of randomness', () => {
