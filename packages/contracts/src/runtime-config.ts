@@ -1,48 +1,69 @@
 /**
  * The runtime configuration the server writes into `/center/config.js` as
- * `window.__PORTAL_CONFIG__` (ARCHITECTURE §4): every switch of spec §1 plus what the SPA needs
- * before it boots. Changing it needs no rebuild.
+ * `window.__PORTAL_CONFIG__`: every switch of spec §1, plus what the SPA needs before it boots.
+ * Changing it needs no rebuild. This schema is its one description (ADR 018): the server checks
+ * `PORTAL_RUNTIME_CONFIG` against it and starts from its defaults, and the web app and its tests
+ * read the same type and defaults.
  */
-import type { CaptchaType } from './entities.js';
+import { Type, type Static } from 'typebox';
+import { CAPTCHA_TYPES } from './entities.js';
 
-export interface RuntimeConfig {
-  siteName: string;
-  logo: string;
-  /** Layout theme; empty is the default side-menu layout. */
-  theme: string;
-  apptheme: string;
-  registerTheme: string;
-  noticeEnabled: boolean;
-  registerWithoutSms: boolean;
-  /** SMS verification on registration (spec §1 `notsms`, default on). */
-  notsms: boolean;
-  /** The user drop-down offers 切换工作台. */
-  workbenchEnabled: boolean;
-  /** The user drop-down offers 切换应用 (spec §6: shown only when configured). */
-  appSwitch: boolean;
-  keepAlive: boolean;
-  /** At most this many hidden tabs keep their page alive; the least recently used is let go. */
-  keepAliveMax: number;
-  languageSwitch: boolean;
-  /** The header shows a back-to-portal link; without `domianURL` it warns 园区首页地址未配置！. */
-  homePortalLink: boolean;
-  /** Home-portal (park) address the back-to-portal link opens. */
-  domianURL: string;
-  backurl: string;
-  appBaseUrl: string;
-  baseurl: string;
-  publicpath: string;
-  /** Single sign-on server base URL; empty means the standalone login form. */
-  ssoUrl: string;
-  /** Default tenant code when none is given in the address. */
-  defaultTenantCode: string;
-  signSecret: string;
-  storagePrefix: string;
-  requestTimeoutMs: number;
-  phonePattern: string;
-  defaultLocale: 'zh-CN' | 'en-US';
-  /** Which behavioural captcha the SPA shows when the server asks for one (getCaptchaType `anji`). */
-  captchaType: CaptchaType;
-  /** AJ-Captcha's display mode for it: `pop` (a dialog on submit) or `fixed` (inline in the form). */
-  captchaMode: 'pop' | 'fixed';
-}
+/** What a value must be, for the message when it is not (`PORTAL_RUNTIME_CONFIG.x must be …`). */
+const expected = (text: string) => ({ expected: text });
+
+export const RuntimeSwitches = Type.Object(
+  {
+    siteName: Type.String({ default: '企业服务门户', description: 'site name (also SITE_NAME)' }),
+    logo: Type.String({ default: '' }),
+    /** Layout theme; empty is the default side-menu layout. */
+    theme: Type.String({ default: '' }),
+    apptheme: Type.String({ default: '' }),
+    registerTheme: Type.String({ default: '' }),
+    noticeEnabled: Type.Boolean({ default: false }),
+    registerWithoutSms: Type.Boolean({ default: false }),
+    /** SMS verification on registration (spec §1 `notsms`, default on). */
+    notsms: Type.Boolean({ default: true }),
+    /** The user drop-down offers 切换工作台. */
+    workbenchEnabled: Type.Boolean({ default: true }),
+    /** The user drop-down offers 切换应用 (spec §6: shown only when configured). */
+    appSwitch: Type.Boolean({ default: false }),
+    keepAlive: Type.Boolean({ default: false }),
+    /** At most this many hidden tabs keep their page alive; the least recently used is let go. */
+    keepAliveMax: Type.Integer({ minimum: 0, maximum: 100, default: 10, ...expected('a whole number from 0 to 100') }),
+    languageSwitch: Type.Boolean({ default: false }),
+    /** The header shows a back-to-portal link; without `domianURL` it warns 园区首页地址未配置！. */
+    homePortalLink: Type.Boolean({ default: false }),
+    /** Home-portal (park) address the back-to-portal link opens. */
+    domianURL: Type.String({ default: '' }),
+    backurl: Type.String({ default: '' }),
+    appBaseUrl: Type.String({ default: '' }),
+    baseurl: Type.String({ default: '' }),
+    publicpath: Type.String({ pattern: '^/([\\w-]+/)*$', default: '/center/', ...expected('a path like "/center/"') }),
+    /** Single sign-on server base URL; empty means the standalone login form (also SSO_URL). */
+    ssoUrl: Type.String({ default: '' }),
+    /** Default tenant code when none is given in the address (also DEFAULT_TENANT). */
+    defaultTenantCode: Type.String({ default: 'demo' }),
+    storagePrefix: Type.String({ default: 'portal_' }),
+    requestTimeoutMs: Type.Number({ default: 15_000 }),
+    phonePattern: Type.String({ default: '' }),
+    defaultLocale: Type.Enum(['zh-CN', 'en-US'], { default: 'zh-CN', ...expected('"zh-CN" or "en-US"') }),
+    /** Which behavioural captcha the SPA shows when the server asks for one (getCaptchaType `anji`). */
+    captchaType: Type.Enum(CAPTCHA_TYPES, {
+      default: 'blockPuzzle',
+      ...expected(`one of ${CAPTCHA_TYPES.join(', ')}`),
+    }),
+    /** AJ-Captcha's display mode for it: `pop` (a dialog on submit) or `fixed` (inline in the form). */
+    captchaMode: Type.Enum(['pop', 'fixed'], { default: 'pop', ...expected('"pop" or "fixed"') }),
+  },
+  { additionalProperties: false },
+);
+
+export type RuntimeSwitches = Static<typeof RuntimeSwitches>;
+
+/** What config.js carries: the switches and the request-signing secret (ARCHITECTURE §4). */
+export type RuntimeConfig = RuntimeSwitches & { signSecret: string };
+
+/** The switches' defaults, read from the schema. */
+export const RUNTIME_DEFAULTS: RuntimeSwitches = Object.fromEntries(
+  Object.entries(RuntimeSwitches.properties).map(([key, schema]) => [key, (schema as { default?: unknown }).default]),
+) as RuntimeSwitches;

@@ -2,7 +2,9 @@
  * Server configuration from environment variables, validated once at start. A bad value stops the
  * server with a message that names the variable. README's configuration table lists every entry.
  */
-import { CAPTCHA_TYPES, type RuntimeConfig } from '@portal/contracts';
+import { RUNTIME_DEFAULTS, RuntimeSwitches } from '@portal/contracts';
+import type { TSchema } from 'typebox';
+import { Value } from 'typebox/value';
 
 export interface Config {
   port: number;
@@ -57,7 +59,7 @@ export interface Config {
     dailyPerIp: number;
   };
   /** Runtime switches of spec §1 (without secrets, which are added when config.js is served). */
-  runtime: Omit<RuntimeConfig, 'signSecret'>;
+  runtime: RuntimeSwitches;
 }
 
 export class ConfigError extends Error {}
@@ -94,37 +96,11 @@ function url(env: Env, name: string, def: string): string {
   }
 }
 
-const RUNTIME_KEYS: Record<keyof Config['runtime'], 'string' | 'boolean' | 'number'> = {
-  siteName: 'string',
-  logo: 'string',
-  theme: 'string',
-  apptheme: 'string',
-  registerTheme: 'string',
-  noticeEnabled: 'boolean',
-  registerWithoutSms: 'boolean',
-  notsms: 'boolean',
-  workbenchEnabled: 'boolean',
-  appSwitch: 'boolean',
-  keepAlive: 'boolean',
-  keepAliveMax: 'number',
-  languageSwitch: 'boolean',
-  homePortalLink: 'boolean',
-  domianURL: 'string',
-  backurl: 'string',
-  appBaseUrl: 'string',
-  baseurl: 'string',
-  publicpath: 'string',
-  ssoUrl: 'string',
-  defaultTenantCode: 'string',
-  storagePrefix: 'string',
-  requestTimeoutMs: 'number',
-  phonePattern: 'string',
-  defaultLocale: 'string',
-  captchaType: 'string',
-  captchaMode: 'string',
-};
-
-function runtimeOverrides(env: Env): Partial<Config['runtime']> {
+/**
+ * `PORTAL_RUNTIME_CONFIG`: a JSON object of runtime switches, each checked against its schema in
+ * contracts (ADR 018); an unknown key or a wrong value stops the server with a message naming it.
+ */
+function runtimeOverrides(env: Env): Partial<RuntimeSwitches> {
   const raw = env.PORTAL_RUNTIME_CONFIG;
   if (!raw) return {};
   let parsed: unknown;
@@ -136,32 +112,17 @@ function runtimeOverrides(env: Env): Partial<Config['runtime']> {
   if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) {
     throw new ConfigError('PORTAL_RUNTIME_CONFIG must be a JSON object');
   }
+  const switches: Record<string, TSchema & { type?: string; expected?: string }> = RuntimeSwitches.properties;
   for (const [key, value] of Object.entries(parsed)) {
     // Own keys only: "constructor" or "__proto__" must not pass as known through the prototype.
-    const kind = Object.hasOwn(RUNTIME_KEYS, key) ? RUNTIME_KEYS[key as keyof Config['runtime']] : undefined;
-    if (!kind) throw new ConfigError(`PORTAL_RUNTIME_CONFIG has an unknown key "${key}"`);
-    if (typeof value !== kind) throw new ConfigError(`PORTAL_RUNTIME_CONFIG.${key} must be a ${kind}`);
+    const schema = Object.hasOwn(switches, key) ? switches[key] : undefined;
+    if (!schema) throw new ConfigError(`PORTAL_RUNTIME_CONFIG has an unknown key "${key}"`);
+    if (!Value.Check(schema, value)) {
+      const must = schema.expected ?? `a ${schema.type === 'integer' ? 'whole number' : schema.type}`;
+      throw new ConfigError(`PORTAL_RUNTIME_CONFIG.${key} must be ${must}`);
+    }
   }
-  const out = parsed as Partial<Config['runtime']>;
-  if (out.defaultLocale && out.defaultLocale !== 'zh-CN' && out.defaultLocale !== 'en-US') {
-    throw new ConfigError('PORTAL_RUNTIME_CONFIG.defaultLocale must be "zh-CN" or "en-US"');
-  }
-  if (out.captchaType !== undefined && !(CAPTCHA_TYPES as readonly string[]).includes(out.captchaType)) {
-    throw new ConfigError(`PORTAL_RUNTIME_CONFIG.captchaType must be one of ${CAPTCHA_TYPES.join(', ')}`);
-  }
-  if (out.captchaMode !== undefined && out.captchaMode !== 'pop' && out.captchaMode !== 'fixed') {
-    throw new ConfigError('PORTAL_RUNTIME_CONFIG.captchaMode must be "pop" or "fixed"');
-  }
-  if (
-    out.keepAliveMax !== undefined &&
-    !(Number.isInteger(out.keepAliveMax) && out.keepAliveMax >= 0 && out.keepAliveMax <= 100)
-  ) {
-    throw new ConfigError('PORTAL_RUNTIME_CONFIG.keepAliveMax must be a whole number from 0 to 100');
-  }
-  if (out.publicpath !== undefined && !/^\/([\w-]+\/)*$/.test(out.publicpath)) {
-    throw new ConfigError('PORTAL_RUNTIME_CONFIG.publicpath must look like "/center/"');
-  }
-  return out;
+  return parsed as Partial<RuntimeSwitches>;
 }
 
 function smsConfig(env: Env): Config['sms'] {
@@ -216,33 +177,10 @@ export function loadConfig(env: Env = process.env): Config {
   }
 
   const runtime: Config['runtime'] = {
-    siteName: env.SITE_NAME ?? '企业服务门户',
-    logo: '',
-    theme: '',
-    apptheme: '',
-    registerTheme: '',
-    noticeEnabled: false,
-    registerWithoutSms: false,
-    notsms: true,
-    workbenchEnabled: true,
-    appSwitch: false,
-    keepAlive: false,
-    keepAliveMax: 10,
-    languageSwitch: false,
-    homePortalLink: false,
-    domianURL: '',
-    backurl: '',
-    appBaseUrl: '',
-    baseurl: '',
-    publicpath: '/center/',
+    ...RUNTIME_DEFAULTS,
+    siteName: env.SITE_NAME ?? RUNTIME_DEFAULTS.siteName,
     ssoUrl,
-    defaultTenantCode: env.DEFAULT_TENANT ?? 'demo',
-    storagePrefix: 'portal_',
-    requestTimeoutMs: 15_000,
-    phonePattern: '',
-    defaultLocale: 'zh-CN',
-    captchaType: 'blockPuzzle',
-    captchaMode: 'pop',
+    defaultTenantCode: env.DEFAULT_TENANT ?? RUNTIME_DEFAULTS.defaultTenantCode,
     ...runtimeOverrides(env),
   };
 
