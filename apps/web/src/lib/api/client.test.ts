@@ -41,7 +41,7 @@ describe('the client and spec §8, also for a caller that shows its own messages
       [502, '<html><body>502 Bad Gateway</body></html>'],
     ] as const) {
       answer(status, body, typeof body === 'string' ? 'text/html' : 'application/json');
-      const err = await request('/api/x', { silent: true }).catch((e: unknown) => e);
+      const err = await request('/api/x', { failures: { handledBy: 'this test' } }).catch((e: unknown) => e);
       expect(err).toMatchObject({ status: 500, message: '服务器错误', shown: true });
       expect(ownMessage(err)).toBeNull();
     }
@@ -53,7 +53,10 @@ describe('the client and spec §8, also for a caller that shows its own messages
     const { request, ownMessage, notification } = await freshClient();
     const notify = vi.spyOn(notification, 'error').mockImplementation(() => undefined);
     answer(403, { status: 40303, message: '当前用户不拥有该角色', data: null });
-    const err = await request('/api/front/member/switchContext', { body: {}, silent: true }).catch((e: unknown) => e);
+    const err = await request('/api/front/member/switchContext', {
+      body: {},
+      failures: { handledBy: 'this test' },
+    }).catch((e: unknown) => e);
     expect(err).toMatchObject({ status: 40303, message: '当前用户不拥有该角色', shown: true });
     expect(ownMessage(err)).toBeNull(); // the caller's own warning would say it twice
     await eventually(() =>
@@ -67,7 +70,7 @@ describe('the client and spec §8, also for a caller that shows its own messages
     const { request, ownMessage, message } = await freshClient();
     const error = vi.spyOn(message, 'error').mockImplementation(() => (() => {}) as never);
     answer(400, { status: 400, message: '请输入昵称', data: null });
-    const quiet = await request('/api/x', { body: {}, silent: true }).catch((e: unknown) => e);
+    const quiet = await request('/api/x', { body: {}, failures: { handledBy: 'this test' } }).catch((e: unknown) => e);
     expect(ownMessage(quiet)).toBe('请输入昵称');
     await new Promise((r) => setTimeout(r, 30));
     expect(error).not.toHaveBeenCalled();

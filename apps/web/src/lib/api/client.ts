@@ -8,7 +8,7 @@ import { runtimeConfig } from '../config';
 import { hmacSha256Hex, randomId } from '../crypto';
 import { apiLanguage, i18n } from '../i18n';
 import { useSession } from '../session';
-import { handleFailure } from './failures';
+import { handleFailure, type FailurePresentation } from './failures';
 
 export class ApiError extends Error {
   constructor(
@@ -34,8 +34,8 @@ export interface RequestOptions {
   method?: 'GET' | 'POST' | 'PUT' | 'DELETE';
   query?: Query;
   body?: Record<string, unknown>;
-  /** The caller shows its own message for ordinary failures; logout codes are always handled. */
-  silent?: boolean;
+  /** How ordinary failures are shown (§8); the logouts, 500 and 40303 are always handled. */
+  failures?: FailurePresentation;
   /** Send no token even when signed in (login, captcha). */
   anonymous?: boolean;
 }
@@ -77,7 +77,7 @@ async function send(path: string, opts: RequestOptions): Promise<{ res: Response
     const shown = handleFailure(
       0,
       err instanceof Error && !controller.signal.aborted ? err.message : message,
-      opts.silent,
+      opts.failures,
     );
     throw new ApiError(0, message, shown);
   } finally {
@@ -94,14 +94,14 @@ async function send(path: string, opts: RequestOptions): Promise<{ res: Response
 
 type Envelope<T> = { status?: number; message?: string; data?: T };
 
-function fail(res: Response, envelope: Envelope<unknown> | null, silent?: boolean): never {
+function fail(res: Response, envelope: Envelope<unknown> | null, how?: FailurePresentation): never {
   const status = typeof envelope?.status === 'number' ? envelope.status : res.status >= 500 ? 500 : res.status;
   // A server error is 服务器错误 whatever the server (or a proxy in front of it) wrote (§8).
   const message =
     status === ResultCode.SERVER_ERROR
       ? i18n.t('errors.server')
       : envelope?.message || res.statusText || i18n.t('errors.network');
-  throw new ApiError(status, message, handleFailure(status, message, silent));
+  throw new ApiError(status, message, handleFailure(status, message, how));
 }
 
 /** A portal call: unwraps `{status, message, data}` and hands every non-200 code to §8. */
@@ -110,7 +110,7 @@ export async function request<T>(path: string, opts: RequestOptions = {}): Promi
   const envelope = body && typeof body === 'object' ? (body as Envelope<T>) : null;
   const status = typeof envelope?.status === 'number' ? envelope.status : res.status;
   if (status === 200) return envelope?.data as T;
-  fail(res, envelope, opts.silent);
+  fail(res, envelope, opts.failures);
 }
 
 /**
@@ -120,5 +120,5 @@ export async function request<T>(path: string, opts: RequestOptions = {}): Promi
 export async function requestRaw<T>(path: string, opts: RequestOptions = {}): Promise<T> {
   const { res, body } = await send(path, opts);
   if (res.ok && body !== null) return body as T;
-  fail(res, body && typeof body === 'object' ? (body as Envelope<unknown>) : null, opts.silent);
+  fail(res, body && typeof body === 'object' ? (body as Envelope<unknown>) : null, opts.failures);
 }

@@ -60,7 +60,7 @@ describe('the one failure handler (spec §8)', () => {
     expect(replace).toHaveBeenCalledTimes(1);
   });
 
-  it('maps 500, 40303 and other codes to their messages, and stays quiet when asked', async () => {
+  it('maps 500, 40303 and other codes to their messages, as a warning or not at all when asked', async () => {
     const { handleFailure, session, notification, message } = await freshHandler();
     session.useSession.setState({ token: 't' });
     const error = vi.spyOn(message, 'error').mockImplementation(() => (() => {}) as never);
@@ -74,9 +74,14 @@ describe('the one failure handler (spec §8)', () => {
     handleFailure(400, '请求参数不正确');
     await eventually(() => expect(error).toHaveBeenLastCalledWith('请求参数不正确', undefined));
     error.mockClear();
-    handleFailure(400, 'quiet', true);
+    const warning = vi.spyOn(message, 'warning').mockImplementation(() => (() => {}) as never);
+    expect(handleFailure(400, '昵称不能为空', 'warning')).toBe(true);
+    await eventually(() => expect(warning).toHaveBeenLastCalledWith('昵称不能为空', undefined));
+    expect(handleFailure(400, 'quiet', { handledBy: 'a form that shows it under the field' })).toBe(false);
+    expect(handleFailure(500, 'x', { handledBy: 'a form' })).toBe(true); // 服务器错误 whatever the caller says
     await new Promise((r) => setTimeout(r, 50));
-    expect(error).not.toHaveBeenCalled();
+    expect(error).toHaveBeenCalledTimes(1);
+    expect(warning).toHaveBeenCalledTimes(1);
   });
 
   it('does nothing for logout codes when nobody is signed in', async () => {

@@ -27,18 +27,25 @@ function forcedLogout(text: string, delayMs: number) {
 const ALWAYS_SHOWN: readonly number[] = [...LOGOUT_CODES, ResultCode.SERVER_ERROR, ResultCode.NO_PERMISSION];
 
 /**
- * Tells the user about a failed call as §8 says; `silent`: the caller shows ordinary failures
- * itself. True when the user was told here (so the caller must not tell them again).
+ * How a call's ordinary failures are shown (§8): `error` (the default: the server's message),
+ * `warning` (§8: nickname, switch and password calls), or `{ handledBy }`: the caller shows them
+ * itself, for the reason it states. The codes of ALWAYS_SHOWN are shown here whatever it says.
  */
-export function handleFailure(status: number, serverMessage: string, silent = false): boolean {
-  if (silent && !ALWAYS_SHOWN.includes(status)) return false;
+export type FailurePresentation = 'error' | 'warning' | { handledBy: string };
+
+/**
+ * Tells the user about a failed call as §8 says. True when the user was told here (so the caller
+ * must not tell them again).
+ */
+export function handleFailure(status: number, serverMessage: string, how: FailurePresentation = 'error'): boolean {
+  if (typeof how === 'object' && !ALWAYS_SHOWN.includes(status)) return false;
   // Not signed in, a logout code has nothing to end and nothing to say here: the caller says it.
   if (LOGOUT_CODES.includes(status) && !useSession.getState().token) return false;
-  show(status, serverMessage);
+  show(status, serverMessage, how === 'warning' ? 'warning' : 'error');
   return true;
 }
 
-function show(status: number, serverMessage: string): void {
+function show(status: number, serverMessage: string, level: 'error' | 'warning'): void {
   const { t } = i18n;
   switch (status) {
     case ResultCode.UNAUTHORIZED:
@@ -70,6 +77,6 @@ function show(status: number, serverMessage: string): void {
       toast('error', t('errors.server'));
       return;
     default:
-      toast('error', serverMessage || t('errors.network'));
+      toast(level, serverMessage || t('errors.network'));
   }
 }

@@ -8,11 +8,14 @@ import { randomId } from '../crypto';
 import { captchaClientId } from '../client-id';
 import { request } from './client';
 
+/** A captcha that does not load says so in place of its image (click to try again). */
+const IMAGE = { handledBy: 'the captcha image, which says it failed' };
+
 export function getCaptcha(clientId: string): Promise<ImageCaptchaData> {
   return request<ImageCaptchaData>('/api/auth/kaptcha/get', {
     query: { type: 'LOGIN', data: clientId },
     anonymous: true,
-    silent: true,
+    failures: IMAGE,
   });
 }
 
@@ -38,7 +41,7 @@ export function useRegisterCaptcha(counter: number, enabled = true) {
       const data = await request<ImageCaptchaData>('/api/front/account/auth/kaptcha', {
         query: { number },
         anonymous: true,
-        silent: true,
+        failures: IMAGE,
       });
       return { number, image: data.image };
     },

@@ -5,12 +5,13 @@ import { request } from './client';
 let publicKey: Promise<PublicKeyData> | null = null;
 
 function getPublicKey(): Promise<PublicKeyData> {
-  publicKey ??= request<PublicKeyData>('/api/front/account/auth/publicKey', { anonymous: true, silent: true }).catch(
-    (err) => {
-      publicKey = null;
-      throw err;
-    },
-  );
+  publicKey ??= request<PublicKeyData>('/api/front/account/auth/publicKey', {
+    anonymous: true,
+    failures: { handledBy: 'the form that sends the password, as its own failure' },
+  }).catch((err) => {
+    publicKey = null;
+    throw err;
+  });
   return publicKey;
 }
 

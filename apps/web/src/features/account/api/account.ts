@@ -1,7 +1,10 @@
 import type { ChangePasswordRequest, ResetGrant } from '@portal/contracts';
 import { request } from '../../../lib/api/client';
 
-const quiet = { anonymous: true, silent: true } as const;
+const quiet = {
+  anonymous: true,
+  failures: { handledBy: 'the password pages, which show a refusal on their form' },
+} as const;
 
 /** Answered the same whether or not the pair is an account (the server's message says so). */
 export function requestResetCode(body: {

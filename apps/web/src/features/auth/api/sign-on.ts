@@ -23,7 +23,7 @@ export function exchangeTicket(st: string, service: string): Promise<string> {
     method: 'POST',
     query: { st, service },
     anonymous: true,
-    silent: true,
+    failures: { handledBy: 'the sign-on page, which says why in place of the form (with a retry)' },
   });
 }
 
@@ -65,5 +65,8 @@ export async function signOnSignIn(input: LoginInput, page: URLSearchParams, ten
 
 /** The address that signs the current user into an external system of the tenant (spec §7). */
 export function systemSignOnUrl(sysCode: string): Promise<string> {
-  return request<string>('/api/front/esa/external/system/sso', { body: { sysCode }, silent: true });
+  return request<string>('/api/front/esa/external/system/sso', {
+    body: { sysCode },
+    failures: { handledBy: 'the system sign-on page, which says why instead of going on' },
+  });
 }

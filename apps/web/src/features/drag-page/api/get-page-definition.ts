@@ -6,7 +6,10 @@ import { request } from '../../../lib/api/client';
 export function usePageDefinition(code: string) {
   return useQuery({
     queryKey: ['page-definition', code],
-    queryFn: () => request<PageDefinition>(`/api/front/page/definition/${encodeURIComponent(code)}`, { silent: true }),
+    queryFn: () =>
+      request<PageDefinition>(`/api/front/page/definition/${encodeURIComponent(code)}`, {
+        failures: { handledBy: 'the tab, which shows why in place of the page' },
+      }),
     staleTime: 60_000,
     // A tab's refresh builds the page anew: it asks again rather than showing the cached answer.
     refetchOnMount: 'always',

@@ -9,8 +9,10 @@ import type {
 import { useQuery } from '@tanstack/react-query';
 import { request } from '../../../lib/api/client';
 
-/** Registration answers its own failures (§8 注册失败), so every call here is silent. */
-const quiet = { anonymous: true, silent: true } as const;
+const quiet = {
+  anonymous: true,
+  failures: { handledBy: 'the registration page: 注册失败 with the server message (§8)' },
+} as const;
 
 export function registerCompany(body: CompanyRegistration): Promise<void> {
   return request('/api/front/member/registerMemberByGyszmf', { ...quiet, body: { ...body } });

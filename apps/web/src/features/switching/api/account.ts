@@ -12,11 +12,14 @@ import { encryptPassword } from '../../../lib/api/password';
 import { setToken, setUserInfo } from '../../../lib/session';
 import { storage, type StorageKey } from '../../../lib/storage';
 
+/** §8: nickname, switch and password calls show a refusal's message as a warning. */
+const WARNED = { failures: 'warning' } as const;
+
 /** The header's password dialog (spec §7 updatePassword): both passwords encrypted. */
 export async function updatePassword(oldPwd: string, newPwd: string): Promise<void> {
   await request('/api/front/account/auth/updatePassword', {
     body: { oldPwd: await encryptPassword(oldPwd), newPwd: await encryptPassword(newPwd) },
-    silent: true,
+    ...WARNED,
   });
 }
 
@@ -27,40 +30,40 @@ async function refreshUserInfo(): Promise<void> {
 
 /** The account setting dialog. */
 export async function updateNickName(userId: string, nickName: string): Promise<void> {
-  await request('/api/front/member/updateNickName', { body: { userId, nickName }, silent: true });
+  await request('/api/front/member/updateNickName', { body: { userId, nickName }, ...WARNED });
   await refreshUserInfo();
 }
 
 // ---- What the caller holds ------------------------------------------------------------------
 
 export function getRoles(userId: string): Promise<RoleItem[]> {
-  return request<RoleItem[]>('/api/front/member/getUserRolesNew', { query: { userId }, silent: true });
+  return request<RoleItem[]>('/api/front/member/getUserRolesNew', { query: { userId }, ...WARNED });
 }
 
 export function getApplications(): Promise<ApplicationItem[]> {
-  return request<ApplicationItem[]>('/api/front/apply/info/getNewApplyList', { silent: true });
+  return request<ApplicationItem[]>('/api/front/apply/info/getNewApplyList', WARNED);
 }
 
 export function getWorkbenches(): Promise<WorkbenchItem[]> {
-  return request<WorkbenchItem[]>('/api/front/member/getWorkbenchList', { silent: true });
+  return request<WorkbenchItem[]>('/api/front/member/getWorkbenchList', WARNED);
 }
 
 export function getJoinedEnterprises(
   page: number,
   limit: number,
 ): Promise<{ rows: JoinedEnterprise[]; total: number }> {
-  return request('/api/front/ent/joinEntList', { query: { page, limit }, silent: true });
+  return request('/api/front/ent/joinEntList', { query: { page, limit } });
 }
 
 // ---- Defaults for the next login (spec §6) ----------------------------------------------------
 
 export async function setDefaultLogin(d: { defaultRoleId?: string; defaultWorkbenchCode?: string }): Promise<void> {
-  await request('/api/front/member/front/updateDefaultLogin', { body: d, silent: true });
+  await request('/api/front/member/front/updateDefaultLogin', { body: d, ...WARNED });
   await refreshUserInfo();
 }
 
 export async function setDefaultApply(defaultApplyId: string): Promise<void> {
-  await request('/api/front/member/front/updateDefaultApply', { body: { defaultApplyId }, silent: true });
+  await request('/api/front/member/front/updateDefaultApply', { body: { defaultApplyId }, ...WARNED });
   await refreshUserInfo();
 }
 
@@ -99,16 +102,18 @@ export async function switchContext(
   chosen: Chosen,
 ): Promise<void> {
   const body = Object.fromEntries(Object.entries(target).map(([k, v]) => [k, Number(v)]));
-  const token = await request<string>('/api/front/member/switchContext', { body, silent: true });
+  const token = await request<string>('/api/front/member/switchContext', { body, ...WARNED });
   enter(token, chosen);
 }
 
-/** Enterprise (spec §7 switchEnterprises): the saved tabs belong to the old one; the app starts at home. */
+/**
+ * Enterprise (spec §7 switchEnterprises): the saved tabs belong to the old one; the app starts at
+ * home. A refusal is an error with the server's message (§8), as for any call.
+ */
 export async function switchEnterprise(entId: string, clearTabs: () => void): Promise<void> {
   const token = await request<string>('/api/front/member/switchEnterprises', {
     method: 'PUT',
     body: { entId: Number(entId) },
-    silent: true,
   });
   enter(token, {}, { clearTabs });
 }

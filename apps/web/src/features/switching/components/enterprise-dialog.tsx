@@ -1,12 +1,12 @@
 import { LIMITS, type JoinedEnterprise } from '@portal/contracts';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { message, Modal, Table, Tag, Typography } from 'antd';
+import { Modal, Table, Tag, Typography } from 'antd';
 import type { CheckboxProps } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from '../../../lib/i18n';
 import { useSession } from '../../../lib/session';
-import { ownMessage } from '../../../lib/api/client';
+import { warn } from './warn';
 import { getJoinedEnterprises, switchEnterprise } from '../api/account';
 import './switching.css';
 
@@ -29,10 +29,6 @@ export function EnterpriseDialog({ onClose, clearTabs }: { onClose: () => void; 
     placeholderData: keepPreviousData,
   });
   const selected = chosen?.entId ?? current;
-  useEffect(() => {
-    const text = list.error ? ownMessage(list.error) : null;
-    if (text) void message.error(text);
-  }, [list.error]);
 
   const columns: ColumnsType<JoinedEnterprise> = [
     {
@@ -70,8 +66,7 @@ export function EnterpriseDialog({ onClose, clearTabs }: { onClose: () => void; 
         try {
           await switchEnterprise(chosen.entId, clearTabs); // the app reloads
         } catch (err) {
-          const text = ownMessage(err);
-          if (text) void message.error(text);
+          warn(err, 'error'); // §8: an error with the server's message (shown by the handler for API refusals)
           setPending(false);
         }
       },

@@ -2,10 +2,11 @@ import { ownMessage } from '../../../lib/api/client';
 import { toast } from '../../../lib/feedback';
 
 /**
- * §8: a refused nickname, switch or password call shows the server's message as a warning (unless
- * the one failure handler has said it already: 没有操作权限, 服务器错误, a logout).
+ * What a switching dialog says about a failure the one failure handler has not shown: the API's
+ * refusals it shows itself (§8: a warning for nickname, switch and password calls, an error for an
+ * enterprise switch), so this speaks only for a failure outside the API (the password's encryption).
  */
-export const warn = (err: unknown): void => {
+export const warn = (err: unknown, level: 'warning' | 'error' = 'warning'): void => {
   const text = ownMessage(err);
-  if (text) toast('warning', text);
+  if (text) toast(level, text);
 };
