@@ -86,6 +86,8 @@ async function shoot(
     await page.getByRole('tablist').waitFor();
     await setUp?.(page);
     await page.waitForTimeout(300);
+    // A page that fits shows the footer at the window's bottom and does not scroll (desktop).
+    if (width > 800) expect(await page.evaluate(() => document.documentElement.scrollHeight - innerHeight)).toBe(0);
     await page.screenshot({ path: `${SHOTS}/shell-${name}-${locale}-${width}.png` });
     await page.close();
   }
