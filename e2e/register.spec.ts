@@ -287,15 +287,24 @@ describe('member registration and the password pages', () => {
     await page.getByRole('button', { name: '获取验证码' }).click();
     await page.locator('#smsCode').fill(await codeFor(card, '13800000001'));
     await page.screenshot({ path: `${SHOTS}/alteration-zh-390.png`, fullPage: true });
-    // On a phone the current step's title shows whole (the others show their number only).
-    const title = page.locator('.acct-steps .ant-steps-item-process .ant-steps-item-title');
-    expect(await title.innerText()).toBe('验证手机');
-    const fits = await title.evaluate((e) => {
-      const text = document.createRange();
-      text.selectNodeContents(e);
-      return text.getBoundingClientRect().right <= e.closest('.ant-steps-item')!.getBoundingClientRect().right;
-    });
-    expect(fits).toBe(true);
+    // Every step's title shows whole, under its number and inside the card, on a phone and at 1440 px.
+    const titles = page.locator('.acct-steps .ant-steps-item-title');
+    const clipped = () =>
+      titles.evaluateAll((els) =>
+        els
+          .filter((e) => {
+            const text = document.createRange();
+            text.selectNodeContents(e);
+            const [t, card] = [text.getBoundingClientRect(), e.closest('.acct-card')!.getBoundingClientRect()];
+            return e.scrollWidth > e.clientWidth || t.left < card.left || t.right > card.right;
+          })
+          .map((e) => e.textContent),
+      );
+    expect(await titles.allInnerTexts()).toEqual(['填写账号', '验证手机', '设置新密码', '完成']);
+    expect(await clipped()).toEqual([]);
+    await page.setViewportSize({ width: 1440, height: 900 });
+    expect(await clipped()).toEqual([]);
+    await page.setViewportSize({ width: 390, height: 844 });
     await page.getByRole('button', { name: '下一步' }).click();
     await page.locator('#password').fill('New#Park9xq');
     await page.locator('#repeat').fill('New#Park9xq');

@@ -116,6 +116,8 @@ export function ForgotPasswordPage({
         size="small"
         current={step}
         responsive={false}
+        // Titles under the numbers: four titles side by side do not fit the card (410 px at 1440).
+        labelPlacement="vertical"
         items={[
           { title: t('account.stepAccount') },
           { title: t('account.stepVerify') },
