@@ -109,6 +109,18 @@ describe('side layout, keep-alive on', () => {
     await clickMenu(page, /企业服务/, /企业管理/, /成员管理/, '成员列表');
     await page.waitForURL(/\/center\/ent\/members\/list/);
     await expect.poll(() => tabTitles(page)).toEqual(['首页', '成员列表']);
+    // The titles of one level line up, 企业报表 (no icon of its own) with its siblings that have one.
+    const level = await page
+      .locator('.shell-sider li.ant-menu-submenu-open')
+      .first()
+      .evaluate((li) =>
+        Array.from(li.querySelector(':scope > ul')!.children).flatMap((c) => {
+          const title = c.querySelector('.ant-menu-title-content');
+          return title ? [[title.textContent, Math.round(title.getBoundingClientRect().left)] as const] : [];
+        }),
+      );
+    expect(level.map(([name]) => name)).toContain('企业报表');
+    expect(new Set(level.map(([, left]) => left)).size).toBe(1);
     await clickMenu(page, '企业信息', '成员列表');
     await expect.poll(() => tabTitles(page)).toEqual(['首页', '成员列表', '企业信息']);
     await expect.poll(() => activeTab(page)).toBe('成员列表');

@@ -16,12 +16,15 @@ type Item = Required<MenuProps>['items'][number];
  * opened, and re-render all of it on each route change).
  */
 function toItems(items: MenuItem[], depth: number, open: ReadonlySet<string> | null): Item[] {
+  // Roots always have an icon (a neutral one when meta names none); deeper entries do when a sibling
+  // has one, so that the titles of one level line up.
+  const icons = depth === 0 || items.some((m) => menuIcon(m.meta.icon, false) !== null);
   return items.map((m) => {
     const branch = m.children && m.children.length > 0;
     const children = branch ? (open && !open.has(m.id) ? [] : toItems(m.children!, depth + 1, open)) : undefined;
     return {
       key: children ? m.id : menuPath(m),
-      icon: depth === 0 ? menuIcon(m.meta.icon) : menuIcon(m.meta.icon, false),
+      icon: menuIcon(m.meta.icon, icons),
       label: m.meta.title,
       ...(children ? { children } : {}),
     };
@@ -71,7 +74,6 @@ export function SideMenu({
   const location = useLocation();
   const navigate = useNavigate();
   const visible = useMemo(() => visibleItems(menu), [menu]);
-  // Roots always get an icon (a neutral one when meta names none); deeper entries only their own.
   const nested = whole !== menu;
   const rootKeys = useMemo(() => new Set(visible.map((m) => m.id)), [visible]);
   // The current page's submenus, else the ones open before a reload (kept in storage, spec §3).
