@@ -31,6 +31,7 @@ export interface LoginPageProps {
 }
 
 type Field = 'username' | 'password' | 'imgvercode' | 'captchaVerification';
+/** The fields' messages, as translation keys: shown in the language of the moment. */
 type Errors = Partial<Record<Field, string>>;
 
 /**
@@ -140,7 +141,7 @@ function ImageCaptchaField({
 const EMPTY: LoginInput = { username: '', password: '', imgvercode: '' };
 
 export function LoginPage({ signIn, languageToggle, humanCheck, context, links }: LoginPageProps) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const [values, setValues] = useState<LoginInput>(EMPTY);
   const [errors, setErrors] = useState<Errors>({});
   const [counter, setCounter] = useState(0);
@@ -155,14 +156,17 @@ export function LoginPage({ signIn, languageToggle, humanCheck, context, links }
   const kind = humanCheck?.kind;
 
   useEffect(() => () => clearTimeout(refusalTimer.current), []);
+  // The server's refusal is in the language it was asked in: a switch of language takes it away.
+  const [refusalLanguage, setRefusalLanguage] = useState(i18n.language);
+  if (refusal && refusalLanguage !== i18n.language) setRefusal(null);
 
   /** §5 messages for what the current captcha kind needs. */
   const validate = (v: LoginInput): Errors => {
     const e: Errors = {};
-    if (!v.username.trim()) e.username = t('login.usernameRequired');
-    if (!v.password) e.password = t('login.passwordRequired');
-    if (kind === 'image' && !v.imgvercode?.trim()) e.imgvercode = t('login.captchaRequired');
-    if (kind === 'inline' && !v.captchaVerification) e.captchaVerification = t('login.checkRequired');
+    if (!v.username.trim()) e.username = 'login.usernameRequired';
+    if (!v.password) e.password = 'login.passwordRequired';
+    if (kind === 'image' && !v.imgvercode?.trim()) e.imgvercode = 'login.captchaRequired';
+    if (kind === 'inline' && !v.captchaVerification) e.captchaVerification = 'login.checkRequired';
     return e;
   };
 
@@ -178,6 +182,7 @@ export function LoginPage({ signIn, languageToggle, humanCheck, context, links }
   const showRefusal = (text: string) => {
     clearTimeout(refusalTimer.current);
     setRefusal(text);
+    setRefusalLanguage(i18n.language);
     refusalTimer.current = setTimeout(() => setRefusal(null), LIMITS.loginErrorSeconds * 1000);
   };
 
@@ -256,7 +261,7 @@ export function LoginPage({ signIn, languageToggle, humanCheck, context, links }
               submit(values);
             }}
           >
-            <FormField id="username" label={t('login.username')} error={errors.username}>
+            <FormField id="username" label={t('login.username')} error={errors.username && t(errors.username)}>
               <TextInput
                 id="username"
                 icon={<SvgIcon icon={UserOutlined} />}
@@ -268,7 +273,7 @@ export function LoginPage({ signIn, languageToggle, humanCheck, context, links }
                 invalid={Boolean(errors.username)}
               />
             </FormField>
-            <FormField id="password" label={t('login.password')} error={errors.password}>
+            <FormField id="password" label={t('login.password')} error={errors.password && t(errors.password)}>
               <TextInput
                 id="password"
                 icon={<SvgIcon icon={LockOutlined} />}
@@ -286,11 +291,15 @@ export function LoginPage({ signIn, languageToggle, humanCheck, context, links }
                 onRefresh={refreshCaptcha}
                 value={values.imgvercode ?? ''}
                 onChange={(v) => change('imgvercode', v)}
-                error={errors.imgvercode}
+                error={errors.imgvercode && t(errors.imgvercode)}
               />
             ) : null}
             {humanCheck?.kind === 'inline' ? (
-              <FormField id="captchaVerification" label={t('login.check')} error={errors.captchaVerification}>
+              <FormField
+                id="captchaVerification"
+                label={t('login.check')}
+                error={errors.captchaVerification && t(errors.captchaVerification)}
+              >
                 <div
                   id="captchaVerification"
                   role="group"
