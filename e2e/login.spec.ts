@@ -85,9 +85,13 @@ describe('sign-in slice', () => {
     expect(await page.getByRole('menuitem', { name: '邀请成员' }).count()).toBe(0);
     expect(await page.getByRole('menuitem', { name: '企业详情' }).count()).toBe(0);
 
-    // Unknown paths go to /404.
+    // Unknown paths go to /404, shown inside the shell: the menu and the tabs stay, none selected.
     await page.goto(`${server.url}/center/no/such/page`);
     await page.waitForURL(/\/center\/404/);
+    await page.locator('.ant-result-404').waitFor();
+    expect(await page.getByRole('tablist').count()).toBe(1);
+    expect(await page.getByRole('menuitem', { name: /企业服务/ }).count()).toBe(1);
+    expect(await page.locator('[role=tab][aria-selected=true]').count()).toBe(0);
 
     // Logout: storage cleared, the old token refused by the server.
     await page.goto(`${server.url}/center/index`);

@@ -55,7 +55,14 @@ export function AppRoutes() {
               <Route path="/user/register" element={<RegisterRoute />} />
               <Route path="/user/alteration" element={<ForgotPasswordRoute />} />
               <Route path="/user/register-result" element={<ChangePasswordRoute />} />
-              <Route path="/404" element={<NotFoundRoute />} />
+              {/* Signed in, the not-found page is shown inside the shell (NotFoundRoute gives way to it). */}
+              <Route path="/404" element={<NotFoundRoute />}>
+                <Route element={<ProtectedRoute />}>
+                  <Route element={<LayoutRoute />}>
+                    <Route index element={<ShellContent />} />
+                  </Route>
+                </Route>
+              </Route>
               {OPEN_ROUTES.filter((path) => !BUILT_OPEN_ROUTES.has(path)).map((path) => (
                 <Route key={path} path={path} element={<Navigate to="/404" replace />} />
               ))}

@@ -1,11 +1,15 @@
 import { Button, Result } from 'antd';
 import { useTranslation } from '../../lib/i18n';
-import { useNavigate } from 'react-router';
+import { Outlet, useNavigate } from 'react-router';
+import { useSession } from '../../lib/session';
 import { AntdProvider } from '../../lib/antd';
 
+/** /404: on its own without a session; signed in, the shell shows it (the nested routes). */
 export function NotFoundRoute() {
   const { t } = useTranslation();
   const navigate = useNavigate();
+  const signedIn = useSession((s) => s.token) !== null;
+  if (signedIn) return <Outlet />;
   return (
     <AntdProvider>
       <Result

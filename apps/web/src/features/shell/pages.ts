@@ -48,6 +48,9 @@ export interface PageContext {
 
 export const WORKBENCH_APP = 'ENT_WORKBENCH';
 
+/** Where an address the user may not open goes (spec §2); signed in, it is shown inside the shell. */
+export const NOT_FOUND_PATH = '/404';
+
 /** The detail tabs of §2, each reachable under its own path and under /IframePageContent. */
 const DETAILS: Record<string, string> = {
   CloudInsideIframePage: 'shell.cloudOrderDetail',

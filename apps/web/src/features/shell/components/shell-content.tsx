@@ -3,18 +3,19 @@ import { Navigate, useLocation } from 'react-router';
 import { runtimeConfig } from '../../../lib/config';
 import { useSession } from '../../../lib/session';
 import { NO_ITEMS } from '../menu';
-import { resolvePage, tabOf } from '../pages';
+import { NOT_FOUND_PATH, resolvePage, tabOf } from '../pages';
 import { ensureOwner, dispatchTabs } from '../tabs/store';
 import { TabPanels } from '../tabs/tab-panels';
 import type { Tab } from '../tabs/tabs';
 import { usePageContext } from '../use-page-context';
+import { NotFoundView } from './not-found-view';
 import { PageView } from './page-view';
 
 /**
  * Every address inside the layout: resolved to a page of the user's menu or a fixed route, opened
  * as a tab (visited before paint, so the strip and the content never disagree), and shown with
- * the other kept tabs. Not found → /404; a directory → its first page; a redirect leaves the kept
- * pages mounted.
+ * the other kept tabs. Not found → /404, shown here in the shell with the kept pages mounted but
+ * hidden; a directory → its first page; a redirect leaves the kept pages mounted.
  */
 export function ShellContent() {
   const location = useLocation();
@@ -26,8 +27,11 @@ export function ShellContent() {
     [location.pathname, menu, jzh, appCode, workbenchCode],
   );
 
+  const notFound = location.pathname === NOT_FOUND_PATH;
   useLayoutEffect(() => {
-    if (!resolved || !('page' in resolved)) return;
+    const page = resolved && 'page' in resolved ? resolved.page : null;
+    // The not-found page opens no tab, but the saved ones are restored under it as under any page.
+    if (!page && !notFound) return;
     const keepAlive = runtimeConfig().keepAlive;
     // Restored tabs are checked against today's menu: gone entries are dropped, titles and
     // keep-alive are as the menu and the switch say now.
@@ -35,9 +39,10 @@ export function ShellContent() {
       const r = resolvePage(tab.path, menu, { jzh, appCode, workbenchCode });
       return r && 'page' in r ? tabOf(r.page, tab.path, tab.search, keepAlive) : null;
     });
-    dispatchTabs({ type: 'visit', tab: tabOf(resolved.page, location.pathname, location.search, keepAlive) });
+    if (page) dispatchTabs({ type: 'visit', tab: tabOf(page, location.pathname, location.search, keepAlive) });
   }, [
     resolved,
+    notFound,
     location.pathname,
     location.search,
     userInfo?.tenantCode,
@@ -51,12 +56,14 @@ export function ShellContent() {
   const bare = new URLSearchParams(location.search).get('iframe') === '1';
   return (
     <>
-      {!resolved ? (
-        <Navigate to="/404" replace />
+      {notFound ? (
+        <NotFoundView />
+      ) : !resolved ? (
+        <Navigate to={NOT_FOUND_PATH} replace />
       ) : 'redirect' in resolved ? (
         <Navigate to={{ pathname: resolved.redirect, search: location.search }} replace />
       ) : null}
-      <TabPanels bare={bare} render={renderTab} />
+      <TabPanels bare={bare} render={renderTab} shown={!notFound} />
     </>
   );
 }

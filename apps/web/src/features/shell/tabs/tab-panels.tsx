@@ -11,7 +11,16 @@ import { aliveKeys, type Tab } from './tabs';
  * its own tab's address. A refreshed tab (new version) is built anew; a closed or evicted one is
  * freed.
  */
-export function TabPanels({ render, bare = false }: { render: (tab: Tab) => ReactNode; bare?: boolean }) {
+export function TabPanels({
+  render,
+  bare = false,
+  shown = true,
+}: {
+  render: (tab: Tab) => ReactNode;
+  bare?: boolean;
+  /** False while the shell shows something else (a not-found address): every page kept, none shown. */
+  shown?: boolean;
+}) {
   const { state, recent } = useTabs();
   const max = runtimeConfig().keepAliveMax;
   const alive = useMemo(() => aliveKeys(state, recent, max), [state, recent, max]);
@@ -21,7 +30,7 @@ export function TabPanels({ render, bare = false }: { render: (tab: Tab) => Reac
       <TabPanel
         key={`${tab.key}\n${tab.version}`}
         tab={tab}
-        visible={tab.key === state.active}
+        visible={shown && tab.key === state.active}
         bare={bare}
         render={render}
       />

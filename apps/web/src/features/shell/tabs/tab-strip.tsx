@@ -2,8 +2,9 @@ import { CloseOutlined, LeftOutlined, RightOutlined } from '@ant-design/icons';
 import { Dropdown, type MenuProps } from 'antd';
 import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { useTranslation } from '../../../lib/i18n';
-import { useNavigate } from 'react-router';
+import { useLocation, useNavigate } from 'react-router';
 import { LIMITS } from '@portal/contracts';
+import { NOT_FOUND_PATH } from '../pages';
 import { dispatchTabs, useTabs } from './store';
 import { HOME_KEY, tabHref, type Tab, type TabsAction } from './tabs';
 import './tab-strip.css';
@@ -22,7 +23,12 @@ type MenuAction = 'refresh' | 'close' | 'closeOthers' | 'closeLeft' | 'closeRigh
 export function TabStrip() {
   const { t } = useTranslation();
   const navigate = useNavigate();
-  const { tabs, active } = useTabs((s) => s.state);
+  const { tabs, active: activeTab } = useTabs((s) => s.state);
+  // On the not-found page no tab is shown, so none is selected, and the last one opens again on a click.
+  const notFound = useLocation().pathname === NOT_FOUND_PATH;
+  const active = notFound ? null : activeTab;
+  const elsewhere = useRef(notFound);
+  elsewhere.current = notFound;
   const listRef = useRef<HTMLDivElement>(null);
   const [overflow, setOverflow] = useState(false);
 
@@ -42,7 +48,7 @@ export function TabStrip() {
   // The strip marks the tab at once; the address follows (and confirms it).
   const open = useCallback(
     (tab: Tab) => {
-      if (tab.key === useTabs.getState().state.active) return;
+      if (tab.key === useTabs.getState().state.active && !elsewhere.current) return;
       dispatchTabs({ type: 'visit', tab });
       void navigate(tabHref(tab));
     },
@@ -97,7 +103,7 @@ export function TabStrip() {
     return () => observer.disconnect();
   }, [tabs.length]);
   useEffect(() => {
-    document.getElementById(tabId(active))?.scrollIntoView({ block: 'nearest', inline: 'nearest' });
+    if (active) document.getElementById(tabId(active))?.scrollIntoView({ block: 'nearest', inline: 'nearest' });
   }, [active]);
 
   const scroll = (dir: 1 | -1) => listRef.current?.scrollBy({ left: dir * LIMITS.tabScrollStepPx });
@@ -117,6 +123,8 @@ export function TabStrip() {
             index={index}
             count={tabs.length}
             selected={tab.key === active}
+            // The one tab the Tab key reaches: the selected one, or home when none is.
+            focusable={tab.key === (active ?? HOME_KEY)}
             title={tab.title ?? (tab.titleKey ? t(tab.titleKey) : tab.path)}
             onOpen={open}
             onAction={onAction}
@@ -142,6 +150,7 @@ interface TabItemProps {
   onOpen: (tab: Tab) => void;
   onAction: (action: MenuAction, tab: Tab) => void;
   onKeyDown: (e: KeyboardEvent<HTMLDivElement>, index: number) => void;
+  focusable: boolean;
 }
 
 /** One tab with its context menu; memoised, since a switch changes only two of them. */
@@ -150,6 +159,7 @@ const TabItem = memo(function TabItem({
   index,
   count,
   selected,
+  focusable,
   title,
   onOpen,
   onAction,
@@ -179,7 +189,7 @@ const TabItem = memo(function TabItem({
         role="tab"
         aria-selected={selected}
         aria-controls={panelId(tab.key)}
-        tabIndex={selected ? 0 : -1}
+        tabIndex={focusable ? 0 : -1}
         className={`tab-strip-tab${selected ? ' tab-strip-tab-active' : ''}`}
         title={title}
         onClick={() => onOpen(tab)}
