@@ -123,6 +123,42 @@ describe('sign-in slice', () => {
     await context.close();
   });
 
+  it("shows the shell's outline, never a blank page, while the shell's code and menu load", async () => {
+    const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+    const page = await context.newPage();
+    await page.goto(`${server.url}/center/login`);
+    await fillLogin(page, 'member', 'Demo@2026!');
+    // A slow network, as on a phone: every answer after the login takes 400 ms more.
+    await page.route('**/*', async (route) => {
+      await new Promise((r) => setTimeout(r, 400));
+      await route.continue();
+    });
+    // Every frame from the click on: the login form, the outline, or the shell; never an empty page.
+    await page.evaluate(() => {
+      const seen: string[] = ((window as unknown as { seen: string[] }).seen = []);
+      const look = () => {
+        seen.push(
+          document.querySelector('[role=tablist]')
+            ? 'shell'
+            : document.querySelector('.sk[role=status]')
+              ? 'outline'
+              : document.querySelector('#username')
+                ? 'form'
+                : 'empty',
+        );
+        if (seen.at(-1) !== 'shell') requestAnimationFrame(look);
+      };
+      look();
+    });
+    await page.getByRole('button', { name: /登\s*录/ }).click();
+    await page.getByRole('tablist').waitFor();
+    const seen = await page.evaluate(() => (window as unknown as { seen: string[] }).seen);
+    expect(seen).toContain('outline');
+    // A frame or two while the form gives way is not a blank page; a run of them would be.
+    expect(seen.filter((s) => s === 'empty').length).toBeLessThanOrEqual(2);
+    await context.close();
+  });
+
   it('works on a plain-http origin that is not localhost (no WebCrypto), in English', async () => {
     const intranet = await launch([`--host-resolver-rules=MAP intranet.test 127.0.0.1`]);
     try {

@@ -5,6 +5,7 @@ import { basename } from '../lib/config';
 import { ChunkFailure } from './chunk-failure';
 import { LoginRoute } from './routes/login';
 import { RootRoute } from './routes/root';
+import { ShellSkeleton } from './shell-skeleton';
 
 /**
  * Open routes (spec §2) need no session; the ones whose features are not built yet answer 404
@@ -37,6 +38,15 @@ const LayoutRoute = load(() => import('./routes/layout'), 'LayoutRoute');
 const ShellContent = load(() => import('./routes/layout'), 'ShellContent');
 const HomeRedirect = load(() => import('./routes/home'), 'HomeRedirect');
 
+/** The signed-in part: the shell's outline while its code and the session load, never a blank page. */
+function SignedInPart() {
+  return (
+    <Suspense fallback={<ShellSkeleton />}>
+      <ProtectedRoute />
+    </Suspense>
+  );
+}
+
 /**
  * The portal's addresses under the runtime base path. Declarative routes rather than a data
  * router: the portal uses no loaders or actions, and the data router was 16 KB gzip of the login
@@ -57,7 +67,7 @@ export function AppRoutes() {
               <Route path="/user/register-result" element={<ChangePasswordRoute />} />
               {/* Signed in, the not-found page is shown inside the shell (NotFoundRoute gives way to it). */}
               <Route path="/404" element={<NotFoundRoute />}>
-                <Route element={<ProtectedRoute />}>
+                <Route element={<SignedInPart />}>
                   <Route element={<LayoutRoute />}>
                     <Route index element={<ShellContent />} />
                   </Route>
@@ -66,7 +76,7 @@ export function AppRoutes() {
               {OPEN_ROUTES.filter((path) => !BUILT_OPEN_ROUTES.has(path)).map((path) => (
                 <Route key={path} path={path} element={<Navigate to="/404" replace />} />
               ))}
-              <Route element={<ProtectedRoute />}>
+              <Route element={<SignedInPart />}>
                 <Route path="/front/esa/system/sso" element={<SystemSignOnRoute />} />
                 <Route element={<LayoutRoute />}>
                   <Route index element={<HomeRedirect />} />

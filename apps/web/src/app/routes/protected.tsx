@@ -9,6 +9,7 @@ import { useSession } from '../../lib/session';
 import { keptParams } from '../../lib/address';
 import { useTenantMismatch } from '../tenant-mismatch';
 import { AntdProvider } from '../../lib/antd';
+import { ShellSkeleton } from '../shell-skeleton';
 
 /**
  * Every route but the open ones: without a token, to /login with the wanted path; with one, user
@@ -27,7 +28,7 @@ function Protected() {
     if (wanted !== '/' && !wanted.startsWith('/?')) kept.set('redirect', wanted);
     return <Navigate to={`/login${kept.size ? `?${kept}` : ''}`} replace />;
   }
-  if (data.isPending) return <Spin fullscreen />;
+  if (data.isPending) return <ShellSkeleton />;
   if (data.isError) {
     // A logout code is being handled by the client (notice, then login); anything else may pass.
     if (data.error instanceof ApiError && LOGOUT_CODES.includes(data.error.status)) return <Spin fullscreen />;
