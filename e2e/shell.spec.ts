@@ -341,6 +341,9 @@ describe('side layout, keep-alive on', () => {
     });
     const page = await context.newPage();
     await signIn(page, server.url);
+    // The header says who is signed in, and the site's name shows whole where there is room.
+    expect(await page.locator('.shell-user-name').innerText()).toBe('张敏');
+    expect(await page.locator('.shell-header-title').evaluate((e) => e.scrollWidth <= e.clientWidth)).toBe(true);
     await openTabs(page, PAGES.slice(0, 6));
     expect(await page.locator('.ant-layout-sider').count()).toBe(0);
     expect(await page.getByRole('button', { name: '向左滚动' }).isVisible()).toBe(false);

@@ -225,6 +225,17 @@ describe('account dialogs', () => {
     await page.locator('.ant-modal').getByText('Not passed').waitFor();
     expect(await page.locator('.ant-modal').getByText('91310000MA1FL0XK3A').count()).toBe(0);
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    // The table fits the dialog: every heading shows whole, none scrolled out of sight.
+    const headings = await page.locator('.switch-enterprises th').evaluateAll((ths) => {
+      const box = document.querySelector('.ant-modal-content')!.getBoundingClientRect();
+      return ths
+        .filter((th) => th.textContent)
+        .map((th) => [th.textContent, th.getBoundingClientRect().right <= box.right - 16] as const);
+    });
+    expect(headings).toEqual([
+      ['Enterprise', true],
+      ['Review status', true],
+    ]);
     await page.screenshot({ path: `${SHOTS}/dialog-enterprise-en-390.png` });
     expect(await axeViolations(page)).toEqual([]);
     await context.close();

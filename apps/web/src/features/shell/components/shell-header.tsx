@@ -79,8 +79,8 @@ export function ShellHeader(props: ShellHeaderProps) {
           onClick={onToggle}
         />
       ) : null}
-      {phone ? <span className="shell-header-title">{site}</span> : null}
-      <div className="shell-header-nav">{nav}</div>
+      {/* On a phone the site's name takes the free space (the menu is a drawer); else the top menu does. */}
+      {phone ? <span className="shell-header-title">{site}</span> : <div className="shell-header-nav">{nav}</div>}
       <div className="shell-header-right">
         {theme === 'jzh' && ctx.appCode === WORKBENCH_APP ? (
           <Button

@@ -1,6 +1,6 @@
 import { LIMITS, type JoinedEnterprise } from '@portal/contracts';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { Modal, Table, Tag, Typography } from 'antd';
+import { Grid, Modal, Table, Tag, Typography } from 'antd';
 import type { CheckboxProps } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { useState } from 'react';
@@ -29,6 +29,8 @@ export function EnterpriseDialog({ onClose, clearTabs }: { onClose: () => void; 
     placeholderData: keepPreviousData,
   });
   const selected = chosen?.entId ?? current;
+  // Wide screens scroll a table of long names sideways; a phone wraps the name so that it fits.
+  const wide = Grid.useBreakpoint().md ?? true;
 
   const columns: ColumnsType<JoinedEnterprise> = [
     {
@@ -94,7 +96,7 @@ export function EnterpriseDialog({ onClose, clearTabs }: { onClose: () => void; 
         loading={list.isFetching}
         columns={columns}
         dataSource={list.data?.rows}
-        scroll={{ x: 'max-content' }}
+        scroll={wide ? { x: 'max-content' } : undefined}
         locale={list.error ? { emptyText: list.error.message } : undefined}
         onRow={(row) => ({ onClick: () => setChosen(row) })}
         rowSelection={{
