@@ -243,6 +243,9 @@ describe('click-word, inline', () => {
     expect(await page.getByRole('dialog').count()).toBe(0);
     const hint = page.locator('.bc-bar-text');
     await expect.poll(() => hint.textContent()).toMatch(/^请依次点击【.,.,.】$/);
+    // As wide as the fields above it.
+    const widthOf = (selector: string) => page.locator(selector).evaluate((e) => e.getBoundingClientRect().width);
+    expect(Math.abs((await widthOf('.bc-image')) - (await widthOf('.login-field:has(#password)')))).toBeLessThan(1);
     await page.keyboard.press('Enter');
     await page.getByText('请完成安全验证').waitFor();
     await page.screenshot({ path: `${SHOTS}/captcha-click-zh-1440.png` });
@@ -275,7 +278,9 @@ describe('click-word, inline', () => {
     await page.locator('#password').fill('Demo@2026!');
     await pass();
     await page.screenshot({ path: `${SHOTS}/captcha-click-success-zh-1440.png` });
-    await page.getByRole('button', { name: /登\s*录/ }).click();
+    // Enter sends the form while the passed check still has the focus.
+    expect(await page.evaluate(() => document.activeElement?.closest('#captchaVerification') !== null)).toBe(true);
+    await page.keyboard.press('Enter');
     await page.waitForURL(/\/center\/index/);
     expect(errors).toEqual([]);
     await context.close();

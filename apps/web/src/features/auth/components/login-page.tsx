@@ -306,6 +306,14 @@ export function LoginPage({ signIn, languageToggle, humanCheck, context, links }
                   tabIndex={-1}
                   aria-label={t('login.check')}
                   aria-describedby="captchaVerification-error"
+                  // Enter sends the form here too, unless the check used it (a point marked by keyboard)
+                  // or a button of it has the focus.
+                  onKeyDown={(e) => {
+                    if (e.key !== 'Enter' || e.defaultPrevented) return;
+                    if ((e.target as HTMLElement).closest('button, a')) return;
+                    e.preventDefault();
+                    submit(values);
+                  }}
                 >
                   <Fragment key={counter}>
                     {humanCheck.render({

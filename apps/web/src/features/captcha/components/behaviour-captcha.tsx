@@ -25,20 +25,23 @@ export interface BehaviourCaptchaProps {
   onClose?: () => void;
 }
 
-/** Fits the image to the space it gets: the wanted width, or the container's if that is less. */
-function useFittedWidth(wanted: number) {
+/**
+ * Fits the image to the space it gets: the wanted width, or the container's if that is less; with
+ * `fill` (inline, in a form) the container's, so that it is as wide as the fields around it.
+ */
+function useFittedWidth(wanted: number, fill: boolean) {
   const ref = useRef<HTMLDivElement>(null);
   const [width, setWidth] = useState(wanted);
   useLayoutEffect(() => {
     const el = ref.current;
     if (!el) return;
-    const fit = () => setWidth(Math.max(200, Math.min(wanted, Math.floor(el.clientWidth))));
+    const fit = () => setWidth(Math.max(200, fill ? el.clientWidth : Math.min(wanted, Math.floor(el.clientWidth))));
     fit();
     if (typeof ResizeObserver === 'undefined') return;
     const observer = new ResizeObserver(fit);
     observer.observe(el);
     return () => observer.disconnect();
-  }, [wanted]);
+  }, [wanted, fill]);
   return { ref, width };
 }
 
@@ -48,7 +51,8 @@ function Challenge({
   onSuccess,
   reportAtOnce,
 }: Pick<BehaviourCaptchaProps, 'captchaType' | 'width' | 'onSuccess'> & { reportAtOnce: boolean }) {
-  const { ref, width } = useFittedWidth(wanted ?? LIMITS.captcha.frameWidth);
+  // Inline (reporting at once), it fills the form's width; in its dialog it keeps the wanted one.
+  const { ref, width } = useFittedWidth(wanted ?? LIMITS.captcha.frameWidth, reportAtOnce);
   return (
     <div ref={ref} className="bc-fit">
       {captchaType === 'clickWord' ? (
@@ -66,7 +70,7 @@ export function BehaviourCaptcha({ mode, open = true, onClose, ...challenge }: B
   const wanted = challenge.width ?? LIMITS.captcha.frameWidth;
   if (mode === 'fixed') {
     return (
-      <div className="bc-fixed" style={{ maxWidth: wanted }}>
+      <div className="bc-fixed">
         <Challenge {...challenge} reportAtOnce />
       </div>
     );
