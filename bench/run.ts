@@ -23,22 +23,14 @@
 // First: the same threadpool size as the portal, so raw argon2 is measured as the portal runs it.
 import '../apps/server/src/platform/threadpool.js';
 import { execFileSync } from 'node:child_process';
-import {
-  constants,
-  createCipheriv,
-  createHmac,
-  createPublicKey,
-  publicEncrypt,
-  randomBytes,
-  type KeyObject,
-} from 'node:crypto';
+import { constants, createCipheriv, createPublicKey, publicEncrypt, randomBytes, type KeyObject } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { cpus, release, tmpdir, totalmem, userInfo, availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { canonicalParams, signingText } from '@portal/contracts';
+import { signRequest } from '@portal/contracts/node-signing';
 import { verify as argon2Verify } from '@node-rs/argon2';
 import autocannon, { type Options as CannonOptions, type Result as CannonResult } from 'autocannon';
 import { sql } from 'drizzle-orm';
@@ -331,25 +323,6 @@ function cpuMeter(): () => CpuSplit {
 
 // ---- signed client -----------------------------------------------------------------------------
 
-function signedHeaders(
-  secret: string,
-  pathAndQuery: string,
-  body: Record<string, unknown> | null,
-): Record<string, string> {
-  const [path, qs] = pathAndQuery.split('?') as [string, string | undefined];
-  const query: Record<string, string | string[]> = {};
-  for (const [k, v] of new URLSearchParams(qs ?? '')) {
-    const prev = query[k];
-    query[k] = prev === undefined ? v : Array.isArray(prev) ? [...prev, v] : [prev, v];
-  }
-  const ts = String(Date.now());
-  const nonce = randomBytes(12).toString('hex');
-  const signature = createHmac('sha256', secret)
-    .update(signingText(ts, nonce, path, canonicalParams(query, body)))
-    .digest('hex');
-  return { 'x-timestamp': ts, 'x-nonce': nonce, 'x-signature': signature };
-}
-
 interface Envelope<T> {
   status: number;
   message: string;
@@ -367,7 +340,7 @@ class Portal {
     const res = await fetch(this.base + pathAndQuery, {
       method: opts.body ? 'POST' : 'GET',
       headers: {
-        ...signedHeaders(this.secret, pathAndQuery, opts.body ?? null),
+        ...signRequest(this.secret, pathAndQuery, opts.body ?? null),
         ...(opts.body ? { 'content-type': 'application/json' } : {}),
         ...(opts.token ? { authorization_front: opts.token } : {}),
       },
@@ -533,14 +506,14 @@ async function benchInfo(portal: Portal, token: string, db: Db | null) {
     made.length = 0;
     used = 0;
     for (let i = 0; i < count; i++)
-      made.push({ ...signedHeaders(portal.secret, INFO_PATH, null), authorization_front: token });
+      made.push({ ...signRequest(portal.secret, INFO_PATH, null), authorization_front: token });
   };
   const requests = [
     {
       method: 'GET',
       path: INFO_PATH,
       setupRequest: (req: { headers?: Record<string, string> }) => {
-        req.headers = made[used++] ?? { ...signedHeaders(portal.secret, INFO_PATH, null), authorization_front: token };
+        req.headers = made[used++] ?? { ...signRequest(portal.secret, INFO_PATH, null), authorization_front: token };
         return req;
       },
     },
@@ -584,7 +557,7 @@ async function benchCaptcha(portal: Portal, db: Db) {
         method: 'POST',
         headers: {
           'content-type': 'application/json',
-          ...signedHeaders(portal.secret, CAPTCHA_GET_PATH, { captchaType: type }),
+          ...signRequest(portal.secret, CAPTCHA_GET_PATH, { captchaType: type }),
         },
         body: JSON.stringify({ captchaType: type }),
       });
@@ -604,7 +577,7 @@ async function benchCaptcha(portal: Portal, db: Db) {
   const getBody = JSON.stringify({ captchaType: 'blockPuzzle' });
   const getHeaders = Array.from({ length: settings.duration * 2_000 }, () => ({
     'content-type': 'application/json',
-    ...signedHeaders(portal.secret, CAPTCHA_GET_PATH, { captchaType: 'blockPuzzle' }),
+    ...signRequest(portal.secret, CAPTCHA_GET_PATH, { captchaType: 'blockPuzzle' }),
   }));
   let g = 0;
   log(`captcha get: ${settings.duration} s × 8 connections, slider puzzles`);
@@ -647,7 +620,7 @@ async function benchCaptcha(portal: Portal, db: Db) {
         'content-type': 'application/json',
         // Many browsers, as in life: limits count per client, and one client's counter is one row.
         'user-agent': `bench-client-${i % 1000}`,
-        ...signedHeaders(portal.secret, CAPTCHA_CHECK_PATH, fields),
+        ...signRequest(portal.secret, CAPTCHA_CHECK_PATH, fields),
       },
     };
   });
@@ -769,7 +742,7 @@ function signedGetPool(secret: string, paths: readonly string[], extraHeaders: R
   let used = 0;
   const make = (i: number) => {
     const path = paths[i % paths.length]!;
-    return { path, headers: { ...signedHeaders(secret, path, null), ...extraHeaders } };
+    return { path, headers: { ...signRequest(secret, path, null), ...extraHeaders } };
   };
   return {
     /** Makes `count` fresh sets (and drops the old), moments before a run. */
@@ -850,7 +823,7 @@ async function benchCatalog(portal: Portal) {
   const answers: Array<{ code: string; nodes: number; bytes: number }> = [];
   for (const [i, path] of regionPaths.entries()) {
     const res = await fetch(portal.base + path, {
-      headers: { 'accept-encoding': 'identity', ...signedHeaders(portal.secret, path, null) },
+      headers: { 'accept-encoding': 'identity', ...signRequest(portal.secret, path, null) },
     });
     const bytes = Buffer.from(await res.arrayBuffer());
     const body = JSON.parse(bytes.toString('utf8')) as Envelope<Array<{ code: string }>>;
@@ -861,7 +834,7 @@ async function benchCatalog(portal: Portal) {
   }
   if (answers[0]!.nodes !== 34) throw new Error(`regionTreeListByCode?qhCode=0 gave ${answers[0]!.nodes} provinces`);
   const treeRes = await fetch(portal.base + INDUSTRY_TREE_PATH, {
-    headers: { 'accept-encoding': 'identity', ...signedHeaders(portal.secret, INDUSTRY_TREE_PATH, null) },
+    headers: { 'accept-encoding': 'identity', ...signRequest(portal.secret, INDUSTRY_TREE_PATH, null) },
   });
   const treeBytes = Buffer.from(await treeRes.arrayBuffer());
   interface TreeNode {
@@ -923,7 +896,7 @@ async function timedCall(
   const init: RequestInit = {
     method: opts.body ? 'POST' : 'GET',
     headers: {
-      ...signedHeaders(portal.secret, pathAndQuery, opts.body ?? null),
+      ...signRequest(portal.secret, pathAndQuery, opts.body ?? null),
       ...(opts.body ? { 'content-type': 'application/json' } : {}),
       authorization_front: opts.token,
     },
@@ -1002,7 +975,7 @@ async function benchSwitching(portal: Portal, encrypt: (p: string) => string, db
     headers: {
       'accept-encoding': 'identity',
       authorization_front: listToken,
-      ...signedHeaders(portal.secret, JOIN_ENT_PATH, null),
+      ...signRequest(portal.secret, JOIN_ENT_PATH, null),
     },
   });
   const listBytes = Buffer.from(await listRes.arrayBuffer());
@@ -1148,7 +1121,7 @@ async function benchLogin(portal: Portal, encrypt: (p: string) => string, argon2
     const fields = { username: 'member', password: encrypt(DEMO_PASSWORD), imgvercode: '8888', captchaKey };
     return {
       body: JSON.stringify(fields),
-      headers: { 'content-type': 'application/json', ...signedHeaders(portal.secret, LOGIN_PATH, fields) },
+      headers: { 'content-type': 'application/json', ...signRequest(portal.secret, LOGIN_PATH, fields) },
     };
   });
   let next = 0;

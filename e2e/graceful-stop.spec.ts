@@ -6,8 +6,9 @@
  */
 import { constants, publicEncrypt, randomBytes } from 'node:crypto';
 import { Agent, request } from 'node:http';
+import { signRequest } from '@portal/contracts/node-signing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signedFetch, signingHeaders } from './support/browser.js';
+import { signedFetch } from './support/browser.js';
 import { startServer, type RunningServer } from './support/server.js';
 
 let server: RunningServer;
@@ -41,7 +42,7 @@ function call(
         method,
         path,
         headers: {
-          ...signingHeaders(secret, path, body),
+          ...signRequest(secret, path, body),
           ...(payload ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) } : {}),
         },
       },

@@ -1,5 +1,4 @@
-import { createHmac, randomBytes } from 'node:crypto';
-import { canonicalParams, signingText } from '@portal/contracts';
+import { signRequest } from '@portal/contracts/node-signing';
 import { chromium, type Browser, type BrowserContextOptions } from 'playwright-core';
 
 /** Flags for this machine: headless Debian Chromium with no background traffic (see env docs). */
@@ -19,18 +18,6 @@ export function launch(extraArgs: string[] = []): Promise<Browser> {
   });
 }
 
-/** The signing headers of a request to `path` (query in it) with `body` (ARCHITECTURE §4). */
-export function signingHeaders(signSecret: string, path: string, body?: Record<string, unknown> | null) {
-  const [pathname, qs] = path.split('?') as [string, string | undefined];
-  const query = Object.fromEntries(new URLSearchParams(qs ?? ''));
-  const ts = String(Date.now());
-  const nonce = randomBytes(12).toString('hex');
-  const signature = createHmac('sha256', signSecret)
-    .update(signingText(ts, nonce, pathname, canonicalParams(query, body ?? null)))
-    .digest('hex');
-  return { 'x-timestamp': ts, 'x-nonce': nonce, 'x-signature': signature };
-}
-
 /** Calls the API from Node with a correctly signed request, as any client would. */
 export async function signedFetch(
   base: string,
@@ -41,7 +28,7 @@ export async function signedFetch(
   const res = await fetch(`${base}${path}`, {
     method: opts.body ? 'POST' : 'GET',
     headers: {
-      ...signingHeaders(signSecret, path, opts.body),
+      ...signRequest(signSecret, path, opts.body),
       ...(opts.body ? { 'content-type': 'application/json' } : {}),
       ...(opts.token ? { authorization_front: opts.token } : {}),
       ...opts.headers,

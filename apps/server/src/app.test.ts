@@ -3,9 +3,10 @@
  * data: null}` envelope in the request's language, never a 500.
  */
 import { randomBytes } from 'node:crypto';
+import { signRequest } from '@portal/contracts/node-signing';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestContext, signedHeaders, type TestContext } from './test/harness.js';
+import { createTestContext, type TestContext } from './test/harness.js';
 
 let ctx: TestContext;
 beforeAll(async () => {
@@ -51,7 +52,7 @@ function rawPost(
     method: 'POST',
     url,
     payload,
-    headers: { 'content-type': contentType, ...signedHeaders(ctx.secrets.signSecret, url, signBody) },
+    headers: { 'content-type': contentType, ...signRequest(ctx.secrets.signSecret, url, signBody) },
   });
 }
 
@@ -171,7 +172,7 @@ describe('bodies the server cannot read', () => {
       headers: {
         'content-type': 'text/plain',
         authorization_front: token,
-        ...signedHeaders(ctx.secrets.signSecret, '/api/auth/jwt/logout'),
+        ...signRequest(ctx.secrets.signSecret, '/api/auth/jwt/logout'),
       },
     });
     expect(expectError(logout, 415)).toBe('不支持的请求内容类型');
@@ -403,7 +404,7 @@ describe('hostile input found by the fuzz run of issue 15', () => {
       headers: {
         'content-type': 'application/json',
         authorization_front: token,
-        ...signedHeaders(ctx.secrets.signSecret, '/api/front/member/switchContext', { roleId: Infinity }),
+        ...signRequest(ctx.secrets.signSecret, '/api/front/member/switchContext', { roleId: Infinity }),
       },
     });
     expect(expectError(raw, 400)).toBe('请求参数不正确：roleId 的类型应为 integer');

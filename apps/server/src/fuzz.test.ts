@@ -10,13 +10,14 @@
 import { randomBytes } from 'node:crypto';
 import { request } from 'node:http';
 import { connect as connectTcp, type AddressInfo } from 'node:net';
+import { signRequest } from '@portal/contracts/node-signing';
 import { canonicalParams, httpStatusOf, signingText } from '@portal/contracts';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from './db/embedded.js';
 import { sign } from './platform/signing.js';
 import { RawNumber, describe as show, requestsFor, seededRng, type FuzzRequest } from './test/fuzz.js';
-import { createTestContext, signedHeaders, type TestContext } from './test/harness.js';
+import { createTestContext, type TestContext } from './test/harness.js';
 import { watchWrites, type WriteWatch } from './test/writes.js';
 
 const SEED = Number(process.env.FUZZ_SEED ?? randomBytes(4).readUInt32LE());
@@ -226,7 +227,7 @@ describe('what only a real socket can send', () => {
   ] as const)('answers %s with the envelope', async (what, url, status, message) => {
     const extra = what.startsWith('a header') ? `X-Big: ${'b'.repeat(20_000)}\r\n` : '';
     const signed = what.endsWith('(signed)')
-      ? Object.entries(signedHeaders(ctx.secrets.signSecret, url))
+      ? Object.entries(signRequest(ctx.secrets.signSecret, url))
           .map(([k, v]) => `${k}: ${v}\r\n`)
           .join('')
       : '';

@@ -11,8 +11,8 @@ import { mkdir, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { signRequest } from '@portal/contracts/node-signing';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { signedHeaders } from '../test/harness.js';
 import { isAlive } from './embedded.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../../..');
@@ -166,7 +166,7 @@ it(
     const signedCall = async (url: string, body?: Record<string, unknown>) =>
       fetch(`${base}${url}`, {
         method: body ? 'POST' : 'GET',
-        headers: { ...signedHeaders(secret, url, body), ...(body ? { 'content-type': 'application/json' } : {}) },
+        headers: { ...signRequest(secret, url, body), ...(body ? { 'content-type': 'application/json' } : {}) },
         ...(body ? { body: JSON.stringify(body) } : {}),
       });
     const { data: key } = (await (await signedCall('/api/front/account/auth/publicKey')).json()) as {

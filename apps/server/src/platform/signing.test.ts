@@ -3,10 +3,11 @@
  * case changes exactly one thing against a correctly signed request.
  */
 import { randomBytes } from 'node:crypto';
+import { signRequest } from '@portal/contracts/node-signing';
 import { canonicalParams, signingText } from '@portal/contracts';
 import type { FastifyRequest, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestContext, signedHeaders, type TestContext } from '../test/harness.js';
+import { createTestContext, type TestContext } from '../test/harness.js';
 import { createNonceStore, createRecentNonces, createSignatureVerifier, sign, type NonceStore } from './signing.js';
 
 let ctx: TestContext;
@@ -48,10 +49,10 @@ const newNonce = () => randomBytes(12).toString('hex');
 
 describe('a correctly signed request', () => {
   it('passes, with and without query and body', async () => {
-    const get = await ctx.app.inject({ url: KEY_URL, headers: signedHeaders(ctx.secrets.signSecret, KEY_URL) });
+    const get = await ctx.app.inject({ url: KEY_URL, headers: signRequest(ctx.secrets.signSecret, KEY_URL) });
     expect(get.statusCode).toBe(200);
     const url = captchaUrl(newNonce());
-    const withQuery = await ctx.app.inject({ url, headers: signedHeaders(ctx.secrets.signSecret, url) });
+    const withQuery = await ctx.app.inject({ url, headers: signRequest(ctx.secrets.signSecret, url) });
     expect(withQuery.statusCode).toBe(200);
   });
 
@@ -59,7 +60,7 @@ describe('a correctly signed request', () => {
     for (const skew of [-299_000, 299_000]) {
       const res = await ctx.app.inject({
         url: KEY_URL,
-        headers: signedHeaders(ctx.secrets.signSecret, KEY_URL, null, Date.now() + skew),
+        headers: signRequest(ctx.secrets.signSecret, KEY_URL, null, Date.now() + skew),
       });
       expect(res.statusCode, `skew ${skew}`).toBe(200);
     }
@@ -69,7 +70,7 @@ describe('a correctly signed request', () => {
 describe('refusals', () => {
   it('refuses an unsigned request, and one with any header missing', async () => {
     expectRefused(await ctx.app.inject({ url: KEY_URL }), ZH.missing);
-    const full = signedHeaders(ctx.secrets.signSecret, KEY_URL);
+    const full = signRequest(ctx.secrets.signSecret, KEY_URL);
     for (const drop of ['x-timestamp', 'x-nonce', 'x-signature'] as const) {
       const headers: Record<string, string> = { ...full };
       delete headers[drop];
@@ -81,7 +82,7 @@ describe('refusals', () => {
     for (const skew of [-301_000, 301_000]) {
       const res = await ctx.app.inject({
         url: KEY_URL,
-        headers: signedHeaders(ctx.secrets.signSecret, KEY_URL, null, Date.now() + skew),
+        headers: signRequest(ctx.secrets.signSecret, KEY_URL, null, Date.now() + skew),
       });
       expectRefused(res, ZH.stale);
     }
@@ -89,7 +90,7 @@ describe('refusals', () => {
 
   it('refuses a timestamp that is not milliseconds since the epoch', async () => {
     for (const ts of ['abc', '-1', '1.5e12', String(Math.floor(Date.now() / 1000))]) {
-      const headers = { ...signedHeaders(ctx.secrets.signSecret, KEY_URL), 'x-timestamp': ts };
+      const headers = { ...signRequest(ctx.secrets.signSecret, KEY_URL), 'x-timestamp': ts };
       expectRefused(await ctx.app.inject({ url: KEY_URL, headers }), ZH.stale);
     }
   });
@@ -121,9 +122,9 @@ describe('refusals', () => {
   });
 
   it('refuses a bad signature, a malformed signature and a malformed nonce', async () => {
-    const good = signedHeaders(ctx.secrets.signSecret, KEY_URL);
+    const good = signRequest(ctx.secrets.signSecret, KEY_URL);
     const flipped = good['x-signature'].replace(/^./, (c) => (c === '0' ? '1' : '0'));
-    const otherSecret = signedHeaders('not-the-secret', KEY_URL);
+    const otherSecret = signRequest('not-the-secret', KEY_URL);
     for (const headers of [
       { ...good, 'x-signature': flipped },
       otherSecret,
@@ -138,7 +139,7 @@ describe('refusals', () => {
   });
 
   it('accepts the hex signature in upper case', async () => {
-    const headers = signedHeaders(ctx.secrets.signSecret, KEY_URL);
+    const headers = signRequest(ctx.secrets.signSecret, KEY_URL);
     const res = await ctx.app.inject({
       url: KEY_URL,
       headers: { ...headers, 'x-signature': headers['x-signature'].toUpperCase() },
@@ -154,7 +155,7 @@ describe('refusals', () => {
       captchaUrl(client, '&extra=1'),
       `/api/auth/kaptcha/get?data=${client}`,
     ]) {
-      const res = await ctx.app.inject({ url: sent, headers: signedHeaders(ctx.secrets.signSecret, signedUrl) });
+      const res = await ctx.app.inject({ url: sent, headers: signRequest(ctx.secrets.signSecret, signedUrl) });
       expectRefused(res, ZH.invalid);
     }
   });
@@ -162,7 +163,7 @@ describe('refusals', () => {
   it('refuses a signature made for another path', async () => {
     const res = await ctx.app.inject({
       url: KEY_URL,
-      headers: signedHeaders(ctx.secrets.signSecret, '/api/auth/jwt/logout'),
+      headers: signRequest(ctx.secrets.signSecret, '/api/auth/jwt/logout'),
     });
     expectRefused(res, ZH.invalid);
   });
@@ -170,7 +171,7 @@ describe('refusals', () => {
   it('refuses a body field changed, added or removed after signing', async () => {
     const url = '/api/auth/jwt/front/token?tenantCode=demo';
     const body = { username: 'member', password: ctx.encrypt('x'), imgvercode: '8888', captchaKey: newNonce() };
-    const headers = signedHeaders(ctx.secrets.signSecret, url, body);
+    const headers = signRequest(ctx.secrets.signSecret, url, body);
     for (const payload of [
       { ...body, username: 'admin' },
       { ...body, extra: 'x' },
@@ -185,13 +186,13 @@ describe('refusals', () => {
     const url = `${KEY_URL}?language=eng`;
     expectRefused(await ctx.app.inject({ url }), EN.missing);
     expectRefused(
-      await ctx.app.inject({ url, headers: signedHeaders(ctx.secrets.signSecret, url, null, Date.now() - 301_000) }),
+      await ctx.app.inject({ url, headers: signRequest(ctx.secrets.signSecret, url, null, Date.now() - 301_000) }),
       EN.stale,
     );
     const nonce = newNonce();
     expect((await ctx.app.inject({ url, headers: headersWith(url, nonce) })).statusCode).toBe(200);
     expectRefused(await ctx.app.inject({ url, headers: headersWith(url, nonce) }), EN.replay);
-    expectRefused(await ctx.app.inject({ url, headers: signedHeaders(ctx.secrets.signSecret, KEY_URL) }), EN.invalid);
+    expectRefused(await ctx.app.inject({ url, headers: signRequest(ctx.secrets.signSecret, KEY_URL) }), EN.invalid);
   });
 });
 

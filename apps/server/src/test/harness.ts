@@ -3,7 +3,7 @@
  * the real app built in memory, and helpers that sign requests exactly as a client must.
  */
 import { constants, publicEncrypt, randomBytes } from 'node:crypto';
-import { canonicalParams, signingText } from '@portal/contracts';
+import { signRequest } from '@portal/contracts/node-signing';
 import type { InjectOptions } from 'fastify';
 import { buildApp, type App } from '../app.js';
 import { connect, migrateDb, type Db } from '../db/client.js';
@@ -13,7 +13,6 @@ import { hashPassword } from '../modules/auth/auth.service.js';
 import { seedIndustries } from '../modules/catalog/industries-seed.js';
 import { loadConfig } from '../platform/config.js';
 import { loadSecrets, type Secrets } from '../platform/secrets.js';
-import { sign } from '../platform/signing.js';
 
 export const DEMO_PASSWORD = 'Demo@2026!';
 
@@ -49,18 +48,6 @@ export interface SignedCall {
   headers?: Record<string, string>;
 }
 
-export function signedHeaders(secret: string, url: string, body?: Record<string, unknown> | null, ts = Date.now()) {
-  const [path, qs] = url.split('?') as [string, string | undefined];
-  const query: Record<string, string | string[]> = {};
-  for (const [k, v] of new URLSearchParams(qs ?? '')) {
-    const prev = query[k];
-    query[k] = prev === undefined ? v : Array.isArray(prev) ? [...prev, v] : [prev, v];
-  }
-  const nonce = randomBytes(12).toString('hex');
-  const signature = sign(secret, signingText(String(ts), nonce, path, canonicalParams(query, body ?? null)));
-  return { 'x-timestamp': String(ts), 'x-nonce': nonce, 'x-signature': signature };
-}
-
 export interface TestContext {
   app: App;
   db: Db;
@@ -91,7 +78,7 @@ export async function createTestContext(
       url: c.url,
       ...(c.body ? { payload: c.body } : {}),
       headers: {
-        ...signedHeaders(secrets.signSecret, c.url, c.body),
+        ...signRequest(secrets.signSecret, c.url, c.body),
         ...(c.token ? { authorization_front: c.token } : {}),
         ...c.headers,
       },

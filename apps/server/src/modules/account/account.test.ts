@@ -3,9 +3,10 @@
  * per grant, the §5 rule, and the user's other sessions ended.
  */
 import { randomBytes } from 'node:crypto';
+import { signRequest } from '@portal/contracts/node-signing';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestContext, DEMO_PASSWORD, signedHeaders, type TestContext } from '../../test/harness.js';
+import { createTestContext, DEMO_PASSWORD, type TestContext } from '../../test/harness.js';
 
 let ctx: TestContext;
 const NEW_PASSWORD = 'Kp7$wq2Zr';
@@ -142,7 +143,7 @@ describe('reset abuse', () => {
         url,
         payload: body,
         remoteAddress: '10.8.8.8',
-        headers: signedHeaders(ctx.secrets.signSecret, url, body),
+        headers: signRequest(ctx.secrets.signSecret, url, body),
       });
       statuses.push(res.statusCode);
     }

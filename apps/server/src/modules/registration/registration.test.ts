@@ -4,9 +4,10 @@
  * the username check and the agreement.
  */
 import { randomBytes } from 'node:crypto';
+import { signRequest } from '@portal/contracts/node-signing';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestContext, signedHeaders, type TestContext } from '../../test/harness.js';
+import { createTestContext, type TestContext } from '../../test/harness.js';
 
 const COMPANY = '/api/front/member/registerMemberByGyszmf';
 const MEMBER = '/api/front/member/registerMember';
@@ -280,7 +281,7 @@ describe('abuse limit', () => {
         url: MEMBER,
         payload: body,
         remoteAddress: '10.7.7.7',
-        headers: signedHeaders(ctx.secrets.signSecret, MEMBER, body),
+        headers: signRequest(ctx.secrets.signSecret, MEMBER, body),
       });
       statuses.push(res.statusCode);
     }
