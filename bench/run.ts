@@ -22,12 +22,11 @@
  */
 // First: the same threadpool size as the portal, so raw argon2 is measured as the portal runs it.
 import '../apps/server/src/platform/threadpool.js';
-import { execFileSync } from 'node:child_process';
 import { constants, createCipheriv, createPublicKey, publicEncrypt, randomBytes, type KeyObject } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { cpus, release, tmpdir, totalmem, userInfo, availableParallelism } from 'node:os';
-import { join, resolve } from 'node:path';
+import { tmpdir, userInfo } from 'node:os';
+import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { signRequest } from '@portal/contracts/node-signing';
@@ -42,40 +41,32 @@ import { ARGON2_OPTIONS, hashPassword } from '../apps/server/src/modules/auth/au
 import { hashCookie, newTicket, newTicketGrantingCookie } from '../apps/server/src/modules/sso/sso.service.js';
 import { loadSecrets } from '../apps/server/src/platform/secrets.js';
 import { startChild, stopOnSignal } from './child.js';
+import { envNumber, machine, percentile, ROOT, round } from './common.js';
 import { writeBlock } from './report.js';
 
 // ---- settings ----------------------------------------------------------------------------------
 
 const BENCH_DIR = import.meta.dirname;
-const ROOT = resolve(BENCH_DIR, '..');
 const SERVER_MAIN = join(ROOT, 'apps/server/dist/main.js');
 const RESULTS_DIR = join(BENCH_DIR, 'results');
 const REPORT = join(ROOT, 'BENCHMARKS.md');
 
-function num(name: string, def: number): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw === '') return def;
-  const n = Number(raw);
-  if (!Number.isFinite(n) || n < 0) throw new Error(`${name} must be a non-negative number (got "${raw}")`);
-  return n;
-}
-
 const settings = {
   /** Seconds of each measured autocannon run (hello, infoV2). */
-  duration: num('BENCH_DURATION', 10),
+  duration: envNumber('BENCH_DURATION', 10),
   /** Concurrent connections for hello and infoV2. */
-  connections: num('BENCH_CONNECTIONS', 50),
+  connections: envNumber('BENCH_CONNECTIONS', 50),
   /** Unmeasured seconds before hello and infoV2 (JIT, connection pool); 0 to skip. */
-  warmup: num('BENCH_WARMUP', 2),
-  argon2Seconds: num('BENCH_ARGON2_SECONDS', 5),
-  argon2Concurrency: num('BENCH_ARGON2_CONCURRENCY', 4),
-  loginDuration: num('BENCH_LOGIN_DURATION', 10),
-  loginConnections: num('BENCH_LOGIN_CONNECTIONS', 8),
-  captchaConcurrency: num('BENCH_CAPTCHA_CONCURRENCY', 4),
+  warmup: envNumber('BENCH_WARMUP', 2),
+  argon2Seconds: envNumber('BENCH_ARGON2_SECONDS', 5),
+  argon2Concurrency: envNumber('BENCH_ARGON2_CONCURRENCY', 4),
+  loginDuration: envNumber('BENCH_LOGIN_DURATION', 10),
+  loginConnections: envNumber('BENCH_LOGIN_CONNECTIONS', 8),
+  captchaConcurrency: envNumber('BENCH_CAPTCHA_CONCURRENCY', 4),
   /** Sequential switches per user in the switching phase (at most 120, the server's limit per user and hour). */
-  switchCount: num('BENCH_SWITCH_COUNT', 100),
+  switchCount: envNumber('BENCH_SWITCH_COUNT', 100),
   /** Users switching at the same time in the switching phase (copies of the demo admin made for the run). */
-  switchUsers: num('BENCH_SWITCH_USERS', 4),
+  switchUsers: envNumber('BENCH_SWITCH_USERS', 4),
   /** Comma list of hello,info,argon2,login,captcha,sso,catalog,switching; BENCHMARKS.md is only rewritten when all ran. */
   phases: new Set(
     (process.env.BENCH_PHASES ?? 'hello,info,argon2,login,captcha,sso,catalog,switching')
@@ -164,13 +155,6 @@ interface RunSummary {
   autocannonLatencyMs: { p50: number; p99: number; mean: number; max: number };
   cpu: CpuSplit;
 }
-
-function percentile(sorted: Float64Array, p: number): number {
-  if (sorted.length === 0) return NaN;
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(p * sorted.length) - 1))]!;
-}
-
-const round = (n: number, digits = 2) => Math.round(n * 10 ** digits) / 10 ** digits;
 
 async function cannon(opts: CannonOptions, stopAfterS?: number): Promise<RunSummary> {
   let times = new Float64Array(1 << 16);
@@ -1173,42 +1157,6 @@ async function benchLogin(portal: Portal, encrypt: (p: string) => string, argon2
 
 // ---- report ------------------------------------------------------------------------------------
 
-function machine() {
-  let nproc: number;
-  try {
-    nproc = Number(execFileSync('nproc', { encoding: 'utf8' }).trim());
-  } catch {
-    nproc = availableParallelism();
-  }
-  let git = 'unknown';
-  try {
-    const head = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT, encoding: 'utf8' }).trim();
-    const dirty = execFileSync('git', ['status', '--porcelain', '--', 'apps/server', 'packages/contracts'], {
-      cwd: ROOT,
-      encoding: 'utf8',
-    }).trim();
-    git = dirty ? `${head} + uncommitted changes in apps/server or packages/contracts` : head;
-  } catch {
-    // not a git checkout
-  }
-  let loadavg = 'unknown';
-  try {
-    loadavg = readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
-  } catch {
-    // not Linux
-  }
-  return {
-    nproc,
-    git,
-    loadAvgAtStart: loadavg,
-    cpuModel: cpus()[0]?.model ?? 'unknown',
-    memoryGiB: round(totalmem() / 2 ** 30, 1),
-    node: process.version,
-    kernel: release(),
-    date: new Date().toISOString(),
-  };
-}
-
 type Verdict = 'PASS' | 'FAIL' | 'INVALID' | 'n/a';
 
 const fmt = (n: number | null | undefined, digits = 0) =>
@@ -1262,7 +1210,7 @@ async function main(): Promise<number> {
   );
   if (!existsSync(SERVER_MAIN))
     throw new Error(`${SERVER_MAIN} is missing: build the server first (npx tsc -b apps/server)`);
-  const info = machine();
+  const info = machine(['apps/server', 'packages/contracts']);
   log(`${info.nproc} CPUs (${info.cpuModel}), Node ${info.node}, ${info.date}`);
 
   const { cleanups, cleanup } = stopOnSignal(log);

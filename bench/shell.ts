@@ -20,8 +20,8 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { availableParallelism, cpus, loadavg, release, tmpdir, totalmem, userInfo } from 'node:os';
-import { join, resolve } from 'node:path';
+import { tmpdir, userInfo } from 'node:os';
+import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { and, eq, sql } from 'drizzle-orm';
@@ -36,37 +36,29 @@ import { BYTE_BUDGETS, kb, noCache, recordAssets, type Asset, type AssetSummary 
 import { launch } from '../e2e/support/browser.js';
 import { go, signIn } from '../e2e/support/shell.js';
 import { startChild, stopOnSignal } from './child.js';
+import { ascending, envNumber, machine, median, percentile, ROOT, round } from './common.js';
 import { writeBlock } from './report.js';
 
 // ---- settings ----------------------------------------------------------------------------------
 
 const BENCH_DIR = import.meta.dirname;
-const ROOT = resolve(BENCH_DIR, '..');
 const SERVER_MAIN = join(ROOT, 'apps/server/dist/main.js');
 const WEB_INDEX = join(ROOT, 'apps/web/dist/index.html');
 const RESULTS_DIR = join(BENCH_DIR, 'results');
 
-function num(name: string, def: number): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw === '') return def;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < 1) throw new Error(`${name} must be a positive whole number (got "${raw}")`);
-  return n;
-}
-
 const settings = {
   /** Logins timed for login → first screen (median reported). */
-  logins: num('BENCH_SHELL_LOGINS', 5),
+  logins: envNumber('BENCH_SHELL_LOGINS', 5, { min: 1 }),
   /** Tabs open while switching. */
-  switchTabs: num('BENCH_SHELL_SWITCH_TABS', 30),
+  switchTabs: envNumber('BENCH_SHELL_SWITCH_TABS', 30, { min: 1 }),
   /** Measured switches (each followed by a baseline click); 5 unmeasured ones come first. */
-  switches: num('BENCH_SHELL_SWITCHES', 60),
+  switches: envNumber('BENCH_SHELL_SWITCHES', 60, { min: 1 }),
   /** Tabs opened for the memory measurement. */
-  memoryTabs: num('BENCH_SHELL_MEMORY_TABS', 100),
+  memoryTabs: envNumber('BENCH_SHELL_MEMORY_TABS', 100, { min: 1 }),
   /** Seed of the random tab order, so runs switch in the same order. */
-  seed: num('BENCH_SHELL_SEED', 20261123),
+  seed: envNumber('BENCH_SHELL_SEED', 20261123, { min: 1 }),
   /** Lighthouse runs on the login page (the median score is reported). */
-  lighthouseRuns: num('BENCH_SHELL_LIGHTHOUSE_RUNS', 3),
+  lighthouseRuns: envNumber('BENCH_SHELL_LIGHTHOUSE_RUNS', 3, { min: 1 }),
   viewport: { width: 1440, height: 900 },
 };
 
@@ -105,21 +97,7 @@ const ICONS = [
 ];
 
 const log = (msg: string) => process.stdout.write(`[shell-bench] ${msg}\n`);
-const round = (n: number, digits = 1) => Math.round(n * 10 ** digits) / 10 ** digits;
 const mb = (bytes: number) => round(bytes / 1024 / 1024, 2);
-
-function percentile(values: number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  if (sorted.length === 0) return NaN;
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(p * sorted.length) - 1))]!;
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  if (sorted.length === 0) return NaN;
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-}
 
 /** mulberry32: a small seeded generator, so every run switches tabs in the same order. */
 function random(seed: number): () => number {
@@ -588,7 +566,7 @@ async function measureSwitch(browser: Browser, base: string, leaves: Leaf[]): Pr
       switches: switches.map((x) => ({ ...x, ms: round(x.ms, 2), readyMs: round(x.readyMs, 2) })),
       baseline: baseline.map((x) => ({ ...x, ms: round(x.ms, 2), readyMs: round(x.readyMs, 2) })),
       medianMs: round(median(ms), 1),
-      p95Ms: round(percentile(ms, 0.95), 1),
+      p95Ms: round(percentile(ascending(ms), 0.95), 1),
       maxMs: round(Math.max(...ms), 1),
       readyMedianMs: round(median(switches.map((x) => x.readyMs)), 1),
       aliveMedianMs: alive.length ? round(median(alive), 1) : null,
@@ -596,7 +574,7 @@ async function measureSwitch(browser: Browser, base: string, leaves: Leaf[]): Pr
       remountMedianMs: remount.length ? round(median(remount), 1) : null,
       remountCount: remount.length,
       baselineMedianMs: round(median(baseMs), 1),
-      baselineP95Ms: round(percentile(baseMs, 0.95), 1),
+      baselineP95Ms: round(percentile(ascending(baseMs), 0.95), 1),
       ratio: round(median(ms) / median(baseMs), 2),
     };
   } finally {
@@ -719,15 +697,8 @@ async function measureMemory(browser: Browser, base: string, leaves: Leaf[]): Pr
 
 // ---- report ------------------------------------------------------------------------------------
 
-function machine() {
-  let git = 'unknown';
-  try {
-    git = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT, encoding: 'utf8' }).trim();
-    const dirty = execFileSync('git', ['status', '--porcelain'], { cwd: ROOT, encoding: 'utf8' }).trim();
-    if (dirty) git += ' (working tree has changes)';
-  } catch {
-    // not a git checkout
-  }
+/** The machine (common facts) and the browser measured. */
+function machineAndBrowser() {
   let chromium = 'unknown';
   try {
     chromium = execFileSync(process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', ['--version'], {
@@ -737,19 +708,7 @@ function machine() {
   } catch {
     // reported as unknown
   }
-  return {
-    nproc: availableParallelism(),
-    cpuModel: cpus()[0]?.model ?? 'unknown',
-    memoryGiB: round(totalmem() / 1024 ** 3, 1),
-    node: process.version,
-    chromium,
-    kernel: release(),
-    git,
-    loadAvgAtStart: loadavg()
-      .map((n) => n.toFixed(2))
-      .join(' '),
-    date: new Date().toISOString(),
-  };
+  return { ...machine(), chromium };
 }
 
 type Verdict = 'PASS' | 'FAIL';
@@ -816,7 +775,7 @@ async function main(): Promise<number> {
   ] as const) {
     if (!existsSync(file)) throw new Error(`${file} is missing: build ${what} first (npm run build)`);
   }
-  const info = machine();
+  const info = machineAndBrowser();
   log(`${info.nproc} CPUs (${info.cpuModel}), Node ${info.node}, ${info.chromium}, ${info.date}`);
 
   const { cleanups, cleanup } = stopOnSignal(log);
