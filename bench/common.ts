@@ -77,3 +77,14 @@ export function machine(paths: string[] = []) {
     date: new Date().toISOString(),
   };
 }
+
+/** Runs a benchmark's `main` and exits with its code, or with 1 and the error when it throws. */
+export function runMain(name: string, main: () => Promise<number>): void {
+  main().then(
+    (code) => process.exit(code),
+    (err) => {
+      process.stderr.write(`[${name}] failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+      process.exit(1);
+    },
+  );
+}

@@ -43,3 +43,9 @@ export async function writeBlock(name: string, generator: string, md: string, fi
   }
   await writeFile(file, current.endsWith('\n') ? current : current + '\n');
 }
+
+/** The tables of a report, on the terminal at the end of a run. */
+export function printTables(md: string): void {
+  const rows = md.split('\n').filter((l) => l.startsWith('|'));
+  process.stdout.write(`\n${rows.join('\n')}\n\n`);
+}

@@ -41,8 +41,8 @@ import { ARGON2_OPTIONS, hashPassword } from '../apps/server/src/modules/auth/au
 import { hashCookie, newTicket, newTicketGrantingCookie } from '../apps/server/src/modules/sso/sso.service.js';
 import { loadSecrets } from '../apps/server/src/platform/secrets.js';
 import { startChild, stopOnSignal } from './child.js';
-import { envNumber, machine, percentile, ROOT, round } from './common.js';
-import { writeBlock } from './report.js';
+import { envNumber, machine, percentile, ROOT, round, runMain } from './common.js';
+import { printTables, writeBlock } from './report.js';
 
 // ---- settings ----------------------------------------------------------------------------------
 
@@ -1522,14 +1522,7 @@ logins/s is successful logins divided by the time from first request to last res
     }
 
     // summary
-    process.stdout.write(
-      '\n' +
-        md
-          .split('\n')
-          .filter((l) => l.startsWith('|'))
-          .join('\n') +
-        '\n\n',
-    );
+    printTables(md);
     if (serverErrors.length) log(`the portal logged ${serverErrors.length} error lines, e.g. ${serverErrors[0]}`);
     const invalid = Object.values(verdicts).includes('INVALID');
     const failed = Object.values(verdicts).includes('FAIL');
@@ -1541,10 +1534,4 @@ logins/s is successful logins divided by the time from first request to last res
   }
 }
 
-main().then(
-  (code) => process.exit(code),
-  (err) => {
-    process.stderr.write(`[bench] failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
-    process.exit(1);
-  },
-);
+runMain('bench', main);

@@ -36,8 +36,8 @@ import { BYTE_BUDGETS, kb, noCache, recordAssets, type Asset, type AssetSummary 
 import { launch } from '../e2e/support/browser.js';
 import { go, signIn } from '../e2e/support/shell.js';
 import { startChild, stopOnSignal } from './child.js';
-import { ascending, envNumber, machine, median, percentile, ROOT, round } from './common.js';
-import { writeBlock } from './report.js';
+import { ascending, envNumber, machine, median, percentile, ROOT, round, runMain } from './common.js';
+import { printTables, writeBlock } from './report.js';
 
 // ---- settings ----------------------------------------------------------------------------------
 
@@ -45,6 +45,18 @@ const BENCH_DIR = import.meta.dirname;
 const SERVER_MAIN = join(ROOT, 'apps/server/dist/main.js');
 const WEB_INDEX = join(ROOT, 'apps/web/dist/index.html');
 const RESULTS_DIR = join(BENCH_DIR, 'results');
+
+/** mulberry32: a small seeded generator, so every run switches tabs in the same order. */
+function random(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
 
 const settings = {
   /** Logins timed for login → first screen (median reported). */
@@ -98,18 +110,6 @@ const ICONS = [
 
 const log = (msg: string) => process.stdout.write(`[shell-bench] ${msg}\n`);
 const mb = (bytes: number) => round(bytes / 1024 / 1024, 2);
-
-/** mulberry32: a small seeded generator, so every run switches tabs in the same order. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 // ---- the 2,000-entry menu ----------------------------------------------------------------------
 
@@ -934,14 +934,7 @@ screen, against Debian's Chromium started by playwright with a debugging port.
     await writeBlock('shell-bench', 'bench/shell.ts', md);
     log('wrote BENCHMARKS.md and bench/results/shell.json');
 
-    process.stdout.write(
-      '\n' +
-        md
-          .split('\n')
-          .filter((l) => l.startsWith('|'))
-          .join('\n') +
-        '\n\n',
-    );
+    printTables(md);
     log(`largest JS/CSS of the login page (KB gzip): ${files(loginPage.files, 10)}`);
     if (serverErrors.length) log(`the portal logged ${serverErrors.length} error lines, e.g. ${serverErrors[0]}`);
     log(`done in ${results.durationS} s`);
@@ -952,10 +945,4 @@ screen, against Debian's Chromium started by playwright with a debugging port.
   }
 }
 
-main().then(
-  (code) => process.exit(code),
-  (err) => {
-    process.stderr.write(`[shell-bench] failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
-    process.exit(1);
-  },
-);
+runMain('shell-bench', main);
