@@ -120,6 +120,10 @@ describe('sign-in slice', () => {
     await page.getByRole('button', { name: /登\s*录/ }).click();
     await page.waitForURL(/\/center\/ent\/colist\?tc=demo/);
     await page.locator('.ant-breadcrumb').getByText('企业信息').waitFor();
+    // 企业信息 is the current enterprise's profile.
+    const info = page.locator('.enterprise-info');
+    await info.getByText('星河科技有限公司').waitFor();
+    for (const text of ['91310000MA1FL0XK3A', '已通过', '上海市 / 浦东新区']) await info.getByText(text).waitFor();
     await context.close();
   });
 

@@ -16,7 +16,7 @@ import { createAccountRepository } from './modules/account/account.repository.js
 import { createAccountService } from './modules/account/account.service.js';
 import { catalogRoutes } from './modules/catalog/catalog.routes.js';
 import { createCatalogRepository } from './modules/catalog/catalog.repository.js';
-import { isRegionCode } from './modules/catalog/regions.js';
+import { isRegionCode, regionPath } from './modules/catalog/regions.js';
 import { createCasClient } from './platform/cas-client.js';
 import { createCaptchaRepository } from './modules/captcha/captcha.repository.js';
 import { captchaRoutes } from './modules/captcha/captcha.routes.js';
@@ -252,7 +252,7 @@ export async function buildApp({ config, db, secrets, logger }: AppDeps) {
     await api.register(membersRoutes, {
       members: createMembersService({ repo: createMembersRepository(db), bus, cacheMs: config.cacheTtlMs }),
     });
-    await api.register(enterprisesRoutes, { enterprises: createEnterprisesRepository(db) });
+    await api.register(enterprisesRoutes, { enterprises: createEnterprisesRepository(db), regionPath });
     await api.register(menusRoutes, {
       menus: createMenusService({ repo: createMenusRepository(db), portal: portal.base }),
     });

@@ -418,6 +418,24 @@ export const JoinedEnterprise = Type.Object({
 });
 export type JoinedEnterprise = Static<typeof JoinedEnterprise>;
 
+/** The caller's current enterprise (the 企业信息 page, §2 `ent/colist`): its profile and the caller's joining. */
+export const CurrentEnterprise = Type.Object({
+  entId: Type.String(),
+  entName: Type.String(),
+  creditCode: Nullable(Type.String()),
+  /** The industry class's name, or null when none was given. */
+  industry: Nullable(Type.String()),
+  /** The region's names from the province down, or null when none was given. */
+  region: Nullable(Type.Array(Type.String())),
+  /** 0 unreviewed, 1 passed, 2 not passed. */
+  estatus: Type.Integer({ minimum: 0, maximum: 2 }),
+  /** When the caller joined it. */
+  crtTime: Type.String(),
+});
+export type CurrentEnterprise = Static<typeof CurrentEnterprise>;
+/** data of /api/front/ent/current: null when the session has no enterprise (or is no longer a member). */
+export const CurrentEnterpriseData = Nullable(CurrentEnterprise);
+
 export const EnterpriseTarget = Type.Object({ entId: Type.String(), entName: Type.String(), entGuId: Type.String() });
 export type EnterpriseTarget = Static<typeof EnterpriseTarget>;
 

@@ -230,6 +230,7 @@ const enUS: Messages = {
     total: '{{total}} in all',
     confirmEnterprise: 'Switch to enterprise “{{name}}”?',
   },
+  enterprise: { industry: 'Industry', region: 'Region', none: 'You do not belong to an enterprise yet' },
   notFound: { title: '404', subtitle: 'Sorry, the page you visited does not exist', back: 'Back home' },
 };
 

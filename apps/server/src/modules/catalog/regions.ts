@@ -34,6 +34,8 @@ interface RegionIndex {
   /** '' holds the provinces. */
   childrenOf: Map<string, RegionNode[]>;
   byCode: Map<string, RegionNode>;
+  /** '' for a province. */
+  parentOf: Map<string, string>;
 }
 
 const PLACEHOLDER_CITY = /直辖县级行政区划$/;
@@ -88,7 +90,7 @@ export function buildRegionIndex(lists: {
     const node = byCode.get(parent);
     if (node) node.isLeaf = false;
   }
-  return { childrenOf, byCode };
+  return { childrenOf, byCode, parentOf };
 }
 
 let index: RegionIndex | null = null;
@@ -106,6 +108,15 @@ function regions(): RegionIndex {
 /** The children of `code`: the provinces for '0' or ''; none for an unknown code or a leaf. */
 export function regionChildren(code: string): RegionNode[] {
   return regions().childrenOf.get(code === '0' ? '' : code) ?? [];
+}
+
+/** The names from the province down to `code` (广东省 / 广州市 / 天河区), or null for an unknown code. */
+export function regionPath(code: string): string[] | null {
+  const { byCode, parentOf } = regions();
+  const path: string[] = [];
+  for (let at: string | undefined = code; at && byCode.has(at); at = parentOf.get(at))
+    path.unshift(byCode.get(at)!.name);
+  return path.length ? path : null;
 }
 
 /** Whether `code` names a region of the tree, at any level. */

@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 
 export type JoinedRow = { id: number; name: string; creditCode: string | null; joinedAt: string; estatus: number };
+export type CurrentRow = JoinedRow & { industry: string | null; regionCode: string | null };
 
 export function createEnterprisesRepository(db: Db) {
   const count = async (tenantId: number, userId: number): Promise<number> => {
@@ -13,6 +14,21 @@ export function createEnterprisesRepository(db: Db) {
   return {
     /** How many enterprises the user belongs to, in the tenant. */
     count,
+
+    /**
+     * The session's current enterprise, if the user is (still) a member of it in the tenant: one
+     * statement, the industry's name joined (its code alone means nothing to a reader).
+     */
+    async current(tenantId: number, userId: number, enterpriseId: number): Promise<CurrentRow | null> {
+      const res = await db.execute<CurrentRow>(sql`
+        SELECT e.id, e.name, e.credit_code AS "creditCode", i.name AS industry, e.region_code AS "regionCode",
+               e.estatus, to_char(m.created_at AT TIME ZONE 'Asia/Shanghai', 'YYYY-MM-DD HH24:MI:SS') AS "joinedAt"
+        FROM enterprise_members m JOIN enterprises e ON e.id = m.enterprise_id
+        LEFT JOIN industries i ON i.code = e.industry_code
+        WHERE m.user_id = ${userId} AND m.enterprise_id = ${enterpriseId} AND e.tenant_id = ${tenantId}`);
+      const r = res.rows[0];
+      return r ? { ...r, id: Number(r.id) } : null;
+    },
 
     /** The enterprises the user has joined, newest first, one page; scoped to the tenant. */
     async joined(

@@ -1,14 +1,42 @@
-import { Envelope, JoinedEnterprise, Page, PageQuery } from '@portal/contracts';
+import { CurrentEnterpriseData, Envelope, JoinedEnterprise, Page, PageQuery } from '@portal/contracts';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { ok } from '../../platform/reply.js';
 import type { EnterprisesRepository } from './enterprises.repository.js';
 
 /** The caller's enterprises (spec §7 ent calls); the switch to one is the auth module's (a new token). */
-export const enterprisesRoutes: FastifyPluginAsyncTypebox<{ enterprises: EnterprisesRepository }> = async (
+export interface EnterprisesRoutesOptions {
+  enterprises: EnterprisesRepository;
+  /** The names of a region from the province down (the catalog's), or null for an unknown code. */
+  regionPath: (code: string) => string[] | null;
+}
+
+export const enterprisesRoutes: FastifyPluginAsyncTypebox<EnterprisesRoutesOptions> = async (
   app,
-  { enterprises },
+  { enterprises, regionPath },
 ) => {
+  // The 企业信息 page: the session's current enterprise (spec §2 ent/colist; the path is ours, §7 shows none).
+  app.get(
+    '/api/front/ent/current',
+    { preHandler: app.authenticate, schema: { response: { 200: Envelope(CurrentEnterpriseData) } } },
+    async (req) => {
+      const s = req.session!;
+      const r = s.enterpriseId === null ? null : await enterprises.current(s.tenantId, s.userId, s.enterpriseId);
+      return ok(
+        req,
+        r && {
+          entId: String(r.id),
+          entName: r.name,
+          creditCode: r.creditCode,
+          industry: r.industry,
+          region: r.regionCode ? regionPath(r.regionCode) : null,
+          estatus: r.estatus,
+          crtTime: r.joinedAt,
+        },
+      );
+    },
+  );
+
   app.get(
     '/api/front/ent/joinEntList',
     {

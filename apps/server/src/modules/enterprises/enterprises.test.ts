@@ -50,3 +50,30 @@ describe('GET /api/front/ent/joinEntList', () => {
     expect(no.json().data).toBe(false);
   });
 });
+
+describe('GET /api/front/ent/current', () => {
+  it("answers the session's enterprise with its industry's name and its region's names", async () => {
+    const res = await ctx.call({ url: '/api/front/ent/current', token: member });
+    expect(res.statusCode, res.body).toBe(200);
+    const data = res.json().data;
+    expect(data).toMatchObject({
+      entName: '星河科技有限公司',
+      creditCode: '91310000MA1FL0XK3A',
+      region: ['上海市', '浦东新区'],
+      estatus: 1,
+    });
+    expect(data.industry).toEqual(expect.any(String));
+    expect(data.industry).not.toBe('6513');
+    expect(data.crtTime).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/);
+  });
+
+  it('answers null once the user no longer belongs to it, and 401 without a session', async () => {
+    const token = await ctx.login('member');
+    await ctx.db.execute(sql`
+      DELETE FROM enterprise_members WHERE user_id = (SELECT id FROM users WHERE username = 'member')
+        AND enterprise_id = (SELECT id FROM enterprises WHERE name = '星河科技有限公司')`);
+    const res = await ctx.call({ url: '/api/front/ent/current', token });
+    expect(res.json()).toMatchObject({ status: 200, data: null });
+    expect((await ctx.call({ url: '/api/front/ent/current' })).statusCode).toBe(401);
+  });
+});

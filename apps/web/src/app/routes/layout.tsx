@@ -1,4 +1,4 @@
-import { lazy, Suspense } from 'react';
+import { lazy, Suspense, type ComponentType } from 'react';
 import { signOut } from '../../features/auth/api/logout';
 import { BasicLayout } from '../../features/shell/components/basic-layout';
 import { pathContaining } from '../../features/shell/menu';
@@ -13,12 +13,26 @@ const DragPage = lazy(async () => ({
   default: (await import('../../features/drag-page/components/drag-page')).DragPage,
 }));
 
+// Business pages by the menu component that names them, each loaded when first opened.
+const EnterpriseInfoPage = lazy(async () => ({
+  default: (await import('../../features/enterprise/components/enterprise-info-page')).EnterpriseInfoPage,
+}));
+const BUSINESS_PAGES: Record<string, ComponentType> = { 'ent/colist': EnterpriseInfoPage };
+
 const views: ShellViews = {
   dragPage: (code) => (
     <Suspense>
       <DragPage code={code} />
     </Suspense>
   ),
+  businessPage: (component) => {
+    const Page = BUSINESS_PAGES[component.replace(/^\//, '')];
+    return Page ? (
+      <Suspense>
+        <Page />
+      </Suspense>
+    ) : null;
+  },
 };
 
 const shellHooks: ShellHooks = {

@@ -6,6 +6,8 @@ import { createContext, type ReactNode } from 'react';
  */
 export interface ShellViews {
   dragPage?: (pageId: string) => ReactNode;
+  /** The business page a menu entry's `component` names, or null while no feature provides it. */
+  businessPage?: (component: string) => ReactNode | null;
 }
 
 export const ShellViewsContext = createContext<ShellViews>({});

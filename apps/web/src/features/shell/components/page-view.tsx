@@ -92,13 +92,15 @@ function DragView({ page }: { page: Page }) {
  */
 function ViewPage({ page }: { page: Page }) {
   const { t } = useTranslation();
+  const { businessPage } = useContext(ShellViewsContext);
+  const own = page.item ? businessPage?.(page.item.component) : null;
   const menu = useSession((s) => s.menu?.menu ?? NO_ITEMS);
   const trail = page.item ? (findByPath(menu, menuPath(page.item))?.trail ?? [page.item]) : [];
   return (
     <Card variant="borderless">
       <Breadcrumb items={trail.map((m) => ({ title: m.meta.title }))} />
       <h4 className="shell-title shell-title-4">{page.title}</h4>
-      <Empty description={t('shell.pageEmpty')} />
+      {own ?? <Empty description={t('shell.pageEmpty')} />}
     </Card>
   );
 }
