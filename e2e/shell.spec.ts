@@ -121,6 +121,10 @@ describe('side layout, keep-alive on', () => {
       );
     expect(level.map(([name]) => name)).toContain('企业报表');
     expect(new Set(level.map(([, left]) => left)).size).toBe(1);
+    // 成员列表 lists the enterprise's people, mobiles masked.
+    const members = page.locator('.enterprise-members');
+    await members.getByText('张敏').waitFor();
+    expect(await members.getByText('138****0002').count()).toBe(1);
     await clickMenu(page, '企业信息', '成员列表');
     await expect.poll(() => tabTitles(page)).toEqual(['首页', '成员列表', '企业信息']);
     await expect.poll(() => activeTab(page)).toBe('成员列表');

@@ -436,6 +436,18 @@ export type CurrentEnterprise = Static<typeof CurrentEnterprise>;
 /** data of /api/front/ent/current: null when the session has no enterprise (or is no longer a member). */
 export const CurrentEnterpriseData = Nullable(CurrentEnterprise);
 
+/** A member of the caller's current enterprise (the 成员列表 page); the mobile as others may see it. */
+export const EnterpriseMember = Type.Object({
+  userId: Type.String(),
+  name: Type.String(),
+  username: Type.String(),
+  /** 138****0001, or null when the account has none. */
+  mobile: Nullable(Type.String()),
+  /** When the member joined, China time. */
+  crtTime: Type.String(),
+});
+export type EnterpriseMember = Static<typeof EnterpriseMember>;
+
 export const EnterpriseTarget = Type.Object({ entId: Type.String(), entName: Type.String(), entGuId: Type.String() });
 export type EnterpriseTarget = Static<typeof EnterpriseTarget>;
 

@@ -5,6 +5,7 @@ import {
   DEFAULT_PHONE_PATTERN,
   checkPassword,
   cleanTenantCode,
+  maskMobile,
   hasKeyboardSequence,
   isAllowedAttachment,
   isBlank,
@@ -289,5 +290,12 @@ describe('cleanTenantCode', () => {
     expect(cleanTenantCode('  demo\n')).toBe('demo');
     expect(cleanTenantCode('nullpark')).toBe('nullpark');
     expect(cleanTenantCode('undefined1')).toBe('undefined1');
+  });
+});
+
+describe('maskMobile', () => {
+  it('keeps the first three and the last four digits', () => {
+    expect(maskMobile('13800000001')).toBe('138****0001');
+    expect(maskMobile('123456')).toBe('123456');
   });
 });

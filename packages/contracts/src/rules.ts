@@ -99,6 +99,11 @@ export function phonePattern(override?: string | null): RegExp {
   return new RegExp(DEFAULT_PHONE_PATTERN);
 }
 
+/** A mobile number as others may see it: 138****0001 (the first three and last four digits). */
+export function maskMobile(mobile: string): string {
+  return mobile.length >= 7 ? `${mobile.slice(0, 3)}****${mobile.slice(-4)}` : mobile;
+}
+
 export function isValidPhone(phone: string, override?: string | null): boolean {
   return phonePattern(override).test(phone);
 }

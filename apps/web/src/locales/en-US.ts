@@ -230,7 +230,14 @@ const enUS: Messages = {
     total: '{{total}} in all',
     confirmEnterprise: 'Switch to enterprise “{{name}}”?',
   },
-  enterprise: { industry: 'Industry', region: 'Region', none: 'You do not belong to an enterprise yet' },
+  enterprise: {
+    industry: 'Industry',
+    region: 'Region',
+    none: 'You do not belong to an enterprise yet',
+    memberName: 'Name',
+    username: 'Account',
+    mobile: 'Mobile',
+  },
   notFound: { title: '404', subtitle: 'Sorry, the page you visited does not exist', back: 'Back home' },
 };
 

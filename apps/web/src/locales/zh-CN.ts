@@ -226,7 +226,14 @@ const zhCN = {
     total: '共 {{total}} 条',
     confirmEnterprise: '确定切换到企业“{{name}}”吗？',
   },
-  enterprise: { industry: '所属行业', region: '所在地区', none: '当前没有所在企业' },
+  enterprise: {
+    industry: '所属行业',
+    region: '所在地区',
+    none: '当前没有所在企业',
+    memberName: '姓名',
+    username: '账号',
+    mobile: '手机号',
+  },
   notFound: { title: '404', subtitle: '抱歉，您访问的页面不存在', back: '返回首页' },
 };
 

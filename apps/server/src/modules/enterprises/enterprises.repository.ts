@@ -3,6 +3,7 @@ import type { Db } from '../../db/client.js';
 
 export type JoinedRow = { id: number; name: string; creditCode: string | null; joinedAt: string; estatus: number };
 export type CurrentRow = JoinedRow & { industry: string | null; regionCode: string | null };
+export type MemberRow = { id: number; name: string; username: string; mobile: string | null; joinedAt: string };
 
 export function createEnterprisesRepository(db: Db) {
   const count = async (tenantId: number, userId: number): Promise<number> => {
@@ -28,6 +29,29 @@ export function createEnterprisesRepository(db: Db) {
         WHERE m.user_id = ${userId} AND m.enterprise_id = ${enterpriseId} AND e.tenant_id = ${tenantId}`);
       const r = res.rows[0];
       return r ? { ...r, id: Number(r.id) } : null;
+    },
+
+    /**
+     * The members of an enterprise, earliest first, one page: only when `userId` is one of them, in
+     * the tenant (else none), so a session can list only its own enterprise's people.
+     */
+    async members(
+      tenantId: number,
+      userId: number,
+      enterpriseId: number,
+      page: number,
+      limit: number,
+    ): Promise<{ rows: MemberRow[]; total: number }> {
+      const res = await db.execute<MemberRow & { total: number }>(sql`
+        SELECT u.id, u.name, u.username, u.mobile,
+               to_char(m.created_at AT TIME ZONE 'Asia/Shanghai', 'YYYY-MM-DD HH24:MI:SS') AS "joinedAt",
+               count(*) OVER ()::int AS total
+        FROM enterprise_members m JOIN enterprises e ON e.id = m.enterprise_id JOIN users u ON u.id = m.user_id
+        WHERE m.enterprise_id = ${enterpriseId} AND e.tenant_id = ${tenantId}
+          AND EXISTS (SELECT 1 FROM enterprise_members c WHERE c.enterprise_id = ${enterpriseId} AND c.user_id = ${userId})
+        ORDER BY m.created_at, u.id
+        LIMIT ${limit} OFFSET ${(page - 1) * limit}`);
+      return { rows: res.rows.map((r) => ({ ...r, id: Number(r.id) })), total: res.rows[0]?.total ?? 0 };
     },
 
     /** The enterprises the user has joined, newest first, one page; scoped to the tenant. */

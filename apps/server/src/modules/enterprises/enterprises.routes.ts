@@ -1,4 +1,12 @@
-import { CurrentEnterpriseData, Envelope, JoinedEnterprise, Page, PageQuery } from '@portal/contracts';
+import {
+  CurrentEnterpriseData,
+  EnterpriseMember,
+  Envelope,
+  JoinedEnterprise,
+  maskMobile,
+  Page,
+  PageQuery,
+} from '@portal/contracts';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { ok } from '../../platform/reply.js';
@@ -58,6 +66,36 @@ export const enterprisesRoutes: FastifyPluginAsyncTypebox<EnterprisesRoutesOptio
           creditCode: r.creditCode,
           crtTime: r.joinedAt,
           estatus: r.estatus,
+        })),
+        total,
+      });
+    },
+  );
+
+  // The 成员列表 page: the people of the session's enterprise (ours, §7 shows none); mobiles masked.
+  app.get(
+    '/api/front/ent/members',
+    {
+      preHandler: app.authenticate,
+      schema: { querystring: PageQuery, response: { 200: Envelope(Page(EnterpriseMember)) } },
+    },
+    async (req) => {
+      const s = req.session!;
+      if (s.enterpriseId === null) return ok(req, { rows: [], total: 0 });
+      const { rows, total } = await enterprises.members(
+        s.tenantId,
+        s.userId,
+        s.enterpriseId,
+        req.query.page ?? 1,
+        req.query.limit ?? 10,
+      );
+      return ok(req, {
+        rows: rows.map((r) => ({
+          userId: String(r.id),
+          name: r.name,
+          username: r.username,
+          mobile: r.mobile && maskMobile(r.mobile),
+          crtTime: r.joinedAt,
         })),
         total,
       });

@@ -77,3 +77,32 @@ describe('GET /api/front/ent/current', () => {
     expect((await ctx.call({ url: '/api/front/ent/current' })).statusCode).toBe(401);
   });
 });
+
+describe('GET /api/front/ent/members', () => {
+  it("pages the people of the session's enterprise, mobiles masked, and nobody else's", async () => {
+    const admin = await ctx.login('admin');
+    const res = await ctx.call({ url: '/api/front/ent/members?page=1&limit=50', token: admin });
+    expect(res.statusCode, res.body).toBe(200);
+    const { rows, total } = res.json().data as {
+      rows: { name: string; username: string; mobile: string | null; crtTime: string }[];
+      total: number;
+    };
+    expect(total).toBe(rows.length);
+    expect(rows.map((r) => r.username)).toContain('admin');
+    for (const r of rows) {
+      expect(r.mobile === null || /^\d{3}\*{4}\d{4}$/.test(r.mobile), String(r.mobile)).toBe(true);
+      expect(r.crtTime).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/);
+    }
+    // The other park's enterprise names the member too; its people never show here.
+    expect(rows.map((r) => r.name)).not.toContain('他园企业');
+  });
+
+  it('lists nobody for a session whose user left the enterprise', async () => {
+    const token = await ctx.login('admin');
+    await ctx.db.execute(sql`
+      DELETE FROM enterprise_members WHERE user_id = (SELECT id FROM users WHERE username = 'admin')
+        AND enterprise_id = (SELECT id FROM enterprises WHERE name = '星河科技有限公司')`);
+    const res = await ctx.call({ url: '/api/front/ent/members', token });
+    expect(res.json().data).toEqual({ rows: [], total: 0 });
+  });
+});

@@ -17,7 +17,13 @@ const DragPage = lazy(async () => ({
 const EnterpriseInfoPage = lazy(async () => ({
   default: (await import('../../features/enterprise/components/enterprise-info-page')).EnterpriseInfoPage,
 }));
-const BUSINESS_PAGES: Record<string, ComponentType> = { 'ent/colist': EnterpriseInfoPage };
+const MembersPage = lazy(async () => ({
+  default: (await import('../../features/enterprise/components/members-page')).MembersPage,
+}));
+const BUSINESS_PAGES: Record<string, ComponentType> = {
+  'ent/colist': EnterpriseInfoPage,
+  'ent/members/list': MembersPage,
+};
 
 const views: ShellViews = {
   dragPage: (code) => (

@@ -1,3 +1,4 @@
+import { maskMobile } from '@portal/contracts';
 import { Button, Form, Input, Result, Steps, notification } from 'antd';
 import { useState, type ReactNode } from 'react';
 import { ApiError, ownMessage } from '../../../lib/api/client';
@@ -20,7 +21,6 @@ interface Values {
   repeat: string;
 }
 
-const masked = (m: string) => (m.length >= 7 ? `${m.slice(0, 3)}****${m.slice(-4)}` : m);
 const fail = (title: string, err: unknown) => {
   const text = ownMessage(err);
   if (text) notification.error({ message: title, description: text, duration: 4 });
@@ -148,7 +148,7 @@ export function ForgotPasswordPage({
           </div>
           {step === 1 ? (
             <>
-              <p className="acct-note">{t('account.codeSentTo', { mobile: masked(mobile.trim()) })}</p>
+              <p className="acct-note">{t('account.codeSentTo', { mobile: maskMobile(mobile.trim()) })}</p>
               {human.imageInput ? (
                 <Form.Item name="imgCode" label={t('forms.imageCaptcha')}>
                   {human.imageInput}

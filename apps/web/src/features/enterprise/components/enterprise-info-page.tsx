@@ -1,6 +1,6 @@
 import { Badge, Descriptions, Empty, Skeleton } from 'antd';
 import { useTranslation } from '../../../lib/i18n';
-import { useCurrentEnterprise } from '../api/current-enterprise';
+import { useCurrentEnterprise } from '../api/enterprise';
 import './enterprise-info-page.css';
 
 const ESTATUS_BADGE = ['warning', 'success', 'error'] as const;
