@@ -398,6 +398,8 @@ describe('top menu layout (screen 8), keep-alive off', () => {
     // A root without children navigates.
     await top.getByRole('menuitem', { name: '园区资讯' }).click();
     await page.waitForURL(/\/center\/news/);
+    // 园区资讯 is a drag page of the park's news.
+    await page.locator('.drag-page').getByText('冬季供暖及用电安全提示', { exact: false }).waitFor();
     await expect.poll(() => page.locator('.shell-sider-sub').count()).toBe(0);
     // The route decides the active root.
     await go(page, '/message/index');

@@ -62,7 +62,7 @@ describe('seedDemo', () => {
     expect(
       (await one<{ title: string }>(sql`SELECT meta->>'title' AS title FROM menus WHERE name = 'entColist'`)).title,
     ).toBe('企业资料');
-    expect((await one<{ n: number }>(sql`SELECT count(*)::int AS n FROM page_definitions`)).n).toBe(2);
+    expect((await one<{ n: number }>(sql`SELECT count(*)::int AS n FROM page_definitions`)).n).toBe(3);
     const joined = await one<{ n: number }>(sql`
       SELECT count(*)::int AS n FROM enterprise_members m JOIN users u ON u.id = m.user_id WHERE u.username = 'admin'`);
     expect(joined.n).toBe(13);

@@ -228,7 +228,9 @@ const MENU: MenuSeed[] = [
     path: '/news',
     title: '园区资讯',
     icon: 'ReadOutlined',
-    component: 'news/index',
+    // A drag page until the news of the notices issue arrive.
+    component: 'DragPageView',
+    pageId: 'park-news',
     keepAlive: true,
   },
   {
@@ -643,6 +645,37 @@ const demoPages = (tenantId: number) => [
         items: [
           { title: '服务申请', path: '/ent/apply' },
           { title: '物业报修', path: '/services/repair' },
+          { title: '我的消息', path: '/message/index' },
+        ],
+      },
+    ],
+  },
+  {
+    tenantId,
+    code: 'park-news',
+    title: '园区资讯',
+    blocks: [
+      {
+        type: 'text',
+        title: '11月20日 · 园区2026年度企业服务满意度调查启动',
+        text: '为持续提升服务质量，园区即日起开展年度企业服务满意度调查，请各企业于12月5日前通过“服务申请”提交问卷。',
+      },
+      {
+        type: 'text',
+        title: '11月18日 · 冬季供暖及用电安全提示',
+        text: '园区集中供暖将于11月25日开始试运行。请各企业检查办公区域用电线路，下班前关闭非必要电器。',
+      },
+      {
+        type: 'text',
+        title: '11月12日 · 科技型中小企业评价政策解读会',
+        text: '园区将于12月3日下午在综合服务中心三楼举办政策解读会，欢迎各企业派员参加。',
+      },
+      {
+        type: 'links',
+        title: '相关服务',
+        items: [
+          { title: '服务申请', path: '/ent/apply' },
+          { title: '会议室预约', path: '/services/meeting' },
           { title: '我的消息', path: '/message/index' },
         ],
       },
