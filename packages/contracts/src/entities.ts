@@ -303,18 +303,6 @@ export const MenuMeta = Type.Object({
 });
 export type MenuMeta = Static<typeof MenuMeta>;
 
-export interface MenuItem {
-  id: string;
-  path: string;
-  name: string;
-  hidden: boolean;
-  parentId: string | null;
-  component: string;
-  redirect?: string | null;
-  route?: string;
-  meta: MenuMeta;
-  children?: MenuItem[];
-}
 export const MenuItem = Type.Cyclic(
   {
     MenuItem: Type.Object({
@@ -332,6 +320,7 @@ export const MenuItem = Type.Cyclic(
   },
   'MenuItem',
 );
+export type MenuItem = Static<typeof MenuItem>;
 
 export const PermissionQuery = Type.Object({
   token: Type.Optional(Text(2048)),
@@ -349,11 +338,7 @@ export const MenuData = Type.Object({
   allAuth: Type.Array(PermissionItem),
   menu: Type.Array(MenuItem),
 });
-export interface MenuData {
-  auth: PermissionItem[];
-  allAuth: PermissionItem[];
-  menu: MenuItem[];
-}
+export type MenuData = Static<typeof MenuData>;
 
 // ---- Drag-page definitions (spec §2: a menu entry's drag-page view) -------------------------------
 /** Blocks a drag-page view renders; the builder (a later issue) writes the same shape. */
@@ -548,13 +533,6 @@ export type IndustryTreeQuery = Static<typeof IndustryTreeQuery>;
  * 3 group (中类, 3 digits), 4 class (小类, 4 digits). `children` only in the whole-tree answer,
  * and only under a node that has any.
  */
-export interface IndustryNode {
-  code: string;
-  name: string;
-  level: number;
-  isLeaf: boolean;
-  children?: IndustryNode[];
-}
 export const IndustryNode = Type.Cyclic(
   {
     IndustryNode: Type.Object({
@@ -567,6 +545,7 @@ export const IndustryNode = Type.Cyclic(
   },
   'IndustryNode',
 );
+export type IndustryNode = Static<typeof IndustryNode>;
 
 /** `regionTreeListByCode`: `qhCode` 0 (or absent, or empty) for the provinces, else a node's code. */
 export const RegionQuery = Type.Object({
