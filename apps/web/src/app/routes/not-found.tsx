@@ -1,27 +1,15 @@
-import { Button, Result } from 'antd';
-import { useTranslation } from '../../lib/i18n';
-import { Outlet, useNavigate } from 'react-router';
-import { useSession } from '../../lib/session';
+import { Outlet } from 'react-router';
+import { NotFoundView } from '../../features/shell/components/not-found-view';
 import { AntdProvider } from '../../lib/antd';
+import { useSession } from '../../lib/session';
 
 /** /404: on its own without a session; signed in, the shell shows it (the nested routes). */
 export function NotFoundRoute() {
-  const { t } = useTranslation();
-  const navigate = useNavigate();
   const signedIn = useSession((s) => s.token) !== null;
   if (signedIn) return <Outlet />;
   return (
     <AntdProvider>
-      <Result
-        status="404"
-        title={t('notFound.title')}
-        subTitle={t('notFound.subtitle')}
-        extra={
-          <Button type="primary" onClick={() => navigate('/')}>
-            {t('notFound.back')}
-          </Button>
-        }
-      />
+      <NotFoundView />
     </AntdProvider>
   );
 }

@@ -3,7 +3,7 @@ import { useNavigate } from 'react-router';
 import { Result } from '../../../components/lazy-result';
 import { useTranslation } from '../../../lib/i18n';
 
-/** /404 for a signed-in user: inside the shell, so the menu and the open tabs stay at hand. */
+/** The not-found page; signed in, inside the shell, so the menu and the open tabs stay at hand. */
 export function NotFoundView() {
   const { t } = useTranslation();
   const navigate = useNavigate();
