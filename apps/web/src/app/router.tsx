@@ -1,8 +1,9 @@
 import { OPEN_ROUTES } from '@portal/contracts';
-import { lazy, Suspense, type ComponentType, type LazyExoticComponent } from 'react';
+import { Suspense } from 'react';
 import { BrowserRouter, Navigate, Route, Routes } from 'react-router';
 import { basename } from '../lib/config';
 import { ChunkFailure } from './chunk-failure';
+import { load } from './load';
 import { LoginRoute } from './routes/login';
 import { RootRoute } from './routes/root';
 import { ShellSkeleton } from './shell-skeleton';
@@ -19,11 +20,6 @@ const BUILT_OPEN_ROUTES = new Set<string>([
   '/user/alteration',
   '/user/register-result',
 ]);
-
-/** A route module's component, loaded with the first address that needs it. */
-function load<M, K extends keyof M>(module: () => Promise<M>, name: K): LazyExoticComponent<ComponentType> {
-  return lazy(async () => ({ default: (await module())[name] as ComponentType }));
-}
 
 // Registration and the password pages: each its own chunk, none in the login page's bytes.
 const RegisterRoute = load(() => import('./routes/register'), 'RegisterRoute');

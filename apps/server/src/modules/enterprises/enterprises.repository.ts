@@ -5,6 +5,9 @@ export type JoinedRow = { id: number; name: string; creditCode: string | null; j
 export type CurrentRow = JoinedRow & { industry: string | null; regionCode: string | null };
 export type MemberRow = { id: number; name: string; username: string; mobile: string | null; joinedAt: string };
 
+/** When the member `m` joined, as the portal shows times: China time, `YYYY-MM-DD HH:mm:ss`. */
+const JOINED_AT = sql.raw(`to_char(m.created_at AT TIME ZONE 'Asia/Shanghai', 'YYYY-MM-DD HH24:MI:SS') AS "joinedAt"`);
+
 export function createEnterprisesRepository(db: Db) {
   const count = async (tenantId: number, userId: number): Promise<number> => {
     const res = await db.execute<{ n: number }>(sql`
@@ -23,7 +26,7 @@ export function createEnterprisesRepository(db: Db) {
     async current(tenantId: number, userId: number, enterpriseId: number): Promise<CurrentRow | null> {
       const res = await db.execute<CurrentRow>(sql`
         SELECT e.id, e.name, e.credit_code AS "creditCode", i.name AS industry, e.region_code AS "regionCode",
-               e.estatus, to_char(m.created_at AT TIME ZONE 'Asia/Shanghai', 'YYYY-MM-DD HH24:MI:SS') AS "joinedAt"
+               e.estatus, ${JOINED_AT}
         FROM enterprise_members m JOIN enterprises e ON e.id = m.enterprise_id
         LEFT JOIN industries i ON i.code = e.industry_code
         WHERE m.user_id = ${userId} AND m.enterprise_id = ${enterpriseId} AND e.tenant_id = ${tenantId}`);
@@ -44,7 +47,7 @@ export function createEnterprisesRepository(db: Db) {
     ): Promise<{ rows: MemberRow[]; total: number }> {
       const res = await db.execute<MemberRow & { total: number }>(sql`
         SELECT u.id, u.name, u.username, u.mobile,
-               to_char(m.created_at AT TIME ZONE 'Asia/Shanghai', 'YYYY-MM-DD HH24:MI:SS') AS "joinedAt",
+               ${JOINED_AT},
                count(*) OVER ()::int AS total
         FROM enterprise_members m JOIN enterprises e ON e.id = m.enterprise_id JOIN users u ON u.id = m.user_id
         WHERE m.enterprise_id = ${enterpriseId} AND e.tenant_id = ${tenantId}
@@ -63,7 +66,7 @@ export function createEnterprisesRepository(db: Db) {
     ): Promise<{ rows: JoinedRow[]; total: number }> {
       const res = await db.execute<JoinedRow & { total: number }>(sql`
         SELECT e.id, e.name, e.credit_code AS "creditCode",
-               to_char(m.created_at AT TIME ZONE 'Asia/Shanghai', 'YYYY-MM-DD HH24:MI:SS') AS "joinedAt",
+               ${JOINED_AT},
                e.estatus, count(*) OVER ()::int AS total
         FROM enterprise_members m JOIN enterprises e ON e.id = m.enterprise_id
         WHERE m.user_id = ${userId} AND e.tenant_id = ${tenantId}

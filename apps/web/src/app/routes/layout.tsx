@@ -1,4 +1,4 @@
-import { lazy, Suspense, type ComponentType } from 'react';
+import { Suspense, type ComponentType } from 'react';
 import { signOut } from '../../features/auth/api/logout';
 import { BasicLayout } from '../../features/shell/components/basic-layout';
 import { pathContaining } from '../../features/shell/menu';
@@ -7,22 +7,15 @@ import { ShellViewsContext, type ShellViews } from '../../features/shell/views';
 import { useAccountMenu, type ShellHooks } from '../../features/switching/components/user-menu';
 import { useSession } from '../../lib/session';
 import { LanguageToggle } from '../language-toggle';
+import { load } from '../load';
 
 // Drag pages load with the first one opened (their blocks bring charts, grids and Typography).
-const DragPage = lazy(async () => ({
-  default: (await import('../../features/drag-page/components/drag-page')).DragPage,
-}));
+const DragPage = load(() => import('../../features/drag-page/components/drag-page'), 'DragPage');
 
 // Business pages by the menu component that names them, each loaded when first opened.
-const EnterpriseInfoPage = lazy(async () => ({
-  default: (await import('../../features/enterprise/components/enterprise-info-page')).EnterpriseInfoPage,
-}));
-const MembersPage = lazy(async () => ({
-  default: (await import('../../features/enterprise/components/members-page')).MembersPage,
-}));
 const BUSINESS_PAGES: Record<string, ComponentType> = {
-  'ent/colist': EnterpriseInfoPage,
-  'ent/members/list': MembersPage,
+  'ent/colist': load(() => import('../../features/enterprise/components/enterprise-info-page'), 'EnterpriseInfoPage'),
+  'ent/members/list': load(() => import('../../features/enterprise/components/members-page'), 'MembersPage'),
 };
 
 const views: ShellViews = {
