@@ -14,6 +14,8 @@ const expected = (text: string) => ({ expected: text });
 export const RuntimeSwitches = Type.Object(
   {
     siteName: Type.String({ default: '企业服务门户', description: 'site name (also SITE_NAME)' }),
+    /** The site name in English mode; empty shows `siteName` (also SITE_NAME_EN). */
+    siteNameEn: Type.String({ default: 'Enterprise Service Portal' }),
     logo: Type.String({ default: '' }),
     /** Layout theme; empty is the default side-menu layout. */
     theme: Type.String({ default: '' }),

@@ -21,6 +21,15 @@ import {
 const id = () => bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity();
 const ref = (name: string) => bigint(name, { mode: 'number' });
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
+/**
+ * A row's names in other languages than Chinese (ADR 020): `{ en: { name: 'Demo Park' } }`. The
+ * Chinese columns stay the names of record; a missing translation falls back to them.
+ */
+export type Translations<T> = { en?: Partial<T> };
+const translations = <T>() => jsonb('translations').notNull().default({}).$type<Translations<T>>();
+type Named = { name: string };
+type Titled = { title: string };
+
 const tenantRef = () =>
   ref('tenant_id')
     .notNull()
@@ -30,6 +39,7 @@ export const tenants = pgTable('tenants', {
   id: id(),
   code: text('code').notNull().unique(),
   name: text('name').notNull(),
+  translations: translations<Named>(),
   createdAt: createdAt(),
 });
 
@@ -40,6 +50,7 @@ export const roles = pgTable(
     tenantId: tenantRef(),
     code: text('code').notNull(),
     title: text('title').notNull(),
+    translations: translations<Titled>(),
     /** The role a self-registered user gets (issue 6); at most one per tenant. */
     isDefault: boolean('is_default').notNull().default(false),
     createdAt: createdAt(),
@@ -59,6 +70,7 @@ export const applications = pgTable(
     tenantId: tenantRef(),
     code: text('code').notNull(),
     name: text('name').notNull(),
+    translations: translations<Named>(),
     createdAt: createdAt(),
   },
   (t) => [uniqueIndex('applications_tenant_code').on(t.tenantId, t.code)],
@@ -71,6 +83,7 @@ export const workbenches = pgTable(
     tenantId: tenantRef(),
     code: text('code').notNull(),
     name: text('name').notNull(),
+    translations: translations<Named>(),
     createdAt: createdAt(),
   },
   (t) => [uniqueIndex('workbenches_tenant_code').on(t.tenantId, t.code)],
@@ -83,6 +96,7 @@ export const enterprises = pgTable(
     tenantId: tenantRef(),
     guid: uuid('guid').notNull().defaultRandom().unique(),
     name: text('name').notNull(),
+    translations: translations<Named>(),
     creditCode: text('credit_code'),
     industryCode: text('industry_code'),
     regionCode: text('region_code'),
@@ -104,6 +118,7 @@ export const users = pgTable(
     username: text('username').notNull(),
     passwordHash: text('password_hash').notNull(),
     name: text('name').notNull(),
+    translations: translations<Named>(),
     nickname: text('nickname'),
     mobile: text('mobile'),
     image: text('image'),
@@ -204,6 +219,8 @@ export const menus = pgTable(
     serviceType: smallint('service_type').notNull().default(0),
     module: text('module'),
     meta: jsonb('meta').notNull().$type<Record<string, unknown>>(),
+    /** The entry's meta.title in other languages. */
+    translations: translations<Titled>(),
   },
   (t) => [index('menus_tenant').on(t.tenantId)],
 );
@@ -217,6 +234,7 @@ export const pageDefinitions = pgTable(
     code: text('code').notNull(),
     title: text('title').notNull(),
     blocks: jsonb('blocks').notNull().$type<unknown[]>(),
+    translations: translations<{ title: string; blocks: unknown[] }>(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [uniqueIndex('page_definitions_tenant_code').on(t.tenantId, t.code)],
@@ -521,6 +539,7 @@ export const registerAgreements = pgTable('register_agreements', {
     .primaryKey()
     .references(() => tenants.id, { onDelete: 'cascade' }),
   html: text('html').notNull(),
+  translations: translations<{ html: string }>(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });
 

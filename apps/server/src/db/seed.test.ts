@@ -37,9 +37,14 @@ describe('seedDemo', () => {
     await ctx.db.execute(
       sql`UPDATE menus SET meta = jsonb_set(meta, '{title}', '"企业资料"') WHERE name = 'entColist'`,
     );
+    // A demo from before names had translations, except one someone gave its own.
+    await ctx.db.execute(sql`UPDATE roles SET translations = '{}'`);
+    await ctx.db.execute(sql`UPDATE roles SET translations = '{"en":{"title":"Company admin"}}' WHERE code = 'ent_admin'`);
 
     const first = await seedDemo(ctx.db, { passwordHash });
-    expect(first).toEqual({ result: 'updated', added: 1 + 1 + 3 + 1 + 2 });
+    // Rows added (the default role's flag, the agreement, 3 menus, a page, 2 enterprises), then
+    // those of them and the 2 untranslated roles given their English names.
+    expect(first).toEqual({ result: 'updated', added: 1 + 1 + 3 + 1 + 2 + (1 + 3 + 1 + 2 + 2) });
     expect(await seedDemo(ctx.db, { passwordHash })).toEqual({ result: 'unchanged' });
 
     expect(await one(sql`SELECT code FROM roles WHERE is_default`)).toEqual({ code: 'ent_member' });
@@ -63,6 +68,14 @@ describe('seedDemo', () => {
       (await one<{ title: string }>(sql`SELECT meta->>'title' AS title FROM menus WHERE name = 'entColist'`)).title,
     ).toBe('企业资料');
     expect((await one<{ n: number }>(sql`SELECT count(*)::int AS n FROM page_definitions`)).n).toBe(3);
+    const roles = await ctx.db.execute<{ code: string; en: string }>(
+      sql`SELECT code, translations #>> '{en,title}' AS en FROM roles ORDER BY id`,
+    );
+    expect(roles.rows.slice(0, 3)).toEqual([
+      { code: 'ent_admin', en: 'Company admin' },
+      { code: 'ent_member', en: 'Enterprise member' },
+      { code: 'park_operator', en: 'Park operator' },
+    ]);
     const joined = await one<{ n: number }>(sql`
       SELECT count(*)::int AS n FROM enterprise_members m JOIN users u ON u.id = m.user_id WHERE u.username = 'admin'`);
     expect(joined.n).toBe(13);

@@ -5,7 +5,8 @@
  * either all of it is there or none. Later starts add to an existing demo tenant what newer
  * versions of the demo have and it lacks (topUpDemo).
  */
-import { sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
+import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Db } from './client.js';
 import * as s from './schema.js';
 import { sanitizeRichText } from '../platform/html.js';
@@ -16,6 +17,8 @@ interface MenuSeed {
   name: string;
   path: string;
   title: string;
+  /** The title in English (ADR 020). */
+  en: string;
   icon?: string;
   component?: string;
   hidden?: boolean;
@@ -74,6 +77,7 @@ const MENU: MenuSeed[] = [
     name: 'enterprise',
     path: '/ent',
     title: '企业服务',
+    en: 'Enterprise services',
     icon: 'AppstoreOutlined',
     component: 'RouteView',
     roles: ENT_ROLES,
@@ -82,6 +86,7 @@ const MENU: MenuSeed[] = [
         name: 'entManage',
         path: '/ent/manage',
         title: '企业管理',
+        en: 'Enterprise management',
         icon: 'BankOutlined',
         component: 'RouteView',
         roles: ENT_ROLES,
@@ -90,6 +95,7 @@ const MENU: MenuSeed[] = [
             name: 'entColist',
             path: '/ent/colist',
             title: '企业信息',
+            en: 'Enterprise information',
             icon: 'IdcardOutlined',
             component: 'ent/colist',
             keepAlive: true,
@@ -99,6 +105,7 @@ const MENU: MenuSeed[] = [
             name: 'entMembers',
             path: '/ent/members',
             title: '成员管理',
+            en: 'Members',
             icon: 'TeamOutlined',
             component: 'RouteView',
             roles: ENT_ROLES,
@@ -107,6 +114,7 @@ const MENU: MenuSeed[] = [
                 name: 'entMemberList',
                 path: '/ent/members/list',
                 title: '成员列表',
+                en: 'Member list',
                 component: 'ent/members/list',
                 keepAlive: true,
                 roles: ENT_ROLES,
@@ -115,6 +123,7 @@ const MENU: MenuSeed[] = [
                 name: 'entMemberInvite',
                 path: '/ent/members/invite',
                 title: '邀请成员',
+                en: 'Invite members',
                 component: 'ent/members/invite',
                 roles: ['ent_admin'],
               },
@@ -124,6 +133,7 @@ const MENU: MenuSeed[] = [
             name: 'entDetail',
             path: '/ent/detail',
             title: '企业详情',
+            en: 'Enterprise details',
             component: 'ent/detail',
             hidden: true,
             roles: ENT_ROLES,
@@ -134,6 +144,7 @@ const MENU: MenuSeed[] = [
         name: 'entApply',
         path: '/ent/apply',
         title: '服务申请',
+        en: 'Service requests',
         icon: 'FormOutlined',
         component: 'ent/apply',
         roles: ENT_ROLES,
@@ -142,6 +153,7 @@ const MENU: MenuSeed[] = [
         name: 'entDashboard',
         path: '/ent/dashboard',
         title: '企业看板',
+        en: 'Enterprise dashboard',
         icon: 'DashboardOutlined',
         component: 'DragPageView',
         pageId: 'ent-dashboard',
@@ -154,27 +166,45 @@ const MENU: MenuSeed[] = [
         path: 'reports',
         module: 'ent',
         title: '企业报表',
+        en: 'Enterprise reports',
         component: 'ent/reports',
         roles: ENT_ROLES,
       },
-      { name: 'entDraft', path: '/ent/draft', title: '草稿箱', component: 'ent/draft', route: '0', roles: ENT_ROLES },
+      {
+        name: 'entDraft',
+        path: '/ent/draft',
+        title: '草稿箱',
+        en: 'Drafts',
+        component: 'ent/draft',
+        route: '0',
+        roles: ENT_ROLES,
+      },
     ],
   },
   {
     name: 'messageCenter',
     path: '/message',
     title: '消息中心',
+    en: 'Message center',
     icon: 'BellOutlined',
     component: 'RouteView',
     roles: ENT_ROLES,
     children: [
-      { name: 'messageIndex', path: '/message/index', title: '我的消息', component: 'message/index', roles: ENT_ROLES },
+      {
+        name: 'messageIndex',
+        path: '/message/index',
+        title: '我的消息',
+        en: 'My messages',
+        component: 'message/index',
+        roles: ENT_ROLES,
+      },
     ],
   },
   {
     name: 'workbenchApps',
     path: '/wb',
     title: '工作台应用',
+    en: 'Workbench apps',
     icon: 'DesktopOutlined',
     component: 'RouteView',
     app: 'ENT_WORKBENCH',
@@ -184,6 +214,7 @@ const MENU: MenuSeed[] = [
         name: 'wbDashboard',
         path: '/wb/dashboard',
         title: '数据看板',
+        en: 'Data dashboard',
         component: 'DragPageView',
         pageId: 'demo-dashboard',
         app: 'ENT_WORKBENCH',
@@ -193,6 +224,7 @@ const MENU: MenuSeed[] = [
         name: 'wbCloudOrders',
         path: 'cloudOrders',
         title: '云服务订单',
+        en: 'Cloud service orders',
         serviceType: 1,
         url: 'https://cloud.example.com/orders?wb={workbenchCoding}',
         app: 'ENT_WORKBENCH',
@@ -204,18 +236,45 @@ const MENU: MenuSeed[] = [
     name: 'parkServices',
     path: '/services',
     title: '园区服务',
+    en: 'Park services',
     icon: 'ShopOutlined',
     component: 'RouteView',
     children: [
-      { name: 'svcRepair', path: '/services/repair', title: '物业报修', component: 'services/repair', keepAlive: true },
-      { name: 'svcMeeting', path: '/services/meeting', title: '会议室预约', component: 'services/meeting' },
-      { name: 'svcVisitor', path: '/services/visitor', title: '访客登记', component: 'services/visitor' },
-      { name: 'svcParking', path: '/services/parking', title: '停车缴费', component: 'services/parking' },
+      {
+        name: 'svcRepair',
+        path: '/services/repair',
+        title: '物业报修',
+        en: 'Repair requests',
+        component: 'services/repair',
+        keepAlive: true,
+      },
+      {
+        name: 'svcMeeting',
+        path: '/services/meeting',
+        title: '会议室预约',
+        en: 'Meeting rooms',
+        component: 'services/meeting',
+      },
+      {
+        name: 'svcVisitor',
+        path: '/services/visitor',
+        title: '访客登记',
+        en: 'Visitors',
+        component: 'services/visitor',
+      },
+      {
+        name: 'svcParking',
+        path: '/services/parking',
+        title: '停车缴费',
+        en: 'Parking fees',
+        component: 'services/parking',
+      },
       // An external service embedded under /IframePageContent, with the workbench code in its address.
       {
         name: 'svcHall',
         path: 'serviceHall',
         title: '服务大厅',
+        en: 'Service hall',
         serviceType: 1,
         url: 'https://park.example.com/hall?wb={workbenchCoding}',
         keepAlive: true,
@@ -227,6 +286,7 @@ const MENU: MenuSeed[] = [
     name: 'parkNews',
     path: '/news',
     title: '园区资讯',
+    en: 'Park news',
     icon: 'ReadOutlined',
     // A drag page until the news of the notices issue arrive.
     component: 'DragPageView',
@@ -237,16 +297,25 @@ const MENU: MenuSeed[] = [
     name: 'parkLinks',
     path: '/links',
     title: '园区链接',
+    en: 'Park links',
     icon: 'LinkOutlined',
     component: 'RouteView',
     redirect: '/links/policy',
     children: [
-      { name: 'parkSite', path: '/links/site', title: '园区官网', url: 'https://park.example.com/', external: true },
+      {
+        name: 'parkSite',
+        path: '/links/site',
+        title: '园区官网',
+        en: 'Park website',
+        url: 'https://park.example.com/',
+        external: true,
+      },
       // An external system entered through the sign-on server (spec §2 /front/esa/system/sso).
       {
         name: 'propertyService',
         path: '/links/property',
         title: '物业服务',
+        en: 'Property services',
         url: `{PORTAL}front/esa/system/sso?sysCode=${EXAMPLE_SYSTEM.sysCode}`,
         external: true,
       },
@@ -254,6 +323,7 @@ const MENU: MenuSeed[] = [
         name: 'parkPolicy',
         path: '/links/policy',
         title: '政策解读',
+        en: 'Policy guides',
         component: 'IframePageView',
         url: 'https://park.example.com/policy',
         keepAlive: true,
@@ -264,6 +334,7 @@ const MENU: MenuSeed[] = [
     name: 'parkOps',
     path: '/ops',
     title: '园区运营',
+    en: 'Park operations',
     icon: 'ClusterOutlined',
     component: 'RouteView',
     app: 'PARK_OPS',
@@ -273,6 +344,7 @@ const MENU: MenuSeed[] = [
         name: 'opsEnterprises',
         path: '/ops/enterprises',
         title: '入驻企业',
+        en: 'Resident enterprises',
         component: 'ops/enterprises',
         app: 'PARK_OPS',
         roles: ['park_operator'],
@@ -307,8 +379,9 @@ export async function seedDemo(
 
 /**
  * What later versions added to the demo, for a demo tenant seeded by an earlier one: the default
- * role, the registration agreement, the example external system, menu entries (by name, with their roles), drag pages (by code)
- * and the park operator's enterprises (by name). Each step adds only what is missing.
+ * role, the registration agreement, the example external system, menu entries (by name, with their
+ * roles), drag pages (by code), the park operator's enterprises (by name) and English names. Each
+ * step adds only what is missing; the count is of rows added or given their English names.
  */
 async function topUpDemo(tx: Tx, tenantId: number): Promise<number> {
   let added = 0;
@@ -358,6 +431,7 @@ async function topUpDemo(tx: Tx, tenantId: number): Promise<number> {
         .onConflictDoNothing();
     }
   }
+  added += await translateDemo(tx, tenantId);
   return added;
 }
 
@@ -609,6 +683,7 @@ export async function insertDemo(
       { tenantId, title: '园区食堂菜单调整', remark: '<p>自下周起食堂新增晚餐供应。</p>', replyWay: 0 },
     ])
     .returning();
+  await translateDemo(tx, tenantId);
   await tx.insert(s.noticeRecipients).values(
     notices.flatMap((n, i) => [
       { noticeId: n.id, userId: member.id, readStatus: i === 3 ? 1 : 0, answerStatus: i === 3 ? 1 : 0 },
@@ -617,6 +692,206 @@ export async function insertDemo(
   );
   return tenantId;
 }
+
+/** The demo's names in English, by the key each table is looked up by (ADR 020). */
+const DEMO_EN = {
+  tenant: 'Demo Park',
+  roles: { ent_admin: 'Enterprise administrator', ent_member: 'Enterprise member', park_operator: 'Park operator' },
+  applications: {
+    ENT_SERVICE: 'Enterprise services',
+    ENT_WORKBENCH: 'Enterprise workbench',
+    PARK_OPS: 'Park operations platform',
+  },
+  workbenches: { WB_ENT: 'Enterprise workbench', WB_PARK: 'Park workbench' },
+  users: { admin: 'System Administrator', member: 'Zhang Min' },
+  enterprises: {
+    星河科技有限公司: 'Xinghe Technology Co., Ltd.',
+    蓝海智能制造有限公司: 'Lanhai Intelligent Manufacturing Co., Ltd.',
+    青松物流有限公司: 'Qingsong Logistics Co., Ltd.',
+    启明生物医药有限公司: 'Qiming Biomedicine Co., Ltd.',
+    远航新能源科技有限公司: 'Yuanhang New Energy Technology Co., Ltd.',
+    云帆数据服务有限公司: 'Yunfan Data Services Co., Ltd.',
+    恒信精密机械有限公司: 'Hengxin Precision Machinery Co., Ltd.',
+    锦程文化传媒有限公司: 'Jincheng Culture & Media Co., Ltd.',
+    华芯微电子有限公司: 'Huaxin Microelectronics Co., Ltd.',
+    绿源环保科技有限公司: 'Lvyuan Environmental Technology Co., Ltd.',
+    博远检测认证有限公司: 'Boyuan Testing & Certification Co., Ltd.',
+    天工智能装备有限公司: 'Tiangong Intelligent Equipment Co., Ltd.',
+    悦享餐饮管理有限公司: 'Yuexiang Catering Management Co., Ltd.',
+  } as Record<string, string>,
+};
+
+/**
+ * Gives the demo's rows their English names where they have none yet: on first start, and to a
+ * demo seeded before names had translations. A translation someone set is left as it is.
+ */
+async function translateDemo(tx: Tx, tenantId: number): Promise<number> {
+  let updated = 0;
+  const untranslated = (t: { translations: AnyPgColumn }) => sql`${t.translations} = '{}'::jsonb`;
+  const run = async (q: Promise<unknown[]>) => (updated += (await q).length);
+  await run(
+    tx
+      .update(s.tenants)
+      .set({ translations: { en: { name: DEMO_EN.tenant } } })
+      .where(and(eq(s.tenants.id, tenantId), untranslated(s.tenants)))
+      .returning({ id: s.tenants.id }),
+  );
+  const byCode = async (
+    table: typeof s.applications | typeof s.workbenches,
+    names: Record<string, string>,
+  ): Promise<void> => {
+    for (const [code, name] of Object.entries(names)) {
+      await run(
+        tx
+          .update(table)
+          .set({ translations: { en: { name } } })
+          .where(and(eq(table.tenantId, tenantId), eq(table.code, code), untranslated(table)))
+          .returning({ id: table.id }),
+      );
+    }
+  };
+  await byCode(s.applications, DEMO_EN.applications);
+  await byCode(s.workbenches, DEMO_EN.workbenches);
+  for (const [code, title] of Object.entries(DEMO_EN.roles)) {
+    await run(
+      tx
+        .update(s.roles)
+        .set({ translations: { en: { title } } })
+        .where(and(eq(s.roles.tenantId, tenantId), eq(s.roles.code, code), untranslated(s.roles)))
+        .returning({ id: s.roles.id }),
+    );
+  }
+  for (const [username, name] of Object.entries(DEMO_EN.users)) {
+    await run(
+      tx
+        .update(s.users)
+        .set({ translations: { en: { name } } })
+        .where(and(eq(s.users.tenantId, tenantId), eq(s.users.username, username), untranslated(s.users)))
+        .returning({ id: s.users.id }),
+    );
+  }
+  for (const [zh, name] of Object.entries(DEMO_EN.enterprises)) {
+    await run(
+      tx
+        .update(s.enterprises)
+        .set({ translations: { en: { name } } })
+        .where(and(eq(s.enterprises.tenantId, tenantId), eq(s.enterprises.name, zh), untranslated(s.enterprises)))
+        .returning({ id: s.enterprises.id }),
+    );
+  }
+  const menus: [string, string][] = [];
+  const walk = (items: MenuSeed[]) =>
+    items.forEach((m) => {
+      menus.push([m.name, m.en]);
+      if (m.children) walk(m.children);
+    });
+  walk(MENU);
+  for (const [name, title] of menus) {
+    await run(
+      tx
+        .update(s.menus)
+        .set({ translations: { en: { title } } })
+        .where(and(eq(s.menus.tenantId, tenantId), eq(s.menus.name, name), untranslated(s.menus)))
+        .returning({ id: s.menus.id }),
+    );
+  }
+  for (const [code, page] of Object.entries(DEMO_PAGES_EN)) {
+    await run(
+      tx
+        .update(s.pageDefinitions)
+        .set({ translations: { en: page } })
+        .where(
+          and(
+            eq(s.pageDefinitions.tenantId, tenantId),
+            eq(s.pageDefinitions.code, code),
+            untranslated(s.pageDefinitions),
+          ),
+        )
+        .returning({ id: s.pageDefinitions.id }),
+    );
+  }
+  await run(
+    tx
+      .update(s.registerAgreements)
+      .set({ translations: { en: { html: sanitizeRichText(DEMO_AGREEMENT_EN) } } })
+      .where(and(eq(s.registerAgreements.tenantId, tenantId), untranslated(s.registerAgreements)))
+      .returning({ id: s.registerAgreements.tenantId }),
+  );
+  return updated;
+}
+
+/** The demo's drag pages in English: each page whole, its blocks in the same order. */
+const DEMO_PAGES_EN: Record<string, { title: string; blocks: unknown[] }> = {
+  'ent-dashboard': {
+    title: 'Enterprise dashboard',
+    blocks: [
+      {
+        type: 'stats',
+        title: 'This month',
+        items: [
+          { label: 'Service requests', value: '12' },
+          { label: 'Open notices', value: '3' },
+          { label: 'Members', value: '28' },
+        ],
+      },
+      {
+        type: 'text',
+        title: 'Park announcement',
+        text: 'The park holds its work-safety inspection this month; please complete your self-check by December 15.',
+      },
+      {
+        type: 'links',
+        title: 'Shortcuts',
+        items: [
+          { title: 'Service requests', path: '/ent/apply' },
+          { title: 'Repair requests', path: '/services/repair' },
+          { title: 'My messages', path: '/message/index' },
+        ],
+      },
+    ],
+  },
+  'park-news': {
+    title: 'Park news',
+    blocks: [
+      {
+        type: 'text',
+        title: 'Nov 20 · The park’s 2026 enterprise service satisfaction survey begins',
+        text: 'To keep improving its services, the park is running its annual satisfaction survey from today. Please submit the questionnaire through “Service requests” by December 5.',
+      },
+      {
+        type: 'text',
+        title: 'Nov 18 · Winter heating and electrical safety',
+        text: 'Central heating starts its trial run on November 25. Please check the wiring of your offices and switch off appliances you do not need before leaving.',
+      },
+      {
+        type: 'text',
+        title: 'Nov 12 · Briefing on the evaluation of technology-based SMEs',
+        text: 'The park holds a policy briefing on the afternoon of December 3 on the third floor of the service center; all enterprises are welcome to send someone.',
+      },
+      {
+        type: 'links',
+        title: 'Related services',
+        items: [
+          { title: 'Service requests', path: '/ent/apply' },
+          { title: 'Meeting rooms', path: '/services/meeting' },
+          { title: 'My messages', path: '/message/index' },
+        ],
+      },
+    ],
+  },
+  'demo-dashboard': {
+    title: 'Data dashboard',
+    blocks: [
+      {
+        type: 'stats',
+        items: [
+          { label: 'Resident enterprises', value: '128' },
+          { label: 'Orders this month', value: '36' },
+        ],
+      },
+    ],
+  },
+};
 
 /** The demo's drag pages. */
 const demoPages = (tenantId: number) => [
@@ -696,6 +971,19 @@ const demoPages = (tenantId: number) => [
     ],
   },
 ];
+
+const DEMO_AGREEMENT_EN = `<h3>User registration agreement of the Demo Park enterprise service platform</h3>
+<p>Welcome to the Demo Park enterprise service platform (the “platform”). Please read this agreement carefully before you register; by ticking the box and clicking “Agree” you confirm that you have read and accept all of it.</p>
+<h4>1. Registration</h4>
+<p>1. You provide true, accurate and complete information about your enterprise and its contact person, and update it when it changes.</p>
+<p>2. A registered enterprise is reviewed by the park; some services are unavailable until it has been approved.</p>
+<h4>2. Account security</h4>
+<p>1. Keep your account and password safe; you bear any loss caused by failing to do so.</p>
+<p>2. If your account is misused, reset your password at once through “Forgot password” and contact the park administrator.</p>
+<h4>3. Personal information</h4>
+<p>The platform processes your personal information under the Personal Information Protection Law of the People’s Republic of China, only to provide park services, and does not give it to third parties without your consent.</p>
+<h4>4. Other</h4>
+<p>This agreement is interpreted, and disputes about it are settled, under the laws of the People’s Republic of China.</p>`;
 
 const DEMO_AGREEMENT = `<h3>演示园区企业服务平台用户注册协议</h3>
 <p>欢迎注册演示园区企业服务平台（以下简称“平台”）。请在注册前仔细阅读本协议，勾选并点击“同意”即表示您已阅读并接受本协议的全部内容。</p>

@@ -179,6 +179,7 @@ export function loadConfig(env: Env = process.env): Config {
   const runtime: Config['runtime'] = {
     ...RUNTIME_DEFAULTS,
     siteName: env.SITE_NAME ?? RUNTIME_DEFAULTS.siteName,
+    siteNameEn: env.SITE_NAME_EN ?? RUNTIME_DEFAULTS.siteNameEn,
     ssoUrl,
     defaultTenantCode: env.DEFAULT_TENANT ?? RUNTIME_DEFAULTS.defaultTenantCode,
     ...runtimeOverrides(env),

@@ -2,6 +2,8 @@
  * Server messages in the request's language (spec §7: query `language` = `eng` for English, else
  * zh_CN). Chinese texts are the product's own; English is the translation.
  */
+import type { Translations } from '../db/schema.js';
+
 export type Lang = 'zh' | 'en';
 
 const messages = {
@@ -164,6 +166,19 @@ export function t(lang: Lang, key: MessageKey, params?: Record<string, string | 
 export function langOf(query: unknown): Lang {
   const q = query as Record<string, unknown> | undefined;
   return q && q.language === 'eng' ? 'en' : 'zh';
+}
+
+/**
+ * A row's `field` in `lang` (ADR 020): its translation when it has one, else the Chinese of record.
+ * Names that are data are resolved here, once, as the answer is made; the wire carries one name.
+ */
+export function localized<T extends Record<K, unknown>, K extends keyof T>(
+  lang: Lang,
+  row: T & { translations: Translations<Pick<T, K>> | null },
+  field: K,
+): T[K] {
+  const other = lang === 'zh' ? undefined : row.translations?.[lang]?.[field];
+  return (other ?? row[field]) as T[K];
 }
 
 interface SchemaIssue {

@@ -13,11 +13,11 @@ const meta = (name: string) => document.querySelector<HTMLMetaElement>(`meta[nam
  * sign-on server, which answers where to go (the service with its ticket).
  */
 export function SignOnApp() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const humanCheck = useHumanCheck();
   const page = new URLSearchParams(window.location.search);
   const tenantCode = meta('sso-tenant-code') ?? tenantCodeOf(window.location.search) ?? '';
-  const tenantName = meta('sso-tenant-name');
+  const tenantName = (i18n.language === 'en-US' && meta('sso-tenant-name-en')) || meta('sso-tenant-name');
   return (
     <LoginPage
       signIn={async (values) => {

@@ -1,7 +1,7 @@
 import type { Messages } from './zh-CN';
 
 const enUS: Messages = {
-  app: { siteName: 'Enterprise Service Portal', footer: '© {{year}} {{site}}', loading: 'Loading…' },
+  app: { footer: '© {{year}} {{site}}', loading: 'Loading…' },
   login: {
     register: 'Create an account',
     showPassword: 'Show password',

@@ -1,6 +1,6 @@
 /** Chinese texts: the product's own (spec). Keys are shared with en-US. */
 const zhCN = {
-  app: { siteName: '企业服务门户', footer: '© {{year}} {{site}}', loading: '加载中…' },
+  app: { footer: '© {{year}} {{site}}', loading: '加载中…' },
   login: {
     register: '注册账号',
     showPassword: '显示密码',

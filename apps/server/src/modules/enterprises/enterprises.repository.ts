@@ -1,19 +1,31 @@
-import { sql } from 'drizzle-orm';
+import { and, asc, count as countRows, desc, eq, exists, sql } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client.js';
+import { enterpriseMembers, enterprises, industries, users } from '../../db/schema.js';
 
-export type JoinedRow = { id: number; name: string; creditCode: string | null; joinedAt: string; estatus: number };
-export type CurrentRow = JoinedRow & { industry: string | null; regionCode: string | null };
-export type MemberRow = { id: number; name: string; username: string; mobile: string | null; joinedAt: string };
+/** When the member joined, as the portal shows times: China time, `YYYY-MM-DD HH:mm:ss`. */
+const joinedAt = sql<string>`to_char(${enterpriseMembers.joinedAt} AT TIME ZONE 'Asia/Shanghai', 'YYYY-MM-DD HH24:MI:SS')`;
+/** The number of rows the page was cut from, on every row of it. */
+const total = sql<number>`count(*) OVER ()`.mapWith(Number);
+const caller = alias(enterpriseMembers, 'c');
 
-/** When the member `m` joined, as the portal shows times: China time, `YYYY-MM-DD HH:mm:ss`. */
-const JOINED_AT = sql.raw(`to_char(m.created_at AT TIME ZONE 'Asia/Shanghai', 'YYYY-MM-DD HH24:MI:SS') AS "joinedAt"`);
+const profile = {
+  id: enterprises.id,
+  name: enterprises.name,
+  translations: enterprises.translations,
+  creditCode: enterprises.creditCode,
+  estatus: enterprises.estatus,
+  joinedAt,
+};
 
 export function createEnterprisesRepository(db: Db) {
   const count = async (tenantId: number, userId: number): Promise<number> => {
-    const res = await db.execute<{ n: number }>(sql`
-      SELECT count(*)::int AS n FROM enterprise_members m JOIN enterprises e ON e.id = m.enterprise_id
-      WHERE m.user_id = ${userId} AND e.tenant_id = ${tenantId}`);
-    return res.rows[0]!.n;
+    const [row] = await db
+      .select({ n: countRows() })
+      .from(enterpriseMembers)
+      .innerJoin(enterprises, eq(enterprises.id, enterpriseMembers.enterpriseId))
+      .where(and(eq(enterpriseMembers.userId, userId), eq(enterprises.tenantId, tenantId)));
+    return row!.n;
   };
   return {
     /** How many enterprises the user belongs to, in the tenant. */
@@ -23,57 +35,69 @@ export function createEnterprisesRepository(db: Db) {
      * The session's current enterprise, if the user is (still) a member of it in the tenant: one
      * statement, the industry's name joined (its code alone means nothing to a reader).
      */
-    async current(tenantId: number, userId: number, enterpriseId: number): Promise<CurrentRow | null> {
-      const res = await db.execute<CurrentRow>(sql`
-        SELECT e.id, e.name, e.credit_code AS "creditCode", i.name AS industry, e.region_code AS "regionCode",
-               e.estatus, ${JOINED_AT}
-        FROM enterprise_members m JOIN enterprises e ON e.id = m.enterprise_id
-        LEFT JOIN industries i ON i.code = e.industry_code
-        WHERE m.user_id = ${userId} AND m.enterprise_id = ${enterpriseId} AND e.tenant_id = ${tenantId}`);
-      const r = res.rows[0];
-      return r ? { ...r, id: Number(r.id) } : null;
+    async current(tenantId: number, userId: number, enterpriseId: number) {
+      const [row] = await db
+        .select({ ...profile, industry: industries.name, regionCode: enterprises.regionCode })
+        .from(enterpriseMembers)
+        .innerJoin(enterprises, eq(enterprises.id, enterpriseMembers.enterpriseId))
+        .leftJoin(industries, eq(industries.code, enterprises.industryCode))
+        .where(
+          and(
+            eq(enterpriseMembers.userId, userId),
+            eq(enterpriseMembers.enterpriseId, enterpriseId),
+            eq(enterprises.tenantId, tenantId),
+          ),
+        );
+      return row ?? null;
     },
 
     /**
      * The members of an enterprise, earliest first, one page: only when `userId` is one of them, in
      * the tenant (else none), so a session can list only its own enterprise's people.
      */
-    async members(
-      tenantId: number,
-      userId: number,
-      enterpriseId: number,
-      page: number,
-      limit: number,
-    ): Promise<{ rows: MemberRow[]; total: number }> {
-      const res = await db.execute<MemberRow & { total: number }>(sql`
-        SELECT u.id, u.name, u.username, u.mobile,
-               ${JOINED_AT},
-               count(*) OVER ()::int AS total
-        FROM enterprise_members m JOIN enterprises e ON e.id = m.enterprise_id JOIN users u ON u.id = m.user_id
-        WHERE m.enterprise_id = ${enterpriseId} AND e.tenant_id = ${tenantId}
-          AND EXISTS (SELECT 1 FROM enterprise_members c WHERE c.enterprise_id = ${enterpriseId} AND c.user_id = ${userId})
-        ORDER BY m.created_at, u.id
-        LIMIT ${limit} OFFSET ${(page - 1) * limit}`);
-      return { rows: res.rows.map((r) => ({ ...r, id: Number(r.id) })), total: res.rows[0]?.total ?? 0 };
+    async members(tenantId: number, userId: number, enterpriseId: number, page: number, limit: number) {
+      const rows = await db
+        .select({
+          id: users.id,
+          name: users.name,
+          translations: users.translations,
+          username: users.username,
+          mobile: users.mobile,
+          joinedAt,
+          total,
+        })
+        .from(enterpriseMembers)
+        .innerJoin(enterprises, eq(enterprises.id, enterpriseMembers.enterpriseId))
+        .innerJoin(users, eq(users.id, enterpriseMembers.userId))
+        .where(
+          and(
+            eq(enterpriseMembers.enterpriseId, enterpriseId),
+            eq(enterprises.tenantId, tenantId),
+            exists(
+              db
+                .select({ one: sql`1` })
+                .from(caller)
+                .where(and(eq(caller.enterpriseId, enterpriseId), eq(caller.userId, userId))),
+            ),
+          ),
+        )
+        .orderBy(asc(enterpriseMembers.joinedAt), asc(users.id))
+        .limit(limit)
+        .offset((page - 1) * limit);
+      return { rows, total: rows[0]?.total ?? 0 };
     },
 
     /** The enterprises the user has joined, newest first, one page; scoped to the tenant. */
-    async joined(
-      tenantId: number,
-      userId: number,
-      page: number,
-      limit: number,
-    ): Promise<{ rows: JoinedRow[]; total: number }> {
-      const res = await db.execute<JoinedRow & { total: number }>(sql`
-        SELECT e.id, e.name, e.credit_code AS "creditCode",
-               ${JOINED_AT},
-               e.estatus, count(*) OVER ()::int AS total
-        FROM enterprise_members m JOIN enterprises e ON e.id = m.enterprise_id
-        WHERE m.user_id = ${userId} AND e.tenant_id = ${tenantId}
-        ORDER BY m.created_at DESC, e.id DESC
-        LIMIT ${limit} OFFSET ${(page - 1) * limit}`);
-      const total = res.rows[0]?.total ?? (page > 1 ? await count(tenantId, userId) : 0);
-      return { rows: res.rows.map((r) => ({ ...r, id: Number(r.id) })), total };
+    async joined(tenantId: number, userId: number, page: number, limit: number) {
+      const rows = await db
+        .select({ ...profile, total })
+        .from(enterpriseMembers)
+        .innerJoin(enterprises, eq(enterprises.id, enterpriseMembers.enterpriseId))
+        .where(and(eq(enterpriseMembers.userId, userId), eq(enterprises.tenantId, tenantId)))
+        .orderBy(desc(enterpriseMembers.joinedAt), desc(enterprises.id))
+        .limit(limit)
+        .offset((page - 1) * limit);
+      return { rows, total: rows[0]?.total ?? (page > 1 ? await count(tenantId, userId) : 0) };
     },
   };
 }

@@ -9,6 +9,7 @@ import {
 } from '@portal/contracts';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
+import { langOf, localized } from '../../platform/i18n.js';
 import { ok } from '../../platform/reply.js';
 import type { EnterprisesRepository } from './enterprises.repository.js';
 
@@ -34,7 +35,7 @@ export const enterprisesRoutes: FastifyPluginAsyncTypebox<EnterprisesRoutesOptio
         req,
         r && {
           entId: String(r.id),
-          entName: r.name,
+          entName: localized(langOf(req.query), r, 'name'),
           creditCode: r.creditCode,
           industry: r.industry,
           region: r.regionCode ? regionPath(r.regionCode) : null,
@@ -62,7 +63,7 @@ export const enterprisesRoutes: FastifyPluginAsyncTypebox<EnterprisesRoutesOptio
       return ok(req, {
         rows: rows.map((r) => ({
           entId: String(r.id),
-          entName: r.name,
+          entName: localized(langOf(req.query), r, 'name'),
           creditCode: r.creditCode,
           crtTime: r.joinedAt,
           estatus: r.estatus,
@@ -92,7 +93,7 @@ export const enterprisesRoutes: FastifyPluginAsyncTypebox<EnterprisesRoutesOptio
       return ok(req, {
         rows: rows.map((r) => ({
           userId: String(r.id),
-          name: r.name,
+          name: localized(langOf(req.query), r, 'name'),
           username: r.username,
           mobile: r.mobile && maskMobile(r.mobile),
           crtTime: r.joinedAt,

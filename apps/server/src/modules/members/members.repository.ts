@@ -1,79 +1,115 @@
-import { sql } from 'drizzle-orm';
+import { and, asc, eq, sql } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client.js';
+import {
+  applications,
+  enterprises,
+  roles,
+  tenants,
+  userApplications,
+  userRoles,
+  users,
+  userWorkbenches,
+  workbenches,
+} from '../../db/schema.js';
 
-export type UserInfoRow = {
-  username: string;
-  name: string;
-  nickname: string | null;
-  userId: number;
-  tenantId: number;
-  tenantCode: string;
-  image: string | null;
-  homeUri: string | null;
-  groupId: number | null;
-  groupName: string | null;
-  defaultApplyId: number | null;
-  defaultApplyCode: string | null;
-  defaultRoleId: number | null;
-  defaultWorkbenchId: number | null;
-  defaultEntId: number | null;
-  defaultEntGuId: string | null;
-};
+const group = alias(enterprises, 'ge');
+const defaultEnterprise = alias(enterprises, 'de');
 
 export function createMembersRepository(db: Db) {
   return {
     /** The user's profile in the context of the session's enterprise; scoped to the tenant. */
-    async userInfo(tenantId: number, userId: number, enterpriseId: number | null): Promise<UserInfoRow | null> {
-      const res = await db.execute<UserInfoRow>(sql`
-        SELECT u.username, u.name, u.nickname, u.id AS "userId", u.tenant_id AS "tenantId", t.code AS "tenantCode",
-               u.image, u.home_uri AS "homeUri",
-               ge.id AS "groupId", ge.name AS "groupName",
-               a.id AS "defaultApplyId", a.code AS "defaultApplyCode",
-               u.default_role_id AS "defaultRoleId", u.default_workbench_id AS "defaultWorkbenchId",
-               de.id AS "defaultEntId", de.guid::text AS "defaultEntGuId"
-        FROM users u
-        JOIN tenants t ON t.id = u.tenant_id
-        LEFT JOIN enterprises ge ON ge.id = ${enterpriseId} AND ge.tenant_id = u.tenant_id
-        LEFT JOIN applications a ON a.id = u.default_application_id AND a.tenant_id = u.tenant_id
-        LEFT JOIN enterprises de ON de.id = u.default_enterprise_id AND de.tenant_id = u.tenant_id
-        WHERE u.id = ${userId} AND u.tenant_id = ${tenantId}`);
-      return res.rows[0] ?? null;
+    async userInfo(tenantId: number, userId: number, enterpriseId: number | null) {
+      const [row] = await db
+        .select({
+          username: users.username,
+          name: users.name,
+          translations: users.translations,
+          nickname: users.nickname,
+          userId: users.id,
+          tenantId: users.tenantId,
+          tenantCode: tenants.code,
+          image: users.image,
+          homeUri: users.homeUri,
+          groupId: group.id,
+          groupName: group.name,
+          groupTranslations: group.translations,
+          defaultApplyId: applications.id,
+          defaultApplyCode: applications.code,
+          defaultRoleId: users.defaultRoleId,
+          defaultWorkbenchId: users.defaultWorkbenchId,
+          defaultEntId: defaultEnterprise.id,
+          defaultEntGuId: defaultEnterprise.guid,
+        })
+        .from(users)
+        .innerJoin(tenants, eq(tenants.id, users.tenantId))
+        .leftJoin(group, and(eq(group.id, sql`${enterpriseId}::bigint`), eq(group.tenantId, users.tenantId)))
+        .leftJoin(
+          applications,
+          and(eq(applications.id, users.defaultApplicationId), eq(applications.tenantId, users.tenantId)),
+        )
+        .leftJoin(
+          defaultEnterprise,
+          and(eq(defaultEnterprise.id, users.defaultEnterpriseId), eq(defaultEnterprise.tenantId, users.tenantId)),
+        )
+        .where(and(eq(users.id, userId), eq(users.tenantId, tenantId)));
+      return row ?? null;
     },
 
     /** The roles the user holds, in the tenant. */
-    async roles(tenantId: number, userId: number): Promise<{ id: number; title: string }[]> {
-      const res = await db.execute<{ id: number; title: string }>(sql`
-        SELECT r.id, r.title FROM user_roles ur JOIN roles r ON r.id = ur.role_id
-        WHERE ur.user_id = ${userId} AND r.tenant_id = ${tenantId} ORDER BY r.id`);
-      return res.rows.map((r) => ({ id: Number(r.id), title: r.title }));
+    roles(tenantId: number, userId: number) {
+      return db
+        .select({ id: roles.id, title: roles.title, translations: roles.translations })
+        .from(userRoles)
+        .innerJoin(roles, eq(roles.id, userRoles.roleId))
+        .where(and(eq(userRoles.userId, userId), eq(roles.tenantId, tenantId)))
+        .orderBy(asc(roles.id));
     },
 
     /** The applications the user is granted, in the tenant. */
-    async applications(tenantId: number, userId: number): Promise<{ id: number; code: string; name: string }[]> {
-      const res = await db.execute<{ id: number; code: string; name: string }>(sql`
-        SELECT a.id, a.code, a.name FROM user_applications ua JOIN applications a ON a.id = ua.application_id
-        WHERE ua.user_id = ${userId} AND a.tenant_id = ${tenantId} ORDER BY a.id`);
-      return res.rows.map((r) => ({ id: Number(r.id), code: r.code, name: r.name }));
+    applications(tenantId: number, userId: number) {
+      return db
+        .select({
+          id: applications.id,
+          code: applications.code,
+          name: applications.name,
+          translations: applications.translations,
+        })
+        .from(userApplications)
+        .innerJoin(applications, eq(applications.id, userApplications.applicationId))
+        .where(and(eq(userApplications.userId, userId), eq(applications.tenantId, tenantId)))
+        .orderBy(asc(applications.id));
     },
 
     /** The workbenches the user may use, in the tenant. */
-    async workbenches(tenantId: number, userId: number): Promise<{ id: number; code: string; name: string }[]> {
-      const res = await db.execute<{ id: number; code: string; name: string }>(sql`
-        SELECT w.id, w.code, w.name FROM user_workbenches uw JOIN workbenches w ON w.id = uw.workbench_id
-        WHERE uw.user_id = ${userId} AND w.tenant_id = ${tenantId} ORDER BY w.id`);
-      return res.rows.map((r) => ({ id: Number(r.id), code: r.code, name: r.name }));
+    workbenches(tenantId: number, userId: number) {
+      return db
+        .select({
+          id: workbenches.id,
+          code: workbenches.code,
+          name: workbenches.name,
+          translations: workbenches.translations,
+        })
+        .from(userWorkbenches)
+        .innerJoin(workbenches, eq(workbenches.id, userWorkbenches.workbenchId))
+        .where(and(eq(userWorkbenches.userId, userId), eq(workbenches.tenantId, tenantId)))
+        .orderBy(asc(workbenches.id));
     },
 
-    /** The name of the tenant's application with this code, or null. */
-    async applicationName(tenantId: number, code: string): Promise<string | null> {
-      const res = await db.execute<{ name: string }>(
-        sql`SELECT name FROM applications WHERE tenant_id = ${tenantId} AND code = ${code}`,
-      );
-      return res.rows[0]?.name ?? null;
+    /** The tenant's application with this code, or null. */
+    async application(tenantId: number, code: string) {
+      const [row] = await db
+        .select({ name: applications.name, translations: applications.translations })
+        .from(applications)
+        .where(and(eq(applications.tenantId, tenantId), eq(applications.code, code)));
+      return row ?? null;
     },
 
     async setNickname(tenantId: number, userId: number, nickname: string): Promise<void> {
-      await db.execute(sql`UPDATE users SET nickname = ${nickname} WHERE id = ${userId} AND tenant_id = ${tenantId}`);
+      await db
+        .update(users)
+        .set({ nickname })
+        .where(and(eq(users.id, userId), eq(users.tenantId, tenantId)));
     },
 
     /** Sets the defaults given (null: unchanged); the caller has checked that the user holds them. */
@@ -82,12 +118,16 @@ export function createMembersRepository(db: Db) {
       userId: number,
       d: { roleId?: number | null; workbenchId?: number | null; applicationId?: number | null },
     ): Promise<void> {
-      await db.execute(sql`
-        UPDATE users SET
-          default_role_id = coalesce(${d.roleId ?? null}::bigint, default_role_id),
-          default_workbench_id = coalesce(${d.workbenchId ?? null}::bigint, default_workbench_id),
-          default_application_id = coalesce(${d.applicationId ?? null}::bigint, default_application_id)
-        WHERE id = ${userId} AND tenant_id = ${tenantId}`);
+      const set = {
+        ...(d.roleId != null && { defaultRoleId: d.roleId }),
+        ...(d.workbenchId != null && { defaultWorkbenchId: d.workbenchId }),
+        ...(d.applicationId != null && { defaultApplicationId: d.applicationId }),
+      };
+      if (Object.keys(set).length === 0) return;
+      await db
+        .update(users)
+        .set(set)
+        .where(and(eq(users.id, userId), eq(users.tenantId, tenantId)));
     },
   };
 }

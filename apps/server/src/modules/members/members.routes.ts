@@ -14,6 +14,7 @@ import {
 } from '@portal/contracts';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
+import { langOf } from '../../platform/i18n.js';
 import { ok } from '../../platform/reply.js';
 import type { MembersService } from './members.service.js';
 
@@ -26,25 +27,25 @@ export const membersRoutes: FastifyPluginAsyncTypebox<{ members: MembersService 
   app.get(
     '/api/front/member/front/infoV2',
     { ...auth, schema: { querystring: InfoQuery, response: { 200: Envelope(UserInfo) } } },
-    async (req) => ok(req, await members.info(req.session!)),
+    async (req) => ok(req, await members.info(req.session!, langOf(req.query))),
   );
 
   app.get(
     '/api/front/member/getUserRolesNew',
     { ...auth, schema: { querystring: UserRolesQuery, response: { 200: Envelope(Type.Array(RoleItem)) } } },
-    async (req) => ok(req, await members.roles(req.session!, req.query.userId)),
+    async (req) => ok(req, await members.roles({ ...req.session!, lang: langOf(req.query) }, req.query.userId)),
   );
 
   app.get(
     '/api/front/member/getWorkbenchList',
     { ...auth, schema: { response: { 200: Envelope(Type.Array(WorkbenchItem)) } } },
-    async (req) => ok(req, await members.workbenches(req.session!)),
+    async (req) => ok(req, await members.workbenches({ ...req.session!, lang: langOf(req.query) })),
   );
 
   app.get(
     '/api/front/apply/info/getNewApplyList',
     { ...auth, schema: { response: { 200: Envelope(Type.Array(ApplicationItem)) } } },
-    async (req) => ok(req, await members.applications(req.session!)),
+    async (req) => ok(req, await members.applications({ ...req.session!, lang: langOf(req.query) })),
   );
 
   app.get(
@@ -56,7 +57,8 @@ export const membersRoutes: FastifyPluginAsyncTypebox<{ members: MembersService 
   app.get(
     '/api/front/member/getAppNameByCode/:code',
     { ...auth, schema: { params: AppCodeParams, response: { 200: Envelope(Type.String()) } } },
-    async (req) => ok(req, await members.applicationName(req.session!, req.params.code)),
+    async (req) =>
+      ok(req, await members.applicationName({ ...req.session!, lang: langOf(req.query) }, req.params.code)),
   );
 
   app.post(

@@ -1,6 +1,7 @@
 import { ResultCode, type ApplicationItem, type RoleItem, type UserInfo, type WorkbenchItem } from '@portal/contracts';
 import { AppError, errors } from '../../platform/errors.js';
 import type { InvalidationBus } from '../../platform/invalidation.js';
+import { localized, type Lang } from '../../platform/i18n.js';
 import { createLocalCache } from '../../platform/local-cache.js';
 import type { ActiveSession } from '../../platform/session.js';
 import type { MembersRepository } from './members.repository.js';
@@ -22,6 +23,8 @@ const refuse = (key: 'roleNotHeld' | 'appNotGranted' | 'workbenchNotHeld' | 'not
   new AppError(ResultCode.NO_PERMISSION, key);
 
 type Who = { tenantId: number; userId: number };
+/** Who asks, and in which language the names in the answer are (ADR 020). */
+type Asker = Who & { lang: Lang };
 /** What is cached per user and enterprise: everything but the session's own context. */
 type Profile = Omit<UserInfo, 'roleId' | 'applyId' | 'workbenchId'>;
 
@@ -33,7 +36,7 @@ export interface MembersServiceDeps {
 }
 
 export function createMembersService({ repo, bus, cacheMs }: MembersServiceDeps) {
-  // "userId:enterpriseId" → profile; changes to a user are announced on the bus.
+  // "userId:enterpriseId:lang" → profile; changes to a user are announced on the bus.
   const profiles = createLocalCache<Profile>({ ttlMs: cacheMs, max: 50_000 });
   bus.subscribe((e) => {
     if (e.kind === 'all') profiles.clear();
@@ -42,13 +45,13 @@ export function createMembersService({ repo, bus, cacheMs }: MembersServiceDeps)
 
   return {
     /** The profile (cached per user and enterprise) with the session's current context. */
-    async info(session: ActiveSession): Promise<UserInfo> {
+    async info(session: ActiveSession, lang: Lang): Promise<UserInfo> {
       const current = {
         roleId: str(session.roleId),
         applyId: str(session.applicationId),
         workbenchId: str(session.workbenchId),
       };
-      const key = `${session.userId}:${session.enterpriseId}`;
+      const key = `${session.userId}:${session.enterpriseId}:${lang}`;
       const cached = profiles.get(key);
       if (cached) return { ...cached, ...current };
       const version = profiles.version;
@@ -56,10 +59,13 @@ export function createMembersService({ repo, bus, cacheMs }: MembersServiceDeps)
       if (!row) throw errors.unauthorized();
       const info: Profile = {
         username: row.username,
-        name: row.nickname || row.name,
+        name: row.nickname || localized(lang, row, 'name'),
         userId: String(row.userId),
         groupId: str(row.groupId),
-        groupName: row.groupName,
+        groupName:
+          row.groupName === null
+            ? null
+            : localized(lang, { name: row.groupName, translations: row.groupTranslations }, 'name'),
         tenantId: String(row.tenantId),
         tenantCode: row.tenantCode,
         image: row.image,
@@ -76,24 +82,27 @@ export function createMembersService({ repo, bus, cacheMs }: MembersServiceDeps)
     },
 
     /** The roles the caller holds (getUserRolesNew); asking for another user's is refused. */
-    async roles(who: Who, userId?: number | string): Promise<RoleItem[]> {
+    async roles(who: Asker, userId?: number | string): Promise<RoleItem[]> {
       if (userId !== undefined && userId !== '' && idOf(userId) !== who.userId) throw refuse('notOwnAccount');
-      return (await repo.roles(who.tenantId, who.userId)).map((r) => ({ id: String(r.id), title: r.title }));
-    },
-
-    async applications(who: Who): Promise<ApplicationItem[]> {
-      return (await repo.applications(who.tenantId, who.userId)).map((a) => ({
-        id: String(a.id),
-        appCode: a.code,
-        appName: a.name,
+      return (await repo.roles(who.tenantId, who.userId)).map((r) => ({
+        id: String(r.id),
+        title: localized(who.lang, r, 'title'),
       }));
     },
 
-    async workbenches(who: Who): Promise<WorkbenchItem[]> {
+    async applications(who: Asker): Promise<ApplicationItem[]> {
+      return (await repo.applications(who.tenantId, who.userId)).map((a) => ({
+        id: String(a.id),
+        appCode: a.code,
+        appName: localized(who.lang, a, 'name'),
+      }));
+    },
+
+    async workbenches(who: Asker): Promise<WorkbenchItem[]> {
       return (await repo.workbenches(who.tenantId, who.userId)).map((w) => ({
         id: String(w.id),
         appCode: w.code,
-        appName: w.name,
+        appName: localized(who.lang, w, 'name'),
       }));
     },
 
@@ -102,10 +111,10 @@ export function createMembersService({ repo, bus, cacheMs }: MembersServiceDeps)
       return (await repo.applications(who.tenantId, who.userId)).some((a) => a.code === code);
     },
 
-    async applicationName(who: Who, code: string): Promise<string> {
-      const name = await repo.applicationName(who.tenantId, code);
-      if (name === null) throw new AppError(ResultCode.NOT_FOUND, 'appUnknown');
-      return name;
+    async applicationName(who: Asker, code: string): Promise<string> {
+      const app = await repo.application(who.tenantId, code);
+      if (app === null) throw new AppError(ResultCode.NOT_FOUND, 'appUnknown');
+      return localized(who.lang, app, 'name');
     },
 
     /** The caller's own nickname only (spec §5: required). */

@@ -1,73 +1,98 @@
-import { sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
+import {
+  applications,
+  menus,
+  permissions,
+  rolePermissions,
+  roles,
+  roleMenus,
+  userApplications,
+  userRoles,
+} from '../../db/schema.js';
 
-export type MenuRow = {
-  id: number;
-  parentId: number | null;
-  name: string;
-  path: string;
-  component: string;
-  redirect: string | null;
-  route: string;
-  hidden: boolean;
-  serviceType: number;
-  module: string | null;
-  meta: Record<string, unknown>;
-};
+export type MenuRow = Awaited<ReturnType<MenusRepository['menusForRole']>>[number];
+export type PermissionRow = Awaited<ReturnType<MenusRepository['allPermissions']>>[number];
 
-export type PermissionRow = {
-  code: string;
-  describe: string;
-  type: number;
-  status: number;
+const permission = {
+  code: permissions.code,
+  describe: permissions.describe,
+  type: permissions.type,
+  status: permissions.status,
 };
 
 export function createMenusRepository(db: Db) {
   return {
     async holdsRole(tenantId: number, userId: number, roleId: number): Promise<boolean> {
-      const res = await db.execute(sql`
-        SELECT 1 FROM user_roles ur JOIN roles r ON r.id = ur.role_id
-        WHERE ur.user_id = ${userId} AND ur.role_id = ${roleId} AND r.tenant_id = ${tenantId}`);
-      return res.rows.length > 0;
+      const held = await db
+        .select({ one: sql`1` })
+        .from(userRoles)
+        .innerJoin(roles, eq(roles.id, userRoles.roleId))
+        .where(and(eq(userRoles.userId, userId), eq(userRoles.roleId, roleId), eq(roles.tenantId, tenantId)));
+      return held.length > 0;
     },
 
     /**
      * The role's menu entries: common ones (no application) plus those of the applications asked
-     * for, counting only applications the user holds. Ordered for tree building.
+     * for (by code, else the session's one), counting only applications the user holds. Ordered
+     * for tree building.
      */
-    async menusForRole(
-      tenantId: number,
-      userId: number,
-      roleId: number,
-      appCodes: string[] | null,
-      appId: number | null,
-    ) {
-      const res = await db.execute<MenuRow>(sql`
-        SELECT m.id, m.parent_id AS "parentId", m.name, m.path, m.component, m.redirect, m.route, m.hidden,
-               m.service_type AS "serviceType", m.module, m.meta
-        FROM menus m
-        JOIN role_menus rm ON rm.menu_id = m.id AND rm.role_id = ${roleId}
-        WHERE m.tenant_id = ${tenantId}
-          AND (m.application_id IS NULL OR m.application_id IN (
-            SELECT a.id FROM applications a JOIN user_applications ua ON ua.application_id = a.id AND ua.user_id = ${userId}
-            WHERE a.tenant_id = ${tenantId}
-              AND (CASE WHEN ${appCodes === null} THEN a.id = ${appId} ELSE a.code = ANY(string_to_array(${(appCodes ?? []).join(',')}, ',')) END)))
-        ORDER BY m.sort, m.id`);
-      return res.rows;
+    menusForRole(tenantId: number, userId: number, roleId: number, appCodes: string[] | null, appId: number | null) {
+      const asked =
+        appCodes !== null
+          ? inArray(applications.code, appCodes)
+          : appId !== null
+            ? eq(applications.id, appId)
+            : sql`false`;
+      const granted = db
+        .select({ id: applications.id })
+        .from(applications)
+        .innerJoin(
+          userApplications,
+          and(eq(userApplications.applicationId, applications.id), eq(userApplications.userId, userId)),
+        )
+        .where(and(eq(applications.tenantId, tenantId), asked));
+      return db
+        .select({
+          id: menus.id,
+          parentId: menus.parentId,
+          name: menus.name,
+          path: menus.path,
+          component: menus.component,
+          redirect: menus.redirect,
+          route: menus.route,
+          hidden: menus.hidden,
+          serviceType: menus.serviceType,
+          module: menus.module,
+          meta: menus.meta,
+          translations: menus.translations,
+        })
+        .from(menus)
+        .innerJoin(roleMenus, and(eq(roleMenus.menuId, menus.id), eq(roleMenus.roleId, roleId)))
+        .where(
+          and(eq(menus.tenantId, tenantId), or(isNull(menus.applicationId), inArray(menus.applicationId, granted))),
+        )
+        .orderBy(asc(menus.sort), asc(menus.id));
     },
 
-    async rolePermissions(tenantId: number, roleId: number): Promise<PermissionRow[]> {
-      const res = await db.execute<PermissionRow>(sql`
-        SELECT p.code, p.describe, p.type, p.status FROM permissions p
-        JOIN role_permissions rp ON rp.permission_id = p.id AND rp.role_id = ${roleId}
-        WHERE p.tenant_id = ${tenantId} ORDER BY p.code`);
-      return res.rows;
+    rolePermissions(tenantId: number, roleId: number) {
+      return db
+        .select(permission)
+        .from(permissions)
+        .innerJoin(
+          rolePermissions,
+          and(eq(rolePermissions.permissionId, permissions.id), eq(rolePermissions.roleId, roleId)),
+        )
+        .where(eq(permissions.tenantId, tenantId))
+        .orderBy(asc(permissions.code));
     },
 
-    async allPermissions(tenantId: number): Promise<PermissionRow[]> {
-      const res = await db.execute<PermissionRow>(sql`
-        SELECT code, describe, type, status FROM permissions WHERE tenant_id = ${tenantId} ORDER BY code`);
-      return res.rows;
+    allPermissions(tenantId: number) {
+      return db
+        .select(permission)
+        .from(permissions)
+        .where(eq(permissions.tenantId, tenantId))
+        .orderBy(asc(permissions.code));
     },
   };
 }

@@ -2,6 +2,7 @@ import type { MenuData, MenuItem, MenuMeta, PermissionItem } from '@portal/contr
 import { ResultCode } from '@portal/contracts';
 import { PORTAL_PATTERN } from '../../db/schema.js';
 import { AppError } from '../../platform/errors.js';
+import { localized, type Lang } from '../../platform/i18n.js';
 import type { MenuRow, MenusRepository, PermissionRow } from './menus.repository.js';
 
 export interface MenuContext {
@@ -25,12 +26,13 @@ const toPermission = (p: PermissionRow): PermissionItem => ({
 
 /**
  * Builds the menu tree; children of an entry the role cannot see are dropped with it. `portal` is
- * the portal's address that `{PORTAL}` in an entry's url stands for.
+ * the portal's address that `{PORTAL}` in an entry's url stands for; titles are in `lang`.
  */
-export function buildTree(rows: MenuRow[], portal = ''): MenuItem[] {
+export function buildTree(rows: MenuRow[], portal = '', lang: Lang = 'zh'): MenuItem[] {
   const items = new Map<number, MenuItem>();
   for (const r of rows) {
     const meta = r.meta as MenuMeta;
+    const title = localized(lang, { title: meta.title, translations: r.translations }, 'title');
     // An entry's url may start with {PORTAL}: the portal's own address, which only the server knows.
     const url = meta.url?.startsWith(PORTAL_PATTERN) ? `${portal}${meta.url.slice(PORTAL_PATTERN.length)}` : meta.url;
     items.set(r.id, {
@@ -42,7 +44,7 @@ export function buildTree(rows: MenuRow[], portal = ''): MenuItem[] {
       component: r.component,
       redirect: r.redirect,
       route: r.route,
-      meta: { ...meta, url, serviceType: r.serviceType, module: r.module },
+      meta: { ...meta, title, url, serviceType: r.serviceType, module: r.module },
     });
   }
   const roots: MenuItem[] = [];
@@ -59,7 +61,7 @@ export function buildTree(rows: MenuRow[], portal = ''): MenuItem[] {
 
 export function createMenusService({ repo, portal }: { repo: MenusRepository; portal: string }) {
   return {
-    async menuFor(ctx: MenuContext, q: MenuQuery): Promise<MenuData> {
+    async menuFor(ctx: MenuContext, q: MenuQuery, lang: Lang): Promise<MenuData> {
       let roleId = ctx.roleId;
       if (q.roleId) {
         const asked = Number(q.roleId);
@@ -80,7 +82,7 @@ export function createMenusService({ repo, portal }: { repo: MenusRepository; po
         repo.rolePermissions(ctx.tenantId, roleId),
         repo.allPermissions(ctx.tenantId),
       ]);
-      return { auth: auth.map(toPermission), allAuth: allAuth.map(toPermission), menu: buildTree(rows, portal) };
+      return { auth: auth.map(toPermission), allAuth: allAuth.map(toPermission), menu: buildTree(rows, portal, lang) };
     },
   };
 }

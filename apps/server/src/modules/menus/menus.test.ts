@@ -327,6 +327,7 @@ describe('buildTree', () => {
     serviceType: 0,
     module: null,
     meta: { title: `M${id}` },
+    translations: {},
     ...over,
   });
   const shape = (items: MenuItem[]): unknown[] =>

@@ -1,11 +1,6 @@
-import { sql } from 'drizzle-orm';
+import { and, eq, exists, inArray, isNull, ne, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-
-export type PageRow = {
-  code: string;
-  title: string;
-  blocks: unknown[];
-};
+import { applications, menus, pageDefinitions, roleMenus, userApplications } from '../../db/schema.js';
 
 export function createPagesRepository(db: Db) {
   return {
@@ -14,18 +9,35 @@ export function createPagesRepository(db: Db) {
      * points at it, common or of an application of the tenant that the user holds (any of them:
      * switching application is the user's own choice): the menu decides who sees a page.
      */
-    async visiblePage(tenantId: number, userId: number, roleId: number, code: string): Promise<PageRow | null> {
-      const res = await db.execute<PageRow>(sql`
-        SELECT p.code, p.title, p.blocks FROM page_definitions p
-        WHERE p.tenant_id = ${tenantId} AND p.code = ${code}
-          AND EXISTS (
-            SELECT 1 FROM menus m JOIN role_menus rm ON rm.menu_id = m.id AND rm.role_id = ${roleId}
-            WHERE m.tenant_id = ${tenantId} AND m.component = 'DragPageView' AND m.meta->>'pageId' = ${code}
-              AND m.route <> '0'
-              AND (m.application_id IS NULL OR m.application_id IN (
-                SELECT a.id FROM applications a JOIN user_applications ua ON ua.application_id = a.id
-                WHERE ua.user_id = ${userId} AND a.tenant_id = ${tenantId})))`);
-      return res.rows[0] ?? null;
+    async visiblePage(tenantId: number, userId: number, roleId: number, code: string) {
+      const held = db
+        .select({ id: applications.id })
+        .from(applications)
+        .innerJoin(userApplications, eq(userApplications.applicationId, applications.id))
+        .where(and(eq(userApplications.userId, userId), eq(applications.tenantId, tenantId)));
+      const shownBy = db
+        .select({ one: sql`1` })
+        .from(menus)
+        .innerJoin(roleMenus, and(eq(roleMenus.menuId, menus.id), eq(roleMenus.roleId, roleId)))
+        .where(
+          and(
+            eq(menus.tenantId, tenantId),
+            eq(menus.component, 'DragPageView'),
+            sql`${menus.meta}->>'pageId' = ${code}`,
+            ne(menus.route, '0'),
+            or(isNull(menus.applicationId), inArray(menus.applicationId, held)),
+          ),
+        );
+      const [row] = await db
+        .select({
+          code: pageDefinitions.code,
+          title: pageDefinitions.title,
+          blocks: pageDefinitions.blocks,
+          translations: pageDefinitions.translations,
+        })
+        .from(pageDefinitions)
+        .where(and(eq(pageDefinitions.tenantId, tenantId), eq(pageDefinitions.code, code), exists(shownBy)));
+      return row ?? null;
     },
   };
 }

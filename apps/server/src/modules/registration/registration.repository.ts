@@ -1,5 +1,6 @@
-import { sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
+import { registerAgreements } from '../../db/schema.js';
 
 export interface NewAccount {
   tenantId: number;
@@ -86,11 +87,13 @@ export function createRegistrationRepository(db: Db) {
       });
     },
 
-    async agreement(tenantId: number): Promise<string> {
-      const res = await db.execute<{ html: string }>(
-        sql`SELECT html FROM register_agreements WHERE tenant_id = ${tenantId}`,
-      );
-      return res.rows[0]?.html ?? '';
+    /** The tenant's registration agreement and its translations, or null when it has none. */
+    async agreement(tenantId: number) {
+      const [row] = await db
+        .select({ html: registerAgreements.html, translations: registerAgreements.translations })
+        .from(registerAgreements)
+        .where(eq(registerAgreements.tenantId, tenantId));
+      return row ?? null;
     },
   };
 }

@@ -41,7 +41,8 @@ export const registrationRoutes: FastifyPluginAsyncTypebox<{ registration: Regis
   app.get(
     '/api/front/registerContent/getInfoByTenantCode',
     { schema: { querystring: AgreementQuery, response: { 200: Envelope(AgreementData) } } },
-    async (req) => ok(req, { registerAgreement: await registration.agreement(req.query.tenantCode) }),
+    async (req) =>
+      ok(req, { registerAgreement: await registration.agreement(req.query.tenantCode, langOf(req.query)) }),
   );
 };
 

@@ -12,7 +12,7 @@ import {
   type MemberRegistration,
 } from '@portal/contracts';
 import { AppError } from '../../platform/errors.js';
-import type { MessageKey } from '../../platform/i18n.js';
+import { localized, type Lang, type MessageKey } from '../../platform/i18n.js';
 import type { PasswordDecryptor } from '../../platform/password-transport.js';
 import type { RateLimiter } from '../../platform/rate-limit.js';
 import type { Tenants } from '../../platform/tenants.js';
@@ -153,8 +153,9 @@ export function createRegistrationService(deps: RegistrationDeps) {
       return (await repo.taken(await deps.tenants.idOf(tenantCode), { username: name })) === null;
     },
 
-    async agreement(tenantCode: string | undefined): Promise<string> {
-      return repo.agreement(await deps.tenants.idOf(tenantCode));
+    async agreement(tenantCode: string | undefined, lang: Lang): Promise<string> {
+      const agreement = await repo.agreement(await deps.tenants.idOf(tenantCode));
+      return agreement ? localized(lang, agreement, 'html') : '';
     },
   };
 }

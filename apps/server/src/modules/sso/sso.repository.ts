@@ -7,6 +7,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import type pg from 'pg';
 import type { Db } from '../../db/client.js';
 import * as s from '../../db/schema.js';
+
 import type { RegisteredService } from './service-registry.js';
 
 export interface SsoSession {
@@ -38,6 +39,7 @@ export interface Tenant {
   id: number;
   code: string;
   name: string;
+  translations: s.Translations<{ name: string }>;
 }
 
 export interface TenantWithServices extends Tenant {
@@ -58,7 +60,7 @@ const q = (name: string, text: string) => (pool: pg.Pool, values: unknown[]) => 
 
 const TENANT_WITH_SERVICES = q(
   'sso_tenant_with_services',
-  `SELECT t.id::int4 AS id, t.code, t.name,
+  `SELECT t.id::int4 AS id, t.code, t.name, t.translations,
           coalesce(json_agg(json_build_object(
             'id', s.id, 'tenantId', s.tenant_id, 'name', s.name, 'pattern', s.pattern, 'sysCode', s.sys_code,
             'entryUrl', s.entry_url, 'logoutUrl', s.logout_url) ORDER BY s.id) FILTER (WHERE s.id IS NOT NULL),
@@ -146,9 +148,13 @@ export function createSsoRepository(db: Db, relaxed: pg.Pool) {
         .orderBy(s.ssoServices.id);
     },
 
-    async userName(userId: number): Promise<string | null> {
-      const [u] = await db.select({ name: s.users.name }).from(s.users).where(eq(s.users.id, userId));
-      return u?.name ?? null;
+    /** The user's name of record and its translations. */
+    async userName(userId: number): Promise<Pick<typeof s.users.$inferSelect, 'name' | 'translations'> | null> {
+      const [u] = await db
+        .select({ name: s.users.name, translations: s.users.translations })
+        .from(s.users)
+        .where(eq(s.users.id, userId));
+      return u ?? null;
     },
 
     async services(tenantId: number): Promise<RegisteredService[]> {

@@ -9,7 +9,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type, type Static } from 'typebox';
 import { AppError } from '../../platform/errors.js';
-import { langOf, t, type Lang } from '../../platform/i18n.js';
+import { langOf, localized, t, type Lang } from '../../platform/i18n.js';
 import { ok } from '../../platform/reply.js';
 import { escapeMarkup, plainPage } from '../../platform/html.js';
 import { samlRequestOf, samlResponse } from './saml.js';
@@ -114,17 +114,29 @@ export const ssoRoutes: FastifyPluginAsyncTypebox<SsoRoutesOptions> = async (app
     if (step.kind === 'signedIn') {
       const out = `/cas/logout?${new URLSearchParams({ tenantCode: step.tenant.code, ...(lang === 'en' ? { language: 'eng' } : {}) })}`;
       return reply.type('text/html; charset=utf-8').send(
-        messagePage(lang, t(lang, 'ssoSignedIn', { name: step.name, tenant: step.tenant.name }), {
-          href: out,
-          text: t(lang, 'ssoSignOut'),
-        }),
+        messagePage(
+          lang,
+          t(lang, 'ssoSignedIn', {
+            name: localized(lang, step.user, 'name'),
+            tenant: localized(lang, step.tenant, 'name'),
+          }),
+          {
+            href: out,
+            text: t(lang, 'ssoSignOut'),
+          },
+        ),
       );
     }
     const page = opts.page();
     if (!page)
       return reply.code(503).type('text/plain; charset=utf-8').send('The web app is not built: run "npm run build".');
-    // The page shows the tenant it signs in to (also when the service, not the address, named it).
-    const meta = Object.entries({ 'sso-tenant-code': step.tenant.code, 'sso-tenant-name': step.tenant.name })
+    // The page shows the tenant it signs in to (also when the service, not the address, named it),
+    // in both languages: the page switches language in place.
+    const meta = Object.entries({
+      'sso-tenant-code': step.tenant.code,
+      'sso-tenant-name': step.tenant.name,
+      'sso-tenant-name-en': localized('en', step.tenant, 'name'),
+    })
       .map(([name, content]) => `<meta name="${name}" content="${escapeMarkup(content)}">`)
       .join('');
     return reply.type('text/html; charset=utf-8').send(page.replace('</head>', () => `${meta}</head>`));

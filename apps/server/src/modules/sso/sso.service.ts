@@ -17,6 +17,7 @@ import {
   type PortalAddresses,
   type RegisteredService,
 } from './service-registry.js';
+import type { Translations } from '../../db/schema.js';
 import type { SsoRepository, SsoSession, Tenant, TenantWithServices } from './sso.repository.js';
 
 export const TICKET_PREFIX = 'ST-';
@@ -67,7 +68,7 @@ export type LoginStep =
   /** The sign-on form, for this tenant. */
   | { kind: 'page'; tenant: Tenant }
   /** No service asked for and already signed in: the page says who. */
-  | { kind: 'signedIn'; tenant: Tenant; name: string }
+  | { kind: 'signedIn'; tenant: Tenant; user: { name: string; translations: Translations<{ name: string }> } }
   | { kind: 'refused'; reason: 'unknownTenant' | 'unknownService' };
 
 export const hashCookie = sha256Hex;
@@ -219,7 +220,11 @@ export function createSsoService(deps: SsoDeps) {
       if (svc && issue && session?.issued) return { kind: 'redirect', url: withTicket(svc.url, issue.ticket) };
       if (svc && !renew && flag(q.gateway)) return { kind: 'redirect', url: svc.url.href };
       if (!svc && session && session.tenantId === tenant.id) {
-        return { kind: 'signedIn', tenant, name: (await repo.userName(session.userId)) ?? '' };
+        return {
+          kind: 'signedIn',
+          tenant,
+          user: (await repo.userName(session.userId)) ?? { name: '', translations: {} },
+        };
       }
       return { kind: 'page', tenant };
     },

@@ -651,7 +651,7 @@ describe('tenants: named, found by the service, kept apart', () => {
     expect(zh.body).toContain('张敏，您已登录演示园区统一认证中心。');
     expect(zh.body).toContain('<a href="/cas/logout?tenantCode=demo">退出登录</a>');
     const en = await page({ tenantCode: 'demo', language: 'eng' }, cookie);
-    expect(en.body).toContain('张敏, you are signed in to the sign-on service of 演示园区.');
+    expect(en.body).toContain('Zhang Min, you are signed in to the sign-on service of Demo Park.');
     expect(en.body).toContain('<a href="/cas/logout?tenantCode=demo&amp;language=eng">Sign out</a>');
     // Without a session, and for another tenant, the form.
     expect(tenantOfPage((await page({ tenantCode: 'demo' })).body)).toBe('demo');

@@ -7,6 +7,7 @@ import { LIMITS } from '@portal/contracts';
 import { Fragment, useEffect, useId, useRef, useState, type InputHTMLAttributes, type ReactNode } from 'react';
 import { useTranslation } from '../../../lib/i18n';
 import { runtimeConfig } from '../../../lib/config';
+import { useDocumentTitle, useSiteName } from '../../../lib/site';
 import { ownMessage } from '../../../lib/api/client';
 import { useCaptcha } from '../../../lib/api/image-captcha';
 import { SvgIcon } from '../../../components/svg-icon';
@@ -152,7 +153,8 @@ export function LoginPage({ signIn, languageToggle, humanCheck, context, links }
   const [refusal, setRefusal] = useState<string | null>(null);
   const refusalTimer = useRef<ReturnType<typeof setTimeout>>(undefined);
   const formId = useId();
-  const site = runtimeConfig().siteName || t('app.siteName');
+  const site = useSiteName();
+  useDocumentTitle();
   const kind = humanCheck?.kind;
 
   useEffect(() => () => clearTimeout(refusalTimer.current), []);

@@ -4,6 +4,7 @@ import { useState, type ReactNode } from 'react';
 import { ApiError, ownMessage } from '../../../lib/api/client';
 import { encryptPassword } from '../../../lib/api/password';
 import { runtimeConfig } from '../../../lib/config';
+import { useDocumentTitle, useSiteName } from '../../../lib/site';
 import type { HumanCheck } from '../../../lib/human-check';
 import { useTranslation } from '../../../lib/i18n';
 import { agreementRule, mobileRule, required } from '../../../components/form-rules';
@@ -61,7 +62,8 @@ export function RegisterPage({
   const [pending, setPending] = useState(false);
   const human = useHumanProof(humanCheck, 'register');
   const smsOn = cfg.notsms && !cfg.registerWithoutSms;
-  const site = cfg.siteName || t('app.siteName');
+  const site = useSiteName();
+  useDocumentTitle(t('register.title'));
   const target = afterRegisterUrl(cfg, tenantCode, service);
 
   // 注册成功, then the login after 3 s (§4, §9).

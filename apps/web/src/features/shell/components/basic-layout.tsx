@@ -3,6 +3,7 @@ import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import { useTranslation } from '../../../lib/i18n';
 import { Link, Outlet, useLocation } from 'react-router';
 import { runtimeConfig } from '../../../lib/config';
+import { useDocumentTitle, useSiteName } from '../../../lib/site';
 import { useSession } from '../../../lib/session';
 import { findByPath, NO_ITEMS, visibleItems } from '../menu';
 import { TabStrip } from '../tabs/tab-strip';
@@ -32,13 +33,15 @@ export function BasicLayout({ onLogout, userMenu, headerExtra, bell }: BasicLayo
   const location = useLocation();
   const cfg = runtimeConfig();
   const theme = layoutTheme(cfg);
-  const site = cfg.siteName || t('app.siteName');
+  const site = useSiteName();
   const [collapsed, setCollapsed] = useState(false);
   const [drawerOpen, setDrawerOpen] = useState(false);
 
   // The top theme's selected root: the one containing the current page, else the user's choice.
   const [pickedRoot, setPickedRoot] = useState<string | null>(null);
-  const pathRoot = findByPath(menu, location.pathname)?.trail[0]?.id ?? null;
+  const here = findByPath(menu, location.pathname);
+  useDocumentTitle(here?.item.meta.title);
+  const pathRoot = here?.trail[0]?.id ?? null;
   useEffect(() => setPickedRoot(null), [location.pathname]);
   const rootId = pickedRoot ?? pathRoot;
   const root = useMemo(() => visibleItems(menu).find((m) => m.id === rootId) ?? null, [menu, rootId]);

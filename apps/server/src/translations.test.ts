@@ -1,0 +1,93 @@
+/**
+ * Names that are data come in the request's language (ADR 020): every answer that carries one
+ * gives its English translation for `language=eng`, and the Chinese of record otherwise or where a
+ * row has none.
+ */
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { MenuItem } from '@portal/contracts';
+import { createTestContext, type TestContext } from './test/harness.js';
+
+let ctx: TestContext;
+let member: string;
+
+beforeAll(async () => {
+  ctx = await createTestContext();
+  member = await ctx.login('member');
+});
+afterAll(async () => ctx?.close());
+
+/** `url`'s data in Chinese and in English. */
+const both = async (url: string, token: string | undefined = member) => {
+  const sep = url.includes('?') ? '&' : '?';
+  const [zh, en] = await Promise.all([ctx.call({ url, token }), ctx.call({ url: `${url}${sep}language=eng`, token })]);
+  expect(zh.statusCode, zh.body).toBe(200);
+  expect(en.statusCode, en.body).toBe(200);
+  return { zh: zh.json().data, en: en.json().data };
+};
+
+const titles = (items: MenuItem[]): string[] => items.flatMap((m) => [m.meta.title, ...titles(m.children ?? [])]);
+
+describe('names in the request language', () => {
+  it('gives the menu, roles, applications and workbenches in English', async () => {
+    const menu = await both('/api/front/member/front/allPermissionV2');
+    expect(titles(menu.zh.menu)).toContain('企业信息');
+    expect(titles(menu.en.menu)).toContain('Enterprise information');
+    expect(titles(menu.en.menu).filter((t) => /[\u4e00-\u9fff]/.test(t))).toEqual([]);
+
+    const roles = await both('/api/front/member/getUserRolesNew');
+    expect(roles.zh.map((r: { title: string }) => r.title)).toEqual(['企业管理员', '企业成员']);
+    expect(roles.en.map((r: { title: string }) => r.title)).toEqual(['Enterprise administrator', 'Enterprise member']);
+
+    const apps = await both('/api/front/apply/info/getNewApplyList');
+    expect(apps.en.map((a: { appName: string }) => a.appName)).toEqual(['Enterprise services', 'Enterprise workbench']);
+    const name = await both('/api/front/member/getAppNameByCode/ENT_WORKBENCH');
+    expect(name).toEqual({ zh: '企业工作台', en: 'Enterprise workbench' });
+
+    const benches = await both('/api/front/member/getWorkbenchList');
+    expect(benches.en.map((w: { appName: string }) => w.appName)).toEqual(['Enterprise workbench', 'Park workbench']);
+  });
+
+  it("gives the user's and the enterprise's names, and the enterprise pages, in English", async () => {
+    const info = await both('/api/front/member/front/infoV2');
+    expect([info.zh.name, info.zh.groupName]).toEqual(['张敏', '星河科技有限公司']);
+    expect([info.en.name, info.en.groupName]).toEqual(['Zhang Min', 'Xinghe Technology Co., Ltd.']);
+
+    const current = await both('/api/front/ent/current');
+    expect(current.en.entName).toBe('Xinghe Technology Co., Ltd.');
+    const joined = await both('/api/front/ent/joinEntList');
+    expect(joined.en.rows.map((r: { entName: string }) => r.entName)).toContain('Qingsong Logistics Co., Ltd.');
+    const members = await both('/api/front/ent/members');
+    expect(members.en.rows.map((r: { name: string }) => r.name).sort()).toEqual(['System Administrator', 'Zhang Min']);
+  });
+
+  it('gives a drag page and the registration agreement in English', async () => {
+    const page = await both('/api/front/page/definition/park-news');
+    expect(page.zh.title).toBe('园区资讯');
+    expect(page.en.title).toBe('Park news');
+    expect(page.en.blocks).toHaveLength(page.zh.blocks.length);
+    expect(JSON.stringify(page.en.blocks)).not.toMatch(/[\u4e00-\u9fff]/);
+
+    const agreement = await both('/api/front/registerContent/getInfoByTenantCode?tenantCode=demo', undefined);
+    expect(agreement.zh.registerAgreement).toContain('用户注册协议');
+    expect(agreement.en.registerAgreement).toContain('User registration agreement');
+  });
+
+  it('falls back to the Chinese of record where a row has no translation', async () => {
+    await ctx.db.execute(sql`UPDATE roles SET translations = '{}' WHERE code = 'ent_member'`);
+    await ctx.db.execute(sql`UPDATE menus SET translations = '{"en":{}}' WHERE name = 'entColist'`);
+    try {
+      const roles = await both('/api/front/member/getUserRolesNew');
+      expect(roles.en.map((r: { title: string }) => r.title)).toEqual(['Enterprise administrator', '企业成员']);
+      const menu = await both('/api/front/member/front/allPermissionV2');
+      expect(titles(menu.en.menu)).toContain('企业信息');
+    } finally {
+      await ctx.db.execute(
+        sql`UPDATE roles SET translations = '{"en":{"title":"Enterprise member"}}' WHERE code = 'ent_member'`,
+      );
+      await ctx.db.execute(
+        sql`UPDATE menus SET translations = '{"en":{"title":"Enterprise information"}}' WHERE name = 'entColist'`,
+      );
+    }
+  });
+});
