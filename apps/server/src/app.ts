@@ -25,6 +25,9 @@ import { createProofOfPerson } from './modules/captcha/proof-of-person.js';
 import { createBehaviourCaptchaService } from './modules/captcha/behaviour-captcha.service.js';
 import { createEnterprisesRepository } from './modules/enterprises/enterprises.repository.js';
 import { enterprisesRoutes } from './modules/enterprises/enterprises.routes.js';
+import { createInvitationsRepository } from './modules/invitations/invitations.repository.js';
+import { invitationsRoutes } from './modules/invitations/invitations.routes.js';
+import { createInvitationsService } from './modules/invitations/invitations.service.js';
 import { createExampleSystemRepository } from './modules/example-system/example-system.repository.js';
 import { exampleSystemRoutes } from './modules/example-system/example-system.routes.js';
 import { EXAMPLE_SYSTEM_PATH, createExampleSystemService } from './modules/example-system/example-system.service.js';
@@ -55,6 +58,7 @@ import { clientErrorHandler, frameworkErrors, installErrorHandlers } from './pla
 import { DRAINING_SERVER_OPTIONS, drainOnClose } from './platform/graceful-stop.js';
 import { boundJsonBodies, textRuleValidators } from './platform/input-guard.js';
 import { createPasswordDecryptor } from './platform/password-transport.js';
+import { createPermissionGuard } from './platform/permissions.js';
 import { createRateLimiter } from './platform/rate-limit.js';
 import { recordRoutes } from './platform/route-table.js';
 import { apiSecurityHeaders, securityHeaders } from './platform/security-headers.js';
@@ -253,6 +257,14 @@ export async function buildApp({ config, db, secrets, logger }: AppDeps) {
       members: createMembersService({ repo: createMembersRepository(db), bus, cacheMs: config.cacheTtlMs }),
     });
     await api.register(enterprisesRoutes, { enterprises: createEnterprisesRepository(db), regionPath });
+    await api.register(invitationsRoutes, {
+      invitations: createInvitationsService({
+        repo: createInvitationsRepository(db),
+        guard: createPermissionGuard(db),
+        limiter,
+        phonePattern,
+      }),
+    });
     await api.register(menusRoutes, {
       menus: createMenusService({ repo: createMenusRepository(db), portal: portal.base }),
     });

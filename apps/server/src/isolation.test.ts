@@ -24,7 +24,8 @@ type Kind =
   | 'workbenchCode'
   | 'enterprise'
   | 'page'
-  | 'system';
+  | 'system'
+  | 'invitation';
 
 /** What each id-like field names; `path:field` where a name means different things on different routes. */
 const KINDS: Record<string, Kind> = {
@@ -47,6 +48,7 @@ const KINDS: Record<string, Kind> = {
   sysCode: 'system',
   '/api/front/member/getAppNameByCode/:code:code': 'applicationCode',
   '/api/front/page/definition/:code:code': 'page',
+  '/api/front/ent/invitations/revoke:id': 'invitation',
 };
 /**
  * Fields the spec lists that the server accepts and ignores (spec §7 infoV2 and allPermissionV2
@@ -107,6 +109,7 @@ const UNKNOWN: Record<Kind, string> = {
   enterprise: '987654321',
   page: 'no-such-page',
   system: 'NO_SUCH_SYSTEM',
+  invitation: '987654321',
 };
 
 async function objectsOf(tenantId: number): Promise<Record<Kind, string[]>> {
@@ -125,6 +128,7 @@ async function objectsOf(tenantId: number): Promise<Record<Kind, string[]>> {
     system: await list(
       sql`SELECT sys_code AS v FROM sso_services WHERE tenant_id = ${tenantId} AND sys_code IS NOT NULL ORDER BY id`,
     ),
+    invitation: await list(sql`SELECT id AS v FROM enterprise_invitations WHERE tenant_id = ${tenantId} ORDER BY id`),
   };
 }
 
@@ -138,6 +142,11 @@ beforeAll(async () => {
   await ctx.db.execute(sql`UPDATE roles SET code = 'b_' || code WHERE tenant_id = ${tenantB}`);
   await ctx.db.execute(sql`UPDATE page_definitions SET code = 'b-' || code WHERE tenant_id = ${tenantB}`);
   await ctx.db.execute(sql`UPDATE sso_services SET sys_code = 'B_' || sys_code WHERE tenant_id = ${tenantB}`);
+  // Open invitations into each admin's own enterprise (the one an admin's session is in).
+  await ctx.db.execute(sql`
+    INSERT INTO enterprise_invitations (tenant_id, enterprise_id, mobile, invited_by, expires_at)
+    SELECT u.tenant_id, u.default_enterprise_id, m.mobile, u.id, now() + interval '1 day'
+    FROM users u, (VALUES ('13912349001'), ('13912349002')) AS m (mobile) WHERE u.username = 'admin'`);
   const [a] = (await ctx.db.execute<{ id: number }>(sql`SELECT id FROM tenants WHERE code = 'demo'`)).rows;
   objects.A = await objectsOf(Number(a!.id));
   objects.B = await objectsOf(tenantB);

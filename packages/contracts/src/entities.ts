@@ -4,6 +4,11 @@
  */
 import { Type, type Static } from 'typebox';
 
+/**
+ * A row id in a request (ADR 021): the decimal string answers carry, or the number (spec §7 shows
+ * `entId` as one). The server reads it with `rowId` (platform/ids.ts), which refuses one that can
+ * name no row. Answers carry ids as strings only: `Type.String()`.
+ */
 const Id = Type.Union([Type.Integer(), Type.String({ maxLength: 64 })]);
 const Text = (max = 255) => Type.String({ maxLength: max });
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()]);
@@ -433,19 +438,42 @@ export const EnterpriseMember = Type.Object({
 });
 export type EnterpriseMember = Static<typeof EnterpriseMember>;
 
+/** The 邀请成员 page: how an invitation into the caller's current enterprise stands. */
+export const INVITATION_STATUSES = ['pending', 'joined', 'expired', 'revoked'] as const;
+export type InvitationStatus = (typeof INVITATION_STATUSES)[number];
+
+/** An invitation of a mobile number into the caller's current enterprise (ours, §7 shows none). */
+export const Invitation = Type.Object({
+  id: Type.String(),
+  /** The invited number, masked as members see each other's (138****0001). */
+  mobile: Type.String(),
+  status: Type.Enum(INVITATION_STATUSES),
+  /** Who invited, and who joined through it (null while nobody has, or when they left). */
+  invitedBy: Nullable(Type.String()),
+  joinedName: Nullable(Type.String()),
+  /** China time: when it was sent, when it expires, and when it was taken up. */
+  crtTime: Type.String(),
+  expireTime: Type.String(),
+  joinTime: Nullable(Type.String()),
+});
+export type Invitation = Static<typeof Invitation>;
+
+export const InviteBody = Type.Object({ mobile: Text(20) });
+export type InviteBody = Static<typeof InviteBody>;
+
+export const InvitationIdBody = Type.Object({ id: Id });
+export type InvitationIdBody = Static<typeof InvitationIdBody>;
+
 export const EnterpriseTarget = Type.Object({ entId: Type.String(), entName: Type.String(), entGuId: Type.String() });
 export type EnterpriseTarget = Static<typeof EnterpriseTarget>;
 
-/** A row id as a number: bounded, so no value reaches the database that its bigint cannot hold. */
-const RowId = Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER });
-
-export const SwitchEnterprise = Type.Object({ entId: RowId });
+export const SwitchEnterprise = Type.Object({ entId: Id });
 
 /** A switch of role, application or workbench (ours, issue 7): the ids from the lists; absent ones stay. */
 export const SwitchContextBody = Type.Object({
-  roleId: Type.Optional(RowId),
-  applyId: Type.Optional(RowId),
-  workbenchId: Type.Optional(RowId),
+  roleId: Type.Optional(Id),
+  applyId: Type.Optional(Id),
+  workbenchId: Type.Optional(Id),
 });
 export type SwitchContextBody = Static<typeof SwitchContextBody>;
 

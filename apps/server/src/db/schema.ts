@@ -200,6 +200,36 @@ export const enterpriseMembers = pgTable(
   ],
 );
 
+/**
+ * 邀请成员: a mobile number invited into an enterprise by one of its administrators. Whoever has
+ * that number in the tenant joins at their next sign-in (auth's open-session statement), also
+ * right after registering; an invitation is open until then, revoked or expired.
+ */
+export const enterpriseInvitations = pgTable(
+  'enterprise_invitations',
+  {
+    id: id(),
+    tenantId: tenantRef(),
+    enterpriseId: ref('enterprise_id')
+      .notNull()
+      .references(() => enterprises.id, { onDelete: 'cascade' }),
+    mobile: text('mobile').notNull(),
+    invitedBy: ref('invited_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    joinedUserId: ref('joined_user_id').references(() => users.id, { onDelete: 'set null' }),
+    joinedAt: timestamp('joined_at', { withTimezone: true }),
+    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+  },
+  (t) => [
+    index('enterprise_invitations_enterprise').on(t.enterpriseId, t.createdAt),
+    // A sign-in looks up its number's open invitations; at most one open per number and enterprise.
+    uniqueIndex('enterprise_invitations_open')
+      .on(t.tenantId, t.mobile, t.enterpriseId)
+      .where(sql`joined_at IS NULL AND revoked_at IS NULL`),
+  ],
+);
+
 export const menus = pgTable(
   'menus',
   {

@@ -39,7 +39,9 @@ describe('seedDemo', () => {
     );
     // A demo from before names had translations, except one someone gave its own.
     await ctx.db.execute(sql`UPDATE roles SET translations = '{}'`);
-    await ctx.db.execute(sql`UPDATE roles SET translations = '{"en":{"title":"Company admin"}}' WHERE code = 'ent_admin'`);
+    await ctx.db.execute(
+      sql`UPDATE roles SET translations = '{"en":{"title":"Company admin"}}' WHERE code = 'ent_admin'`,
+    );
 
     const first = await seedDemo(ctx.db, { passwordHash });
     // Rows added (the default role's flag, the agreement, 3 menus, a page, 2 enterprises), then

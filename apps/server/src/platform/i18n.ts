@@ -97,6 +97,16 @@ const messages = {
   workbenchNotHeld: { zh: '当前用户无该工作台权限', en: 'You may not use this workbench' },
   notOwnAccount: { zh: '只能查看和修改自己的账号信息', en: 'You may only see and change your own account' },
   appUnknown: { zh: '应用不存在', en: 'No such application' },
+  noCurrentEnterprise: {
+    zh: '当前未选择企业，请先切换到要管理的企业',
+    en: 'No enterprise is selected; switch to the enterprise you manage first',
+  },
+  alreadyMember: { zh: '该手机号的用户已是本企业成员', en: 'The user with this mobile number is already a member' },
+  invited: {
+    zh: '邀请已发出，对方下次登录或注册后即加入本企业',
+    en: 'Invitation sent: they join the enterprise when they next sign in or register',
+  },
+  invitationClosed: { zh: '该邀请不存在或已结束', en: 'This invitation does not exist or is closed' },
   nicknameRequired: { zh: '请输入昵称', en: 'Please enter a nickname' },
   nicknameTooLong: { zh: '昵称不能超过32个字符', en: 'A nickname has at most 32 characters' },
   loggedOut: { zh: '已退出登录', en: 'Signed out' },

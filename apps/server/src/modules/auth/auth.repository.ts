@@ -82,15 +82,25 @@ const RECORD_FAILURE = q(
 );
 
 /**
- * A successful login in one statement: reset the failure count, pick the user's default role,
- * application, workbench and enterprise if still held (else the first held), open the session and
- * write the audit entry. The user row is updated last, so its lock is held for the shortest time.
+ * A successful login in one statement: accept the open invitations of the user's mobile number
+ * (joining those enterprises), reset the failure count, pick the user's default role, application,
+ * workbench and enterprise if still held (else the first held, else one just joined), open the
+ * session and write the audit entries. The user row is updated last, so its lock is held for the
+ * shortest time.
  */
 const OPEN_SESSION = q(
   'auth_open_session',
   `WITH u AS (
-     SELECT id, tenant_id, default_role_id, default_application_id, default_workbench_id, default_enterprise_id
+     SELECT id, tenant_id, mobile, default_role_id, default_application_id, default_workbench_id, default_enterprise_id
      FROM users WHERE id = $1),
+   inv AS (
+     UPDATE enterprise_invitations i SET joined_at = now(), joined_user_id = u.id
+     FROM u WHERE i.tenant_id = u.tenant_id AND i.mobile = u.mobile
+       AND i.joined_at IS NULL AND i.revoked_at IS NULL AND i.expires_at > now()
+     RETURNING i.id, i.enterprise_id, u.tenant_id, u.id AS user_id),
+   joined AS (
+     INSERT INTO enterprise_members (enterprise_id, user_id) SELECT enterprise_id, user_id FROM inv
+     ON CONFLICT DO NOTHING RETURNING enterprise_id),
    s AS (
      INSERT INTO sessions (tenant_id, user_id, role_id, application_id, workbench_id, enterprise_id, ip, user_agent, expires_at, service_ticket)
      SELECT u.tenant_id, u.id,
@@ -100,13 +110,19 @@ const OPEN_SESSION = q(
           ORDER BY (application_id = u.default_application_id) DESC NULLS LAST, application_id LIMIT 1),
        (SELECT workbench_id FROM user_workbenches WHERE user_id = u.id
           ORDER BY (workbench_id = u.default_workbench_id) DESC NULLS LAST, workbench_id LIMIT 1),
-       (SELECT enterprise_id FROM enterprise_members WHERE user_id = u.id
-          ORDER BY (enterprise_id = u.default_enterprise_id) DESC NULLS LAST, enterprise_id LIMIT 1),
+       coalesce(
+         (SELECT enterprise_id FROM enterprise_members WHERE user_id = u.id
+            ORDER BY (enterprise_id = u.default_enterprise_id) DESC NULLS LAST, enterprise_id LIMIT 1),
+         (SELECT min(enterprise_id) FROM joined)),
        $2, $3, now() + make_interval(hours => $4), $5
      FROM u
      RETURNING id, tenant_id, user_id, floor(extract(epoch FROM expires_at))::int8 AS "expiresAt"),
    a AS (
-     INSERT INTO audit_log (tenant_id, user_id, action, ip) SELECT tenant_id, user_id, 'login.succeeded', $2 FROM s),
+     INSERT INTO audit_log (tenant_id, user_id, action, ip, detail)
+     SELECT tenant_id, user_id, 'login.succeeded', $2, NULL FROM s
+     UNION ALL
+     SELECT tenant_id, user_id, 'invitation.accepted', $2, jsonb_build_object('invitationId', id, 'enterpriseId', enterprise_id)
+     FROM inv),
    upd AS (
      UPDATE users SET failed_logins = 0, last_failed_at = NULL, locked_until = NULL, last_login_at = now()
      WHERE id = (SELECT user_id FROM s))

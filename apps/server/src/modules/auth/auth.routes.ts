@@ -12,6 +12,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { errors } from '../../platform/errors.js';
 import { describeSchemaIssue, langOf } from '../../platform/i18n.js';
+import { rowId } from '../../platform/ids.js';
 import { ok } from '../../platform/reply.js';
 import type { Tenants } from '../../platform/tenants.js';
 import type { AuthService } from './auth.service.js';
@@ -83,16 +84,17 @@ export const authRoutes: FastifyPluginAsyncTypebox<AuthRoutesOptions> = async (a
     { preHandler: app.authenticate, schema: { body: SwitchContextBody, response: { 200: Envelope(TokenData) } } },
     async (req) => {
       const { roleId, applyId, workbenchId } = req.body;
-      return ok(
-        req,
-        await opts.auth.switchContext(req.session!, { roleId, applicationId: applyId, workbenchId }, client(req)),
-      );
+      // An id left out stays as it is.
+      const id = (v: number | string | undefined) => (v === undefined ? undefined : rowId(v));
+      const target = { roleId: id(roleId), applicationId: id(applyId), workbenchId: id(workbenchId) };
+      return ok(req, await opts.auth.switchContext(req.session!, target, client(req)));
     },
   );
   app.put(
     '/api/front/member/switchEnterprises',
     { preHandler: app.authenticate, schema: { body: SwitchEnterprise, response: { 200: Envelope(TokenData) } } },
-    async (req) => ok(req, await opts.auth.switchContext(req.session!, { enterpriseId: req.body.entId }, client(req))),
+    async (req) =>
+      ok(req, await opts.auth.switchContext(req.session!, { enterpriseId: rowId(req.body.entId) }, client(req))),
   );
 
   app.post(

@@ -1,12 +1,10 @@
 import { and, asc, count as countRows, desc, eq, exists, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client.js';
+import { chinaTime, totalRows } from '../../db/expressions.js';
 import { enterpriseMembers, enterprises, industries, users } from '../../db/schema.js';
 
-/** When the member joined, as the portal shows times: China time, `YYYY-MM-DD HH:mm:ss`. */
-const joinedAt = sql<string>`to_char(${enterpriseMembers.joinedAt} AT TIME ZONE 'Asia/Shanghai', 'YYYY-MM-DD HH24:MI:SS')`;
-/** The number of rows the page was cut from, on every row of it. */
-const total = sql<number>`count(*) OVER ()`.mapWith(Number);
+const joinedAt = chinaTime(enterpriseMembers.joinedAt);
 const caller = alias(enterpriseMembers, 'c');
 
 const profile = {
@@ -64,7 +62,7 @@ export function createEnterprisesRepository(db: Db) {
           username: users.username,
           mobile: users.mobile,
           joinedAt,
-          total,
+          total: totalRows(),
         })
         .from(enterpriseMembers)
         .innerJoin(enterprises, eq(enterprises.id, enterpriseMembers.enterpriseId))
@@ -90,7 +88,7 @@ export function createEnterprisesRepository(db: Db) {
     /** The enterprises the user has joined, newest first, one page; scoped to the tenant. */
     async joined(tenantId: number, userId: number, page: number, limit: number) {
       const rows = await db
-        .select({ ...profile, total })
+        .select({ ...profile, total: totalRows() })
         .from(enterpriseMembers)
         .innerJoin(enterprises, eq(enterprises.id, enterpriseMembers.enterpriseId))
         .where(and(eq(enterpriseMembers.userId, userId), eq(enterprises.tenantId, tenantId)))

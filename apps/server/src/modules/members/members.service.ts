@@ -1,5 +1,6 @@
 import { ResultCode, type ApplicationItem, type RoleItem, type UserInfo, type WorkbenchItem } from '@portal/contracts';
 import { AppError, errors } from '../../platform/errors.js';
+import { optionalRowId, rowId } from '../../platform/ids.js';
 import type { InvalidationBus } from '../../platform/invalidation.js';
 import { localized, type Lang } from '../../platform/i18n.js';
 import { createLocalCache } from '../../platform/local-cache.js';
@@ -8,17 +9,6 @@ import type { MembersRepository } from './members.repository.js';
 
 const str = (v: number | string | null) => (v === null ? null : String(v));
 
-/** An id as sent (number or digits), or null when it is not one. */
-const idOf = (v: number | string | undefined | null): number | null => {
-  const n = typeof v === 'number' ? v : /^\d{1,15}$/.test(v ?? '') ? Number(v) : NaN;
-  return Number.isSafeInteger(n) && n > 0 ? n : null;
-};
-/** An id that names no row at all (not digits, zero, too long) is bad input, not a missing permission. */
-const idOrBad = (v: number | string): number => {
-  const id = idOf(v);
-  if (id === null) throw new AppError(ResultCode.BAD_REQUEST, 'idInvalid');
-  return id;
-};
 const refuse = (key: 'roleNotHeld' | 'appNotGranted' | 'workbenchNotHeld' | 'notOwnAccount') =>
   new AppError(ResultCode.NO_PERMISSION, key);
 
@@ -83,7 +73,8 @@ export function createMembersService({ repo, bus, cacheMs }: MembersServiceDeps)
 
     /** The roles the caller holds (getUserRolesNew); asking for another user's is refused. */
     async roles(who: Asker, userId?: number | string): Promise<RoleItem[]> {
-      if (userId !== undefined && userId !== '' && idOf(userId) !== who.userId) throw refuse('notOwnAccount');
+      const asked = optionalRowId(userId);
+      if (asked !== null && asked !== who.userId) throw refuse('notOwnAccount');
       return (await repo.roles(who.tenantId, who.userId)).map((r) => ({
         id: String(r.id),
         title: localized(who.lang, r, 'title'),
@@ -119,7 +110,7 @@ export function createMembersService({ repo, bus, cacheMs }: MembersServiceDeps)
 
     /** The caller's own nickname only (spec §5: required). */
     async setNickname(who: Who, userId: number | string, nickName: string): Promise<void> {
-      if (idOf(userId) !== who.userId) throw refuse('notOwnAccount');
+      if (rowId(userId) !== who.userId) throw refuse('notOwnAccount');
       const nick = nickName.trim();
       if (!nick) throw new AppError(ResultCode.BAD_REQUEST, 'nicknameRequired');
       if ([...nick].length > 32) throw new AppError(ResultCode.BAD_REQUEST, 'nicknameTooLong');
@@ -132,10 +123,9 @@ export function createMembersService({ repo, bus, cacheMs }: MembersServiceDeps)
       who: Who,
       d: { defaultRoleId?: number | string; defaultWorkbenchCode?: string },
     ): Promise<void> {
-      let roleId: number | null = null;
+      const roleId = optionalRowId(d.defaultRoleId);
       let workbenchId: number | null = null;
-      if (d.defaultRoleId !== undefined && d.defaultRoleId !== '') {
-        roleId = idOrBad(d.defaultRoleId);
+      if (roleId !== null) {
         if (!(await repo.roles(who.tenantId, who.userId)).some((r) => r.id === roleId)) {
           throw refuse('roleNotHeld');
         }
@@ -151,7 +141,7 @@ export function createMembersService({ repo, bus, cacheMs }: MembersServiceDeps)
 
     /** Default application for the next login: only one the caller is granted. */
     async setDefaultApply(who: Who, defaultApplyId: number | string): Promise<void> {
-      const id = idOrBad(defaultApplyId);
+      const id = rowId(defaultApplyId);
       if (!(await repo.applications(who.tenantId, who.userId)).some((a) => a.id === id)) {
         throw refuse('appNotGranted');
       }

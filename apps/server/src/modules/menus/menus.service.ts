@@ -3,6 +3,7 @@ import { ResultCode } from '@portal/contracts';
 import { PORTAL_PATTERN } from '../../db/schema.js';
 import { AppError } from '../../platform/errors.js';
 import { localized, type Lang } from '../../platform/i18n.js';
+import { optionalRowId } from '../../platform/ids.js';
 import type { MenuRow, MenusRepository, PermissionRow } from './menus.repository.js';
 
 export interface MenuContext {
@@ -63,9 +64,9 @@ export function createMenusService({ repo, portal }: { repo: MenusRepository; po
   return {
     async menuFor(ctx: MenuContext, q: MenuQuery, lang: Lang): Promise<MenuData> {
       let roleId = ctx.roleId;
-      if (q.roleId) {
-        const asked = Number(q.roleId);
-        if (!Number.isSafeInteger(asked) || !(await repo.holdsRole(ctx.tenantId, ctx.userId, asked))) {
+      const asked = optionalRowId(q.roleId);
+      if (asked !== null) {
+        if (!(await repo.holdsRole(ctx.tenantId, ctx.userId, asked))) {
           throw new AppError(ResultCode.NO_PERMISSION, 'roleNotHeld');
         }
         roleId = asked;

@@ -242,6 +242,27 @@ describe('member registration', () => {
     ).toBe(0);
   });
 
+  it('registers an invited number, which is in the enterprise from its first sign-in', async () => {
+    const mobile = '13712340014';
+    const admin = await ctx.login('admin');
+    const sent = await ctx.call({ url: '/api/front/ent/invitations', body: { mobile }, token: admin });
+    expect(sent.statusCode, sent.body).toBe(200);
+    const res = await ctx.call({
+      url: MEMBER,
+      body: {
+        tenantCode: 'demo',
+        username: 'hanmei',
+        password: ctx.encrypt(PASSWORD),
+        mobile,
+        smsCode: await smsCode(mobile),
+      },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const token = await ctx.login('hanmei', PASSWORD);
+    const info = (await ctx.call({ url: '/api/front/member/front/infoV2', token })).json().data;
+    expect(info.groupName).toBe('星河科技有限公司');
+  });
+
   it('with SMS verification off, takes a passed captcha as imgCode instead (single use)', async () => {
     const off = await createTestContext({ PORTAL_RUNTIME_CONFIG: JSON.stringify({ registerWithoutSms: true }) });
     try {

@@ -1,0 +1,11 @@
+/**
+ * SQL expressions the repositories share, typed for the query builder (ADR 021).
+ */
+import { sql, type AnyColumn, type SQL } from 'drizzle-orm';
+
+/** A time as the portal shows times (spec §3 crtTime): China time, `YYYY-MM-DD HH:mm:ss`. */
+export const chinaTime = (column: AnyColumn | SQL): SQL<string> =>
+  sql<string>`to_char(${column} AT TIME ZONE 'Asia/Shanghai', 'YYYY-MM-DD HH24:MI:SS')`;
+
+/** On every row of a page: how many rows the page was cut from. */
+export const totalRows = (): SQL.Aliased<number> => sql<number>`count(*) OVER ()`.mapWith(Number).as('total');

@@ -1,0 +1,37 @@
+/**
+ * The server's side of the permission codes of spec §6 (`allPermissionV2`'s `auth` and `allAuth`):
+ * an action guarded by a code is allowed when the session's current role holds the code, or when
+ * the tenant does not enforce it (status 0, which the UI shows to everyone). A code the tenant does
+ * not define at all allows nobody: a guard fails closed.
+ */
+import { and, eq, or, sql } from 'drizzle-orm';
+import type { Db } from '../db/client.js';
+import { permissions, rolePermissions } from '../db/schema.js';
+import { errors } from './errors.js';
+
+export interface PermissionGuard {
+  /** Throws the 403 of §8 unless the session may do what `code` guards. */
+  require(session: { tenantId: number; roleId: number | null }, code: string): Promise<void>;
+}
+
+export function createPermissionGuard(db: Db): PermissionGuard {
+  return {
+    async require({ tenantId, roleId }, code) {
+      const [allowed] = await db
+        .select({ one: sql`1` })
+        .from(permissions)
+        .leftJoin(
+          rolePermissions,
+          and(eq(rolePermissions.permissionId, permissions.id), eq(rolePermissions.roleId, roleId ?? 0)),
+        )
+        .where(
+          and(
+            eq(permissions.tenantId, tenantId),
+            eq(permissions.code, code),
+            or(eq(permissions.status, 0), sql`${rolePermissions.roleId} IS NOT NULL`),
+          ),
+        );
+      if (!allowed) throw errors.noPermission();
+    },
+  };
+}
