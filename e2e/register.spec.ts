@@ -10,7 +10,7 @@ import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launch, openPage } from './support/browser.js';
 import { startServer, type RunningServer } from './support/server.js';
-import { fillCaptcha, settled } from './support/shell.js';
+import { fillCaptcha, go, settled, signIn } from './support/shell.js';
 
 const SHOTS = 'e2e/artifacts';
 const DESKTOP: BrowserContextOptions = { viewport: { width: 1440, height: 900 } };
@@ -234,7 +234,18 @@ describe('company registration', () => {
 });
 
 describe('member registration and the password pages', () => {
-  it('registers a member with username and image captcha, then signs in', async () => {
+  it('registers a member invited by an administrator (邀请成员), who is in the enterprise at sign-in', async () => {
+    const mobile = '13900004444';
+    // The administrator invites the number on the 邀请成员 page.
+    const admin = await open(DESKTOP);
+    await signIn(admin.page, card.url, '/center/login', 'admin');
+    await go(admin.page, '/ent/members/invite');
+    await admin.page.locator('.invitations input').fill(mobile);
+    await admin.page.getByRole('button', { name: '发送邀请' }).click();
+    await admin.page.getByText('邀请已发出，对方下次登录或注册后即加入本企业').waitFor();
+    const row = admin.page.locator('.invitations tr', { hasText: '139****4444' });
+    await row.getByText('待加入').waitFor();
+
     const { context, page } = await open(DESKTOP, 'en');
     await page.goto(`${card.url}/center/user/register?type=member`);
     // Checked on blur: a taken name, and someone else's mobile number.
@@ -256,7 +267,12 @@ describe('member registration and the password pages', () => {
     await page.getByRole('button', { name: 'Register' }).click();
     await page.waitForURL((u) => u.pathname === '/center/login', { timeout: 8_000 });
     await signInAs(page, card.url, 'hanmeimei', PASSWORD);
+    // Joined at that sign-in: the header names the enterprise (in English), the list says so.
+    await page.locator('.shell-header').getByText('Xinghe Technology Co., Ltd.').waitFor();
     await context.close();
+    await admin.page.reload();
+    await admin.page.locator('.invitations tr', { hasText: '139****4444' }).getByText('已加入').waitFor();
+    await admin.context.close();
   });
 
   it('without SMS verification: the slider opens on register and its pass registers', async () => {

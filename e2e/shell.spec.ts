@@ -318,6 +318,12 @@ describe('side layout, keep-alive on', () => {
     await page.waitForURL(/\/center\/ent\/colist/);
     await page.getByRole('tab', { name: 'Home' }).waitFor();
     expect(await page.getByRole('button', { name: 'Park home' }).count()).toBe(1);
+    // Names that are data are English too: the tab, the menu, the header, the browser's title.
+    await expect.poll(() => activeTab(page)).toBe('Enterprise information');
+    await page.locator('.shell-sider').getByText('Enterprise services').waitFor();
+    await page.locator('.shell-header').getByText('Zhang Min').waitFor();
+    await page.locator('.shell-header').getByText('Xinghe Technology Co., Ltd.').waitFor();
+    expect(await page.title()).toBe('Enterprise information - Enterprise Service Portal');
     await context.close();
   });
 

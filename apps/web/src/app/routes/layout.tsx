@@ -16,6 +16,7 @@ const DragPage = load(() => import('../../features/drag-page/components/drag-pag
 const BUSINESS_PAGES: Record<string, ComponentType> = {
   'ent/colist': load(() => import('../../features/enterprise/components/enterprise-info-page'), 'EnterpriseInfoPage'),
   'ent/members/list': load(() => import('../../features/enterprise/components/members-page'), 'MembersPage'),
+  'ent/members/invite': load(() => import('../../features/invitations/components/invite-page'), 'InvitePage'),
 };
 
 const views: ShellViews = {
