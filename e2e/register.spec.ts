@@ -256,7 +256,6 @@ describe('member registration and the password pages', () => {
     await page.locator('#mobile').click();
     await page.getByText("A username cannot be someone else's mobile number").waitFor();
     await page.locator('#username').fill('hanmeimei');
-    const mobile = '13900004444';
     await page.locator('#mobile').fill(mobile);
     await fillCaptcha(page, '#imgCode');
     await page.getByRole('button', { name: 'Get code' }).click();

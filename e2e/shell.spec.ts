@@ -473,7 +473,8 @@ describe('JZH flyout layout, keep-alive on', () => {
 
     expect(await axeViolations(page)).toEqual([]);
     await shoot(context, server.url, 'jzh', '/ent/members/list', async (p) => {
-      if ((p.viewportSize()?.width ?? 0) > 800) await p.getByRole('menuitem', { name: /企业服务/ }).hover();
+      if ((p.viewportSize()?.width ?? 0) > 800)
+        await p.getByRole('menuitem', { name: /企业服务|Enterprise services/ }).hover();
     });
     await context.close();
   });

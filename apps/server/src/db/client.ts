@@ -6,6 +6,8 @@ import pg from 'pg';
 import * as schema from './schema.js';
 
 export type Db = NodePgDatabase<typeof schema> & { $client: pg.Pool };
+/** A transaction of `Db`: what `db.transaction(async (tx) => …)` hands its callback. */
+export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 
 export const MIGRATIONS_DIR = join(dirname(fileURLToPath(import.meta.url)), '../../migrations');
 

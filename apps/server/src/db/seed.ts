@@ -5,13 +5,11 @@
  * either all of it is there or none. Later starts add to an existing demo tenant what newer
  * versions of the demo have and it lacks (topUpDemo).
  */
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, max, notExists, sql } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
-import type { Db } from './client.js';
+import type { Db, Tx } from './client.js';
 import * as s from './schema.js';
 import { sanitizeRichText } from '../platform/html.js';
-
-type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 
 interface MenuSeed {
   name: string;
@@ -364,10 +362,7 @@ export async function seedDemo(
   return db.transaction(async (tx) => {
     // Serialise concurrent starts of several instances.
     await tx.execute(sql`SELECT pg_advisory_xact_lock(7366002)`);
-    const existing = await tx
-      .select({ id: s.tenants.id })
-      .from(s.tenants)
-      .where(sql`code = 'demo'`);
+    const existing = await tx.select({ id: s.tenants.id }).from(s.tenants).where(eq(s.tenants.code, 'demo'));
     if (existing.length === 0) {
       await insertDemo(tx, opts.passwordHash);
       return { result: 'created' };
@@ -385,17 +380,24 @@ export async function seedDemo(
  */
 async function topUpDemo(tx: Tx, tenantId: number): Promise<number> {
   let added = 0;
-  const count = (r: { rowCount?: number | null }) => (added += r.rowCount ?? 0);
-  count(
-    await tx.execute(sql`
-      UPDATE roles SET is_default = true WHERE tenant_id = ${tenantId} AND code = 'ent_member'
-        AND NOT EXISTS (SELECT 1 FROM roles WHERE tenant_id = ${tenantId} AND is_default)`),
-  );
-  count(
-    await tx.execute(sql`
-      INSERT INTO register_agreements (tenant_id, html) VALUES (${tenantId}, ${sanitizeRichText(DEMO_AGREEMENT)})
-      ON CONFLICT DO NOTHING`),
-  );
+  const anyDefault = tx
+    .select({ id: s.roles.id })
+    .from(s.roles)
+    .where(and(eq(s.roles.tenantId, tenantId), eq(s.roles.isDefault, true)));
+  added += (
+    await tx
+      .update(s.roles)
+      .set({ isDefault: true })
+      .where(and(eq(s.roles.tenantId, tenantId), eq(s.roles.code, 'ent_member'), notExists(anyDefault)))
+      .returning({ id: s.roles.id })
+  ).length;
+  added += (
+    await tx
+      .insert(s.registerAgreements)
+      .values({ tenantId, html: sanitizeRichText(DEMO_AGREEMENT) })
+      .onConflictDoNothing()
+      .returning({ tenantId: s.registerAgreements.tenantId })
+  ).length;
   added += (
     await tx
       .insert(s.ssoServices)
@@ -406,11 +408,11 @@ async function topUpDemo(tx: Tx, tenantId: number): Promise<number> {
   const roles = await tx
     .select({ id: s.roles.id, code: s.roles.code })
     .from(s.roles)
-    .where(sql`tenant_id = ${tenantId}`);
+    .where(eq(s.roles.tenantId, tenantId));
   const apps = await tx
     .select({ id: s.applications.id, code: s.applications.code })
     .from(s.applications)
-    .where(sql`tenant_id = ${tenantId}`);
+    .where(eq(s.applications.tenantId, tenantId));
   added += await ensureMenus(tx, tenantId, roles, apps);
   added += (await tx.insert(s.pageDefinitions).values(demoPages(tenantId)).onConflictDoNothing().returning()).length;
   const ents = await tx
@@ -423,7 +425,7 @@ async function topUpDemo(tx: Tx, tenantId: number): Promise<number> {
     const [admin] = await tx
       .select({ id: s.users.id })
       .from(s.users)
-      .where(sql`tenant_id = ${tenantId} AND username = 'admin'`);
+      .where(and(eq(s.users.tenantId, tenantId), eq(s.users.username, 'admin')));
     if (admin) {
       await tx
         .insert(s.enterpriseMembers)
@@ -446,19 +448,15 @@ async function ensureMenus(
   apps: { id: number; code: string }[],
 ): Promise<number> {
   const existing = new Map(
-    (
-      await tx
-        .select({ id: s.menus.id, name: s.menus.name })
-        .from(s.menus)
-        .where(sql`tenant_id = ${tenantId}`)
-    ).map((m) => [m.name, m.id]),
+    (await tx.select({ id: s.menus.id, name: s.menus.name }).from(s.menus).where(eq(s.menus.tenantId, tenantId))).map(
+      (m) => [m.name, m.id],
+    ),
   );
-  const [{ next }] = (
-    await tx.execute<{ next: number }>(
-      sql`SELECT COALESCE(max(sort) + 1, 0)::int AS next FROM menus WHERE tenant_id = ${tenantId}`,
-    )
-  ).rows as [{ next: number }];
-  let sort = next;
+  const [last] = await tx
+    .select({ sort: max(s.menus.sort) })
+    .from(s.menus)
+    .where(eq(s.menus.tenantId, tenantId));
+  let sort = (last?.sort ?? -1) + 1;
   let added = 0;
   const walk = async (items: MenuSeed[], parentId: number | null) => {
     for (const m of items) {

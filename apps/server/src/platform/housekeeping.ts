@@ -2,20 +2,32 @@
  * Deletes what has expired: nonces, captchas, rate-limit windows and locks, long-dead sessions (the
  * portal's and the example system's).
  */
-import { sql } from 'drizzle-orm';
+import { lt, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
+import {
+  captchaChallenges,
+  captchaVerifications,
+  exampleSystemSessions,
+  imageCaptchas,
+  rateLimits,
+  rateLocks,
+  requestNonces,
+  sessions,
+} from '../db/schema.js';
 import { LIMITS } from '@portal/contracts';
+
+const ago = (interval: string) => sql`now() - ${interval}::interval`;
 
 export async function sweep(db: Db): Promise<void> {
   const keep = LIMITS.signatureWindowSeconds * 2 + 60;
-  await db.execute(sql`DELETE FROM request_nonces WHERE seen_at < now() - make_interval(secs => ${keep})`);
-  await db.execute(sql`DELETE FROM image_captchas WHERE expires_at < now()`);
-  await db.execute(sql`DELETE FROM captcha_challenges WHERE expires_at < now()`);
-  await db.execute(sql`DELETE FROM captcha_verifications WHERE expires_at < now()`);
-  await db.execute(sql`DELETE FROM rate_locks WHERE until < now()`);
-  await db.execute(sql`DELETE FROM rate_limits WHERE window_start < now() - interval '1 day'`);
-  await db.execute(sql`DELETE FROM sessions WHERE expires_at < now() - interval '30 days'`);
-  await db.execute(sql`DELETE FROM example_system_sessions WHERE expires_at < now() - interval '1 day'`);
+  await db.delete(requestNonces).where(lt(requestNonces.seenAt, ago(`${keep} seconds`)));
+  await db.delete(imageCaptchas).where(lt(imageCaptchas.expiresAt, sql`now()`));
+  await db.delete(captchaChallenges).where(lt(captchaChallenges.expiresAt, sql`now()`));
+  await db.delete(captchaVerifications).where(lt(captchaVerifications.expiresAt, sql`now()`));
+  await db.delete(rateLocks).where(lt(rateLocks.until, sql`now()`));
+  await db.delete(rateLimits).where(lt(rateLimits.windowStart, ago('1 day')));
+  await db.delete(sessions).where(lt(sessions.expiresAt, ago('30 days')));
+  await db.delete(exampleSystemSessions).where(lt(exampleSystemSessions.expiresAt, ago('1 day')));
 }
 
 export function startHousekeeping(db: Db, onError: (err: unknown) => void, everyMs = 60_000): () => void {

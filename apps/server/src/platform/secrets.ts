@@ -4,8 +4,9 @@
  * JWT key. Concurrent first starts agree through INSERT … ON CONFLICT DO NOTHING.
  */
 import { createHash, generateKeyPairSync, randomBytes } from 'node:crypto';
-import { sql } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
+import { serverSecrets } from '../db/schema.js';
 
 export interface Secrets {
   rsaPrivateKeyPem: string;
@@ -18,11 +19,9 @@ export interface Secrets {
 }
 
 async function ensure(db: Db, name: string, make: () => string): Promise<string> {
-  await db.execute(
-    sql`INSERT INTO server_secrets (name, value) VALUES (${name}, ${make()}) ON CONFLICT (name) DO NOTHING`,
-  );
-  const rows = await db.execute<{ value: string }>(sql`SELECT value FROM server_secrets WHERE name = ${name}`);
-  const value = rows.rows[0]?.value;
+  await db.insert(serverSecrets).values({ name, value: make() }).onConflictDoNothing({ target: serverSecrets.name });
+  const [row] = await db.select({ value: serverSecrets.value }).from(serverSecrets).where(eq(serverSecrets.name, name));
+  const value = row?.value;
   if (!value) throw new Error(`secret ${name} could not be stored`);
   return value;
 }

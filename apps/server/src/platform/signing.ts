@@ -8,7 +8,18 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import { LIMITS, NONCE_PATTERN, ResultCode, SIGNING_HEADERS, canonicalParams, signingText } from '@portal/contracts';
 import type { FastifyRequest } from 'fastify';
 import type pg from 'pg';
+import { named } from '../db/named.js';
 import { AppError } from './errors.js';
+
+// Named: one of them runs for every signed request.
+const RECORD_NONCES = named(
+  'nonces_record',
+  'INSERT INTO request_nonces (nonce) SELECT unnest($1::text[]) ON CONFLICT (nonce) DO NOTHING',
+);
+const SPEND_NONCES = named<{ nonce: string }>(
+  'nonces_spend',
+  'INSERT INTO request_nonces (nonce) SELECT unnest($1::text[]) ON CONFLICT (nonce) DO NOTHING RETURNING nonce',
+);
 
 export function sign(secret: string, text: string): string {
   return createHmac('sha256', secret).update(text).digest('hex');
@@ -66,19 +77,11 @@ export function createNonceStore(
     const values = [[...batch.keys()]];
     try {
       if (batchWaiters === 0) {
-        const res = await pool.query({
-          name: 'nonces_record',
-          text: 'INSERT INTO request_nonces (nonce) SELECT unnest($1::text[]) ON CONFLICT (nonce) DO NOTHING',
-          values,
-        });
+        const res = await RECORD_NONCES(pool, values);
         if ((res.rowCount ?? 0) < batch.size) replayed(batch.size - (res.rowCount ?? 0));
         return;
       }
-      const res = await pool.query<{ nonce: string }>({
-        name: 'nonces_spend',
-        text: 'INSERT INTO request_nonces (nonce) SELECT unnest($1::text[]) ON CONFLICT (nonce) DO NOTHING RETURNING nonce',
-        values,
-      });
+      const res = await SPEND_NONCES(pool, values);
       const fresh = new Set(res.rows.map((r) => r.nonce));
       let replayedReads = 0;
       for (const [nonce, w] of batch) {

@@ -5,8 +5,9 @@
  * code is a 400 租户不存在 where the tenant's id is needed, and never the default tenant.
  */
 import { cleanTenantCode, ResultCode } from '@portal/contracts';
-import { sql } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
+import { tenants } from '../db/schema.js';
 import { AppError } from './errors.js';
 
 export interface Tenants {
@@ -26,9 +27,12 @@ export function createTenants(db: Db, defaultCode: string): Tenants {
     named: cleanTenantCode,
     codeOf,
     async idOf(raw) {
-      const res = await db.execute<{ id: number }>(sql`SELECT id FROM tenants WHERE code = ${codeOf(raw)}`);
-      if (!res.rows[0]) throw new AppError(ResultCode.BAD_REQUEST, 'tenantUnknown');
-      return Number(res.rows[0].id);
+      const [row] = await db
+        .select({ id: tenants.id })
+        .from(tenants)
+        .where(eq(tenants.code, codeOf(raw)));
+      if (!row) throw new AppError(ResultCode.BAD_REQUEST, 'tenantUnknown');
+      return row.id;
     },
   };
 }

@@ -1,33 +1,40 @@
-import { sql } from 'drizzle-orm';
+import { and, eq, gt, isNull, ne, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
+import { auditLog, passwordResets, sessions, ssoSessions, users } from '../../db/schema.js';
+
+/** A reset grant that is neither spent nor expired. */
+const live = and(isNull(passwordResets.usedAt), gt(passwordResets.expiresAt, sql`now()`));
 
 export function createAccountRepository(db: Db) {
   return {
     /** The user with this username and this mobile number, or null. */
     async userByAccountAndMobile(tenantId: number, username: string, mobile: string): Promise<number | null> {
-      const res = await db.execute<{ id: number }>(sql`
-        SELECT id FROM users WHERE tenant_id = ${tenantId} AND username = ${username} AND mobile = ${mobile}`);
-      return res.rows[0] ? Number(res.rows[0].id) : null;
+      const [row] = await db
+        .select({ id: users.id })
+        .from(users)
+        .where(and(eq(users.tenantId, tenantId), eq(users.username, username), eq(users.mobile, mobile)));
+      return row?.id ?? null;
     },
 
     async createReset(userId: number, tokenHash: string, ttlSeconds: number): Promise<void> {
-      await db.execute(sql`
-        INSERT INTO password_resets (token_hash, user_id, expires_at)
-        VALUES (${tokenHash}, ${userId}, now() + make_interval(secs => ${ttlSeconds}))`);
+      await db
+        .insert(passwordResets)
+        .values({ tokenHash, userId, expiresAt: sql`now() + make_interval(secs => ${ttlSeconds})` });
     },
 
     /** The live reset's user (and username), or null; the grant is not spent yet. */
     async liveReset(tokenHash: string): Promise<{ userId: number; username: string } | null> {
-      const res = await db.execute<{ user_id: number; username: string }>(sql`
-        SELECT r.user_id, u.username FROM password_resets r JOIN users u ON u.id = r.user_id
-        WHERE r.token_hash = ${tokenHash} AND r.used_at IS NULL AND r.expires_at > now()`);
-      const r = res.rows[0];
-      return r ? { userId: Number(r.user_id), username: r.username } : null;
+      const [row] = await db
+        .select({ userId: passwordResets.userId, username: users.username })
+        .from(passwordResets)
+        .innerJoin(users, eq(users.id, passwordResets.userId))
+        .where(and(eq(passwordResets.tokenHash, tokenHash), live));
+      return row ?? null;
     },
 
     async username(userId: number): Promise<string> {
-      const res = await db.execute<{ username: string }>(sql`SELECT username FROM users WHERE id = ${userId}`);
-      return res.rows[0]!.username;
+      const [row] = await db.select({ username: users.username }).from(users).where(eq(users.id, userId));
+      return row!.username;
     },
 
     /**
@@ -45,23 +52,34 @@ export function createAccountRepository(db: Db) {
     }): Promise<boolean> {
       return db.transaction(async (tx) => {
         if (p.resetTokenHash) {
-          const spent = await tx.execute(sql`
-            UPDATE password_resets SET used_at = now()
-            WHERE token_hash = ${p.resetTokenHash} AND used_at IS NULL AND expires_at > now() RETURNING 1`);
-          if (spent.rows.length === 0) return false;
+          const spent = await tx
+            .update(passwordResets)
+            .set({ usedAt: sql`now()` })
+            .where(and(eq(passwordResets.tokenHash, p.resetTokenHash), live))
+            .returning({ userId: passwordResets.userId });
+          if (spent.length === 0) return false;
         }
-        await tx.execute(sql`
-          UPDATE users SET password_hash = ${p.passwordHash}, failed_logins = 0, locked_until = NULL
-          WHERE id = ${p.userId}`);
-        await tx.execute(sql`
-          UPDATE sessions SET revoked_at = now()
-          WHERE user_id = ${p.userId} AND revoked_at IS NULL AND id IS DISTINCT FROM ${p.keepSession ?? null}::uuid`);
-        await tx.execute(
-          sql`UPDATE sso_sessions SET ended_at = now() WHERE user_id = ${p.userId} AND ended_at IS NULL`,
-        );
-        await tx.execute(sql`
-          INSERT INTO audit_log (tenant_id, user_id, action, ip)
-          SELECT tenant_id, id, ${p.action}, ${p.ip} FROM users WHERE id = ${p.userId}`);
+        const [user] = await tx
+          .update(users)
+          .set({ passwordHash: p.passwordHash, failedLogins: 0, lockedUntil: null })
+          .where(eq(users.id, p.userId))
+          .returning({ tenantId: users.tenantId });
+        await tx
+          .update(sessions)
+          .set({ revokedAt: sql`now()` })
+          .where(
+            and(
+              eq(sessions.userId, p.userId),
+              isNull(sessions.revokedAt),
+              p.keepSession ? ne(sessions.id, p.keepSession) : undefined,
+            ),
+          );
+        await tx
+          .update(ssoSessions)
+          .set({ endedAt: sql`now()` })
+          .where(and(eq(ssoSessions.userId, p.userId), isNull(ssoSessions.endedAt)));
+        if (user)
+          await tx.insert(auditLog).values({ tenantId: user.tenantId, userId: p.userId, action: p.action, ip: p.ip });
         return true;
       });
     },

@@ -3,9 +3,23 @@
  * connection (a login is measured against argon2 alone, see BENCHMARKS.md); a statement with
  * several writes is atomic on its own, so a failed login or a crash never leaves half of a login.
  */
-import { sql } from 'drizzle-orm';
+import { and, eq, getTableColumns, gt, isNull, sql } from 'drizzle-orm';
 import type pg from 'pg';
 import type { Db } from '../../db/client.js';
+import { named } from '../../db/named.js';
+import {
+  applications,
+  auditLog,
+  enterpriseMembers,
+  enterprises,
+  roles,
+  sessions,
+  userApplications,
+  userRoles,
+  users,
+  userWorkbenches,
+  workbenches,
+} from '../../db/schema.js';
 import type { ActiveSession } from '../../platform/session.js';
 
 /** The tenant a login names, and the user in it if there is one. */
@@ -46,9 +60,7 @@ export interface AuditEntry {
   detail?: object;
 }
 
-const q = (name: string, text: string) => (pool: pg.Pool, values: unknown[]) => pool.query({ name, text, values });
-
-const FIND_TARGET = q(
+const FIND_TARGET = named(
   'auth_find_target',
   `SELECT t.id AS "tenantId", u.id, u.tenant_id AS "userTenantId", u.password_hash AS "passwordHash",
           coalesce(u.locked_until > now(), false) AS locked
@@ -57,14 +69,14 @@ const FIND_TARGET = q(
 );
 
 /** A signed-in user's own password, with the login's lock on it (the lockout holds there too). */
-const PASSWORD_OF = q(
+const PASSWORD_OF = named(
   'auth_password_of',
   `SELECT tenant_id AS "tenantId", password_hash AS "passwordHash", coalesce(locked_until > now(), false) AS locked
    FROM users WHERE id = $1`,
 );
 
 /** Counts a failure, locks the account once the policy says so, and writes the audit entry. */
-const RECORD_FAILURE = q(
+const RECORD_FAILURE = named(
   'auth_record_failure',
   `WITH n AS (
      SELECT id, CASE WHEN last_failed_at IS NULL OR last_failed_at < now() - make_interval(secs => $2)
@@ -88,7 +100,7 @@ const RECORD_FAILURE = q(
  * session and write the audit entries. The user row is updated last, so its lock is held for the
  * shortest time.
  */
-const OPEN_SESSION = q(
+const OPEN_SESSION = named(
   'auth_open_session',
   `WITH u AS (
      SELECT id, tenant_id, mobile, default_role_id, default_application_id, default_workbench_id, default_enterprise_id
@@ -129,7 +141,7 @@ const OPEN_SESSION = q(
    SELECT id, tenant_id::int8 AS "tenantId", "expiresAt" FROM s`,
 );
 
-const ACTIVE_SESSION = q(
+const ACTIVE_SESSION = named(
   'auth_active_session',
   `SELECT id, user_id AS "userId", tenant_id AS "tenantId", role_id AS "roleId",
           application_id AS "applicationId", workbench_id AS "workbenchId", enterprise_id AS "enterpriseId",
@@ -137,13 +149,13 @@ const ACTIVE_SESSION = q(
    FROM sessions WHERE id = $1 AND revoked_at IS NULL AND expires_at > now()`,
 );
 
-const REVOKE_SESSION = q(
+const REVOKE_SESSION = named(
   'auth_revoke_session',
   `WITH r AS (UPDATE sessions SET revoked_at = now() WHERE id = $1 AND revoked_at IS NULL RETURNING tenant_id, user_id)
    INSERT INTO audit_log (tenant_id, user_id, action, ip) SELECT tenant_id, user_id, 'logout', $2 FROM r`,
 );
 
-const RECORD_SUCCESS = q(
+const RECORD_SUCCESS = named(
   'auth_record_success',
   `WITH upd AS (
      UPDATE users SET failed_logins = 0, last_failed_at = NULL, locked_until = NULL, last_login_at = now()
@@ -151,12 +163,12 @@ const RECORD_SUCCESS = q(
    INSERT INTO audit_log (tenant_id, user_id, action, ip) SELECT tenant_id, $1, $3, $2 FROM upd`,
 );
 
-const USER_OF = q(
+const USER_OF = named(
   'auth_user_of',
   `SELECT u.id FROM users u JOIN tenants t ON t.id = u.tenant_id WHERE t.code = $1 AND u.username = $2`,
 );
 
-const REVOKE_BY_TICKET = q(
+const REVOKE_BY_TICKET = named(
   'auth_revoke_by_ticket',
   `WITH r AS (UPDATE sessions SET revoked_at = now()
               WHERE service_ticket = $1 AND revoked_at IS NULL RETURNING id, tenant_id, user_id),
@@ -164,7 +176,7 @@ const REVOKE_BY_TICKET = q(
    SELECT id FROM r`,
 );
 
-const AUDIT = q(
+const AUDIT = named(
   'auth_audit',
   `INSERT INTO audit_log (tenant_id, user_id, action, ip, detail) VALUES ($1, $2, $3, $4, $5::jsonb)`,
 );
@@ -244,48 +256,99 @@ export function createAuthRepository(db: Db, relaxed: pg.Pool) {
       client: { ip: string; userAgent: string },
     ): Promise<{ id: string; expiresAt: number } | { refused: keyof SwitchTarget } | null> {
       return db.transaction(async (tx) => {
-        const old = await tx.execute<{ user_id: number; tenant_id: number }>(sql`
-          SELECT user_id, tenant_id FROM sessions
-          WHERE id = ${sessionId} AND revoked_at IS NULL AND expires_at > now() FOR UPDATE`);
-        const o = old.rows[0];
-        if (!o) return null;
-        const held = await tx.execute<Record<keyof SwitchTarget, boolean>>(sql`
-          SELECT
-            ${t.roleId ?? null}::bigint IS NULL OR EXISTS (SELECT 1 FROM user_roles ur JOIN roles r ON r.id = ur.role_id
-              WHERE ur.user_id = ${o.user_id} AND r.id = ${t.roleId ?? null} AND r.tenant_id = ${o.tenant_id}) AS "roleId",
-            ${t.applicationId ?? null}::bigint IS NULL OR EXISTS (SELECT 1 FROM user_applications ua
-              JOIN applications a ON a.id = ua.application_id
-              WHERE ua.user_id = ${o.user_id} AND a.id = ${t.applicationId ?? null} AND a.tenant_id = ${o.tenant_id}) AS "applicationId",
-            ${t.workbenchId ?? null}::bigint IS NULL OR EXISTS (SELECT 1 FROM user_workbenches uw
-              JOIN workbenches w ON w.id = uw.workbench_id
-              WHERE uw.user_id = ${o.user_id} AND w.id = ${t.workbenchId ?? null} AND w.tenant_id = ${o.tenant_id}) AS "workbenchId",
-            ${t.enterpriseId ?? null}::bigint IS NULL OR EXISTS (SELECT 1 FROM enterprise_members m
-              JOIN enterprises e ON e.id = m.enterprise_id
-              WHERE m.user_id = ${o.user_id} AND e.id = ${t.enterpriseId ?? null} AND e.tenant_id = ${o.tenant_id}) AS "enterpriseId"`);
-        const h = held.rows[0]!;
-        const refused = (['roleId', 'applicationId', 'workbenchId', 'enterpriseId'] as const).find((k) => !h[k]);
-        if (refused) return { refused };
-        const created = await tx.execute<{ id: string; expires_at: string }>(sql`
-          INSERT INTO sessions (tenant_id, user_id, role_id, application_id, workbench_id, enterprise_id, ip, user_agent,
-                                expires_at, service_ticket)
-          SELECT tenant_id, user_id, coalesce(${t.roleId ?? null}::bigint, role_id),
-                 coalesce(${t.applicationId ?? null}::bigint, application_id),
-                 coalesce(${t.workbenchId ?? null}::bigint, workbench_id),
-                 coalesce(${t.enterpriseId ?? null}::bigint, enterprise_id),
-                 ${client.ip}, ${client.userAgent.slice(0, 512)}, expires_at, service_ticket
-          FROM sessions WHERE id = ${sessionId}
-          RETURNING id, floor(extract(epoch FROM expires_at))::int8 AS expires_at`);
-        await tx.execute(sql`UPDATE sessions SET revoked_at = now() WHERE id = ${sessionId}`);
-        // Spec §4: an enterprise switch refreshes the default enterprise too (the next login's).
-        if (t.enterpriseId !== undefined) {
-          await tx.execute(sql`
-            UPDATE users SET default_enterprise_id = ${t.enterpriseId} WHERE id = ${o.user_id} AND tenant_id = ${o.tenant_id}`);
+        const [old] = await tx
+          .select({
+            ...getTableColumns(sessions),
+            // The expiry as PostgreSQL writes it: a Date would drop its microseconds.
+            expiry: sql<string>`${sessions.expiresAt}::text`,
+          })
+          .from(sessions)
+          .where(and(eq(sessions.id, sessionId), isNull(sessions.revokedAt), gt(sessions.expiresAt, sql`now()`)))
+          .for('update');
+        if (!old) return null;
+        // Each target must be held by the user in the session's tenant; the first that is not is named.
+        const held: Record<keyof SwitchTarget, (id: number) => Promise<unknown[]>> = {
+          roleId: (id) =>
+            tx
+              .select({ id: roles.id })
+              .from(userRoles)
+              .innerJoin(roles, eq(roles.id, userRoles.roleId))
+              .where(and(eq(userRoles.userId, old.userId), eq(roles.id, id), eq(roles.tenantId, old.tenantId))),
+          applicationId: (id) =>
+            tx
+              .select({ id: applications.id })
+              .from(userApplications)
+              .innerJoin(applications, eq(applications.id, userApplications.applicationId))
+              .where(
+                and(
+                  eq(userApplications.userId, old.userId),
+                  eq(applications.id, id),
+                  eq(applications.tenantId, old.tenantId),
+                ),
+              ),
+          workbenchId: (id) =>
+            tx
+              .select({ id: workbenches.id })
+              .from(userWorkbenches)
+              .innerJoin(workbenches, eq(workbenches.id, userWorkbenches.workbenchId))
+              .where(
+                and(
+                  eq(userWorkbenches.userId, old.userId),
+                  eq(workbenches.id, id),
+                  eq(workbenches.tenantId, old.tenantId),
+                ),
+              ),
+          enterpriseId: (id) =>
+            tx
+              .select({ id: enterprises.id })
+              .from(enterpriseMembers)
+              .innerJoin(enterprises, eq(enterprises.id, enterpriseMembers.enterpriseId))
+              .where(
+                and(
+                  eq(enterpriseMembers.userId, old.userId),
+                  eq(enterprises.id, id),
+                  eq(enterprises.tenantId, old.tenantId),
+                ),
+              ),
+        };
+        for (const key of ['roleId', 'applicationId', 'workbenchId', 'enterpriseId'] as const) {
+          const id = t[key];
+          if (id != null && (await held[key](id)).length === 0) return { refused: key };
         }
-        await tx.execute(sql`
-          INSERT INTO audit_log (tenant_id, user_id, action, detail, ip)
-          VALUES (${o.tenant_id}, ${o.user_id}, 'session.switch', ${JSON.stringify(t)}::jsonb, ${client.ip})`);
-        const c = created.rows[0]!;
-        return { id: c.id, expiresAt: Number(c.expires_at) };
+        const [created] = await tx
+          .insert(sessions)
+          .values({
+            tenantId: old.tenantId,
+            userId: old.userId,
+            roleId: t.roleId ?? old.roleId,
+            applicationId: t.applicationId ?? old.applicationId,
+            workbenchId: t.workbenchId ?? old.workbenchId,
+            enterpriseId: t.enterpriseId ?? old.enterpriseId,
+            ip: client.ip,
+            userAgent: client.userAgent.slice(0, 512),
+            expiresAt: sql`${old.expiry}::timestamptz`,
+            serviceTicket: old.serviceTicket,
+          })
+          .returning({ id: sessions.id });
+        await tx
+          .update(sessions)
+          .set({ revokedAt: sql`now()` })
+          .where(eq(sessions.id, sessionId));
+        // Spec §4: an enterprise switch refreshes the default enterprise too (the next login's).
+        if (t.enterpriseId != null) {
+          await tx
+            .update(users)
+            .set({ defaultEnterpriseId: t.enterpriseId })
+            .where(and(eq(users.id, old.userId), eq(users.tenantId, old.tenantId)));
+        }
+        await tx.insert(auditLog).values({
+          tenantId: old.tenantId,
+          userId: old.userId,
+          action: 'session.switch',
+          detail: { ...t },
+          ip: client.ip,
+        });
+        return { id: created!.id, expiresAt: Math.floor(old.expiresAt.getTime() / 1000) };
       });
     },
 

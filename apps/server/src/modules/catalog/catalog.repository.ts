@@ -1,11 +1,9 @@
 import type { IndustryNode } from '@portal/contracts';
 import { asc } from 'drizzle-orm';
-import type { Db } from '../../db/client.js';
+import type { Db, Tx } from '../../db/client.js';
 import { industries } from '../../db/schema.js';
 import type { InvalidationBus } from '../../platform/invalidation.js';
 import type { IndustryRecord } from './industries-file.js';
-
-type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 
 /** Rows per INSERT: 5 parameters each, well below PostgreSQL's 65,535 per statement. */
 const CHUNK = 2_000;

@@ -1,6 +1,24 @@
-import { eq, sql } from 'drizzle-orm';
-import type { Db } from '../../db/client.js';
-import { registerAgreements } from '../../db/schema.js';
+import { and, eq, sql } from 'drizzle-orm';
+import { unionAll } from 'drizzle-orm/pg-core';
+import type { Db, Tx } from '../../db/client.js';
+import {
+  auditLog,
+  enterpriseMembers,
+  enterprises,
+  registerAgreements,
+  roles,
+  userRoles,
+  users,
+} from '../../db/schema.js';
+
+/** The role a self-registered user gets (at most one per tenant), or null when the tenant has none. */
+async function defaultRole(db: Db | Tx, tenantId: number): Promise<number | null> {
+  const [row] = await db
+    .select({ id: roles.id })
+    .from(roles)
+    .where(and(eq(roles.tenantId, tenantId), eq(roles.isDefault, true)));
+  return row?.id ?? null;
+}
 
 export interface NewAccount {
   tenantId: number;
@@ -31,21 +49,34 @@ export function createRegistrationRepository(db: Db) {
   return {
     /** The first of username and company name that the tenant already has (usernames without case). */
     async taken(tenantId: number, a: { username: string; company?: string | undefined }): Promise<Taken | null> {
-      const res = await db.execute<{ what: Taken }>(sql`
-        SELECT 'username' AS what FROM users WHERE tenant_id = ${tenantId} AND lower(username) = lower(${a.username})
-        UNION ALL SELECT 'company' FROM enterprises WHERE tenant_id = ${tenantId} AND name = ${a.company ?? null}
-        LIMIT 1`);
-      return res.rows[0]?.what ?? null;
+      const username = db
+        .select({ what: sql<Taken>`'username'` })
+        .from(users)
+        .where(and(eq(users.tenantId, tenantId), sql`lower(${users.username}) = lower(${a.username})`));
+      const [row] = await (
+        a.company
+          ? unionAll(
+              username,
+              db
+                .select({ what: sql<Taken>`'company'` })
+                .from(enterprises)
+                .where(and(eq(enterprises.tenantId, tenantId), eq(enterprises.name, a.company))),
+            )
+          : username
+      ).limit(1);
+      return row?.what ?? null;
     },
 
     async mobileTaken(tenantId: number, mobile: string): Promise<boolean> {
-      const res = await db.execute(sql`SELECT 1 FROM users WHERE tenant_id = ${tenantId} AND mobile = ${mobile}`);
-      return res.rows.length > 0;
+      const rows = await db
+        .select({ id: users.id })
+        .from(users)
+        .where(and(eq(users.tenantId, tenantId), eq(users.mobile, mobile)));
+      return rows.length > 0;
     },
 
     async hasDefaultRole(tenantId: number): Promise<boolean> {
-      const res = await db.execute(sql`SELECT 1 FROM roles WHERE tenant_id = ${tenantId} AND is_default`);
-      return res.rows.length > 0;
+      return (await defaultRole(db, tenantId)) !== null;
     },
 
     /**
@@ -54,35 +85,38 @@ export function createRegistrationRepository(db: Db) {
      */
     async create(a: NewAccount): Promise<{ userId: number } | null> {
       return db.transaction(async (tx) => {
-        const role = await tx.execute<{ id: number }>(
-          sql`SELECT id FROM roles WHERE tenant_id = ${a.tenantId} AND is_default`,
-        );
-        const roleId = role.rows[0] ? Number(role.rows[0].id) : null;
+        const roleId = await defaultRole(tx, a.tenantId);
         if (roleId === null) return null;
         let enterpriseId: number | null = null;
         if (a.enterprise) {
-          const e = a.enterprise;
-          const ent = await tx.execute<{ id: number }>(sql`
-            INSERT INTO enterprises (tenant_id, name, industry_code, region_code, contacts, position, estatus)
-            VALUES (${a.tenantId}, ${e.name}, ${e.industryCode}, ${e.regionCode}, ${e.contacts}, ${e.position}, 0)
-            RETURNING id`);
-          enterpriseId = Number(ent.rows[0]!.id);
+          const [ent] = await tx
+            .insert(enterprises)
+            .values({ tenantId: a.tenantId, ...a.enterprise, estatus: 0 })
+            .returning({ id: enterprises.id });
+          enterpriseId = ent!.id;
         }
-        const user = await tx.execute<{ id: number }>(sql`
-          INSERT INTO users (tenant_id, username, password_hash, name, mobile, home_uri, default_role_id, default_enterprise_id)
-          VALUES (${a.tenantId}, ${a.username}, ${a.passwordHash}, ${a.name}, ${a.mobile}, '/index', ${roleId}, ${enterpriseId})
-          RETURNING id`);
-        const userId = Number(user.rows[0]!.id);
-        await tx.execute(sql`INSERT INTO user_roles (user_id, role_id) VALUES (${userId}, ${roleId})`);
-        if (enterpriseId !== null) {
-          await tx.execute(
-            sql`INSERT INTO enterprise_members (enterprise_id, user_id) VALUES (${enterpriseId}, ${userId})`,
-          );
-        }
-        const detail = enterpriseId === null ? {} : { enterpriseId };
-        await tx.execute(sql`
-          INSERT INTO audit_log (tenant_id, user_id, action, detail)
-          VALUES (${a.tenantId}, ${userId}, ${a.enterprise ? 'register.company' : 'register.member'}, ${JSON.stringify(detail)}::jsonb)`);
+        const [user] = await tx
+          .insert(users)
+          .values({
+            tenantId: a.tenantId,
+            username: a.username,
+            passwordHash: a.passwordHash,
+            name: a.name,
+            mobile: a.mobile,
+            homeUri: '/index',
+            defaultRoleId: roleId,
+            defaultEnterpriseId: enterpriseId,
+          })
+          .returning({ id: users.id });
+        const userId = user!.id;
+        await tx.insert(userRoles).values({ userId, roleId });
+        if (enterpriseId !== null) await tx.insert(enterpriseMembers).values({ enterpriseId, userId });
+        await tx.insert(auditLog).values({
+          tenantId: a.tenantId,
+          userId,
+          action: a.enterprise ? 'register.company' : 'register.member',
+          detail: enterpriseId === null ? {} : { enterpriseId },
+        });
         return { userId };
       });
     },

@@ -1,7 +1,6 @@
-import { sql } from 'drizzle-orm';
-import type { Db } from '../../db/client.js';
-
-type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
+import { and, count, desc, eq, gt, isNull, sql } from 'drizzle-orm';
+import type { Db, Tx } from '../../db/client.js';
+import { smsCodes, smsOutbox } from '../../db/schema.js';
 
 export interface CodeCounts {
   /** Seconds since the newest code for this phone and purpose, or null. */
@@ -18,6 +17,7 @@ export function createSmsRepository(db: Db) {
      */
     async locked<T>(tenantId: number, phone: string, purpose: number, ip: string, work: (tx: Tx) => Promise<T>) {
       return db.transaction(async (tx) => {
+        // Advisory locks are functions, not statements on a table: the builder has no form for them.
         await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtext(${`sms:${tenantId}:${phone}:${purpose}`}))`);
         await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtext(${`sms-ip:${ip}`}))`);
         return work(tx);
@@ -25,18 +25,24 @@ export function createSmsRepository(db: Db) {
     },
 
     async counts(tx: Tx, tenantId: number, phone: string, purpose: number, ip: string): Promise<CodeCounts> {
-      const res = await tx.execute<{ since: number | null; phone_today: number; ip_today: number }>(sql`
-        SELECT
-          (SELECT EXTRACT(EPOCH FROM now() - max(created_at))::float8 FROM sms_codes
-            WHERE tenant_id = ${tenantId} AND phone = ${phone} AND purpose = ${purpose}) AS since,
-          (SELECT count(*)::int FROM sms_codes
-            WHERE tenant_id = ${tenantId} AND phone = ${phone} AND created_at > now() - interval '1 day') AS phone_today,
-          (SELECT count(*)::int FROM sms_codes WHERE ip = ${ip} AND created_at > now() - interval '1 day') AS ip_today`);
-      const r = res.rows[0]!;
+      const dayAgo = sql`now() - interval '1 day'`;
+      const [mine] = await tx
+        .select({
+          since: sql<
+            number | null
+          >`EXTRACT(EPOCH FROM now() - max(${smsCodes.createdAt}) FILTER (WHERE ${smsCodes.purpose} = ${purpose}))::float8`,
+          today: sql<number>`count(*) FILTER (WHERE ${smsCodes.createdAt} > ${dayAgo})`.mapWith(Number),
+        })
+        .from(smsCodes)
+        .where(and(eq(smsCodes.tenantId, tenantId), eq(smsCodes.phone, phone)));
+      const [fromIp] = await tx
+        .select({ n: count() })
+        .from(smsCodes)
+        .where(and(eq(smsCodes.ip, ip), gt(smsCodes.createdAt, dayAgo)));
       return {
-        sinceLastSeconds: r.since === null ? null : Number(r.since),
-        phoneToday: r.phone_today,
-        ipToday: r.ip_today,
+        sinceLastSeconds: mine?.since == null ? null : Number(mine.since),
+        phoneToday: mine?.today ?? 0,
+        ipToday: fromIp?.n ?? 0,
       };
     },
 
@@ -45,20 +51,34 @@ export function createSmsRepository(db: Db) {
       tx: Tx,
       c: { tenantId: number; phone: string; purpose: number; codeHash: string; ip: string; ttlSeconds: number },
     ): Promise<number> {
-      await tx.execute(sql`
-        UPDATE sms_codes SET ended_at = now()
-        WHERE tenant_id = ${c.tenantId} AND phone = ${c.phone} AND purpose = ${c.purpose} AND ended_at IS NULL`);
-      const res = await tx.execute<{ id: number }>(sql`
-        INSERT INTO sms_codes (tenant_id, phone, purpose, code_hash, ip, expires_at)
-        VALUES (${c.tenantId}, ${c.phone}, ${c.purpose}, ${c.codeHash}, ${c.ip},
-                now() + make_interval(secs => ${c.ttlSeconds}))
-        RETURNING id`);
-      return Number(res.rows[0]!.id);
+      await tx
+        .update(smsCodes)
+        .set({ endedAt: sql`now()` })
+        .where(
+          and(
+            eq(smsCodes.tenantId, c.tenantId),
+            eq(smsCodes.phone, c.phone),
+            eq(smsCodes.purpose, c.purpose),
+            isNull(smsCodes.endedAt),
+          ),
+        );
+      const [row] = await tx
+        .insert(smsCodes)
+        .values({
+          tenantId: c.tenantId,
+          phone: c.phone,
+          purpose: c.purpose,
+          codeHash: c.codeHash,
+          ip: c.ip,
+          expiresAt: sql`now() + make_interval(secs => ${c.ttlSeconds})`,
+        })
+        .returning({ id: smsCodes.id });
+      return row!.id;
     },
 
     /** A code whose message could not be sent: as if it had never been asked for. */
     async forget(id: number): Promise<void> {
-      await db.execute(sql`DELETE FROM sms_codes WHERE id = ${id}`);
+      await db.delete(smsCodes).where(eq(smsCodes.id, id));
     },
 
     /**
@@ -72,22 +92,35 @@ export function createSmsRepository(db: Db) {
       codeHash: string,
       maxAttempts: number,
     ): Promise<'ok' | 'wrong' | 'none'> {
-      const res = await db.execute<{ ok: boolean }>(sql`
-        UPDATE sms_codes SET
-          attempts = attempts + 1,
-          ended_at = CASE WHEN code_hash = ${codeHash} OR attempts + 1 >= ${maxAttempts} THEN now() END
-        WHERE id = (
-          SELECT id FROM sms_codes
-          WHERE tenant_id = ${tenantId} AND phone = ${phone} AND purpose = ${purpose}
-            AND ended_at IS NULL AND expires_at > now()
-          ORDER BY created_at DESC LIMIT 1 FOR UPDATE)
-        RETURNING code_hash = ${codeHash} AS ok`);
-      const row = res.rows[0];
+      const live = db
+        .select({ id: smsCodes.id })
+        .from(smsCodes)
+        .where(
+          and(
+            eq(smsCodes.tenantId, tenantId),
+            eq(smsCodes.phone, phone),
+            eq(smsCodes.purpose, purpose),
+            isNull(smsCodes.endedAt),
+            gt(smsCodes.expiresAt, sql`now()`),
+          ),
+        )
+        .orderBy(desc(smsCodes.createdAt))
+        .limit(1)
+        .for('update');
+      const right = sql<boolean>`${smsCodes.codeHash} = ${codeHash}`;
+      const [row] = await db
+        .update(smsCodes)
+        .set({
+          attempts: sql`${smsCodes.attempts} + 1`,
+          endedAt: sql`CASE WHEN ${right} OR ${smsCodes.attempts} + 1 >= ${maxAttempts} THEN now() END`,
+        })
+        .where(eq(smsCodes.id, live))
+        .returning({ ok: right });
       return !row ? 'none' : row.ok ? 'ok' : 'wrong';
     },
 
     async addToOutbox(tenantId: number, phone: string, body: string): Promise<void> {
-      await db.execute(sql`INSERT INTO sms_outbox (tenant_id, phone, body) VALUES (${tenantId}, ${phone}, ${body})`);
+      await db.insert(smsOutbox).values({ tenantId, phone, body });
     },
   };
 }

@@ -6,6 +6,7 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type pg from 'pg';
 import type { Db } from '../../db/client.js';
+import { named } from '../../db/named.js';
 import * as s from '../../db/schema.js';
 
 import type { RegisteredService } from './service-registry.js';
@@ -56,9 +57,7 @@ const serviceColumns = {
   logoutUrl: s.ssoServices.logoutUrl,
 };
 
-const q = (name: string, text: string) => (pool: pg.Pool, values: unknown[]) => pool.query({ name, text, values });
-
-const TENANT_WITH_SERVICES = q(
+const TENANT_WITH_SERVICES = named(
   'sso_tenant_with_services',
   `SELECT t.id::int4 AS id, t.code, t.name, t.translations,
           coalesce(json_agg(json_build_object(
@@ -68,14 +67,14 @@ const TENANT_WITH_SERVICES = q(
    FROM tenants t LEFT JOIN sso_services s ON s.tenant_id = t.id AND s.enabled
    WHERE t.code = $1 GROUP BY t.id`,
 );
-const OPEN_SESSION = q(
+const OPEN_SESSION = named(
   'sso_open_session',
   `INSERT INTO sso_sessions (cookie_hash, tenant_id, user_id, expires_at)
    VALUES ($1, $2, $3, now() + make_interval(secs => $4)) RETURNING id`,
 );
 // Touches the session and, when a ticket is given and the session is of that tenant, issues it:
 // the single sign-on step in one statement.
-const TOUCH_SESSION = q(
+const TOUCH_SESSION = named(
   'sso_touch_session',
   `WITH s AS (
      UPDATE sso_sessions SET last_used_at = now()
@@ -89,13 +88,13 @@ const TOUCH_SESSION = q(
      RETURNING ticket)
    SELECT s.id, s.tenant_id AS "tenantId", s.user_id::int8 AS "userId", EXISTS (SELECT 1 FROM i) AS issued FROM s`,
 );
-const ISSUE_TICKET = q(
+const ISSUE_TICKET = named(
   'sso_issue_ticket',
   `INSERT INTO sso_tickets (ticket, sso_session_id, service_id, service, from_new_login, expires_at)
    VALUES ($1, $2, $3, $4, $5, now() + make_interval(secs => $6))`,
 );
 // One statement: of two simultaneous attempts, the second finds validated_at set and gets nothing.
-const TAKE_TICKET = q(
+const TAKE_TICKET = named(
   'sso_take_ticket',
   `WITH t AS (
      UPDATE sso_tickets st SET validated_at = now(),
@@ -110,7 +109,7 @@ const TAKE_TICKET = q(
           u.id::int8 AS "userId", u.username, u.name, te.code AS "tenantCode", t.created_at AS "authenticatedAt"
    FROM t JOIN users u ON u.id = t.user_id JOIN tenants te ON te.id = t.tenant_id`,
 );
-const SESSION_OF_PORTAL = q(
+const SESSION_OF_PORTAL = named(
   'sso_session_of_portal',
   `UPDATE sso_sessions ss SET last_used_at = now()
    FROM sessions p JOIN sso_tickets t ON t.ticket = p.service_ticket
