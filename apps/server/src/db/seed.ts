@@ -6,7 +6,7 @@
  * versions of the demo have and it lacks (topUpDemo).
  */
 import { and, eq, max, notExists, sql } from 'drizzle-orm';
-import type { AnyPgColumn } from 'drizzle-orm/pg-core';
+import type { AnyPgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { Db, Tx } from './client.js';
 import * as s from './schema.js';
 import { sanitizeRichText } from '../platform/html.js';
@@ -691,6 +691,9 @@ export async function insertDemo(
   return tenantId;
 }
 
+/** A table with names in other languages. */
+type Translated = PgTable & { translations: AnyPgColumn };
+
 /** The demo's names in English, by the key each table is looked up by (ADR 020). */
 const DEMO_EN = {
   tenant: 'Demo Park',
@@ -724,97 +727,43 @@ const DEMO_EN = {
  * demo seeded before names had translations. A translation someone set is left as it is.
  */
 async function translateDemo(tx: Tx, tenantId: number): Promise<number> {
-  let updated = 0;
-  const untranslated = (t: { translations: AnyPgColumn }) => sql`${t.translations} = '{}'::jsonb`;
-  const run = async (q: Promise<unknown[]>) => (updated += (await q).length);
-  await run(
-    tx
-      .update(s.tenants)
-      .set({ translations: { en: { name: DEMO_EN.tenant } } })
-      .where(and(eq(s.tenants.id, tenantId), untranslated(s.tenants)))
-      .returning({ id: s.tenants.id }),
-  );
-  const byCode = async (
-    table: typeof s.applications | typeof s.workbenches,
-    names: Record<string, string>,
-  ): Promise<void> => {
-    for (const [code, name] of Object.entries(names)) {
-      await run(
-        tx
-          .update(table)
-          .set({ translations: { en: { name } } })
-          .where(and(eq(table.tenantId, tenantId), eq(table.code, code), untranslated(table)))
-          .returning({ id: table.id }),
-      );
-    }
-  };
-  await byCode(s.applications, DEMO_EN.applications);
-  await byCode(s.workbenches, DEMO_EN.workbenches);
-  for (const [code, title] of Object.entries(DEMO_EN.roles)) {
-    await run(
-      tx
-        .update(s.roles)
-        .set({ translations: { en: { title } } })
-        .where(and(eq(s.roles.tenantId, tenantId), eq(s.roles.code, code), untranslated(s.roles)))
-        .returning({ id: s.roles.id }),
-    );
-  }
-  for (const [username, name] of Object.entries(DEMO_EN.users)) {
-    await run(
-      tx
-        .update(s.users)
-        .set({ translations: { en: { name } } })
-        .where(and(eq(s.users.tenantId, tenantId), eq(s.users.username, username), untranslated(s.users)))
-        .returning({ id: s.users.id }),
-    );
-  }
-  for (const [zh, name] of Object.entries(DEMO_EN.enterprises)) {
-    await run(
-      tx
-        .update(s.enterprises)
-        .set({ translations: { en: { name } } })
-        .where(and(eq(s.enterprises.tenantId, tenantId), eq(s.enterprises.name, zh), untranslated(s.enterprises)))
-        .returning({ id: s.enterprises.id }),
-    );
-  }
-  const menus: [string, string][] = [];
+  const menus: [string, object][] = [];
   const walk = (items: MenuSeed[]) =>
     items.forEach((m) => {
-      menus.push([m.name, m.en]);
+      menus.push([m.name, { title: m.en }]);
       if (m.children) walk(m.children);
     });
   walk(MENU);
-  for (const [name, title] of menus) {
-    await run(
-      tx
-        .update(s.menus)
-        .set({ translations: { en: { title } } })
-        .where(and(eq(s.menus.tenantId, tenantId), eq(s.menus.name, name), untranslated(s.menus)))
-        .returning({ id: s.menus.id }),
-    );
+  const named = (names: Record<string, string>) => Object.entries(names).map(([k, name]) => [k, { name }] as const);
+  // Each table with the column that scopes it to the tenant, the column its rows are found by, and
+  // what each row's English is.
+  const parts: [Translated, AnyPgColumn, AnyPgColumn, (readonly [string | number, object])[]][] = [
+    [s.tenants, s.tenants.id, s.tenants.id, [[tenantId, { name: DEMO_EN.tenant }]]],
+    [s.roles, s.roles.tenantId, s.roles.code, Object.entries(DEMO_EN.roles).map(([code, title]) => [code, { title }])],
+    [s.applications, s.applications.tenantId, s.applications.code, named(DEMO_EN.applications)],
+    [s.workbenches, s.workbenches.tenantId, s.workbenches.code, named(DEMO_EN.workbenches)],
+    [s.users, s.users.tenantId, s.users.username, named(DEMO_EN.users)],
+    [s.enterprises, s.enterprises.tenantId, s.enterprises.name, named(DEMO_EN.enterprises)],
+    [s.menus, s.menus.tenantId, s.menus.name, menus],
+    [s.pageDefinitions, s.pageDefinitions.tenantId, s.pageDefinitions.code, Object.entries(DEMO_PAGES_EN)],
+    [
+      s.registerAgreements,
+      s.registerAgreements.tenantId,
+      s.registerAgreements.tenantId,
+      [[tenantId, { html: sanitizeRichText(DEMO_AGREEMENT_EN) }]],
+    ],
+  ];
+  let updated = 0;
+  for (const [table, scope, key, entries] of parts) {
+    for (const [value, en] of entries) {
+      const rows = await tx
+        .update(table)
+        .set({ translations: { en } } as never)
+        .where(and(eq(scope, tenantId), eq(key, value), sql`${table.translations} = '{}'::jsonb`))
+        .returning({ key });
+      updated += rows.length;
+    }
   }
-  for (const [code, page] of Object.entries(DEMO_PAGES_EN)) {
-    await run(
-      tx
-        .update(s.pageDefinitions)
-        .set({ translations: { en: page } })
-        .where(
-          and(
-            eq(s.pageDefinitions.tenantId, tenantId),
-            eq(s.pageDefinitions.code, code),
-            untranslated(s.pageDefinitions),
-          ),
-        )
-        .returning({ id: s.pageDefinitions.id }),
-    );
-  }
-  await run(
-    tx
-      .update(s.registerAgreements)
-      .set({ translations: { en: { html: sanitizeRichText(DEMO_AGREEMENT_EN) } } })
-      .where(and(eq(s.registerAgreements.tenantId, tenantId), untranslated(s.registerAgreements)))
-      .returning({ id: s.registerAgreements.tenantId }),
-  );
   return updated;
 }
 

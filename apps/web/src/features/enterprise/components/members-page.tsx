@@ -1,14 +1,14 @@
 import type { EnterpriseMember } from '@portal/contracts';
 import { Table } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
-import { useState } from 'react';
 import { useTranslation } from '../../../lib/i18n';
+import { usePaging } from '../../../lib/paging';
 import { useEnterpriseMembers } from '../api/enterprise';
 
 /** 成员列表 (spec §2 `ent/members/list`): the people of the current enterprise, earliest first. */
 export function MembersPage() {
   const { t } = useTranslation();
-  const [page, setPage] = useState({ current: 1, size: 10 });
+  const { page, pagination } = usePaging();
   const list = useEnterpriseMembers(page.current, page.size);
   const columns: ColumnsType<EnterpriseMember> = [
     { title: t('enterprise.memberName'), dataIndex: 'name' },
@@ -24,13 +24,7 @@ export function MembersPage() {
       loading={list.isFetching}
       columns={columns}
       dataSource={list.data?.rows}
-      pagination={{
-        current: page.current,
-        pageSize: page.size,
-        total: list.data?.total ?? 0,
-        showTotal: (total) => t('switching.total', { total }),
-        onChange: (current, size) => setPage({ current: size === page.size ? current : 1, size }),
-      }}
+      pagination={pagination(list.data?.total ?? 0)}
     />
   );
 }

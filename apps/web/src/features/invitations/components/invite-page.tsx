@@ -1,11 +1,11 @@
 import { isValidPhone, type Invitation, type InvitationStatus } from '@portal/contracts';
 import { Button, Form, Input, Popconfirm, Table, Tag, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
-import { useState } from 'react';
 import { ownMessage } from '../../../lib/api/client';
 import { runtimeConfig } from '../../../lib/config';
 import { toast } from '../../../lib/feedback';
 import { useTranslation } from '../../../lib/i18n';
+import { usePaging } from '../../../lib/paging';
 import { useInvitations, useInvite, useRevokeInvitation } from '../api/invitations';
 import './invite-page.css';
 
@@ -24,7 +24,7 @@ const STATUS_COLOR: Record<InvitationStatus, string> = {
 export function InvitePage() {
   const { t } = useTranslation();
   const [form] = Form.useForm<{ mobile: string }>();
-  const [page, setPage] = useState({ current: 1, size: 10 });
+  const { page, pagination, toFirst } = usePaging();
   const list = useInvitations(page.current, page.size);
   const invite = useInvite();
   const revoke = useRevokeInvitation();
@@ -34,7 +34,7 @@ export function InvitePage() {
       onSuccess: () => {
         toast('success', t('invitations.sent'));
         form.resetFields();
-        setPage((p) => ({ ...p, current: 1 }));
+        toFirst();
       },
       onError: (err) => {
         const message = ownMessage(err);
@@ -100,13 +100,7 @@ export function InvitePage() {
         loading={list.isFetching}
         columns={columns}
         dataSource={list.data?.rows}
-        pagination={{
-          current: page.current,
-          pageSize: page.size,
-          total: list.data?.total ?? 0,
-          showTotal: (total) => t('switching.total', { total }),
-          onChange: (current, size) => setPage({ current: size === page.size ? current : 1, size }),
-        }}
+        pagination={pagination(list.data?.total ?? 0)}
       />
     </div>
   );

@@ -5,6 +5,7 @@ import type { CheckboxProps } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { useState } from 'react';
 import { useTranslation } from '../../../lib/i18n';
+import { usePaging } from '../../../lib/paging';
 import { useSession } from '../../../lib/session';
 import { warn } from './warn';
 import { getJoinedEnterprises, switchEnterprise } from '../api/account';
@@ -20,7 +21,7 @@ export function EnterpriseDialog({ onClose, clearTabs }: { onClose: () => void; 
   const [modal, modalHolder] = Modal.useModal();
   const current = useSession((s) => s.userInfo?.groupId ?? null);
   const currentName = useSession((s) => s.userInfo?.groupName ?? null);
-  const [page, setPage] = useState<{ current: number; size: number }>({ current: 1, size: LIMITS.enterprisePageSize });
+  const { page, pagination } = usePaging(LIMITS.enterprisePageSize);
   const [chosen, setChosen] = useState<JoinedEnterprise | null>(null);
   const [pending, setPending] = useState(false);
   const list = useQuery({
@@ -106,15 +107,10 @@ export function EnterpriseDialog({ onClose, clearTabs }: { onClose: () => void; 
           // Each radio is named by its enterprise (antd's types omit aria props; the radio passes them on).
           getCheckboxProps: (row) => ({ 'aria-label': row.entName }) as Partial<CheckboxProps>,
         }}
-        pagination={{
-          current: page.current,
-          pageSize: page.size,
-          total: list.data?.total ?? 0,
+        pagination={pagination(list.data?.total ?? 0, {
           showSizeChanger: true,
           pageSizeOptions: LIMITS.enterprisePageSizes.map(String),
-          showTotal: (total) => t('switching.total', { total }),
-          onChange: (current, size) => setPage({ current: size === page.size ? current : 1, size }),
-        }}
+        })}
       />
       {modalHolder}
     </Modal>
