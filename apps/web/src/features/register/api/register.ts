@@ -8,6 +8,7 @@ import type {
 } from '@portal/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { request } from '../../../lib/api/client';
+import { useTranslation } from '../../../lib/i18n';
 
 const quiet = {
   anonymous: true,
@@ -42,9 +43,11 @@ export async function usernameAvailable(username: string, tenantCode: string): P
   return data.available;
 }
 
+/** The tenant's agreement in the page's language: the register page switches language in place. */
 export function useAgreement(tenantCode: string) {
+  const { language } = useTranslation().i18n;
   return useQuery({
-    queryKey: ['agreement', tenantCode],
+    queryKey: ['agreement', tenantCode, language],
     queryFn: () =>
       request<AgreementData>('/api/front/registerContent/getInfoByTenantCode', { ...quiet, query: { tenantCode } }),
     staleTime: 5 * 60_000,
