@@ -1,4 +1,4 @@
-// The part of autocannon 8's API that bench/run.ts uses (the package ships no types).
+// The part of autocannon 8's API that the bench uses (bench/api/; the package ships no types).
 declare module 'autocannon' {
   import type { EventEmitter } from 'node:events';
 
