@@ -177,7 +177,7 @@ describe('sign-in slice', () => {
       await fillLogin(page, 'admin', 'Demo@2026!');
       await page.getByRole('button', { name: 'Sign in' }).click();
       await page.waitForURL(/\/center\/index/);
-      await page.getByText('Welcome back, 系统管理员').waitFor();
+      await page.getByText('Welcome back, System Administrator').waitFor();
       await page.screenshot({ path: `${SHOTS}/home-en-390.png` });
     } finally {
       await intranet.close();
@@ -202,7 +202,7 @@ describe('screens in both languages at desktop and phone width', () => {
       await fillLogin(page, 'member', 'Demo@2026!');
       await page.keyboard.press('Enter');
       await page.waitForURL(/\/center\/index/);
-      await page.getByText(locale === 'zh' ? '欢迎回来，张敏' : 'Welcome back, 张敏').waitFor();
+      await page.getByText(locale === 'zh' ? '欢迎回来，张敏' : 'Welcome back, Zhang Min').waitFor();
       await page.screenshot({ path: `${SHOTS}/home-${locale}-${width}.png` });
       if (width < 800) {
         // Phones: the side menu is a drawer behind the header button.

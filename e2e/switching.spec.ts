@@ -259,31 +259,31 @@ describe('account dialogs', () => {
     const { context, page } = await openPage(browser, DESK, 'en');
     await signIn(page, withApps.url, '/center/login', 'admin');
     const menuHas = (title: string) => page.locator('.ant-layout-sider').getByText(title, { exact: true }).count();
-    expect(await menuHas('工作台应用')).toBe(0);
+    expect(await menuHas('Workbench apps')).toBe(0);
 
     await openFromUserMenu(page, /Switch application/);
-    const enterpriseWorkbench = page.getByRole('radio', { name: /企业工作台/ });
-    expect(await page.getByRole('radio', { name: /企业服务/ }).isChecked()).toBe(true);
+    const enterpriseWorkbench = page.getByRole('radio', { name: /Enterprise workbench/ });
+    expect(await page.getByRole('radio', { name: /Enterprise services/ }).isChecked()).toBe(true);
     await enterpriseWorkbench.check();
     await page.getByRole('checkbox', { name: 'Use by default at next login' }).check();
     await page.screenshot({ path: `${SHOTS}/dialog-application-en-1440.png` });
     const before = await token(page);
     await Promise.all([page.waitForEvent('load'), page.getByRole('button', { name: 'OK' }).click()]);
     await page.getByRole('tablist').waitFor();
-    await expect.poll(() => menuHas('工作台应用')).toBe(1);
+    await expect.poll(() => menuHas('Workbench apps')).toBe(1);
     const info = (await infoOf(page, withApps.url, await token(page))).body.data as Record<string, string>;
     expect(info.applyId).toBe(info.defaultApplyId);
     expect((await infoOf(page, withApps.url, before)).status).toBe(401);
 
     await openFromUserMenu(page, /Switch workbench/);
-    await page.getByRole('radio', { name: /园区工作台/ }).check();
+    await page.getByRole('radio', { name: /Park workbench/ }).check();
     await page.screenshot({ path: `${SHOTS}/dialog-workbench-en-1440.png` });
     await Promise.all([page.waitForEvent('load'), page.getByRole('button', { name: 'OK' }).click()]);
     await page.getByRole('tablist').waitFor();
     expect(await page.evaluate(() => JSON.parse(localStorage.getItem('portal_workbenchCode')!).v)).toBe('WB_PARK');
     await openFromUserMenu(page, /Switch workbench/);
-    expect(await page.getByRole('radio', { name: /园区工作台/ }).isChecked()).toBe(true);
-    // Not the default (企业工作台 is): the checkbox may make it one.
+    expect(await page.getByRole('radio', { name: /Park workbench/ }).isChecked()).toBe(true);
+    // Not the default (Enterprise workbench is): the checkbox may make it one.
     expect(await page.getByRole('checkbox', { name: 'Use by default at next login' }).isChecked()).toBe(false);
     await page.getByRole('button', { name: 'Cancel' }).click();
 
@@ -291,7 +291,7 @@ describe('account dialogs', () => {
     await signOutFromMenu(page);
     await page.waitForURL((u) => u.pathname.endsWith('/login'));
     await signIn(page, withApps.url, '/center/login', 'admin');
-    await expect.poll(() => menuHas('工作台应用')).toBe(1);
+    await expect.poll(() => menuHas('Workbench apps')).toBe(1);
     await context.close();
   });
 
