@@ -25,6 +25,12 @@ import { createProofOfPerson } from './modules/captcha/proof-of-person.js';
 import { createBehaviourCaptchaService } from './modules/captcha/behaviour-captcha.service.js';
 import { createEnterprisesRepository } from './modules/enterprises/enterprises.repository.js';
 import { enterprisesRoutes } from './modules/enterprises/enterprises.routes.js';
+import { createEventsRepository } from './modules/events/events.repository.js';
+import { eventsRoutes } from './modules/events/events.routes.js';
+import { createEventsService } from './modules/events/events.service.js';
+import { createFilesRepository } from './modules/files/files.repository.js';
+import { downloadRoutes, uploadRoutes } from './modules/files/files.routes.js';
+import { createFilesService } from './modules/files/files.service.js';
 import { createInvitationsRepository } from './modules/invitations/invitations.repository.js';
 import { invitationsRoutes } from './modules/invitations/invitations.routes.js';
 import { createInvitationsService } from './modules/invitations/invitations.service.js';
@@ -37,6 +43,9 @@ import { membersRoutes } from './modules/members/members.routes.js';
 import { createMembersService } from './modules/members/members.service.js';
 import { createMenusRepository } from './modules/menus/menus.repository.js';
 import { menusRoutes } from './modules/menus/menus.routes.js';
+import { createNoticesRepository } from './modules/notices/notices.repository.js';
+import { noticesRoutes } from './modules/notices/notices.routes.js';
+import { createNoticesService } from './modules/notices/notices.service.js';
 import { createPagesRepository } from './modules/pages/pages.repository.js';
 import { pagesRoutes } from './modules/pages/pages.routes.js';
 import { createOutboxProvider, createWebhookProvider } from './modules/sms/sms.providers.js';
@@ -119,7 +128,6 @@ export async function buildApp({ config, db, secrets, logger }: AppDeps) {
 
   const security = securityHeaders();
   const apiSecurity = apiSecurityHeaders();
-  drainOnClose(app);
   app.addHook('onRequest', (req, reply, done) => {
     reply.headers(req.url.startsWith('/api/') ? apiSecurity : security);
     done();
@@ -133,6 +141,17 @@ export async function buildApp({ config, db, secrets, logger }: AppDeps) {
     await bus.close();
     await relaxed.end();
   });
+  const guard = createPermissionGuard(db);
+  const noticesRepo = createNoticesRepository(db);
+  const events = createEventsService({
+    repo: createEventsRepository(db),
+    bus,
+    unread: (tenantId, userId) => noticesRepo.unread(tenantId, userId),
+    onError: (err) => app.log.warn({ err }, 'live stream not told'),
+  });
+  // Live streams never go idle: they end first when the server stops, then the connections drain.
+  app.addHook('preClose', async () => events.endAll());
+  drainOnClose(app);
 
   const limiter = createRateLimiter(relaxed);
   // The one rule for the tenant a request names, at every entry point (ADR 016).
@@ -231,6 +250,19 @@ export async function buildApp({ config, db, secrets, logger }: AppDeps) {
     phonePattern,
     tenants,
   });
+  const files = createFilesService({
+    repo: createFilesRepository(db),
+    dir: config.filesDir,
+    key: secrets.downloadKey,
+    maxBytes: config.uploadMaxBytes,
+  });
+  const notices = createNoticesService({
+    repo: noticesRepo,
+    guard,
+    link: (ref) => files.link(ref),
+    ownFiles: (owner, refs) => files.own(owner, 'reply', refs),
+    announce: (userIds) => events.announce(userIds),
+  });
   const verifySignature = createSignatureVerifier(
     createNonceStore(relaxed, { warn: (message, err) => app.log.warn({ err }, message) }),
     secrets.signSecret,
@@ -260,7 +292,7 @@ export async function buildApp({ config, db, secrets, logger }: AppDeps) {
     await api.register(invitationsRoutes, {
       invitations: createInvitationsService({
         repo: createInvitationsRepository(db),
-        guard: createPermissionGuard(db),
+        guard,
         limiter,
         phonePattern,
       }),
@@ -279,7 +311,11 @@ export async function buildApp({ config, db, secrets, logger }: AppDeps) {
     await api.register(catalogRoutes, { catalog });
     await api.register(accountRoutes, { account });
     await api.register(ssoApiRoutes, { sso });
+    await api.register(uploadRoutes, { files });
+    await api.register(noticesRoutes, { notices });
+    await api.register(eventsRoutes, { events });
   });
+  await app.register(downloadRoutes, { files });
 
   // The sign-on server's protocol and the portal's single-logout receiver: unsigned, as CAS is.
   const webDist = config.webDist ?? DEFAULT_WEB_DIST;

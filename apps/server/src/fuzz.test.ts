@@ -12,12 +12,11 @@ import { request } from 'node:http';
 import { connect as connectTcp, type AddressInfo } from 'node:net';
 import { signRequest } from '@portal/contracts/node-signing';
 import { canonicalParams, httpStatusOf, signingText } from '@portal/contracts';
-import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from './db/embedded.js';
 import { sign } from './platform/signing.js';
 import { RawNumber, describe as show, requestsFor, seededRng, type FuzzRequest } from './test/fuzz.js';
-import { createTestContext, type TestContext } from './test/harness.js';
+import { createTestContext, injectStreaming, type TestContext } from './test/harness.js';
 import { watchWrites, type WriteWatch } from './test/writes.js';
 
 const SEED = Number(process.env.FUZZ_SEED ?? randomBytes(4).readUInt32LE());
@@ -58,6 +57,12 @@ function problemWith(
   if (LEAK.test(res.body)) return `leaks internals: ${res.body.slice(0, 300)}`;
   const path = url.split('?')[0]!;
   if (!path.startsWith('/api/')) return null;
+  // A live stream's first event: the retry hint and the hello with the unread count.
+  if (res.statusCode === 200 && String(res.headers['content-type'] ?? '').startsWith('text/event-stream')) {
+    return /^retry: \d+\nevent: hello\ndata: \{"unread":\d+,"last":\d+\}\n\n$/.test(res.body)
+      ? null
+      : `not a stream's first event: ${res.body.slice(0, 200)}`;
+  }
   if (!String(res.headers['content-type'] ?? '').startsWith('application/json')) {
     return `not JSON (${String(res.headers['content-type'])})`;
   }
@@ -143,7 +148,9 @@ describe('fuzz over the route table', () => {
     const routes = ctx.app.routeTable.filter((route) => route.method !== 'HEAD' && !route.url.startsWith('/center'));
     expect(routes.length).toBeGreaterThan(40);
     const perRoute = Math.ceil(CALLS / routes.length);
-    const requests = routes.flatMap((route) => requestsFor(route, perRoute, r));
+    const requests = routes.flatMap((route) =>
+      requestsFor(route, perRoute, r).map((req) => Object.assign(req, { stream: route.stream })),
+    );
 
     let token: string | undefined;
     const session = async () => (token ??= await ctx.login('admin'));
@@ -153,7 +160,7 @@ describe('fuzz over the route table', () => {
       const remote = `10.${Math.floor(r() * 4)}.${Math.floor(r() * 256)}.${1 + Math.floor(r() * 254)}`;
       const options = toInject(req, req.withSession ? await session() : undefined, remote);
       const before = await writes.count();
-      const res: LightMyRequestResponse = await ctx.app.inject(options);
+      const res = req.stream ? await injectStreaming(ctx.app, options) : await ctx.app.inject(options);
       calls++;
       const english = req.query.language === 'eng';
       const problem = problemWith(options.url, english, res);

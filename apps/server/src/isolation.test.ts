@@ -25,7 +25,8 @@ type Kind =
   | 'enterprise'
   | 'page'
   | 'system'
-  | 'invitation';
+  | 'invitation'
+  | 'notice';
 
 /** What each id-like field names; `path:field` where a name means different things on different routes. */
 const KINDS: Record<string, Kind> = {
@@ -49,6 +50,11 @@ const KINDS: Record<string, Kind> = {
   '/api/front/member/getAppNameByCode/:code:code': 'applicationCode',
   '/api/front/page/definition/:code:code': 'page',
   '/api/front/ent/invitations/revoke:id': 'invitation',
+  '/api/front/letter/replyInfo/:id:id': 'notice',
+  '/api/front/letter/editAnswerStatus:id': 'notice',
+  '/api/front/letter/reply:id': 'notice',
+  '/api/admin/notices/:id/recipients:id': 'notice',
+  receiverId: 'user',
 };
 /**
  * Fields the spec lists that the server accepts and ignores (spec §7 infoV2 and allPermissionV2
@@ -110,6 +116,7 @@ const UNKNOWN: Record<Kind, string> = {
   page: 'no-such-page',
   system: 'NO_SUCH_SYSTEM',
   invitation: '987654321',
+  notice: '987654321',
 };
 
 async function objectsOf(tenantId: number): Promise<Record<Kind, string[]>> {
@@ -129,11 +136,13 @@ async function objectsOf(tenantId: number): Promise<Record<Kind, string[]>> {
       sql`SELECT sys_code AS v FROM sso_services WHERE tenant_id = ${tenantId} AND sys_code IS NOT NULL ORDER BY id`,
     ),
     invitation: await list(sql`SELECT id AS v FROM enterprise_invitations WHERE tenant_id = ${tenantId} ORDER BY id`),
+    notice: await list(sql`SELECT id AS v FROM notices WHERE tenant_id = ${tenantId} ORDER BY id`),
   };
 }
 
 beforeAll(async () => {
-  ctx = await createTestContext();
+  // A login after every field: more than one address may make in a minute.
+  ctx = await createTestContext({ LOGIN_RATE_PER_MINUTE: '1000000' });
   const hash = await hashPassword(DEMO_PASSWORD);
   tenantB = await ctx.db.transaction((tx) => insertDemo(tx, hash, { code: 'other', name: '另一园区' }));
   // The seed gives every tenant the same codes; B's must differ from A's to tell them apart.
@@ -147,6 +156,11 @@ beforeAll(async () => {
     INSERT INTO enterprise_invitations (tenant_id, enterprise_id, mobile, invited_by, expires_at)
     SELECT u.tenant_id, u.default_enterprise_id, m.mobile, u.id, now() + interval '1 day'
     FROM users u, (VALUES ('13912349001'), ('13912349002')) AS m (mobile) WHERE u.username = 'admin'`);
+  // A's admin may publish in its current role, so the operators' notice routes can tell A's notices.
+  await ctx.db.execute(sql`
+    INSERT INTO role_permissions (role_id, permission_id)
+    SELECT r.id, p.id FROM roles r JOIN permissions p ON p.tenant_id = r.tenant_id AND p.code = 'notice:publish'
+    JOIN tenants t ON t.id = r.tenant_id WHERE t.code = 'demo' AND r.code = 'ent_admin'`);
   const [a] = (await ctx.db.execute<{ id: number }>(sql`SELECT id FROM tenants WHERE code = 'demo'`)).rows;
   objects.A = await objectsOf(Number(a!.id));
   objects.B = await objectsOf(tenantB);

@@ -311,25 +311,42 @@ export const rolePermissions = pgTable(
   (t) => [primaryKey({ columns: [t.roleId, t.permissionId] })],
 );
 
+/** Who a notice goes to (ADR 024): fixed into recipient rows when it is published. */
+export type NoticeAudience =
+  | { kind: 'tenant' }
+  | { kind: 'enterprise'; ids: number[] }
+  | { kind: 'role'; ids: number[] }
+  | { kind: 'users'; ids: number[] };
+
+/** A file reference inside a notice or a reply: the stored path and the name it was uploaded with. */
+export type StoredFileRef = { addr: string; fileName: string };
+
 export const notices = pgTable(
   'notices',
   {
     id: id(),
     tenantId: tenantRef(),
     title: text('title').notNull(),
+    /** HTML, sanitised when stored (platform/html.ts) and again in the browser. */
     remark: text('remark').notNull(),
     content: text('content'),
+    /** 0 confirm only (阅办), 1 text reply, 2 text and attachments. */
     replyWay: smallint('reply_way').notNull().default(0),
     pushTime: timestamp('push_time', { withTimezone: true }).notNull().defaultNow(),
     validityTime: timestamp('validity_time', { withTimezone: true }),
     pushFiles: jsonb('push_files')
       .notNull()
       .default(sql`'[]'::jsonb`)
-      .$type<Array<{ addr: string; fileName: string }>>(),
+      .$type<StoredFileRef[]>(),
+    senderId: ref('sender_id').references(() => users.id, { onDelete: 'set null' }),
+    audience: jsonb('audience')
+      .notNull()
+      .default(sql`'{"kind":"tenant"}'::jsonb`)
+      .$type<NoticeAudience>(),
+    translations: translations<{ title: string; remark: string }>(),
   },
-  (t) => [index('notices_tenant').on(t.tenantId)],
+  (t) => [index('notices_tenant').on(t.tenantId, t.pushTime)],
 );
-
 export const noticeRecipients = pgTable(
   'notice_recipients',
   {
@@ -340,15 +357,63 @@ export const noticeRecipients = pgTable(
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
     readStatus: smallint('read_status').notNull().default(0),
+    readAt: timestamp('read_at', { withTimezone: true }),
+    /** 1 once replied to (or confirmed, for a confirm-only notice). */
     answerStatus: smallint('answer_status').notNull().default(0),
     replyContent: text('reply_content'),
     replyFiles: jsonb('reply_files')
       .notNull()
       .default(sql`'[]'::jsonb`)
-      .$type<Array<{ addr: string; fileName: string }>>(),
+      .$type<StoredFileRef[]>(),
     repliedAt: timestamp('replied_at', { withTimezone: true }),
   },
-  (t) => [primaryKey({ columns: [t.noticeId, t.userId] })],
+  (t) => [
+    primaryKey({ columns: [t.noticeId, t.userId] }),
+    // A user's notices, unread first to count: the bell and the message page.
+    index('notice_recipients_user').on(t.userId, t.readStatus),
+  ],
+);
+
+/**
+ * Uploaded files (ADR 024): kept under a generated name outside the web root; the name they were
+ * uploaded with is data only. `addr` (the stored path the API answers) is `files/<id>`.
+ */
+export const files = pgTable(
+  'files',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    tenantId: tenantRef(),
+    ownerId: ref('owner_id').references(() => users.id, { onDelete: 'set null' }),
+    /** What it was uploaded for: `reply` (a notice reply's attachment) or `notice`. */
+    purpose: text('purpose').notNull(),
+    fileName: text('file_name').notNull(),
+    /** The media type its content was recognised as (magic bytes), not the one the client sent. */
+    mediaType: text('media_type').notNull(),
+    size: bigint('size', { mode: 'number' }).notNull(),
+    sha256: text('sha256').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('files_owner').on(t.ownerId, t.createdAt)],
+);
+
+/**
+ * What each user's live streams are told (ADR 024): one row per user and event, its id the
+ * stream's event id, so a reconnect with Last-Event-ID replays what it missed.
+ */
+export const userEvents = pgTable(
+  'user_events',
+  {
+    id: id(),
+    tenantId: tenantRef(),
+    userId: ref('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** `notice` (a notice arrived) or `read` (the unread count changed elsewhere). */
+    kind: text('kind').notNull(),
+    noticeId: ref('notice_id').references(() => notices.id, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
+  },
+  (t) => [index('user_events_user').on(t.userId, t.id)],
 );
 
 export const sessions = pgTable(

@@ -414,6 +414,17 @@ async function topUpDemo(tx: Tx, tenantId: number): Promise<number> {
     .from(s.applications)
     .where(eq(s.applications.tenantId, tenantId));
   added += await ensureMenus(tx, tenantId, roles, apps);
+  // Publishing notices (issue 17), for the park operator.
+  const [publish] = await tx
+    .insert(s.permissions)
+    .values({ tenantId, code: 'notice:publish', describe: '发布通知', type: 1, status: 1 })
+    .onConflictDoNothing()
+    .returning({ id: s.permissions.id });
+  const operator = roles.find((r) => r.code === 'park_operator');
+  if (publish && operator) {
+    await tx.insert(s.rolePermissions).values({ roleId: operator.id, permissionId: publish.id });
+    added++;
+  }
   added += (await tx.insert(s.pageDefinitions).values(demoPages(tenantId)).onConflictDoNothing().returning()).length;
   const ents = await tx
     .insert(s.enterprises)
@@ -645,6 +656,7 @@ export async function insertDemo(
       { tenantId, code: 'ent:invite', describe: '邀请成员', type: 1, status: 1 },
       { tenantId, code: 'ent:export', describe: '导出', type: 1, status: 0 },
       { tenantId, code: 'wf:approve', describe: '流程审批', type: 2, status: 1 },
+      { tenantId, code: 'notice:publish', describe: '发布通知', type: 1, status: 1 },
     ])
     .returning();
   const perm = (code: string) => perms.find((p) => p.code === code)!.id;
@@ -654,6 +666,7 @@ export async function insertDemo(
     { roleId: role('ent_admin'), permissionId: perm('ent:invite') },
     { roleId: role('ent_member'), permissionId: perm('messageIndex') },
     { roleId: role('park_operator'), permissionId: perm('colist') },
+    { roleId: role('park_operator'), permissionId: perm('notice:publish') },
   ]);
 
   await ensureMenus(tx, tenantId, roles, apps);
@@ -746,6 +759,7 @@ async function translateDemo(tx: Tx, tenantId: number): Promise<number> {
     [s.enterprises, s.enterprises.tenantId, s.enterprises.name, named(DEMO_EN.enterprises)],
     [s.menus, s.menus.tenantId, s.menus.name, menus],
     [s.pageDefinitions, s.pageDefinitions.tenantId, s.pageDefinitions.code, Object.entries(DEMO_PAGES_EN)],
+    [s.notices, s.notices.tenantId, s.notices.title, Object.entries(DEMO_NOTICES_EN)],
     [
       s.registerAgreements,
       s.registerAgreements.tenantId,
@@ -766,6 +780,27 @@ async function translateDemo(tx: Tx, tenantId: number): Promise<number> {
   }
   return updated;
 }
+
+/** The demo notices in English, by their Chinese title. */
+const DEMO_NOTICES_EN: Record<string, { title: string; remark: string }> = {
+  关于开展2026年度企业安全生产检查的通知: {
+    title: 'Work-safety inspection of all enterprises, 2026',
+    remark:
+      '<p>Every resident enterprise: please complete your self-check and confirm by <strong>December 15</strong>.</p>',
+  },
+  园区停电检修通知: {
+    title: 'Power maintenance in the park',
+    remark: '<p>Zone A has no power this Saturday from 8:00 to 12:00 for maintenance; please prepare.</p>',
+  },
+  高新技术企业认定材料征集: {
+    title: 'High-tech enterprise recognition: documents wanted',
+    remark: '<p>Enterprises that qualify: please upload your application documents.</p>',
+  },
+  园区食堂菜单调整: {
+    title: 'New canteen menu',
+    remark: '<p>From next week the canteen also serves dinner.</p>',
+  },
+};
 
 /** The demo's drag pages in English: each page whole, its blocks in the same order. */
 const DEMO_PAGES_EN: Record<string, { title: string; blocks: unknown[] }> = {

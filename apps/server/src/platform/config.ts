@@ -2,6 +2,7 @@
  * Server configuration from environment variables, validated once at start. A bad value stops the
  * server with a message that names the variable. README's configuration table lists every entry.
  */
+import { join } from 'node:path';
 import { RUNTIME_DEFAULTS, RuntimeSwitches } from '@portal/contracts';
 import type { TSchema } from 'typebox';
 import { Value } from 'typebox/value';
@@ -24,6 +25,9 @@ export interface Config {
   loginPerIpPerMinute: number;
   captchaPerClientPerMinute: number;
   bodyLimitBytes: number;
+  /** Where uploaded files are kept (outside the web root), and the largest one taken. */
+  filesDir: string;
+  uploadMaxBytes: number;
   /** How long sessions and profiles may be served from memory; changes are broadcast at once. */
   cacheTtlMs: number;
   /** Behavioural captcha (AJ-Captcha protocol): see README. */
@@ -203,6 +207,8 @@ export function loadConfig(env: Env = process.env): Config {
     loginPerIpPerMinute: int(env, 'LOGIN_RATE_PER_MINUTE', 30, 1, 1_000_000),
     captchaPerClientPerMinute: int(env, 'CAPTCHA_RATE_PER_MINUTE', 30, 1, 1_000_000),
     bodyLimitBytes: int(env, 'BODY_LIMIT_BYTES', 64 * 1024, 1024, 64 * 1024 * 1024),
+    filesDir: env.FILES_DIR ?? join(env.DATA_DIR ?? './data', 'files'),
+    uploadMaxBytes: int(env, 'UPLOAD_MAX_BYTES', 20 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
     cacheTtlMs: int(env, 'CACHE_TTL_MS', 5_000, 0, 60_000),
     behaviourCaptcha: {
       enabled: bool(env, 'CAPTCHA_BEHAVIOUR', false),

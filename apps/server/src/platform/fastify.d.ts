@@ -15,5 +15,7 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** A GET that changes state (sends an SMS, stores a captcha): its nonce waits for PostgreSQL (ADR 013). */
     changesState?: boolean;
+    /** Answers with a stream that stays open (server-sent events): the route suites read its first event. */
+    stream?: boolean;
   }
 }

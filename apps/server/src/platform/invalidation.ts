@@ -1,5 +1,7 @@
 /**
- * Tells every instance that cached state changed (a session ended, a user's profile changed) through
+ * Tells every instance that cached state changed (a session ended, a user's profile changed), and
+ * which users have new events for their live streams (ids only: the events are read from the
+ * database), through
  * PostgreSQL LISTEN/NOTIFY, so instances behind a load balancer need nothing but the database.
  * A publisher applies the change to its own caches at once, before the database round trip. While
  * the listening connection is down, subscribers are told to drop everything (they may have missed
@@ -12,6 +14,8 @@ export type Invalidation =
   | { kind: 'user'; id: number }
   /** Reference data (industries) was replaced. */
   | { kind: 'catalog' }
+  /** These users have new rows in user_events (their live streams read them). */
+  | { kind: 'events'; users: number[] }
   | { kind: 'all' };
 
 export interface InvalidationBus {
@@ -28,6 +32,7 @@ function parse(payload: string | undefined): Invalidation | null {
     if (e.kind === 'session' && typeof e.id === 'string') return e;
     if (e.kind === 'user' && typeof e.id === 'number') return e;
     if (e.kind === 'all' || e.kind === 'catalog') return e;
+    if (e.kind === 'events' && Array.isArray(e.users) && e.users.every((u) => Number.isSafeInteger(u))) return e;
   } catch {
     // not ours
   }

@@ -12,6 +12,8 @@ export interface RouteEntry {
   schema: FastifySchema | undefined;
   /** The route's preHandler loads the caller's session (401 without one). */
   session: boolean;
+  /** A 200 is a stream that stays open (server-sent events), not the envelope. */
+  stream: boolean;
 }
 
 /** Records the routes registered on `app` from now on (the hook is inherited by every plugin). */
@@ -25,6 +27,7 @@ export function recordRoutes(app: FastifyInstance): readonly RouteEntry[] {
         url: route.url,
         schema: route.schema,
         session: app.hasDecorator('authenticate') && hooks.includes(app.authenticate),
+        stream: route.config?.stream === true,
       });
     }
   });

@@ -16,6 +16,8 @@ export interface Secrets {
   jwtKey: Uint8Array;
   /** Keys the stored hashes of SMS codes. */
   smsKey: Uint8Array;
+  /** Signs download addresses of uploaded files (ADR 024). */
+  downloadKey: Uint8Array;
 }
 
 async function ensure(db: Db, name: string, make: () => string): Promise<string> {
@@ -39,6 +41,7 @@ export async function loadSecrets(db: Db): Promise<Secrets> {
   const signSecret = await ensure(db, 'sign_secret', () => randomBytes(32).toString('base64url'));
   const jwtKey = await ensure(db, 'jwt_key', () => randomBytes(32).toString('base64url'));
   const smsKey = await ensure(db, 'sms_key', () => randomBytes(32).toString('base64url'));
+  const downloadKey = await ensure(db, 'download_key', () => randomBytes(32).toString('base64url'));
   return {
     rsaPrivateKeyPem: privateKey,
     rsaPublicKeyPem: publicKey,
@@ -46,5 +49,6 @@ export async function loadSecrets(db: Db): Promise<Secrets> {
     signSecret,
     jwtKey: Buffer.from(jwtKey, 'base64url'),
     smsKey: Buffer.from(smsKey, 'base64url'),
+    downloadKey: Buffer.from(downloadKey, 'base64url'),
   };
 }

@@ -40,6 +40,36 @@ export async function freshDatabase(prefix = 't'): Promise<string> {
   return url;
 }
 
+/**
+ * Injects a request into a route whose answer may be a stream that stays open (the route table's
+ * `stream`): the answer's head, and its body up to the first event (a blank line) or `waitMs`,
+ * after which the stream is let go. Any other answer is read whole.
+ */
+export async function injectStreaming(
+  app: App,
+  options: InjectOptions,
+  waitMs = 2000,
+): Promise<{ statusCode: number; headers: Record<string, unknown>; body: string }> {
+  const res = await app.inject({ ...options, payloadAsStream: true });
+  const stream = res.stream();
+  const body = await new Promise<string>((resolve) => {
+    let text = '';
+    const done = () => {
+      clearTimeout(timer);
+      stream.destroy();
+      resolve(text);
+    };
+    const timer = setTimeout(done, waitMs);
+    stream.on('data', (chunk: Buffer) => {
+      text += chunk.toString('utf8');
+      if (text.includes('\n\n')) done();
+    });
+    stream.on('end', done);
+    stream.on('error', done);
+  });
+  return { statusCode: res.statusCode, headers: res.headers, body };
+}
+
 export interface SignedCall {
   method?: InjectOptions['method'];
   url: string;

@@ -1,0 +1,161 @@
+/**
+ * Live streams (server-sent events, ADR 024). Each open stream is a user's; an event's `id:` is its
+ * row id in user_events, which grows for every user, so a reconnect with Last-Event-ID gets exactly
+ * what it missed, from PostgreSQL. Instances learn which users have new events through the
+ * invalidation bus (LISTEN/NOTIFY, ids only); after the bus was down they re-read every stream.
+ */
+import type { InvalidationBus } from '../../platform/invalidation.js';
+import type { EventsRepository } from './events.repository.js';
+
+export interface Stream {
+  tenantId: number;
+  userId: number;
+  /** The portal session it was opened with: it ends with that session. */
+  sessionId: string;
+  /** The last event id this stream was sent. */
+  last: number;
+  write(chunk: string): void;
+  end(): void;
+}
+
+export interface EventsServiceDeps {
+  repo: EventsRepository;
+  bus: Pick<InvalidationBus, 'subscribe' | 'publish'>;
+  /** The user's unread notices, sent with every event (the notices module's count). */
+  unread: (tenantId: number, userId: number) => Promise<number>;
+  onError: (err: unknown) => void;
+  /** A comment line this often keeps proxies from closing an idle stream. */
+  heartbeatMs?: number;
+  /** Streams one user may hold open on one instance; the oldest is closed beyond. */
+  perUser?: number;
+}
+
+/** What one flush may send a stream at once; a longer gap is caught up by the next flush. */
+const BATCH = 200;
+/** Users per bus message: a NOTIFY payload stays far below PostgreSQL's 8,000 bytes. */
+const USERS_PER_MESSAGE = 500;
+
+export const frame = (id: number | null, event: string, data: object) =>
+  `${id === null ? '' : `id: ${id}\n`}event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
+
+export function createEventsService({
+  repo,
+  bus,
+  unread,
+  onError,
+  heartbeatMs = 25_000,
+  perUser = 8,
+}: EventsServiceDeps) {
+  const streams = new Map<number, Set<Stream>>();
+  // One flush at a time per user; a request during one runs once more after it.
+  const flushing = new Map<number, Promise<void>>();
+  const again = new Set<number>();
+
+  async function flushNow(userId: number): Promise<void> {
+    const open = streams.get(userId);
+    if (!open || open.size === 0) return;
+    const first = [...open][0]!;
+    const from = Math.min(...[...open].map((s) => s.last));
+    const events = await repo.since(first.tenantId, userId, from, BATCH);
+    if (events.length === 0) return;
+    const count = await unread(first.tenantId, userId);
+    for (const s of open) {
+      for (const e of events) {
+        if (e.id <= s.last) continue;
+        s.write(frame(e.id, e.kind, { unread: count, noticeId: e.noticeId === null ? null : String(e.noticeId) }));
+        s.last = e.id;
+      }
+    }
+    if (events.length === BATCH) again.add(userId);
+  }
+
+  function flush(userId: number): void {
+    if (flushing.has(userId)) {
+      again.add(userId);
+      return;
+    }
+    const run = flushNow(userId)
+      .catch(onError)
+      .finally(() => {
+        flushing.delete(userId);
+        if (again.delete(userId)) flush(userId);
+      });
+    flushing.set(userId, run);
+  }
+
+  const endWhere = (ended: (s: Stream) => boolean) => {
+    for (const [userId, open] of streams) {
+      for (const s of open) {
+        if (!ended(s)) continue;
+        open.delete(s);
+        s.end();
+      }
+      if (open.size === 0) streams.delete(userId);
+    }
+  };
+
+  bus.subscribe((e) => {
+    if (e.kind === 'events') e.users.forEach((u) => flush(u));
+    else if (e.kind === 'all') [...streams.keys()].forEach((u) => flush(u));
+    // A logout or a switch ends the session: its streams end with it (the client reconnects with
+    // its new token, or stops).
+    else if (e.kind === 'session') endWhere((s) => s.sessionId === e.id);
+  });
+
+  const heartbeat = setInterval(() => {
+    for (const open of streams.values()) for (const s of open) s.write(': ping\n\n');
+  }, heartbeatMs);
+  heartbeat.unref();
+
+  return {
+    /**
+     * Opens a stream: with `lastEventId` it is sent what came after, else a `hello` with the
+     * current count and the newest id to resume from.
+     */
+    async open(s: Omit<Stream, 'last'>, lastEventId: number | null): Promise<Stream> {
+      const stream: Stream = { ...s, last: lastEventId ?? (await repo.latest(s.tenantId, s.userId)) };
+      const open = streams.get(s.userId) ?? new Set<Stream>();
+      streams.set(s.userId, open);
+      open.add(stream);
+      if (open.size > perUser) {
+        const oldest = [...open][0]!;
+        open.delete(oldest);
+        oldest.end();
+      }
+      stream.write(
+        `retry: 3000\n${frame(null, 'hello', { unread: await unread(s.tenantId, s.userId), last: stream.last })}`,
+      );
+      if (lastEventId !== null) flush(s.userId);
+      return stream;
+    },
+
+    close(stream: Stream): void {
+      const open = streams.get(stream.userId);
+      open?.delete(stream);
+      if (open?.size === 0) streams.delete(stream.userId);
+    },
+
+    /** Tells every instance these users have new events. */
+    async announce(userIds: number[]): Promise<void> {
+      for (let i = 0; i < userIds.length; i += USERS_PER_MESSAGE) {
+        await bus.publish({ kind: 'events', users: userIds.slice(i, i + USERS_PER_MESSAGE) });
+      }
+    },
+
+    /** Open streams on this instance (the benchmark's and the graceful stop's). */
+    get size(): number {
+      let n = 0;
+      for (const open of streams.values()) n += open.size;
+      return n;
+    },
+
+    /** Ends every stream (the server is stopping): clients reconnect to another instance. */
+    endAll(): void {
+      clearInterval(heartbeat);
+      for (const open of streams.values()) for (const s of open) s.end();
+      streams.clear();
+    },
+  };
+}
+
+export type EventsService = ReturnType<typeof createEventsService>;

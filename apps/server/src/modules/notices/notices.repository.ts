@@ -1,0 +1,243 @@
+import { and, count, desc, eq, ilike, inArray, or, sql, type SQL } from 'drizzle-orm';
+import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
+import type { Db } from '../../db/client.js';
+import { chinaTime, totalRows } from '../../db/expressions.js';
+import {
+  enterpriseMembers,
+  noticeRecipients as rcp,
+  notices,
+  userEvents,
+  userRoles,
+  users,
+  type NoticeAudience,
+  type StoredFileRef,
+} from '../../db/schema.js';
+
+export interface NoticeFilter {
+  readStatus?: 0 | 1 | undefined;
+  answerStatus?: 0 | 1 | undefined;
+  title?: string | undefined;
+}
+
+export interface NewNotice {
+  title: string;
+  remark: string;
+  content: string | null;
+  replyWay: 0 | 1 | 2;
+  validityTime: Date | null;
+  pushFiles: StoredFileRef[];
+  audience: NoticeAudience;
+  translations: { en?: { title?: string; remark?: string } };
+}
+
+/** What the caller sees of a notice: the notice and their own recipient row. */
+const view = {
+  id: notices.id,
+  title: notices.title,
+  remark: notices.remark,
+  content: notices.content,
+  translations: notices.translations,
+  replyWay: notices.replyWay,
+  pushTime: chinaTime(notices.pushTime),
+  validityTime: chinaTime(notices.validityTime),
+  expired: sql<boolean>`coalesce(${notices.validityTime} <= now(), false)`,
+  pushFiles: notices.pushFiles,
+  readStatus: rcp.readStatus,
+  answerStatus: rcp.answerStatus,
+  replyContent: rcp.replyContent,
+  replyFiles: rcp.replyFiles,
+  replyTime: chinaTime(rcp.repliedAt),
+};
+
+/** Escapes LIKE's wildcards, so a title search matches what was typed. */
+const literal = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+export function createNoticesRepository(db: Db) {
+  /**
+   * Writes the user's read or answer state on their own row of a notice of the tenant, while the
+   * row still is as `still` says and the notice as `notice` says (not past its validity for an
+   * answer); true when written. An event tells the user's streams the count may have changed.
+   */
+  const answer = (
+    tenantId: number,
+    userId: number,
+    noticeId: number,
+    set: PgUpdateSetSource<typeof rcp>,
+    still: SQL,
+    notice?: SQL,
+  ): Promise<boolean> =>
+    db.transaction(async (tx) => {
+      const open = tx
+        .select({ id: notices.id })
+        .from(notices)
+        .where(
+          and(
+            eq(notices.id, noticeId),
+            eq(notices.tenantId, tenantId),
+            notice && and(notice, sql`coalesce(${notices.validityTime} > now(), true)`),
+          ),
+        );
+      const done = await tx
+        .update(rcp)
+        .set(set)
+        .where(and(eq(rcp.noticeId, noticeId), eq(rcp.userId, userId), inArray(rcp.noticeId, open), still))
+        .returning({ noticeId: rcp.noticeId });
+      if (done.length === 0) return false;
+      await tx.insert(userEvents).values({ tenantId, userId, kind: 'read', noticeId });
+      return true;
+    });
+
+  return {
+    /** One page of the user's notices, newest first, with their read and reply state. */
+    async page(tenantId: number, userId: number, f: NoticeFilter, page: number, limit: number) {
+      const where: (SQL | undefined)[] = [eq(rcp.userId, userId), eq(notices.tenantId, tenantId)];
+      if (f.readStatus !== undefined) where.push(eq(rcp.readStatus, f.readStatus));
+      if (f.answerStatus !== undefined) where.push(eq(rcp.answerStatus, f.answerStatus));
+      if (f.title) {
+        const like = `%${literal(f.title)}%`;
+        where.push(or(ilike(notices.title, like), sql`${notices.translations} #>> '{en,title}' ILIKE ${like}`));
+      }
+      const rows = await db
+        .select({ ...view, total: totalRows() })
+        .from(rcp)
+        .innerJoin(notices, eq(notices.id, rcp.noticeId))
+        .where(and(...where))
+        .orderBy(desc(notices.pushTime), desc(notices.id))
+        .limit(limit)
+        .offset((page - 1) * limit);
+      return { rows, total: rows[0]?.total ?? 0 };
+    },
+
+    /** The user's notice `noticeId`, or null when it is not one of theirs in the tenant. */
+    async one(tenantId: number, userId: number, noticeId: number) {
+      const [row] = await db
+        .select(view)
+        .from(rcp)
+        .innerJoin(notices, eq(notices.id, rcp.noticeId))
+        .where(and(eq(rcp.noticeId, noticeId), eq(rcp.userId, userId), eq(notices.tenantId, tenantId)));
+      return row ?? null;
+    },
+
+    /** How many of the user's notices are unread. */
+    async unread(tenantId: number, userId: number): Promise<number> {
+      const [row] = await db
+        .select({ n: count() })
+        .from(rcp)
+        .innerJoin(notices, eq(notices.id, rcp.noticeId))
+        .where(and(eq(rcp.userId, userId), eq(rcp.readStatus, 0), eq(notices.tenantId, tenantId)));
+      return row?.n ?? 0;
+    },
+
+    /** Marks the notice read; false when it is not the user's or was read already. */
+    markRead(tenantId: number, userId: number, noticeId: number) {
+      return answer(tenantId, userId, noticeId, { readStatus: 1, readAt: sql`now()` }, eq(rcp.readStatus, 0));
+    },
+
+    /** 阅办: confirms a confirm-only notice still open; false when there is none such of the user's. */
+    confirm(tenantId: number, userId: number, noticeId: number) {
+      return answer(
+        tenantId,
+        userId,
+        noticeId,
+        { answerStatus: 1, repliedAt: sql`now()`, readStatus: 1, readAt: sql`coalesce(${rcp.readAt}, now())` },
+        eq(rcp.answerStatus, 0),
+        eq(notices.replyWay, 0),
+      );
+    },
+
+    /** Replies to a notice that takes replies and is still open; false when there is none such. */
+    reply(tenantId: number, userId: number, noticeId: number, content: string, files: StoredFileRef[]) {
+      return answer(
+        tenantId,
+        userId,
+        noticeId,
+        {
+          answerStatus: 1,
+          replyContent: content,
+          replyFiles: files,
+          repliedAt: sql`now()`,
+          readStatus: 1,
+          readAt: sql`coalesce(${rcp.readAt}, now())`,
+        },
+        eq(rcp.answerStatus, 0),
+        inArray(notices.replyWay, [1, 2]),
+      );
+    },
+
+    /**
+     * Publishes a notice: the notice, one recipient row per user of the audience in the tenant
+     * (fixed now: who joins later does not get it), and an event per recipient; one transaction.
+     */
+    async publish(
+      tenantId: number,
+      senderId: number | null,
+      n: NewNotice,
+    ): Promise<{ id: number; recipients: number[] }> {
+      return db.transaction(async (tx) => {
+        const [notice] = await tx
+          .insert(notices)
+          .values({ tenantId, senderId, ...n })
+          .returning({ id: notices.id });
+        const id = notice!.id;
+        const a = n.audience;
+        const audience =
+          a.kind === 'tenant'
+            ? tx.select({ userId: users.id }).from(users).where(eq(users.tenantId, tenantId))
+            : a.kind === 'users'
+              ? tx
+                  .select({ userId: users.id })
+                  .from(users)
+                  .where(and(eq(users.tenantId, tenantId), inArray(users.id, a.ids)))
+              : a.kind === 'role'
+                ? tx
+                    .selectDistinct({ userId: users.id })
+                    .from(users)
+                    .innerJoin(userRoles, eq(userRoles.userId, users.id))
+                    .where(and(eq(users.tenantId, tenantId), inArray(userRoles.roleId, a.ids)))
+                : tx
+                    .selectDistinct({ userId: users.id })
+                    .from(users)
+                    .innerJoin(enterpriseMembers, eq(enterpriseMembers.userId, users.id))
+                    .where(and(eq(users.tenantId, tenantId), inArray(enterpriseMembers.enterpriseId, a.ids)));
+        const people = (await audience).map((r) => r.userId);
+        if (people.length > 0) {
+          await tx.insert(rcp).values(people.map((userId) => ({ noticeId: id, userId })));
+          await tx
+            .insert(userEvents)
+            .values(people.map((userId) => ({ tenantId, userId, kind: 'notice', noticeId: id })));
+        }
+        return { id, recipients: people };
+      });
+    },
+
+    /** Who a notice of the tenant went to and how far each has got; null for no such notice. */
+    async recipients(tenantId: number, noticeId: number, page: number, limit: number) {
+      const [exists] = await db
+        .select({ id: notices.id })
+        .from(notices)
+        .where(and(eq(notices.id, noticeId), eq(notices.tenantId, tenantId)));
+      if (!exists) return null;
+      const rows = await db
+        .select({
+          userId: users.id,
+          name: users.name,
+          translations: users.translations,
+          username: users.username,
+          readStatus: rcp.readStatus,
+          readTime: chinaTime(rcp.readAt),
+          answerStatus: rcp.answerStatus,
+          replyTime: chinaTime(rcp.repliedAt),
+          total: totalRows(),
+        })
+        .from(rcp)
+        .innerJoin(users, eq(users.id, rcp.userId))
+        .where(eq(rcp.noticeId, noticeId))
+        .orderBy(users.id)
+        .limit(limit)
+        .offset((page - 1) * limit);
+      return { rows, total: rows[0]?.total ?? 0 };
+    },
+  };
+}
+
+export type NoticesRepository = ReturnType<typeof createNoticesRepository>;
