@@ -569,7 +569,8 @@ export type AnswerStatusBody = Static<typeof AnswerStatusBody>;
 export const ReplySubmission = Type.Object({
   id: Id,
   replyName: Text(64),
-  content: Type.Optional(Text(255)),
+  /** 2–255 characters after trimming, checked by the server with §5's message. */
+  content: Type.Optional(Text(1000)),
   fileList: Type.Optional(Type.Array(FileRef, { maxItems: 20 })),
 });
 export type ReplySubmission = Static<typeof ReplySubmission>;

@@ -3,6 +3,9 @@
  * the real app built in memory, and helpers that sign requests exactly as a client must.
  */
 import { constants, publicEncrypt, randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { signRequest } from '@portal/contracts/node-signing';
 import type { InjectOptions } from 'fastify';
 import { buildApp, type App } from '../app.js';
@@ -42,13 +45,14 @@ export async function freshDatabase(prefix = 't'): Promise<string> {
 
 /**
  * Injects a request into a route whose answer may be a stream that stays open (the route table's
- * `stream`): the answer's head, and its body up to the first event (a blank line) or `waitMs`,
- * after which the stream is let go. Any other answer is read whole.
+ * `stream`): the answer's head, and its body until `enough` says so (by default: the first event,
+ * a blank line) or `waitMs` passed; then the stream is let go. Any other answer is read whole.
  */
 export async function injectStreaming(
   app: App,
   options: InjectOptions,
   waitMs = 2000,
+  enough: (text: string) => boolean = (text) => text.includes('\n\n'),
 ): Promise<{ statusCode: number; headers: Record<string, unknown>; body: string }> {
   const res = await app.inject({ ...options, payloadAsStream: true });
   const stream = res.stream();
@@ -62,7 +66,7 @@ export async function injectStreaming(
     const timer = setTimeout(done, waitMs);
     stream.on('data', (chunk: Buffer) => {
       text += chunk.toString('utf8');
-      if (text.includes('\n\n')) done();
+      if (enough(text)) done();
     });
     stream.on('end', done);
     stream.on('error', done);
@@ -97,7 +101,15 @@ export async function createTestContext(
   const url = databaseUrl ?? (await freshDatabase());
   const db = connect(url, 5);
   const secrets = await loadSecrets(db);
-  const config = loadConfig({ NODE_ENV: 'test', PORTAL_TEST_CAPTCHA: '1', DATABASE_URL: url, ...env });
+  // Uploads go to a directory of this run, never into the working tree.
+  const filesDir = await mkdtemp(join(tmpdir(), 'portal-files-'));
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    PORTAL_TEST_CAPTCHA: '1',
+    DATABASE_URL: url,
+    FILES_DIR: filesDir,
+    ...env,
+  });
   // TEST_LOG=1 shows the server's own log (errors included) while debugging a test.
   const app = await buildApp({ config, db, secrets, ...(process.env.TEST_LOG ? {} : { logger: false }) });
   await app.ready();
@@ -140,6 +152,7 @@ export async function createTestContext(
     async close() {
       await app.close();
       await db.$client.end();
+      await rm(filesDir, { recursive: true, force: true });
     },
   };
 }
