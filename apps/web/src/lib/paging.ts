@@ -1,4 +1,4 @@
-import type { TablePaginationConfig } from 'antd';
+import type { PaginationProps } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from './i18n';
 
@@ -9,7 +9,7 @@ import { useTranslation } from './i18n';
 export function usePaging(size = 10) {
   const { t } = useTranslation();
   const [page, setPage] = useState({ current: 1, size });
-  const pagination = (total: number, more: TablePaginationConfig = {}): TablePaginationConfig => ({
+  const pagination = (total: number, more: PaginationProps = {}): PaginationProps => ({
     current: page.current,
     pageSize: page.size,
     total,

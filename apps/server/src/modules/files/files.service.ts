@@ -31,6 +31,8 @@ export function cleanFileName(raw: string): string | null {
   const last = raw.split(/[/\\]/).pop() ?? '';
   const name = last
     .normalize('NFC')
+    // Control characters (C0 and DEL) and the bidirectional overrides that disguise an extension.
+    // eslint-disable-next-line no-control-regex
     .replace(/[\u0000-\u001f\u007f\u202a-\u202e\u2066-\u2069]/g, '')
     .trim();
   if (name === '' || /^\.+$/.test(name)) return null;

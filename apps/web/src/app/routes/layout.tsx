@@ -6,6 +6,8 @@ import { clearTabs } from '../../features/shell/tabs/store';
 import { ShellViewsContext, type ShellViews } from '../../features/shell/views';
 import { useAccountMenu, type ShellHooks } from '../../features/switching/components/user-menu';
 import { useSession } from '../../lib/session';
+import { NoticeBell } from '../../features/notices/components/notice-bell';
+import { runtimeConfig } from '../../lib/config';
 import { LanguageToggle } from '../language-toggle';
 import { load } from '../load';
 
@@ -17,6 +19,7 @@ const BUSINESS_PAGES: Record<string, ComponentType> = {
   'ent/colist': load(() => import('../../features/enterprise/components/enterprise-info-page'), 'EnterpriseInfoPage'),
   'ent/members/list': load(() => import('../../features/enterprise/components/members-page'), 'MembersPage'),
   'ent/members/invite': load(() => import('../../features/invitations/components/invite-page'), 'InvitePage'),
+  'message/index': load(() => import('../../features/notices/components/message-page'), 'MessagePage'),
 };
 
 const views: ShellViews = {
@@ -44,7 +47,13 @@ export function LayoutRoute() {
   const account = useAccountMenu(shellHooks);
   return (
     <ShellViewsContext.Provider value={views}>
-      <BasicLayout onLogout={() => void signOut()} userMenu={account.menu} headerExtra={<LanguageToggle reload />} />
+      <BasicLayout
+        onLogout={() => void signOut()}
+        userMenu={account.menu}
+        headerExtra={<LanguageToggle reload />}
+        // Spec §1: the notice feature is off unless configured; the header guards it by messageIndex.
+        bell={runtimeConfig().noticeEnabled ? <NoticeBell /> : undefined}
+      />
       {account.dialogs}
     </ShellViewsContext.Provider>
   );

@@ -34,6 +34,8 @@ export interface RequestOptions {
   method?: 'GET' | 'POST' | 'PUT' | 'DELETE';
   query?: Query;
   body?: Record<string, unknown>;
+  /** A multipart upload instead of a JSON body: signed over the query only (ARCHITECTURE §4). */
+  form?: FormData;
   /** How ordinary failures are shown (§8); the logouts, 500 and 40303 are always handled. */
   failures?: FailurePresentation;
   /** Send no token even when signed in (login, captcha). */
@@ -67,9 +69,9 @@ async function send(path: string, opts: RequestOptions): Promise<{ res: Response
   let res: Response;
   try {
     res = await fetch(`${cfg.baseurl.replace(/\/$/, '')}${path}?${qs}`, {
-      method: opts.method ?? (opts.body ? 'POST' : 'GET'),
+      method: opts.method ?? (opts.body || opts.form ? 'POST' : 'GET'),
       headers,
-      body: opts.body ? JSON.stringify(opts.body) : null,
+      body: opts.form ?? (opts.body ? JSON.stringify(opts.body) : null),
       signal: controller.signal,
     });
   } catch (err) {

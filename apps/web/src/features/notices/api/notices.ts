@@ -1,0 +1,67 @@
+import type { FileRef, Notice } from '@portal/contracts';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { request } from '../../../lib/api/client';
+import { useTranslation } from '../../../lib/i18n';
+
+export const NOTICES_KEY = ['notices'];
+
+export interface NoticeFilter {
+  readStatus?: 0 | 1;
+  answerStatus?: 0 | 1;
+  title?: string;
+}
+
+/** One page of the caller's notices (§7 replyPage), in the page's language. */
+export function useNoticePage(filter: NoticeFilter, page: number, limit: number, enabled = true, version = 0) {
+  const { language } = useTranslation().i18n;
+  return useQuery({
+    // `version`: the live count's; a new event refetches the list.
+    queryKey: [...NOTICES_KEY, 'page', filter, page, limit, language, version],
+    queryFn: () =>
+      request<{ rows: Notice[]; total: number }>('/api/front/letter/replyPage', { body: { ...filter, page, limit } }),
+    placeholderData: keepPreviousData,
+    enabled,
+  });
+}
+
+/** One notice of the caller's (§7 replyInfo). */
+export function useNotice(id: string | null) {
+  const { language } = useTranslation().i18n;
+  return useQuery({
+    queryKey: [...NOTICES_KEY, 'one', id, language],
+    queryFn: () => request<Notice>(`/api/front/letter/replyInfo/${encodeURIComponent(id!)}`),
+    enabled: id !== null,
+  });
+}
+
+export function markRead(id: string): Promise<null> {
+  return request('/api/front/letter/editAnswerStatus', {
+    body: { id, action: 'read' },
+    failures: { handledBy: 'nobody: marking read again on the next open is harmless' },
+  });
+}
+
+/** 阅办. */
+export function confirmNotice(id: string): Promise<null> {
+  return request('/api/front/letter/editAnswerStatus', {
+    body: { id, action: 'confirm' },
+    failures: { handledBy: 'the drawer, which says 提交恢复异常 (§8)' },
+  });
+}
+
+export function replyNotice(id: string, replyName: string, content: string, fileList: FileRef[]): Promise<null> {
+  return request('/api/front/letter/reply', {
+    body: { id, replyName, content, fileList },
+    failures: { handledBy: 'the drawer, which says 提交恢复异常 (§8)' },
+  });
+}
+
+/** One attachment (§7 uploadReplyFile); the token goes in Authorization_front as on every call. */
+export function uploadReplyFile(file: File): Promise<FileRef> {
+  const form = new FormData();
+  form.append('file', file);
+  return request<FileRef>('/api/front/letter/uploadReplyFile', {
+    form,
+    failures: { handledBy: 'the upload list, which says why under the file (§5)' },
+  });
+}
