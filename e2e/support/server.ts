@@ -3,8 +3,9 @@
  * database of the run's PostgreSQL, in test-captcha mode, on a free port.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { tmpdir } from 'node:os';
 import { randomBytes } from 'node:crypto';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { freePort } from '../../apps/server/src/db/embedded.js';
 import { ensureDatabase } from '../../apps/server/src/db/open.js';
 
@@ -12,6 +13,8 @@ export interface RunningServer {
   url: string;
   /** Its database, for a test that must put data in place (e.g. a registered service). */
   databaseUrl: string;
+  /** Where it keeps uploads (a second instance on the same database shares it). */
+  filesDir: string;
   port: number;
   process: ChildProcess;
   stop(): Promise<void>;
@@ -37,6 +40,7 @@ export async function startServer(
   // The port is chosen first, so the server knows its own address (PUBLIC_URL, SSO_URL).
   const chosen = await freePort();
   const self = `http://127.0.0.1:${chosen}`;
+  const filesDir = env.FILES_DIR ?? join(tmpdir(), name);
   const child = spawn(process.execPath, ['apps/server/dist/main.js'], {
     cwd: ROOT,
     env: {
@@ -47,6 +51,8 @@ export async function startServer(
       PUBLIC_URL: self,
       ...(signOn ? { SSO_URL: self } : {}),
       DATABASE_URL: dbUrl.toString(),
+      // Uploads of this server go to a directory of its own (a second instance may share it).
+      FILES_DIR: filesDir,
       PORTAL_TEST_CAPTCHA: '1',
       LOG_LEVEL: 'info',
       ...env,
@@ -77,7 +83,8 @@ export async function startServer(
   });
   return {
     url: `http://127.0.0.1:${port}`,
-    databaseUrl: dbUrl.toString(),
+    databaseUrl: env.DATABASE_URL ?? dbUrl.toString(),
+    filesDir,
     port,
     process: child,
     stop: () =>

@@ -223,7 +223,14 @@ describe('entry flags are data; the client decides what to show', () => {
 
   it('lists every permission of the tenant in allAuth with type and status', async () => {
     const data = await menuData(memberToken);
-    expect(actions(data.allAuth)).toEqual(['colist', 'ent:export', 'ent:invite', 'messageIndex', 'wf:approve']);
+    expect(actions(data.allAuth)).toEqual([
+      'colist',
+      'ent:export',
+      'ent:invite',
+      'messageIndex',
+      'notice:publish',
+      'wf:approve',
+    ]);
     expect(data.allAuth.find((p) => p.action === 'ent:export')).toMatchObject({ status: '0', type: '1' });
     expect(data.allAuth.find((p) => p.action === 'wf:approve')).toMatchObject({ status: '1', type: '2' });
   });

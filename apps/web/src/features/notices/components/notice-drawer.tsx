@@ -178,7 +178,8 @@ function Answer({ notice: n, onDone }: { notice: Notice; onDone: () => void }) {
         <Form.Item label={t('notices.replyFiles')}>
           <Upload<FileRef>
             fileList={files}
-            onChange={({ fileList }) => setFiles(fileList)}
+            // A refused file leaves the list: why it was refused shows below for 5 s.
+            onChange={({ fileList }) => setFiles(fileList.filter((f) => f.status !== 'error'))}
             beforeUpload={(file) => {
               if (isAllowedAttachment(file.name)) return true;
               refuse(t('notices.refused', { name: file.name }));
