@@ -14,7 +14,10 @@
  *      hello, p50/p99, non-2xx (must be 0); role switches, each with the token the previous one
  *      answered (sequential per user), for one user and for several at once → switches/s, p50/p99,
  *      against sequential infoV2 calls; every answer must be HTTP 200 with status 200
- *  10. BENCHMARKS.md (generated block) + bench/results/latest.json
+ *  10. notices (issue 17): replyPage (signed, authenticated) → req/s, ratio to hello; 1,000 live
+ *      streams open (server memory per stream); one notice published to their users → time until
+ *      every stream has its event, p50/p99
+ *  11. BENCHMARKS.md (generated block) + bench/results/latest.json
  *
  * Both servers run in a child process and autocannon runs here, so the load generator never shares
  * an event loop with the server it measures (it does share the machine's cores, as the baselines in
@@ -46,6 +49,7 @@ import { benchHello } from './api/phases/hello.js';
 import { benchInfo } from './api/phases/info.js';
 import { benchLogin } from './api/phases/login.js';
 import { benchSso } from './api/phases/sso.js';
+import { benchNotices } from './api/phases/notices.js';
 import { benchSwitching } from './api/phases/switching.js';
 import {
   DEMO_PASSWORD,
@@ -68,7 +72,7 @@ import { machine, round, runMain } from './common.js';
 import { printTables } from './report.js';
 
 async function main(): Promise<number> {
-  const all = ['hello', 'info', 'argon2', 'login', 'captcha', 'sso', 'catalog', 'switching'].every((p) =>
+  const all = ['hello', 'info', 'argon2', 'login', 'captcha', 'sso', 'catalog', 'switching', 'notices'].every((p) =>
     settings.phases.has(p),
   );
   if (!existsSync(SERVER_MAIN))
@@ -191,6 +195,12 @@ async function main(): Promise<number> {
     // 9. context switching (issue 7)
     const switching = settings.phases.has('switching') ? await benchSwitching(portal, encrypt, db) : null;
 
+    // 10. notices (issue 17): replyPage, 1,000 live streams, one notice to all of them
+    const notices = settings.phases.has('notices')
+      ? await benchNotices(portal, encrypt, db, token, server.process.pid!)
+      : null;
+    const replyPageRatio = hello && notices ? notices.page.reqPerSec / hello.reqPerSec : null;
+
     // the server's own complaints during the run
     const serverErrors = server
       .output()
@@ -271,6 +281,13 @@ async function main(): Promise<number> {
           ? 'PASS'
           : 'INVALID'
         : 'n/a',
+      // Issue 17 sets no speed target either: every answer a success, every stream told.
+      replyPage: notices ? (allSucceeded(notices.page) ? 'PASS' : 'INVALID') : 'n/a',
+      delivery: notices
+        ? notices.delivered === notices.streams && notices.recipients === notices.streams
+          ? 'PASS'
+          : 'INVALID'
+        : 'n/a',
     } satisfies Record<string, Verdict>;
 
     const results = {
@@ -286,12 +303,14 @@ async function main(): Promise<number> {
       sso,
       catalog,
       switching,
+      notices: notices && { ...notices, page: undefined, replyPage: notices.page },
       ratios: {
         infoOverHello: infoRatio === null ? null : round(infoRatio, 3),
         loginOverArgon2: loginRatio === null ? null : round(loginRatio, 3),
         regionsOverHello: regionsRatio === null ? null : round(regionsRatio, 3),
         industryTreeOverHello: industriesRatio === null ? null : round(industriesRatio, 3),
         joinEntListOverHello: joinEntRatio === null ? null : round(joinEntRatio, 3),
+        replyPageOverHello: replyPageRatio === null ? null : round(replyPageRatio, 3),
       },
       verdicts,
       serverErrorLines: serverErrors.slice(0, 20),
@@ -359,6 +378,21 @@ chain's first token ${switching.sequential.oldTokenRefused ? 'answered HTTP 401'
 sequential chain. The server allows ${SWITCHES_PER_HOUR} switches per user and hour (429 beyond): the bench deletes the users'
 \`rate_limits\` rows before each chain (after an unmeasured warm-up). Single calls go through \`fetch\` (keep-alive), timed from
 sending to the whole answer, signed before the clock starts.
+`
+        : ''
+    }${
+      notices
+        ? `
+Notices (issue 17 sets no speed target: every answer must succeed and every stream be told), in the same run:
+
+| Notices of the caller (signed, authenticated) | req/s | / hello | p50 / p99 ms | non-2xx / errors / timeouts / mismatches | CPU % portal / PostgreSQL / autocannon / other | Result |
+|---|---:|---:|---:|---:|---:|:---:|
+${catalogRow(`\`POST /api/front/letter/replyPage\` \`{page: 1, limit: 10}\` as member, ${settings.connections} connections, ${settings.duration} s`, notices.page, replyPageRatio, verdicts.replyPage)}
+| Live streams on one instance | value | Result |
+|---|---:|:---:|
+| ${fmt(notices.streams)} open event streams (one user each): server memory before → after | ${fmt(notices.rssBeforeKb)} → ${fmt(notices.rssAfterKb)} kB, ${fmt(notices.kbPerStream, 1)} kB per stream | |
+| one notice published to their ${fmt(notices.recipients)} users: the publish call | ${fmt(notices.publishMs, 1)} ms | |
+| time from publishing until each stream has its event, p50 / p99 / last (${fmt(notices.delivered)} of ${fmt(notices.streams)} told) | ${fmt(notices.deliveryMs.p50, 1)} / ${fmt(notices.deliveryMs.p99, 1)} / ${fmt(notices.deliveryMs.max, 1)} ms | ${verdicts.delivery} |
 `
         : ''
     }

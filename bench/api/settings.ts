@@ -28,7 +28,7 @@ export const settings = {
   switchUsers: envNumber('BENCH_SWITCH_USERS', 4),
   /** Comma list of hello,info,argon2,login,captcha,sso,catalog,switching; BENCHMARKS.md is only rewritten when all ran. */
   phases: new Set(
-    (process.env.BENCH_PHASES ?? 'hello,info,argon2,login,captcha,sso,catalog,switching')
+    (process.env.BENCH_PHASES ?? 'hello,info,argon2,login,captcha,sso,catalog,switching,notices')
       .split(',')
       .map((s) => s.trim()),
   ),

@@ -32,7 +32,11 @@ export const eventsRoutes: FastifyPluginAsyncTypebox<{ events: EventsService }> 
         },
         last,
       );
-      req.raw.on('close', () => events.close(stream));
+      // The client went away: forget the stream and let its connection go.
+    req.raw.on('close', () => {
+      events.close(stream);
+      reply.raw.end();
+    });
     },
   );
 };
