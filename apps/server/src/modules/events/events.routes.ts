@@ -33,10 +33,10 @@ export const eventsRoutes: FastifyPluginAsyncTypebox<{ events: EventsService }> 
         last,
       );
       // The client went away: forget the stream and let its connection go.
-    req.raw.on('close', () => {
-      events.close(stream);
-      reply.raw.end();
-    });
+      req.raw.on('close', () => {
+        events.close(stream);
+        reply.raw.end();
+      });
     },
   );
 };
