@@ -146,7 +146,7 @@ export async function buildApp({ config, db, secrets, logger }: AppDeps) {
   const events = createEventsService({
     repo: createEventsRepository(db),
     bus,
-    unread: (tenantId, userId) => noticesRepo.unread(tenantId, userId),
+    unread: (tenantId, userIds) => noticesRepo.unreadMany(tenantId, userIds),
     onError: (err) => app.log.warn({ err }, 'live stream not told'),
   });
   // Live streams never go idle: they end first when the server stops, then the connections drain.

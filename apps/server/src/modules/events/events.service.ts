@@ -21,8 +21,8 @@ export interface Stream {
 export interface EventsServiceDeps {
   repo: EventsRepository;
   bus: Pick<InvalidationBus, 'subscribe' | 'publish'>;
-  /** The user's unread notices, sent with every event (the notices module's count). */
-  unread: (tenantId: number, userId: number) => Promise<number>;
+  /** The unread notices of users of a tenant, sent with every event (the notices module's counts). */
+  unread: (tenantId: number, userIds: number[]) => Promise<Map<number, number>>;
   onError: (err: unknown) => void;
   /** A comment line this often keeps proxies from closing an idle stream. */
   heartbeatMs?: number;
@@ -47,40 +47,58 @@ export function createEventsService({
   perUser = 8,
 }: EventsServiceDeps) {
   const streams = new Map<number, Set<Stream>>();
-  // One flush at a time per user; a request during one runs once more after it.
-  const flushing = new Map<number, Promise<void>>();
-  const again = new Set<number>();
+  // Users whose streams have news to read, read together in batches: one published notice makes
+  // two statements per batch, not two per recipient.
+  const pending = new Set<number>();
+  let draining = false;
 
-  async function flushNow(userId: number): Promise<void> {
-    const open = streams.get(userId);
-    if (!open || open.size === 0) return;
-    const first = [...open][0]!;
-    const from = Math.min(...[...open].map((s) => s.last));
-    const events = await repo.since(first.tenantId, userId, from, BATCH);
+  async function flushBatch(users: number[]): Promise<void> {
+    const from = users.flatMap((userId) => {
+      const open = streams.get(userId);
+      if (!open || open.size === 0) return [];
+      const all = [...open];
+      return [{ userId, tenantId: all[0]!.tenantId, after: Math.min(...all.map((s) => s.last)) }];
+    });
+    if (from.length === 0) return;
+    const events = await repo.sinceMany(from, BATCH);
     if (events.length === 0) return;
-    const count = await unread(first.tenantId, userId);
-    for (const s of open) {
-      for (const e of events) {
-        if (e.id <= s.last) continue;
-        s.write(frame(e.id, e.kind, { unread: count, noticeId: e.noticeId === null ? null : String(e.noticeId) }));
-        s.last = e.id;
+    const byUser = new Map<number, typeof events>();
+    for (const e of events) byUser.set(e.userId, [...(byUser.get(e.userId) ?? []), e]);
+    const byTenant = new Map<number, number[]>();
+    for (const f of from)
+      if (byUser.has(f.userId)) byTenant.set(f.tenantId, [...(byTenant.get(f.tenantId) ?? []), f.userId]);
+    const counts = new Map<number, number>();
+    for (const [tenantId, ids] of byTenant) for (const [u, n] of await unread(tenantId, ids)) counts.set(u, n);
+    for (const [userId, list] of byUser) {
+      const count = counts.get(userId) ?? 0;
+      for (const s of streams.get(userId) ?? []) {
+        for (const e of list) {
+          if (e.id <= s.last) continue;
+          s.write(frame(e.id, e.kind, { unread: count, noticeId: e.noticeId === null ? null : String(e.noticeId) }));
+          s.last = e.id;
+        }
       }
+      if (list.length === BATCH) pending.add(userId);
     }
-    if (events.length === BATCH) again.add(userId);
   }
 
-  function flush(userId: number): void {
-    if (flushing.has(userId)) {
-      again.add(userId);
-      return;
+  async function drain(): Promise<void> {
+    draining = true;
+    try {
+      while (pending.size > 0) {
+        const batch = [...pending].slice(0, USERS_PER_MESSAGE);
+        batch.forEach((u) => pending.delete(u));
+        await flushBatch(batch).catch(onError);
+      }
+    } finally {
+      draining = false;
     }
-    const run = flushNow(userId)
-      .catch(onError)
-      .finally(() => {
-        flushing.delete(userId);
-        if (again.delete(userId)) flush(userId);
-      });
-    flushing.set(userId, run);
+  }
+
+  /** Reads what these users' local streams have not been sent yet, soon, batched with others. */
+  function flush(users: Iterable<number>): void {
+    for (const u of users) if (streams.has(u)) pending.add(u);
+    if (!draining && pending.size > 0) void drain();
   }
 
   const endWhere = (ended: (s: Stream) => boolean) => {
@@ -95,8 +113,8 @@ export function createEventsService({
   };
 
   bus.subscribe((e) => {
-    if (e.kind === 'events') e.users.forEach((u) => flush(u));
-    else if (e.kind === 'all') [...streams.keys()].forEach((u) => flush(u));
+    if (e.kind === 'events') flush(e.users);
+    else if (e.kind === 'all') flush(streams.keys());
     // A logout or a switch ends the session: its streams end with it (the client reconnects with
     // its new token, or stops).
     else if (e.kind === 'session') endWhere((s) => s.sessionId === e.id);
@@ -122,10 +140,9 @@ export function createEventsService({
         open.delete(oldest);
         oldest.end();
       }
-      stream.write(
-        `retry: 3000\n${frame(null, 'hello', { unread: await unread(s.tenantId, s.userId), last: stream.last })}`,
-      );
-      if (lastEventId !== null) flush(s.userId);
+      const count = (await unread(s.tenantId, [s.userId])).get(s.userId) ?? 0;
+      stream.write(`retry: 3000\n${frame(null, 'hello', { unread: count, last: stream.last })}`);
+      if (lastEventId !== null) flush([s.userId]);
       return stream;
     },
 

@@ -118,14 +118,15 @@ export function createNoticesRepository(db: Db) {
       return row ?? null;
     },
 
-    /** How many of the user's notices are unread. */
-    async unread(tenantId: number, userId: number): Promise<number> {
-      const [row] = await db
-        .select({ n: count() })
+    /** How many unread notices each of these users of the tenant has (absent: none). */
+    async unreadMany(tenantId: number, userIds: number[]): Promise<Map<number, number>> {
+      const rows = await db
+        .select({ userId: rcp.userId, n: count() })
         .from(rcp)
         .innerJoin(notices, eq(notices.id, rcp.noticeId))
-        .where(and(eq(rcp.userId, userId), eq(rcp.readStatus, 0), eq(notices.tenantId, tenantId)));
-      return row?.n ?? 0;
+        .where(and(inArray(rcp.userId, userIds), eq(rcp.readStatus, 0), eq(notices.tenantId, tenantId)))
+        .groupBy(rcp.userId);
+      return new Map(rows.map((r) => [r.userId, r.n]));
     },
 
     /** Marks the notice read; false when it is not the user's or was read already. */

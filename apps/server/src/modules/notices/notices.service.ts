@@ -84,7 +84,7 @@ export function createNoticesService({ repo, guard, link, ownFiles, announce }: 
     },
 
     async unread(s: ActiveSession): Promise<number> {
-      return repo.unread(s.tenantId, s.userId);
+      return (await repo.unreadMany(s.tenantId, [s.userId])).get(s.userId) ?? 0;
     },
 
     /** editAnswerStatus: `read`, or `confirm` (阅办) of a confirm-only notice not answered yet. */
