@@ -38,7 +38,10 @@ async function main(): Promise<void> {
   // Reference data every deployment needs, demo or not.
   if ((await seedIndustries(db)) > 0) log.info('industries seeded (GB/T 4754-2017 demo subset)');
   if (config.seedDemo) {
-    const demo = await seedDemo(db, { passwordHash: await hashPassword(config.demoPassword) });
+    const demo = await seedDemo(db, {
+      passwordHash: await hashPassword(config.demoPassword),
+      filesDir: config.filesDir,
+    });
     if (demo.result === 'created') log.info('demo tenant "demo" seeded');
     if (demo.result === 'updated') log.info(`demo tenant "demo" brought up to date: ${demo.added} rows added`);
   }

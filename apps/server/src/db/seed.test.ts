@@ -3,6 +3,9 @@
  * what it lacks on the next start (default role, agreement, menu entries with their roles, drag
  * pages, the park operator's enterprises), once, and keeps what someone changed.
  */
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashPassword } from '../modules/auth/auth.service.js';
@@ -86,5 +89,23 @@ describe('seedDemo', () => {
     const token = await ctx.login('member');
     const menu = await ctx.call({ url: '/api/front/member/front/allPermissionV2?appCodes=ENT_WORKBENCH', token });
     expect(JSON.stringify(menu.json().data.menu)).toContain('wbDashboard');
+  });
+
+  it('gives the demo notices their attachments once, written to the files directory', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'seed-files-'));
+    try {
+      expect(await seedDemo(ctx.db, { passwordHash, filesDir: dir })).toEqual({ result: 'updated', added: 2 });
+      expect(await seedDemo(ctx.db, { passwordHash, filesDir: dir })).toEqual({ result: 'unchanged' });
+      const rows = await ctx.db.execute<{ title: string; addr: string; name: string; size: number }>(sql`
+        SELECT n.title, n.push_files->0->>'addr' AS addr, f.file_name AS name, f.size::int AS size
+        FROM notices n JOIN files f ON 'files/' || f.id = n.push_files->0->>'addr' ORDER BY n.id`);
+      expect(rows.rows.map((r) => r.name)).toEqual(['2026年度企业安全生产自查表.txt', '高新技术企业申报材料清单.txt']);
+      for (const r of rows.rows) {
+        const content = await readFile(join(dir, r.addr.slice('files/'.length)));
+        expect(content.length).toBe(r.size);
+      }
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -5,6 +5,9 @@
  * either all of it is there or none. Later starts add to an existing demo tenant what newer
  * versions of the demo have and it lacks (topUpDemo).
  */
+import { createHash, randomUUID } from 'node:crypto';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { and, eq, max, notExists, sql } from 'drizzle-orm';
 import type { AnyPgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { Db, Tx } from './client.js';
@@ -357,19 +360,77 @@ const MENU: MenuSeed[] = [
  */
 export async function seedDemo(
   db: Db,
-  opts: { passwordHash: string },
+  opts: {
+    passwordHash: string;
+    /** Where uploads are kept: the demo notices' attachments go there. */ filesDir?: string;
+  },
 ): Promise<{ result: 'created' } | { result: 'updated'; added: number } | { result: 'unchanged' }> {
   return db.transaction(async (tx) => {
     // Serialise concurrent starts of several instances.
     await tx.execute(sql`SELECT pg_advisory_xact_lock(7366002)`);
     const existing = await tx.select({ id: s.tenants.id }).from(s.tenants).where(eq(s.tenants.code, 'demo'));
     if (existing.length === 0) {
-      await insertDemo(tx, opts.passwordHash);
+      const tenantId = await insertDemo(tx, opts.passwordHash);
+      if (opts.filesDir) await attachDemoFiles(tx, tenantId, opts.filesDir);
       return { result: 'created' };
     }
-    const added = await topUpDemo(tx, existing[0]!.id);
+    let added = await topUpDemo(tx, existing[0]!.id);
+    if (opts.filesDir) added += await attachDemoFiles(tx, existing[0]!.id, opts.filesDir);
     return added > 0 ? { result: 'updated', added } : { result: 'unchanged' };
   });
+}
+
+/** The demo notices' attachments, by the notice's Chinese title: a file name and its text. */
+const DEMO_FILES: Record<string, { fileName: string; text: string }> = {
+  关于开展2026年度企业安全生产检查的通知: {
+    fileName: '2026年度企业安全生产自查表.txt',
+    text: '2026年度企业安全生产自查表\n\n一、消防设施：灭火器、消防栓、应急照明是否完好。\n二、用电安全：线路是否老化，是否私拉乱接。\n三、安全通道：是否畅通，标识是否清晰。\n\n自查人：__________  日期：__________\n',
+  },
+  高新技术企业认定材料征集: {
+    fileName: '高新技术企业申报材料清单.txt',
+    text: '高新技术企业申报材料清单\n\n1. 企业营业执照副本\n2. 知识产权证明材料\n3. 近三年研发费用明细\n4. 高新技术产品（服务）收入说明\n',
+  },
+};
+
+/**
+ * Gives the demo notices their attachments where they have none yet: each file written under a
+ * generated name in `filesDir` and recorded as an upload of the notice's sender, the admin.
+ */
+async function attachDemoFiles(tx: Tx, tenantId: number, filesDir: string): Promise<number> {
+  const [admin] = await tx
+    .select({ id: s.users.id })
+    .from(s.users)
+    .where(and(eq(s.users.tenantId, tenantId), eq(s.users.username, 'admin')));
+  let added = 0;
+  for (const [title, file] of Object.entries(DEMO_FILES)) {
+    const [notice] = await tx
+      .select({ id: s.notices.id })
+      .from(s.notices)
+      .where(
+        and(eq(s.notices.tenantId, tenantId), eq(s.notices.title, title), sql`${s.notices.pushFiles} = '[]'::jsonb`),
+      );
+    if (!notice) continue;
+    const id = randomUUID();
+    const content = Buffer.from(file.text, 'utf8');
+    await mkdir(filesDir, { recursive: true });
+    await writeFile(join(filesDir, id), content);
+    await tx.insert(s.files).values({
+      id,
+      tenantId,
+      ownerId: admin?.id ?? null,
+      purpose: 'notice',
+      fileName: file.fileName,
+      mediaType: 'text/plain',
+      size: content.length,
+      sha256: createHash('sha256').update(content).digest('hex'),
+    });
+    await tx
+      .update(s.notices)
+      .set({ pushFiles: [{ addr: `files/${id}`, fileName: file.fileName }] })
+      .where(eq(s.notices.id, notice.id));
+    added++;
+  }
+  return added;
 }
 
 /**
