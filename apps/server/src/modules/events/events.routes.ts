@@ -33,7 +33,7 @@ export const eventsRoutes: FastifyPluginAsyncTypebox<{ events: EventsService }> 
         last,
       );
       // The client went away: forget the stream and let its connection go.
-      req.raw.on('close', () => {
+      reply.raw.on('close', () => {
         events.close(stream);
         reply.raw.end();
       });
