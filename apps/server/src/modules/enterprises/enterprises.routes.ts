@@ -30,12 +30,13 @@ export const enterprisesRoutes: FastifyPluginAsyncTypebox<EnterprisesRoutesOptio
     { preHandler: app.authenticate, schema: { response: { 200: Envelope(CurrentEnterpriseData) } } },
     async (req) => {
       const s = req.session!;
+      const lang = langOf(req.query);
       const r = s.enterpriseId === null ? null : await enterprises.current(s.tenantId, s.userId, s.enterpriseId);
       return ok(
         req,
         r && {
           entId: String(r.id),
-          entName: localized(langOf(req.query), r, 'name'),
+          entName: localized(lang, r, 'name'),
           creditCode: r.creditCode,
           industry: r.industry,
           region: r.regionCode ? regionPath(r.regionCode) : null,
@@ -54,6 +55,7 @@ export const enterprisesRoutes: FastifyPluginAsyncTypebox<EnterprisesRoutesOptio
     },
     async (req) => {
       const s = req.session!;
+      const lang = langOf(req.query);
       const { rows, total } = await enterprises.joined(
         s.tenantId,
         s.userId,
@@ -63,7 +65,7 @@ export const enterprisesRoutes: FastifyPluginAsyncTypebox<EnterprisesRoutesOptio
       return ok(req, {
         rows: rows.map((r) => ({
           entId: String(r.id),
-          entName: localized(langOf(req.query), r, 'name'),
+          entName: localized(lang, r, 'name'),
           creditCode: r.creditCode,
           crtTime: r.joinedAt,
           estatus: r.estatus,
@@ -82,6 +84,7 @@ export const enterprisesRoutes: FastifyPluginAsyncTypebox<EnterprisesRoutesOptio
     },
     async (req) => {
       const s = req.session!;
+      const lang = langOf(req.query);
       if (s.enterpriseId === null) return ok(req, { rows: [], total: 0 });
       const { rows, total } = await enterprises.members(
         s.tenantId,
@@ -93,7 +96,7 @@ export const enterprisesRoutes: FastifyPluginAsyncTypebox<EnterprisesRoutesOptio
       return ok(req, {
         rows: rows.map((r) => ({
           userId: String(r.id),
-          name: localized(langOf(req.query), r, 'name'),
+          name: localized(lang, r, 'name'),
           username: r.username,
           mobile: r.mobile && maskMobile(r.mobile),
           crtTime: r.joinedAt,

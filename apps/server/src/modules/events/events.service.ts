@@ -35,7 +35,7 @@ const BATCH = 200;
 /** Users per bus message: a NOTIFY payload stays far below PostgreSQL's 8,000 bytes. */
 const USERS_PER_MESSAGE = 500;
 
-export const frame = (id: number | null, event: string, data: object) =>
+const frame = (id: number | null, event: string, data: object) =>
   `${id === null ? '' : `id: ${id}\n`}event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
 
 export function createEventsService({
@@ -157,13 +157,6 @@ export function createEventsService({
       for (let i = 0; i < userIds.length; i += USERS_PER_MESSAGE) {
         await bus.publish({ kind: 'events', users: userIds.slice(i, i + USERS_PER_MESSAGE) });
       }
-    },
-
-    /** Open streams on this instance (the benchmark's and the graceful stop's). */
-    get size(): number {
-      let n = 0;
-      for (const open of streams.values()) n += open.size;
-      return n;
     },
 
     /** Ends every stream (the server is stopping): clients reconnect to another instance. */

@@ -12,7 +12,7 @@ export interface NoticeFilter {
 }
 
 /** One page of the caller's notices (§7 replyPage), in the page's language. */
-export function useNoticePage(filter: NoticeFilter, page: number, limit: number, enabled = true, version = 0) {
+export function useNoticePage(filter: NoticeFilter, page: number, limit: number, version = 0) {
   const { language } = useTranslation().i18n;
   return useQuery({
     // `version`: the live count's; a new event refetches the list.
@@ -20,7 +20,6 @@ export function useNoticePage(filter: NoticeFilter, page: number, limit: number,
     queryFn: () =>
       request<{ rows: Notice[]; total: number }>('/api/front/letter/replyPage', { body: { ...filter, page, limit } }),
     placeholderData: keepPreviousData,
-    enabled,
   });
 }
 

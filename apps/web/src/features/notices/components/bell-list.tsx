@@ -13,7 +13,7 @@ export function BellList({ onOpen, onMore }: { onOpen: (id: string) => void; onM
   const { t } = useTranslation();
   const navigate = useNavigate();
   const version = useLiveNotices((s) => s.version);
-  const list = useNoticePage({ readStatus: 0 }, 1, LIMITS.noticeBellCount, true, version);
+  const list = useNoticePage({ readStatus: 0 }, 1, LIMITS.noticeBellCount, version);
   return (
     <div className="bell-list">
       {list.isPending ? (

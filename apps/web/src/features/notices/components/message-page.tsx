@@ -28,7 +28,7 @@ export function MessagePage() {
     ...(answered !== 'all' && { answerStatus: answered === 'answered' ? 1 : 0 }),
     ...(title && { title }),
   };
-  const list = useNoticePage(filter, page.current, page.size, true, version);
+  const list = useNoticePage(filter, page.current, page.size, version);
   const tags = (n: Notice) => (
     <Space size={4} wrap>
       {n.readStatus === 0 ? <Tag color="processing">{t('notices.unread')}</Tag> : null}

@@ -28,7 +28,7 @@ DOMPurify.addHook('afterSanitizeAttributes', (node) => {
 });
 
 /** HTML of a notice, sanitised by the server when stored and again here. */
-export const safeHtml = (html: string) =>
+const safeHtml = (html: string) =>
   DOMPurify.sanitize(html, {
     FORBID_TAGS: ['style', 'form', 'input', 'button', 'svg', 'math'],
     FORBID_ATTR: ['style'],
