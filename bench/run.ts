@@ -109,28 +109,32 @@ async function main(): Promise<number> {
 
     const cpuProfDir = join(RESULTS_DIR, 'cpu-prof');
     if (settings.cpuProf) await mkdir(cpuProfDir, { recursive: true });
-    const server = await startChild(
-      'portal',
-      [...(settings.cpuProf ? ['--cpu-prof', `--cpu-prof-dir=${cpuProfDir}`] : []), SERVER_MAIN],
-      {
-        PATH: process.env.PATH ?? '',
-        NODE_ENV: 'test',
-        PORT: '0',
-        HOST: '127.0.0.1',
-        DATABASE_URL: databaseUrl,
-        DATA_DIR: join(tmp, 'server'),
-        PORTAL_TEST_CAPTCHA: '1',
-        LOG_LEVEL: 'warn',
-        LOGIN_RATE_PER_MINUTE: '1000000',
-        CAPTCHA_RATE_PER_MINUTE: '1000000',
-        CAPTCHA_GET_PER_MINUTE: '1000000',
-        CAPTCHA_CHECK_PER_MINUTE: '1000000',
-        CAPTCHA_FAILURES_BEFORE_LOCK: '1000',
-        DEMO_PASSWORD,
-        ...settings.serverEnv,
-      },
-      /Enterprise Service Portal is running: http:\/\/localhost:(\d+)\//,
-    );
+    const serverEnv = {
+      PATH: process.env.PATH ?? '',
+      NODE_ENV: 'test',
+      PORT: '0',
+      HOST: '127.0.0.1',
+      DATABASE_URL: databaseUrl,
+      DATA_DIR: join(tmp, 'server'),
+      PORTAL_TEST_CAPTCHA: '1',
+      LOG_LEVEL: 'warn',
+      LOGIN_RATE_PER_MINUTE: '1000000',
+      CAPTCHA_RATE_PER_MINUTE: '1000000',
+      CAPTCHA_GET_PER_MINUTE: '1000000',
+      CAPTCHA_CHECK_PER_MINUTE: '1000000',
+      CAPTCHA_FAILURES_BEFORE_LOCK: '1000',
+      DEMO_PASSWORD,
+      ...settings.serverEnv,
+    };
+    /** A portal instance on the same database; `nodeArgs` go before the script. */
+    const startPortal = (name: string, nodeArgs: string[] = []) =>
+      startChild(
+        name,
+        [...nodeArgs, SERVER_MAIN],
+        serverEnv,
+        /Enterprise Service Portal is running: http:\/\/localhost:(\d+)\//,
+      );
+    const server = await startPortal('portal', settings.cpuProf ? ['--cpu-prof', `--cpu-prof-dir=${cpuProfDir}`] : []);
     cleanups.push(async () => {
       const code = await server.stop();
       if (code !== 0) {
@@ -196,9 +200,7 @@ async function main(): Promise<number> {
     const switching = settings.phases.has('switching') ? await benchSwitching(portal, encrypt, db) : null;
 
     // 10. notices (issue 17): replyPage, 1,000 live streams, one notice to all of them
-    const notices = settings.phases.has('notices')
-      ? await benchNotices(portal, encrypt, db, token, server.process.pid!)
-      : null;
+    const notices = settings.phases.has('notices') ? await benchNotices(portal, encrypt, db, token, startPortal) : null;
     const replyPageRatio = hello && notices ? notices.page.reqPerSec / hello.reqPerSec : null;
 
     // the server's own complaints during the run
@@ -390,8 +392,9 @@ Notices (issue 17 sets no speed target: every answer must succeed and every stre
 ${catalogRow(`\`POST /api/front/letter/replyPage\` \`{page: 1, limit: 10}\` as member, ${settings.connections} connections, ${settings.duration} s`, notices.page, replyPageRatio, verdicts.replyPage)}
 | Live streams on one instance | value | Result |
 |---|---:|:---:|
-| ${fmt(notices.streams)} open event streams (one user each): server memory before → after | ${fmt(notices.rssBeforeKb)} → ${fmt(notices.rssAfterKb)} kB, ${fmt(notices.kbPerStream, 1)} kB per stream | |
-| one notice published to their ${fmt(notices.recipients)} users: the publish call | ${fmt(notices.publishMs, 1)} ms | |
+| ${fmt(notices.streams)} open event streams (one user each) on an instance of their own: live JavaScript heap + external memory after full collections, before → after | ${fmt(notices.memoryBefore.heapKb + notices.memoryBefore.externalKb)} → ${fmt(notices.memoryAfter.heapKb + notices.memoryAfter.externalKb)} kB, **${fmt(notices.kbPerStream, 1)} kB per stream** | |
+| the same instance's resident memory, before → after | ${fmt(notices.memoryBefore.rssKb)} → ${fmt(notices.memoryAfter.rssKb)} kB, ${fmt(notices.rssKbPerStream, 1)} kB per stream | |
+| one notice published to their ${fmt(notices.recipients)} users on the other instance: the publish call | ${fmt(notices.publishMs, 1)} ms | |
 | time from publishing until each stream has its event, p50 / p99 / last (${fmt(notices.delivered)} of ${fmt(notices.streams)} told) | ${fmt(notices.deliveryMs.p50, 1)} / ${fmt(notices.deliveryMs.p99, 1)} / ${fmt(notices.deliveryMs.max, 1)} ms | ${verdicts.delivery} |
 `
         : ''

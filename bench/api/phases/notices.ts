@@ -1,9 +1,9 @@
 /**
  * Phase 10 (issue 17): notices. `replyPage` under load against the hello baseline; 1,000 live
- * streams open on one instance (the server's memory per stream); a notice published to their
- * 1,000 users and the time until every stream has its event (p50/p99 from the publish call).
+ * streams open on an instance of their own (its memory per stream, read through its inspector
+ * after full collections); a notice published to their 1,000 users and the time until every
+ * stream has its event (p50/p99 from the publish call).
  */
-import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { signRequest } from '@portal/contracts/node-signing';
 import { sql } from 'drizzle-orm';
@@ -11,21 +11,20 @@ import type { Db } from '../../../apps/server/src/db/client.js';
 import { percentile, round } from '../../common.js';
 import { cannon, describe } from '../cannon.js';
 import { login, type Portal } from '../client.js';
+import type { Child } from '../../child.js';
+import { connectInspector, inspectorUrl } from '../inspector.js';
 import { log, settings } from '../settings.js';
 
 const PAGE_PATH = '/api/front/letter/replyPage';
 const EVENTS_PATH = '/api/front/letter/events';
 const STREAMS = Number(process.env.BENCH_STREAMS ?? 1000);
 
-/** The server's resident memory, from /proc (Linux). */
-const rssKb = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]);
-
 export async function benchNotices(
   portal: Portal,
   encrypt: (p: string) => string,
   db: Db,
   memberToken: string,
-  serverPid: number,
+  startPortal: (name: string, nodeArgs: string[]) => Promise<Child>,
 ) {
   // 1. replyPage: the member's first page, signed and authenticated, a fresh nonce each.
   const body = { page: 1, limit: 10 };
@@ -90,13 +89,17 @@ export async function benchNotices(
     );
     tokens.push(...(await Promise.all(batch)));
   }
-  const before = rssKb(serverPid);
+  // The streams' own instance: nothing else runs there, and its inspector reads its memory.
+  const streamsServer = await startPortal('portal (streams)', ['--inspect=127.0.0.1:0']);
+  const streamsBase = `http://127.0.0.1:${streamsServer.port}`;
+  const inspector = await connectInspector(inspectorUrl(streamsServer.output()));
+  const before = await inspector.memory();
   const controller = new AbortController();
   const arrived: number[] = [];
   let published = 0;
   let open = 0;
   const opened = tokens.map(async (token) => {
-    const res = await fetch(`${portal.base}${EVENTS_PATH}`, {
+    const res = await fetch(`${streamsBase}${EVENTS_PATH}`, {
       headers: { ...signRequest(portal.secret, EVENTS_PATH, null), authorization_front: token },
       signal: controller.signal,
     });
@@ -120,10 +123,11 @@ export async function benchNotices(
   });
   while (open < STREAMS) await new Promise((r) => setTimeout(r, 100));
   await new Promise((r) => setTimeout(r, 2000));
-  const after = rssKb(serverPid);
-  log(`notices: ${STREAMS} streams open; server RSS ${before} → ${after} kB`);
+  const after = await inspector.memory();
+  log(`notices: ${STREAMS} streams open; memory ${JSON.stringify(before)} → ${JSON.stringify(after)}`);
 
-  // 3. One notice to all of them, published as the park operator (admin in that role).
+  // 3. One notice to all of them, published on the other instance as the park operator (admin in
+  // that role): the event reaches the streams through LISTEN/NOTIFY.
   const adminToken = await login(portal, encrypt, 'admin');
   const roles = await portal.call<{ id: string; title: string }[]>('/api/front/member/getUserRolesNew', {
     token: adminToken,
@@ -143,13 +147,17 @@ export async function benchNotices(
   while (arrived.length < STREAMS && performance.now() < deadline) await new Promise((r) => setTimeout(r, 50));
   controller.abort();
   await Promise.allSettled(opened);
+  inspector.close();
+  await streamsServer.stop();
   const sorted = [...arrived].sort((x, y) => x - y);
   const result = {
     page,
     streams: STREAMS,
-    rssBeforeKb: before,
-    rssAfterKb: after,
-    kbPerStream: round((after - before) / STREAMS, 1),
+    memoryBefore: before,
+    memoryAfter: after,
+    /** Live heap and external memory per stream, kB. */
+    kbPerStream: round((after.heapKb + after.externalKb - before.heapKb - before.externalKb) / STREAMS, 1),
+    rssKbPerStream: round((after.rssKb - before.rssKb) / STREAMS, 1),
     recipients: publishCall.data.recipients,
     publishMs: round(publishMs, 1),
     delivered: arrived.length,
