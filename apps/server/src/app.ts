@@ -44,6 +44,9 @@ import { createMembersService } from './modules/members/members.service.js';
 import { createMenusRepository } from './modules/menus/menus.repository.js';
 import { menusRoutes } from './modules/menus/menus.routes.js';
 import { createNoticesRepository } from './modules/notices/notices.repository.js';
+import { createMicroAppsRepository } from './modules/micro-apps/micro-apps.repository.js';
+import { microAppsRoutes } from './modules/micro-apps/micro-apps.routes.js';
+import { createMicroAppsService } from './modules/micro-apps/micro-apps.service.js';
 import { noticesRoutes } from './modules/notices/notices.routes.js';
 import { createNoticesService } from './modules/notices/notices.service.js';
 import { createPagesRepository } from './modules/pages/pages.repository.js';
@@ -263,6 +266,7 @@ export async function buildApp({ config, db, secrets, logger }: AppDeps) {
     ownFiles: (owner, refs) => files.own(owner, 'reply', refs),
     announce: (userIds) => events.announce(userIds),
   });
+  const microApps = createMicroAppsService({ repo: createMicroAppsRepository(db), guard, bus });
   const verifySignature = createSignatureVerifier(
     createNonceStore(relaxed, { warn: (message, err) => app.log.warn({ err }, message) }),
     secrets.signSecret,
@@ -314,6 +318,7 @@ export async function buildApp({ config, db, secrets, logger }: AppDeps) {
     await api.register(uploadRoutes, { files });
     await api.register(noticesRoutes, { notices });
     await api.register(eventsRoutes, { events });
+    await api.register(microAppsRoutes, { microApps });
   });
   await app.register(downloadRoutes, { files });
 
@@ -348,6 +353,8 @@ export async function buildApp({ config, db, secrets, logger }: AppDeps) {
   await app.register(webRoutes, {
     webDist,
     runtime: { ...config.runtime, signSecret: secrets.signSecret },
+    tenants,
+    originsOf: (code) => microApps.originsOf(code),
   });
 
   return app;

@@ -26,7 +26,9 @@ type Kind =
   | 'page'
   | 'system'
   | 'invitation'
-  | 'notice';
+  | 'notice'
+  | 'tenant'
+  | 'microApp';
 
 /** What each id-like field names; `path:field` where a name means different things on different routes. */
 const KINDS: Record<string, Kind> = {
@@ -55,6 +57,8 @@ const KINDS: Record<string, Kind> = {
   '/api/front/letter/reply:id': 'notice',
   '/api/admin/notices/:id/recipients:id': 'notice',
   receiverId: 'user',
+  tenantId: 'tenant',
+  '/api/admin/micro-apps/:id/remove:id': 'microApp',
 };
 /**
  * Fields the spec lists that the server accepts and ignores (spec §7 infoV2 and allPermissionV2
@@ -73,8 +77,11 @@ const IGNORED = new Set([
   '/api/front/member/getUserRolesNew:benchCode',
 ]);
 
-/** Id-like names that name no object of a tenant. */
-const NOT_OBJECTS = new Set(['token']);
+/**
+ * Id-like names that name no object of a tenant (`path:field` where only one route means so): a
+ * registration's code is the key it is saved under in the caller's own tenant.
+ */
+const NOT_OBJECTS = new Set(['token', '/api/admin/micro-apps:code']);
 const ID_LIKE = /(?:Id|Ids|Code|Codes|Wb)$|^(?:id|code)$/;
 
 type Part = 'querystring' | 'params' | 'body';
@@ -94,7 +101,8 @@ function idFields(route: RouteEntry): { fields: Field[]; unclassified: string[] 
     for (const name of Object.keys(props)) {
       const kind = KINDS[`${route.url}:${name}`] ?? KINDS[name];
       if (kind) fields.push({ route, part, name, kind });
-      else if (ID_LIKE.test(name) && !NOT_OBJECTS.has(name)) unclassified.push(`${route.method} ${route.url} ${name}`);
+      else if (ID_LIKE.test(name) && !NOT_OBJECTS.has(name) && !NOT_OBJECTS.has(`${route.url}:${name}`))
+        unclassified.push(`${route.method} ${route.url} ${name}`);
     }
   }
   return { fields, unclassified };
@@ -117,6 +125,8 @@ const UNKNOWN: Record<Kind, string> = {
   system: 'NO_SUCH_SYSTEM',
   invitation: '987654321',
   notice: '987654321',
+  tenant: '987654321',
+  microApp: '987654321',
 };
 
 async function objectsOf(tenantId: number): Promise<Record<Kind, string[]>> {
@@ -137,6 +147,8 @@ async function objectsOf(tenantId: number): Promise<Record<Kind, string[]>> {
     ),
     invitation: await list(sql`SELECT id AS v FROM enterprise_invitations WHERE tenant_id = ${tenantId} ORDER BY id`),
     notice: await list(sql`SELECT id AS v FROM notices WHERE tenant_id = ${tenantId} ORDER BY id`),
+    tenant: [String(tenantId)],
+    microApp: await list(sql`SELECT id AS v FROM micro_apps WHERE tenant_id = ${tenantId} ORDER BY id`),
   };
 }
 
@@ -156,10 +168,12 @@ beforeAll(async () => {
     INSERT INTO enterprise_invitations (tenant_id, enterprise_id, mobile, invited_by, expires_at)
     SELECT u.tenant_id, u.default_enterprise_id, m.mobile, u.id, now() + interval '1 day'
     FROM users u, (VALUES ('13912349001'), ('13912349002')) AS m (mobile) WHERE u.username = 'admin'`);
-  // A's admin may publish in its current role, so the operators' notice routes can tell A's notices.
+  // A's admin may publish and manage applications in its current role, so the operators' routes
+  // can tell A's notices and applications.
   await ctx.db.execute(sql`
     INSERT INTO role_permissions (role_id, permission_id)
-    SELECT r.id, p.id FROM roles r JOIN permissions p ON p.tenant_id = r.tenant_id AND p.code = 'notice:publish'
+    SELECT r.id, p.id FROM roles r
+    JOIN permissions p ON p.tenant_id = r.tenant_id AND p.code IN ('notice:publish', 'microapp:manage')
     JOIN tenants t ON t.id = r.tenant_id WHERE t.code = 'demo' AND r.code = 'ent_admin'`);
   const [a] = (await ctx.db.execute<{ id: number }>(sql`SELECT id FROM tenants WHERE code = 'demo'`)).rows;
   objects.A = await objectsOf(Number(a!.id));

@@ -65,3 +65,10 @@ export const OPEN_ROUTES = [
   '/deviceManage/alerts',
   '/404',
 ] as const;
+
+/**
+ * The cookie that tells the server which tenant a document is for when its address names none
+ * (ADR 025): the content security policy lists that tenant's registered origins. The browser
+ * writes it whenever it remembers a tenant; it is no credential.
+ */
+export const TENANT_COOKIE = 'portal_tenant';

@@ -12,6 +12,8 @@ import { Type, type Static } from 'typebox';
 const Id = Type.Union([Type.Integer(), Type.String({ maxLength: 64 })]);
 const Text = (max = 255) => Type.String({ maxLength: max });
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()]);
+/** A route's `:id` (a notice, a registered application, a repair request), read with `rowId`. */
+export const IdParams = Type.Object({ id: Type.String({ maxLength: 64 }) });
 
 // ---- Registration (issue: registration) ------------------------------------------------------
 export const MemberRegistration = Type.Object({
@@ -381,6 +383,11 @@ export const PageCodeParams = Type.Object({ code: Type.String({ pattern: '^[A-Za
 export type PageCodeParams = Static<typeof PageCodeParams>;
 
 // ---- Context: micro-apps, applications, roles, workbenches, enterprises -----------------------
+/**
+ * A registered application of the tenant (spec §3): service type 0 a sub-application the host
+ * loads (its menu entries carry `code` as their module), 1 a service shown in a frame. `entry` is
+ * an absolute http(s) address or a path on the portal's own origin.
+ */
 export const MicroApp = Type.Object({
   name: Type.String(),
   code: Type.String(),
@@ -388,6 +395,35 @@ export const MicroApp = Type.Object({
   serviceType: Type.Integer(),
 });
 export type MicroApp = Static<typeof MicroApp>;
+export const MICRO_APP_CODE = '^[a-z][a-z0-9-]{1,39}$';
+export const TenantIdParams = Type.Object({ tenantId: Type.String({ maxLength: 64 }) });
+
+/** The operators' registration of an application (ADR 025): created, or replaced by its code. */
+export const MicroAppInput = Type.Object({
+  code: Type.String({ pattern: MICRO_APP_CODE }),
+  name: Type.String({ minLength: 1, maxLength: 100 }),
+  entry: Type.String({ minLength: 1, maxLength: 1024 }),
+  serviceType: Type.Union([Type.Literal(0), Type.Literal(1)]),
+  sort: Type.Optional(Type.Integer({ minimum: 0, maximum: 100_000 })),
+  translations: Type.Optional(
+    Type.Object({ en: Type.Optional(Type.Object({ name: Type.Optional(Type.String({ maxLength: 100 })) })) }),
+  ),
+});
+export type MicroAppInput = Static<typeof MicroAppInput>;
+/** An application as operators see it: with its id, and its entry's origin (the allow-list). */
+export const RegisteredApp = Type.Object({
+  id: Type.String(),
+  code: Type.String(),
+  name: Type.String(),
+  entry: Type.String(),
+  serviceType: Type.Integer(),
+  sort: Type.Integer(),
+  origin: Type.String(),
+});
+export type RegisteredApp = Static<typeof RegisteredApp>;
+/** getDefaultSubManList (spec §3 default sub-management config): the park's own home page. */
+export const SubManagement = Type.Object({ homeUrl: Nullable(Type.String()) });
+export type SubManagement = Static<typeof SubManagement>;
 
 export const ApplicationItem = Type.Object({ id: Type.String(), appCode: Type.String(), appName: Type.String() });
 export type ApplicationItem = Static<typeof ApplicationItem>;
@@ -558,9 +594,6 @@ export const ReplyPageBody = Type.Object({
   title: Type.Optional(Text(100)),
 });
 export type ReplyPageBody = Static<typeof ReplyPageBody>;
-
-export const NoticeIdParams = Type.Object({ id: Type.String({ maxLength: 64 }) });
-export type NoticeIdParams = Static<typeof NoticeIdParams>;
 
 /** editAnswerStatus (§7, body not shown): `read` marks it read; `confirm` is 阅办 (replyWay 0). */
 export const AnswerStatusBody = Type.Object({ id: Id, action: Type.Enum(['read', 'confirm']) });

@@ -39,6 +39,8 @@ export const tenants = pgTable('tenants', {
   id: id(),
   code: text('code').notNull().unique(),
   name: text('name').notNull(),
+  /** The park's own home page (spec §3 default sub-management config, `homeUrl`). */
+  homeUrl: text('home_url'),
   translations: translations<Named>(),
   createdAt: createdAt(),
 });
@@ -309,6 +311,85 @@ export const rolePermissions = pgTable(
       .references(() => permissions.id, { onDelete: 'cascade' }),
   },
   (t) => [primaryKey({ columns: [t.roleId, t.permissionId] })],
+);
+
+/**
+ * The tenant's registered applications (spec §3 micro-app entry, ADR 025): service type 0 a
+ * sub-application the micro-frontend host loads (its menu entries carry its code as `module`),
+ * 1 a service shown in a frame. Their origins are the tenant's allow-list: the only ones the
+ * portal frames, and the ones its content security policy names.
+ */
+export const microApps = pgTable(
+  'micro_apps',
+  {
+    id: id(),
+    tenantId: tenantRef(),
+    code: text('code').notNull(),
+    name: text('name').notNull(),
+    /** An absolute http(s) address, or a path on the portal's own origin (`/micro/park-services/`). */
+    entry: text('entry').notNull(),
+    serviceType: smallint('service_type').notNull().default(0),
+    sort: integer('sort').notNull().default(0),
+    translations: translations<Named>(),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('micro_apps_tenant_code').on(t.tenantId, t.code)],
+);
+
+/** 物业报修 of the demo sub-application (apps/demo-micro-app): a tenant's repair requests. */
+export const parkRepairs = pgTable(
+  'park_repairs',
+  {
+    id: id(),
+    tenantId: tenantRef(),
+    userId: ref('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    title: text('title').notNull(),
+    location: text('location').notNull(),
+    description: text('description').notNull().default(''),
+    /** 0 submitted, 1 in progress, 2 done. */
+    status: smallint('status').notNull().default(0),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('park_repairs_tenant').on(t.tenantId, t.createdAt)],
+);
+
+/** 会议室预约 of the demo sub-application: a tenant's meeting rooms. */
+export const parkRooms = pgTable(
+  'park_rooms',
+  {
+    id: id(),
+    tenantId: tenantRef(),
+    name: text('name').notNull(),
+    capacity: integer('capacity').notNull(),
+    translations: translations<Named>(),
+  },
+  (t) => [uniqueIndex('park_rooms_tenant_name').on(t.tenantId, t.name)],
+);
+
+/**
+ * Bookings of a room. Two bookings of one room never overlap: an exclusion constraint (migration
+ * 0011, btree_gist) decides, so two people booking the same hour at once get one booking.
+ */
+export const parkBookings = pgTable(
+  'park_bookings',
+  {
+    id: id(),
+    tenantId: tenantRef(),
+    roomId: ref('room_id')
+      .notNull()
+      .references(() => parkRooms.id, { onDelete: 'cascade' }),
+    userId: ref('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    subject: text('subject').notNull(),
+    startsAt: timestamp('starts_at', { withTimezone: true }).notNull(),
+    endsAt: timestamp('ends_at', { withTimezone: true }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('park_bookings_room').on(t.roomId, t.startsAt)],
 );
 
 /** Who a notice goes to (ADR 024): fixed into recipient rows when it is published. */

@@ -46,10 +46,28 @@ describe('seedDemo', () => {
       sql`UPDATE roles SET translations = '{"en":{"title":"Company admin"}}' WHERE code = 'ent_admin'`,
     );
 
+    // A demo from before the sub-application (issue 18): no applications, rooms or their
+    // permissions, and 物业报修 / 会议室预约 were placeholder pages.
+    await ctx.db.execute(sql`DELETE FROM micro_apps`);
+    await ctx.db.execute(sql`DELETE FROM park_rooms`);
+    await ctx.db.execute(sql`DELETE FROM permissions WHERE code IN ('microapp:manage', 'repair:handle')`);
+    await ctx.db.execute(sql`UPDATE tenants SET home_url = NULL`);
+    await ctx.db.execute(sql`
+      UPDATE menus SET module = NULL, path = '/services/' || path, component = 'services/' || path
+      WHERE module = 'park-services'`);
+    await ctx.db.execute(sql`
+      UPDATE page_definitions SET blocks = replace(blocks::text, '/park-services/', '/services/')::jsonb,
+        translations = replace(translations::text, '/park-services/', '/services/')::jsonb`);
+
     const first = await seedDemo(ctx.db, { passwordHash });
-    // Rows added (the default role's flag, the agreement, 3 menus, a page, 2 enterprises), then
-    // those of them and the 2 untranslated roles given their English names.
-    expect(first).toEqual({ result: 'updated', added: 1 + 1 + 3 + 1 + 2 + (1 + 3 + 1 + 2 + 2) });
+    // Rows added (the default role's flag, the agreement, 3 menus, 2 permissions, 3 applications,
+    // 3 rooms, 2 entries moved to the sub-application and 2 pages' links to them, a page, 2
+    // enterprises), then those of them and the 2 untranslated roles given their English names.
+    expect(first).toEqual({ result: 'updated', added: 1 + 1 + 3 + 2 + 3 + 3 + 2 + 2 + 1 + 2 + (1 + 3 + 1 + 2 + 2) });
+    const links = await ctx.db.execute(sql`
+      SELECT count(*)::int AS n FROM page_definitions
+      WHERE blocks::text LIKE '%"/services/repair"%' OR translations::text LIKE '%"/services/%'`);
+    expect(links.rows[0]).toEqual({ n: 0 });
     expect(await seedDemo(ctx.db, { passwordHash })).toEqual({ result: 'unchanged' });
 
     expect(await one(sql`SELECT code FROM roles WHERE is_default`)).toEqual({ code: 'ent_member' });
@@ -73,6 +91,24 @@ describe('seedDemo', () => {
       (await one<{ title: string }>(sql`SELECT meta->>'title' AS title FROM menus WHERE name = 'entColist'`)).title,
     ).toBe('企业资料');
     expect((await one<{ n: number }>(sql`SELECT count(*)::int AS n FROM page_definitions`)).n).toBe(3);
+    const moved = await ctx.db.execute(
+      sql`SELECT name, module, path, component FROM menus WHERE module = 'park-services' ORDER BY sort`,
+    );
+    expect(moved.rows).toEqual([
+      { name: 'svcRepair', module: 'park-services', path: 'repair', component: 'MicroAppView' },
+      { name: 'svcMeeting', module: 'park-services', path: 'meeting', component: 'MicroAppView' },
+    ]);
+    const grants = await ctx.db.execute(sql`
+      SELECT p.code, string_agg(r.code, ',' ORDER BY r.code) AS roles FROM permissions p
+      JOIN role_permissions rp ON rp.permission_id = p.id JOIN roles r ON r.id = rp.role_id
+      WHERE p.code IN ('microapp:manage', 'repair:handle') GROUP BY p.code ORDER BY p.code`);
+    expect(grants.rows).toEqual([
+      { code: 'microapp:manage', roles: 'park_operator' },
+      { code: 'repair:handle', roles: 'ent_admin,park_operator' },
+    ]);
+    expect(await one(sql`SELECT home_url FROM tenants WHERE code = 'demo'`)).toEqual({
+      home_url: 'https://park.example.com/',
+    });
     const roles = await ctx.db.execute<{ code: string; en: string }>(
       sql`SELECT code, translations #>> '{en,title}' AS en FROM roles ORDER BY id`,
     );

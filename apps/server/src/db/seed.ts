@@ -8,7 +8,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { and, eq, max, notExists, sql } from 'drizzle-orm';
+import { and, eq, isNull, max, notExists, sql } from 'drizzle-orm';
 import type { AnyPgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { Db, Tx } from './client.js';
 import * as s from './schema.js';
@@ -241,20 +241,24 @@ const MENU: MenuSeed[] = [
     icon: 'ShopOutlined',
     component: 'RouteView',
     children: [
+      // Pages of the demo sub-application: the module is its code, the path its route.
       {
         name: 'svcRepair',
-        path: '/services/repair',
+        path: 'repair',
+        module: 'park-services',
         title: '物业报修',
         en: 'Repair requests',
-        component: 'services/repair',
+        component: 'MicroAppView',
         keepAlive: true,
       },
       {
         name: 'svcMeeting',
-        path: '/services/meeting',
+        path: 'meeting',
+        module: 'park-services',
         title: '会议室预约',
         en: 'Meeting rooms',
-        component: 'services/meeting',
+        component: 'MicroAppView',
+        keepAlive: true,
       },
       {
         name: 'svcVisitor',
@@ -475,17 +479,10 @@ async function topUpDemo(tx: Tx, tenantId: number): Promise<number> {
     .from(s.applications)
     .where(eq(s.applications.tenantId, tenantId));
   added += await ensureMenus(tx, tenantId, roles, apps);
-  // Publishing notices (issue 17), for the park operator.
-  const [publish] = await tx
-    .insert(s.permissions)
-    .values({ tenantId, code: 'notice:publish', describe: '发布通知', type: 1, status: 1 })
-    .onConflictDoNothing()
-    .returning({ id: s.permissions.id });
-  const operator = roles.find((r) => r.code === 'park_operator');
-  if (publish && operator) {
-    await tx.insert(s.rolePermissions).values({ roleId: operator.id, permissionId: publish.id });
-    added++;
-  }
+  added += await ensurePermissions(tx, tenantId, roles);
+  added += await ensureApps(tx, tenantId);
+  added += await ensureRooms(tx, tenantId);
+  added += await moveServicesToSubApp(tx, tenantId);
   added += (await tx.insert(s.pageDefinitions).values(demoPages(tenantId)).onConflictDoNothing().returning()).length;
   const ents = await tx
     .insert(s.enterprises)
@@ -507,6 +504,112 @@ async function topUpDemo(tx: Tx, tenantId: number): Promise<number> {
   }
   added += await translateDemo(tx, tenantId);
   return added;
+}
+
+/** The demo's permission codes (spec §6) and the roles that hold them. */
+const PERMISSIONS: { code: string; describe: string; type?: number; status?: number; roles: string[] }[] = [
+  { code: 'messageIndex', describe: '消息通知', roles: ['ent_admin', 'ent_member'] },
+  { code: 'colist', describe: '企业信息', roles: ['ent_admin', 'park_operator'] },
+  { code: 'ent:invite', describe: '邀请成员', roles: ['ent_admin'] },
+  { code: 'ent:export', describe: '导出', status: 0, roles: [] },
+  { code: 'wf:approve', describe: '流程审批', type: 2, roles: [] },
+  { code: 'notice:publish', describe: '发布通知', roles: ['park_operator'] },
+  { code: 'microapp:manage', describe: '应用管理', roles: ['park_operator'] },
+  // The demo sub-application's guarded button (物业报修: 受理 / 完成).
+  { code: 'repair:handle', describe: '处理报修', roles: ['ent_admin', 'park_operator'] },
+];
+
+/**
+ * Adds the permission codes the tenant lacks, each granted to its roles. A code the tenant has
+ * already keeps the grants an operator gave it.
+ */
+async function ensurePermissions(tx: Tx, tenantId: number, roles: { id: number; code: string }[]): Promise<number> {
+  const created = await tx
+    .insert(s.permissions)
+    .values(PERMISSIONS.map(({ roles: _, ...p }) => ({ tenantId, type: 1, status: 1, ...p })))
+    .onConflictDoNothing()
+    .returning({ id: s.permissions.id, code: s.permissions.code });
+  const grants = created.flatMap((p) =>
+    roles
+      .filter((r) => PERMISSIONS.find((d) => d.code === p.code)!.roles.includes(r.code))
+      .map((r) => ({ roleId: r.id, permissionId: p.id })),
+  );
+  if (grants.length > 0) await tx.insert(s.rolePermissions).values(grants);
+  return created.length;
+}
+
+/** The demo's sub-application (apps/demo-micro-app, served by the portal) and its framed services. */
+export const DEMO_APPS = [
+  { code: 'park-services', name: '园区服务', en: 'Park services', entry: '/micro/park-services/', serviceType: 0 },
+  { code: 'park-hall', name: '园区大厅', en: 'Park hall', entry: 'https://park.example.com/', serviceType: 1 },
+  { code: 'cloud-orders', name: '云服务订单', en: 'Cloud orders', entry: 'https://cloud.example.com/', serviceType: 1 },
+];
+
+async function ensureApps(tx: Tx, tenantId: number): Promise<number> {
+  const added = await tx
+    .insert(s.microApps)
+    .values(DEMO_APPS.map(({ en, ...a }, sort) => ({ tenantId, ...a, sort, translations: { en: { name: en } } })))
+    .onConflictDoNothing()
+    .returning({ id: s.microApps.id });
+  await tx
+    .update(s.tenants)
+    .set({ homeUrl: 'https://park.example.com/' })
+    .where(and(eq(s.tenants.id, tenantId), isNull(s.tenants.homeUrl)));
+  return added.length;
+}
+
+/** The meeting rooms of 会议室预约. */
+const DEMO_ROOMS = [
+  { name: '一号会议室', en: 'Meeting room 1', capacity: 12 },
+  { name: '二号会议室', en: 'Meeting room 2', capacity: 8 },
+  { name: '路演厅', en: 'Roadshow hall', capacity: 60 },
+];
+
+async function ensureRooms(tx: Tx, tenantId: number): Promise<number> {
+  const added = await tx
+    .insert(s.parkRooms)
+    .values(DEMO_ROOMS.map(({ en, ...r }) => ({ tenantId, ...r, translations: { en: { name: en } } })))
+    .onConflictDoNothing()
+    .returning({ id: s.parkRooms.id });
+  return added.length;
+}
+
+/**
+ * 物业报修 and 会议室预约 were placeholders before the demo sub-application (issue 18): a demo
+ * seeded earlier gets them as its pages, unless someone changed the entries since.
+ */
+async function moveServicesToSubApp(tx: Tx, tenantId: number): Promise<number> {
+  let moved = 0;
+  for (const m of MENU.flatMap((x) => x.children ?? []).filter((x) => x.module === 'park-services')) {
+    const rows = await tx
+      .update(s.menus)
+      .set({ path: m.path, module: m.module!, component: m.component! })
+      .where(and(eq(s.menus.tenantId, tenantId), eq(s.menus.name, m.name), eq(s.menus.component, `services/${m.path}`)))
+      .returning({ id: s.menus.id });
+    moved += rows.length;
+  }
+  // The drag pages' links to them follow (each page once, unless its links were changed since).
+  for (const [from, to] of [
+    ['/services/repair', '/park-services/repair'],
+    ['/services/meeting', '/park-services/meeting'],
+  ]) {
+    const quoted = (p: string) => `"path": "${p}"`;
+    const rows = await tx
+      .update(s.pageDefinitions)
+      .set({
+        blocks: sql`replace(${s.pageDefinitions.blocks}::text, ${quoted(from!)}, ${quoted(to!)})::jsonb`,
+        translations: sql`replace(${s.pageDefinitions.translations}::text, ${quoted(from!)}, ${quoted(to!)})::jsonb`,
+      })
+      .where(
+        and(
+          eq(s.pageDefinitions.tenantId, tenantId),
+          sql`${s.pageDefinitions.blocks}::text LIKE ${`%${quoted(from!)}%`}`,
+        ),
+      )
+      .returning({ code: s.pageDefinitions.code });
+    moved += rows.length;
+  }
+  return moved;
 }
 
 /**
@@ -709,26 +812,9 @@ export async function insertDemo(
       ...ents.slice(0, 3).map((e) => ({ enterpriseId: e.id, userId: member.id })),
     ]);
 
-  const perms = await tx
-    .insert(s.permissions)
-    .values([
-      { tenantId, code: 'messageIndex', describe: '消息通知', type: 1, status: 1 },
-      { tenantId, code: 'colist', describe: '企业信息', type: 1, status: 1 },
-      { tenantId, code: 'ent:invite', describe: '邀请成员', type: 1, status: 1 },
-      { tenantId, code: 'ent:export', describe: '导出', type: 1, status: 0 },
-      { tenantId, code: 'wf:approve', describe: '流程审批', type: 2, status: 1 },
-      { tenantId, code: 'notice:publish', describe: '发布通知', type: 1, status: 1 },
-    ])
-    .returning();
-  const perm = (code: string) => perms.find((p) => p.code === code)!.id;
-  await tx.insert(s.rolePermissions).values([
-    { roleId: role('ent_admin'), permissionId: perm('messageIndex') },
-    { roleId: role('ent_admin'), permissionId: perm('colist') },
-    { roleId: role('ent_admin'), permissionId: perm('ent:invite') },
-    { roleId: role('ent_member'), permissionId: perm('messageIndex') },
-    { roleId: role('park_operator'), permissionId: perm('colist') },
-    { roleId: role('park_operator'), permissionId: perm('notice:publish') },
-  ]);
+  await ensurePermissions(tx, tenantId, roles);
+  await ensureApps(tx, tenantId);
+  await ensureRooms(tx, tenantId);
 
   await ensureMenus(tx, tenantId, roles, apps);
 
@@ -887,7 +973,7 @@ const DEMO_PAGES_EN: Record<string, { title: string; blocks: unknown[] }> = {
         title: 'Shortcuts',
         items: [
           { title: 'Service requests', path: '/ent/apply' },
-          { title: 'Repair requests', path: '/services/repair' },
+          { title: 'Repair requests', path: '/park-services/repair' },
           { title: 'My messages', path: '/message/index' },
         ],
       },
@@ -916,7 +1002,7 @@ const DEMO_PAGES_EN: Record<string, { title: string; blocks: unknown[] }> = {
         title: 'Related services',
         items: [
           { title: 'Service requests', path: '/ent/apply' },
-          { title: 'Meeting rooms', path: '/services/meeting' },
+          { title: 'Meeting rooms', path: '/park-services/meeting' },
           { title: 'My messages', path: '/message/index' },
         ],
       },
@@ -962,7 +1048,7 @@ const demoPages = (tenantId: number) => [
         title: '常用入口',
         items: [
           { title: '服务申请', path: '/ent/apply' },
-          { title: '物业报修', path: '/services/repair' },
+          { title: '物业报修', path: '/park-services/repair' },
           { title: '我的消息', path: '/message/index' },
         ],
       },
@@ -993,7 +1079,7 @@ const demoPages = (tenantId: number) => [
         title: '相关服务',
         items: [
           { title: '服务申请', path: '/ent/apply' },
-          { title: '会议室预约', path: '/services/meeting' },
+          { title: '会议室预约', path: '/park-services/meeting' },
           { title: '我的消息', path: '/message/index' },
         ],
       },

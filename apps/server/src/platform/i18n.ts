@@ -118,6 +118,11 @@ const messages = {
   },
   replyLength: { zh: '长度在 2 到 255 个字符', en: 'Between 2 and 255 characters' },
   receiverNotSelf: { zh: '只能查看自己的通知', en: 'You may only see your own notices' },
+  tenantNotSelf: { zh: '只能查看本租户的应用', en: 'You may only see the applications of your own tenant' },
+  entryInvalid: {
+    zh: '入口地址须为 http(s) 地址，或以 / 开头的本站路径',
+    en: 'The entry must be an http(s) address, or a path on this site starting with /',
+  },
   invitationClosed: { zh: '该邀请不存在或已结束', en: 'This invitation does not exist or is closed' },
   nicknameRequired: { zh: '请输入昵称', en: 'Please enter a nickname' },
   nicknameTooLong: { zh: '昵称不能超过32个字符', en: 'A nickname has at most 32 characters' },

@@ -14,6 +14,8 @@ export type Invalidation =
   | { kind: 'user'; id: number }
   /** Reference data (industries) was replaced. */
   | { kind: 'catalog' }
+  /** A tenant's registered applications changed (the origins its documents may use). */
+  | { kind: 'apps'; tenant: number }
   /** These users have new rows in user_events (their live streams read them). */
   | { kind: 'events'; users: number[] }
   | { kind: 'all' };
@@ -32,6 +34,7 @@ function parse(payload: string | undefined): Invalidation | null {
     if (e.kind === 'session' && typeof e.id === 'string') return e;
     if (e.kind === 'user' && typeof e.id === 'number') return e;
     if (e.kind === 'all' || e.kind === 'catalog') return e;
+    if (e.kind === 'apps' && Number.isSafeInteger(e.tenant)) return e;
     if (e.kind === 'events' && Array.isArray(e.users) && e.users.every((u) => Number.isSafeInteger(u))) return e;
   } catch {
     // not ours

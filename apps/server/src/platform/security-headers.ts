@@ -19,7 +19,9 @@ export const CONTENT_SECURITY_POLICY = {
     imgSrc: ["'self'", 'data:', 'blob:'],
     fontSrc: ["'self'", 'data:'],
     connectSrc: ["'self'"],
-    frameSrc: ['*'],
+    // The portal's own frames (its sub-application realms, itself with iframe=1); a tenant's
+    // registered origins join per document (documentPolicy).
+    frameSrc: ["'self'"],
     frameAncestors: ["'self'"],
     objectSrc: ["'none'"],
     baseUri: ["'self'"],
@@ -27,6 +29,35 @@ export const CONTENT_SECURITY_POLICY = {
     // No upgrade-insecure-requests: plain-http intranet origins are a supported deployment.
   },
 };
+
+/** Origins a tenant's document may use beyond its own (its registered applications, ADR 025). */
+export interface DocumentOrigins {
+  /** Sub-applications: scripts, styles, images, fonts, calls and frames. */
+  apps: string[];
+  /** Framed services. */
+  frames: string[];
+}
+
+/**
+ * The content security policy of a tenant's document: the portal's own, with the tenant's
+ * registered origins where they are needed, and nowhere else.
+ */
+export function documentPolicy({ apps, frames }: DocumentOrigins): string {
+  const extra: Record<string, string[]> = {
+    scriptSrc: apps,
+    styleSrc: apps,
+    imgSrc: apps,
+    fontSrc: apps,
+    connectSrc: apps,
+    frameSrc: [...new Set([...apps, ...frames])],
+  };
+  return Object.entries(CONTENT_SECURITY_POLICY.directives)
+    .map(([name, values]) => {
+      const kebab = name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+      return [kebab, ...values, ...(extra[name] ?? [])].join(' ');
+    })
+    .join(';');
+}
 
 export function securityHeaders(): Record<string, string> {
   const headers: Record<string, string> = {};

@@ -7,10 +7,12 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { signRequest } from '@portal/contracts/node-signing';
+import { and, eq } from 'drizzle-orm';
 import type { InjectOptions } from 'fastify';
 import { buildApp, type App } from '../app.js';
 import { connect, migrateDb, type Db } from '../db/client.js';
 import { ensureDatabase } from '../db/open.js';
+import { roles } from '../db/schema.js';
 import { seedDemo } from '../db/seed.js';
 import { hashPassword } from '../modules/auth/auth.service.js';
 import { seedIndustries } from '../modules/catalog/industries-seed.js';
@@ -91,6 +93,8 @@ export interface TestContext {
   call(c: SignedCall): ReturnType<App['inject']>;
   encrypt(password: string): string;
   login(username?: string, password?: string, tenantCode?: string): Promise<string>;
+  /** The token of `token`'s session switched to the role `roleCode` of its tenant (e.g. the park operator). */
+  asRole(token: string, roleCode: string): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -148,6 +152,16 @@ export async function createTestContext(
       const body = res.json();
       if (body.status !== 200) throw new Error(`login failed: ${res.body}`);
       return body.data as string;
+    },
+    async asRole(token, roleCode) {
+      const me = (await call({ url: '/api/front/member/front/infoV2', token })).json().data as { tenantId: string };
+      const [role] = await db
+        .select({ id: roles.id })
+        .from(roles)
+        .where(and(eq(roles.tenantId, Number(me.tenantId)), eq(roles.code, roleCode)));
+      const res = await call({ url: '/api/front/member/switchContext', body: { roleId: String(role!.id) }, token });
+      if (res.json().status !== 200) throw new Error(`role switch failed: ${res.body}`);
+      return res.json().data as string;
     },
     async close() {
       await app.close();

@@ -27,5 +27,7 @@ describe('the tenant of this tab (spec §2)', () => {
     expect(storage.get('tenantCode')).toBe('park5');
     rememberTenant('?tc=%20park6%20');
     expect(currentTenant('')).toBe('park6');
+    // The server reads the same code for the document's content security policy.
+    expect(document.cookie).toContain('portal_tenant=park6');
   });
 });

@@ -3,9 +3,19 @@
  * remembered code: the one the address names (`tc`, `tenantCode`, or inside `redirect`), else the
  * last one an address named in this browser, else the runtime default.
  */
+import { TENANT_COOKIE } from '@portal/contracts';
 import { tenantCodeOf } from './address';
 import { runtimeConfig } from './config';
 import { storage } from './storage';
+
+/**
+ * Remembers the code in local storage, and in a cookie for the server: a document whose address
+ * names no tenant gets that tenant's content security policy (its registered origins, ADR 025).
+ */
+function remember(code: string): void {
+  storage.set('tenantCode', code);
+  document.cookie = `${TENANT_COOKIE}=${encodeURIComponent(code)}; path=/; max-age=31536000; SameSite=Lax`;
+}
 
 export function currentTenant(search: string = window.location.search): string {
   return tenantCodeOf(search) ?? rememberedTenant() ?? runtimeConfig().defaultTenantCode;
@@ -19,10 +29,10 @@ export function rememberedTenant(): string | null {
 /** An address that names a tenant makes it the remembered one (the root route, on every navigation). */
 export function rememberTenant(search: string): void {
   const named = tenantCodeOf(search);
-  if (named) storage.set('tenantCode', named);
+  if (named) remember(named);
 }
 
 /** Makes `code` the remembered tenant: the signed-in user's, or the one chosen at a tenant mismatch. */
 export function keepTenant(code: string): void {
-  storage.set('tenantCode', code);
+  remember(code);
 }

@@ -2,7 +2,7 @@ import {
   AnswerStatusBody,
   Envelope,
   Notice,
-  NoticeIdParams,
+  IdParams,
   NoticeRecipient,
   Page,
   PageQuery,
@@ -35,7 +35,7 @@ export const noticesRoutes: FastifyPluginAsyncTypebox<{ notices: NoticesService 
   // The notice detail by id (§7 names replyInfo; the detail's own path is not shown): one call.
   app.get(
     '/api/front/letter/replyInfo/:id',
-    { ...auth, schema: { params: NoticeIdParams, response: { 200: Envelope(Notice) } } },
+    { ...auth, schema: { params: IdParams, response: { 200: Envelope(Notice) } } },
     async (req) => ok(req, await notices.one(req.session!, req.params.id, langOf(req.query))),
   );
 
@@ -68,7 +68,7 @@ export const noticesRoutes: FastifyPluginAsyncTypebox<{ notices: NoticesService 
     '/api/admin/notices/:id/recipients',
     {
       ...auth,
-      schema: { params: NoticeIdParams, querystring: PageQuery, response: { 200: Envelope(Page(NoticeRecipient)) } },
+      schema: { params: IdParams, querystring: PageQuery, response: { 200: Envelope(Page(NoticeRecipient)) } },
     },
     async (req) =>
       ok(

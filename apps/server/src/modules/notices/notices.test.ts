@@ -253,15 +253,8 @@ describe('attachments', () => {
 
 describe('publishing and the live stream', () => {
   it('publishes to an audience, tells its streams, and replays what a stream missed', async () => {
-    const operator = await ctx.login('admin');
     // The admin switches to the park operator's role, which may publish.
-    const [role] = (await ctx.db.execute<{ id: number }>(sql`SELECT id FROM roles WHERE code = 'park_operator'`)).rows;
-    const switched = await ctx.call({
-      url: '/api/front/member/switchContext',
-      body: { roleId: role!.id },
-      token: operator,
-    });
-    const token = switched.json().data as string;
+    const token = await ctx.asRole(await ctx.login('admin'), 'park_operator');
 
     const stream = (t: string, lastEventId?: string, until?: (text: string) => boolean) =>
       injectStreaming(

@@ -6,9 +6,12 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import cookie from '@fastify/cookie';
 import fastifyStatic from '@fastify/static';
-import type { RuntimeConfig } from '@portal/contracts';
-import type { FastifyPluginAsync } from 'fastify';
+import { TENANT_COOKIE, type RuntimeConfig } from '@portal/contracts';
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import { documentPolicy, type DocumentOrigins } from '../../platform/security-headers.js';
+import type { Tenants } from '../../platform/tenants.js';
 
 export const DEFAULT_WEB_DIST = resolve(dirname(fileURLToPath(import.meta.url)), '../../../../web/dist');
 
@@ -25,9 +28,31 @@ export function readIndexHtml(webDist: string, base: string): string | null {
 export interface WebRoutesOptions {
   webDist: string;
   runtime: RuntimeConfig;
+  tenants: Tenants;
+  /** The origins a document of the tenant a code names may use (its registered applications). */
+  originsOf: (tenantCode: string) => Promise<DocumentOrigins>;
 }
 
-export const webRoutes: FastifyPluginAsync<WebRoutesOptions> = async (app, { webDist, runtime }) => {
+/**
+ * The tenant a document is for: the one its address names (spec §2: `tc` or `tenantCode`), else
+ * the one this browser remembers (its cookie), else the default tenant.
+ */
+function documentTenant(req: FastifyRequest, tenants: Tenants): string {
+  const q = req.query as Record<string, unknown>;
+  const text = (v: unknown) => (typeof v === 'string' ? v : null);
+  return (
+    tenants.named(text(q.tc)) ??
+    tenants.named(text(q.tenantCode)) ??
+    tenants.named(req.cookies[TENANT_COOKIE]) ??
+    tenants.defaultCode
+  );
+}
+
+export const webRoutes: FastifyPluginAsync<WebRoutesOptions> = async (
+  app,
+  { webDist, runtime, tenants, originsOf },
+) => {
+  await app.register(cookie);
   const base = runtime.publicpath;
   // `<` is escaped so the JSON can never close a surrounding script element.
   const configJs = `window.__PORTAL_CONFIG__=${JSON.stringify(runtime).replaceAll('<', '\\u003c')};\n`;
@@ -64,7 +89,12 @@ export const webRoutes: FastifyPluginAsync<WebRoutesOptions> = async (app, { web
       );
     },
   });
-  app.get(`${base}*`, async (_req, reply) =>
-    reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(indexHtml),
+  // The page's policy names the frames and sub-applications of its tenant, and only those.
+  app.get(`${base}*`, async (req, reply) =>
+    reply
+      .header('cache-control', 'no-cache')
+      .header('content-security-policy', documentPolicy(await originsOf(documentTenant(req, tenants))))
+      .type('text/html; charset=utf-8')
+      .send(indexHtml),
   );
 };
