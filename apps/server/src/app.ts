@@ -48,6 +48,9 @@ import { createMicroAppsRepository } from './modules/micro-apps/micro-apps.repos
 import { microAppsRoutes } from './modules/micro-apps/micro-apps.routes.js';
 import { createMicroAppsService } from './modules/micro-apps/micro-apps.service.js';
 import { noticesRoutes } from './modules/notices/notices.routes.js';
+import { createParkServicesRepository } from './modules/park-services/park-services.repository.js';
+import { parkServicesRoutes } from './modules/park-services/park-services.routes.js';
+import { createParkServicesService } from './modules/park-services/park-services.service.js';
 import { createNoticesService } from './modules/notices/notices.service.js';
 import { createPagesRepository } from './modules/pages/pages.repository.js';
 import { pagesRoutes } from './modules/pages/pages.routes.js';
@@ -319,6 +322,9 @@ export async function buildApp({ config, db, secrets, logger }: AppDeps) {
     await api.register(noticesRoutes, { notices });
     await api.register(eventsRoutes, { events });
     await api.register(microAppsRoutes, { microApps });
+    await api.register(parkServicesRoutes, {
+      park: createParkServicesService({ repo: createParkServicesRepository(db), guard, limiter }),
+    });
   });
   await app.register(downloadRoutes, { files });
 

@@ -28,7 +28,10 @@ type Kind =
   | 'invitation'
   | 'notice'
   | 'tenant'
-  | 'microApp';
+  | 'microApp'
+  | 'room'
+  | 'repair'
+  | 'booking';
 
 /** What each id-like field names; `path:field` where a name means different things on different routes. */
 const KINDS: Record<string, Kind> = {
@@ -59,6 +62,10 @@ const KINDS: Record<string, Kind> = {
   receiverId: 'user',
   tenantId: 'tenant',
   '/api/admin/micro-apps/:id/remove:id': 'microApp',
+  roomId: 'room',
+  '/api/front/park/repairs/:id:id': 'repair',
+  '/api/front/park/repairs/:id/status:id': 'repair',
+  '/api/front/park/bookings/:id/cancel:id': 'booking',
 };
 /**
  * Fields the spec lists that the server accepts and ignores (spec §7 infoV2 and allPermissionV2
@@ -127,6 +134,9 @@ const UNKNOWN: Record<Kind, string> = {
   notice: '987654321',
   tenant: '987654321',
   microApp: '987654321',
+  room: '987654321',
+  repair: '987654321',
+  booking: '987654321',
 };
 
 async function objectsOf(tenantId: number): Promise<Record<Kind, string[]>> {
@@ -149,6 +159,9 @@ async function objectsOf(tenantId: number): Promise<Record<Kind, string[]>> {
     notice: await list(sql`SELECT id AS v FROM notices WHERE tenant_id = ${tenantId} ORDER BY id`),
     tenant: [String(tenantId)],
     microApp: await list(sql`SELECT id AS v FROM micro_apps WHERE tenant_id = ${tenantId} ORDER BY id`),
+    room: await list(sql`SELECT id AS v FROM park_rooms WHERE tenant_id = ${tenantId} ORDER BY id`),
+    repair: await list(sql`SELECT id AS v FROM park_repairs WHERE tenant_id = ${tenantId} ORDER BY id`),
+    booking: await list(sql`SELECT id AS v FROM park_bookings WHERE tenant_id = ${tenantId} ORDER BY id`),
   };
 }
 
@@ -175,6 +188,14 @@ beforeAll(async () => {
     SELECT r.id, p.id FROM roles r
     JOIN permissions p ON p.tenant_id = r.tenant_id AND p.code IN ('notice:publish', 'microapp:manage')
     JOIN tenants t ON t.id = r.tenant_id WHERE t.code = 'demo' AND r.code = 'ent_admin'`);
+  // Each admin's repair requests and future bookings of the demo sub-application's services.
+  await ctx.db.execute(sql`
+    INSERT INTO park_repairs (tenant_id, user_id, title, location)
+    SELECT tenant_id, id, '空调不制冷', 'A栋' FROM users WHERE username = 'admin'`);
+  await ctx.db.execute(sql`
+    INSERT INTO park_bookings (tenant_id, room_id, user_id, subject, starts_at, ends_at)
+    SELECT r.tenant_id, r.id, u.id, '例会', now() + interval '2 days', now() + interval '2 days 1 hour'
+    FROM park_rooms r JOIN users u ON u.tenant_id = r.tenant_id AND u.username = 'admin'`);
   const [a] = (await ctx.db.execute<{ id: number }>(sql`SELECT id FROM tenants WHERE code = 'demo'`)).rows;
   objects.A = await objectsOf(Number(a!.id));
   objects.B = await objectsOf(tenantB);

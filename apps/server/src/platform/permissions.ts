@@ -9,29 +9,37 @@ import type { Db } from '../db/client.js';
 import { permissions, rolePermissions } from '../db/schema.js';
 import { errors } from './errors.js';
 
+type Holder = { tenantId: number; roleId: number | null };
+
 export interface PermissionGuard {
+  /** Whether the session may do what `code` guards (for answers that show more to those who may). */
+  allows(session: Holder, code: string): Promise<boolean>;
   /** Throws the 403 of §8 unless the session may do what `code` guards. */
-  require(session: { tenantId: number; roleId: number | null }, code: string): Promise<void>;
+  require(session: Holder, code: string): Promise<void>;
 }
 
 export function createPermissionGuard(db: Db): PermissionGuard {
+  const allows = async ({ tenantId, roleId }: Holder, code: string) => {
+    const [allowed] = await db
+      .select({ one: sql`1` })
+      .from(permissions)
+      .leftJoin(
+        rolePermissions,
+        and(eq(rolePermissions.permissionId, permissions.id), eq(rolePermissions.roleId, roleId ?? 0)),
+      )
+      .where(
+        and(
+          eq(permissions.tenantId, tenantId),
+          eq(permissions.code, code),
+          or(eq(permissions.status, 0), sql`${rolePermissions.roleId} IS NOT NULL`),
+        ),
+      );
+    return allowed !== undefined;
+  };
   return {
-    async require({ tenantId, roleId }, code) {
-      const [allowed] = await db
-        .select({ one: sql`1` })
-        .from(permissions)
-        .leftJoin(
-          rolePermissions,
-          and(eq(rolePermissions.permissionId, permissions.id), eq(rolePermissions.roleId, roleId ?? 0)),
-        )
-        .where(
-          and(
-            eq(permissions.tenantId, tenantId),
-            eq(permissions.code, code),
-            or(eq(permissions.status, 0), sql`${rolePermissions.roleId} IS NOT NULL`),
-          ),
-        );
-      if (!allowed) throw errors.noPermission();
+    allows,
+    async require(session, code) {
+      if (!(await allows(session, code))) throw errors.noPermission();
     },
   };
 }

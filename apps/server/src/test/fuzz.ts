@@ -31,6 +31,8 @@ interface Schema {
   required?: string[];
   items?: Schema;
   pattern?: string;
+  /** Values the schema's author gives as valid (JSON Schema `examples`): tried first. */
+  examples?: unknown[];
   minLength?: number;
   maxLength?: number;
   minimum?: number;
@@ -118,10 +120,11 @@ const HOSTILE_VALUES: readonly unknown[] = [
   { $gt: '' },
 ];
 
-/** A value that should satisfy `s` (patterns are tried, not solved). */
+/** A value that should satisfy `s` (a schema's own examples first; patterns are tried, not solved). */
 export function validValue(s: Schema | undefined, r: Rng): unknown {
   if (!s) return word(r, 8);
   if (s.const !== undefined) return s.const;
+  if (s.examples?.length) return pick(r, s.examples);
   if (s.enum) return pick(r, s.enum);
   if (s.anyOf) return validValue(pick(r, s.anyOf), r);
   const type = Array.isArray(s.type) ? s.type[0] : s.type;

@@ -1,6 +1,7 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { unionAll } from 'drizzle-orm/pg-core';
 import type { Db, Tx } from '../../db/client.js';
+import { violatedConstraint } from '../../db/violation.js';
 import {
   auditLog,
   enterpriseMembers,
@@ -40,9 +41,8 @@ const UNIQUE_TAKEN: Record<string, Taken> = {
 
 /** The constraint a unique violation names, as what was taken; null for any other error. */
 export function takenBy(err: unknown): Taken | null {
-  const e = (err as { cause?: unknown })?.cause ?? err;
-  const { code, constraint } = (e ?? {}) as { code?: string; constraint?: string };
-  return code === '23505' && constraint ? (UNIQUE_TAKEN[constraint] ?? null) : null;
+  const constraint = violatedConstraint(err);
+  return constraint ? (UNIQUE_TAKEN[constraint] ?? null) : null;
 }
 
 export function createRegistrationRepository(db: Db) {
