@@ -70,6 +70,13 @@ export default tseslint.config(
     },
   },
   {
+    // The demo sub-application, and the pages the micro-frontend host comparison loads: browser code.
+    files: ['apps/demo-micro-app/src/**/*.{ts,tsx}', 'bench/micro-hosts/pages/**/*.ts'],
+    languageOptions: { globals: { ...globals.browser } },
+    plugins: { 'react-hooks': reactHooks },
+    rules: reactHooks.configs.recommended.rules,
+  },
+  {
     files: ['apps/server/src/**/*.ts'],
     // A test may put modules together as app.ts does (sso.test.ts runs a CAS client of auth).
     ignores: ['**/*.test.ts'],

@@ -66,7 +66,14 @@ import { createSsoRepository } from './modules/sso/sso.repository.js';
 import { PORTAL_SERVICE, findService } from './modules/sso/service-registry.js';
 import { ssoApiRoutes, ssoRoutes } from './modules/sso/sso.routes.js';
 import { createLogoutPoster, createSsoService } from './modules/sso/sso.service.js';
-import { DEFAULT_WEB_DIST, readIndexHtml, webRoutes } from './modules/web/web.routes.js';
+import {
+  DEFAULT_WEB_DIST,
+  DEMO_MICRO_APP_DIST,
+  DEMO_SUB_APP_PATH,
+  readIndexHtml,
+  subAppRoutes,
+  webRoutes,
+} from './modules/web/web.routes.js';
 import type { Config } from './platform/config.js';
 import { createInvalidationBus } from './platform/invalidation.js';
 import { clientErrorHandler, frameworkErrors, installErrorHandlers } from './platform/error-handling.js';
@@ -356,6 +363,7 @@ export async function buildApp({ config, db, secrets, logger }: AppDeps) {
     });
   }
 
+  if (config.seedDemo) await app.register(subAppRoutes, { root: DEMO_MICRO_APP_DIST, prefix: DEMO_SUB_APP_PATH });
   await app.register(webRoutes, {
     webDist,
     runtime: { ...config.runtime, signSecret: secrets.signSecret },

@@ -5,3 +5,4 @@ export * from './envelope.js';
 export * from './rules.js';
 export * from './runtime-config.js';
 export * from './signing.js';
+export type * from './micro-host.js';

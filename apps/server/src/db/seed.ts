@@ -538,7 +538,10 @@ async function ensurePermissions(tx: Tx, tenantId: number, roles: { id: number; 
   return created.length;
 }
 
-/** The demo's sub-application (apps/demo-micro-app, served by the portal) and its framed services. */
+/**
+ * The demo's sub-application (apps/demo-micro-app, served by the portal at modules/web's
+ * DEMO_SUB_APP_PATH) and its framed services.
+ */
 export const DEMO_APPS = [
   { code: 'park-services', name: '园区服务', en: 'Park services', entry: '/micro/park-services/', serviceType: 0 },
   { code: 'park-hall', name: '园区大厅', en: 'Park hall', entry: 'https://park.example.com/', serviceType: 1 },

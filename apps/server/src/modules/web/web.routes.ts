@@ -14,6 +14,9 @@ import { documentPolicy, type DocumentOrigins } from '../../platform/security-he
 import type { Tenants } from '../../platform/tenants.js';
 
 export const DEFAULT_WEB_DIST = resolve(dirname(fileURLToPath(import.meta.url)), '../../../../web/dist');
+/** The demo sub-application (apps/demo-micro-app): served with the demo, at the entry the seed registers. */
+export const DEMO_SUB_APP_PATH = '/micro/park-services/';
+export const DEMO_MICRO_APP_DIST = resolve(dirname(fileURLToPath(import.meta.url)), '../../../../demo-micro-app/dist');
 
 /**
  * The SPA's page with absolute asset URLs (the bundle is built with relative ones), so deep links
@@ -97,4 +100,28 @@ export const webRoutes: FastifyPluginAsync<WebRoutesOptions> = async (
       .type('text/html; charset=utf-8')
       .send(indexHtml),
   );
+};
+
+/**
+ * A sub-application the portal serves itself under `prefix` (the demo's park services at
+ * /micro/park-services/): its files as they are, index.html for the directory; not cached long,
+ * since its names carry no hash.
+ */
+export const subAppRoutes: FastifyPluginAsync<{ root: string; prefix: string }> = async (app, { root, prefix }) => {
+  if (!existsSync(join(root, 'index.html'))) {
+    app.log.warn(`no built sub-application in ${root}: run "npm run build"`);
+    return;
+  }
+  await app.register(fastifyStatic, {
+    root,
+    prefix,
+    decorateReply: false,
+    index: ['index.html'],
+    preCompressed: true,
+    cacheControl: false,
+    setHeaders(res) {
+      res.setHeader('vary', 'Accept-Encoding');
+      res.setHeader('cache-control', 'no-cache');
+    },
+  });
 };
