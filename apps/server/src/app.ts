@@ -363,7 +363,7 @@ export async function buildApp({ config, db, secrets, logger }: AppDeps) {
     });
   }
 
-  if (config.seedDemo) await app.register(subAppRoutes, { root: DEMO_MICRO_APP_DIST, prefix: DEMO_SUB_APP_PATH });
+  if (config.seedDemo) await app.register(subAppRoutes, { root: DEMO_MICRO_APP_DIST, path: DEMO_SUB_APP_PATH });
   await app.register(webRoutes, {
     webDist,
     runtime: { ...config.runtime, signSecret: secrets.signSecret },

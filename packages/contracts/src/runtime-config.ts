@@ -32,6 +32,11 @@ export const RuntimeSwitches = Type.Object(
     keepAlive: Type.Boolean({ default: false }),
     /** At most this many hidden tabs keep their page alive; the least recently used is let go. */
     keepAliveMax: Type.Integer({ minimum: 0, maximum: 100, default: 10, ...expected('a whole number from 0 to 100') }),
+    /**
+     * At most this many sub-applications stay alive (each while any of its tabs is open); opening
+     * one more lets go of the least recently used.
+     */
+    microAppMax: Type.Integer({ minimum: 1, maximum: 20, default: 3, ...expected('a whole number from 1 to 20') }),
     languageSwitch: Type.Boolean({ default: false }),
     /** The header shows a back-to-portal link; without `domianURL` it warns 园区首页地址未配置！. */
     homePortalLink: Type.Boolean({ default: false }),

@@ -50,6 +50,7 @@ describe('seedDemo', () => {
     // permissions, and 物业报修 / 会议室预约 were placeholder pages.
     await ctx.db.execute(sql`DELETE FROM micro_apps`);
     await ctx.db.execute(sql`DELETE FROM park_rooms`);
+    await ctx.db.execute(sql`DELETE FROM park_repairs`);
     await ctx.db.execute(sql`DELETE FROM permissions WHERE code IN ('microapp:manage', 'repair:handle')`);
     await ctx.db.execute(sql`UPDATE tenants SET home_url = NULL`);
     await ctx.db.execute(sql`
@@ -106,6 +107,7 @@ describe('seedDemo', () => {
       { code: 'microapp:manage', roles: 'park_operator' },
       { code: 'repair:handle', roles: 'ent_admin,park_operator' },
     ]);
+    expect(await one(sql`SELECT count(*)::int AS n FROM park_repairs`)).toEqual({ n: 2 });
     expect(await one(sql`SELECT home_url FROM tenants WHERE code = 'demo'`)).toEqual({
       home_url: 'https://park.example.com/',
     });

@@ -568,12 +568,25 @@ const DEMO_ROOMS = [
   { name: '路演厅', en: 'Roadshow hall', capacity: 60 },
 ];
 
+/** The demo member's repair requests, so that 物业报修 shows some at first start. */
+const DEMO_REPAIRS = [
+  { title: '会议室投影仪无法开机', location: 'A栋 3楼 301', description: '按电源键无反应，已检查插座。', status: 1 },
+  { title: '卫生间水龙头漏水', location: 'B栋 2楼 东侧', description: '', status: 0 },
+];
+
 async function ensureRooms(tx: Tx, tenantId: number): Promise<number> {
   const added = await tx
     .insert(s.parkRooms)
     .values(DEMO_ROOMS.map(({ en, ...r }) => ({ tenantId, ...r, translations: { en: { name: en } } })))
     .onConflictDoNothing()
     .returning({ id: s.parkRooms.id });
+  // The first time the rooms arrive, the member's first repair requests do too.
+  if (added.length === 0) return 0;
+  const [member] = await tx
+    .select({ id: s.users.id })
+    .from(s.users)
+    .where(and(eq(s.users.tenantId, tenantId), eq(s.users.username, 'member')));
+  if (member) await tx.insert(s.parkRepairs).values(DEMO_REPAIRS.map((r) => ({ tenantId, userId: member.id, ...r })));
   return added.length;
 }
 

@@ -2,7 +2,7 @@
  * The signed-in session: token, user info and the role's menu. One store, read by every feature;
  * logout is here too because every failure path (§8) may end in it.
  */
-import type { MenuData, UserInfo } from '@portal/contracts';
+import type { MenuData, MicroApp, UserInfo } from '@portal/contracts';
 import { create } from 'zustand';
 import { CONTEXT_CODES } from './address';
 import { basename, runtimeConfig } from './config';
@@ -13,17 +13,20 @@ interface SessionState {
   token: string | null;
   userInfo: UserInfo | null;
   menu: MenuData | null;
+  /** The tenant's registered applications (spec §3 micro-app entry), loaded with the menu. */
+  microApps: MicroApp[] | null;
 }
 
 export const useSession = create<SessionState>(() => ({
   token: storage.get<string>('token'),
   userInfo: storage.get<UserInfo>('userInfo'),
   menu: null,
+  microApps: null,
 }));
 
 export function setToken(token: string): void {
   storage.set('token', token);
-  useSession.setState({ token, userInfo: null, menu: null });
+  useSession.setState({ token, userInfo: null, menu: null, microApps: null });
   announce('login');
 }
 
@@ -35,6 +38,12 @@ export function setUserInfo(userInfo: UserInfo): void {
 
 export function setMenu(menu: MenuData): void {
   useSession.setState({ menu });
+}
+
+/** Spec §3 local storage keeps the micro-app list too. */
+export function setMicroApps(microApps: MicroApp[]): void {
+  storage.set('microApps', microApps);
+  useSession.setState({ microApps });
 }
 
 /** The login address with the tenant and context codes carried along (spec §4). */

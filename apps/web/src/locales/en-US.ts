@@ -74,6 +74,9 @@ const enUS: Messages = {
     cloudOrderDetail: 'Cloud order details',
     productDetail: 'Supplied product details',
     pageUnavailable: 'The address of this page is not available',
+    frameRefused: 'This address may not be embedded',
+    frameRefusedHint:
+      "{{origin}} is not registered as an application or service of this park, so the portal does not embed it. Ask the park's administrator to register it.",
     externalHint: 'This page opens in a new window',
     menu: 'Main menu',
     portalUnset: 'The park home address is not configured!',
@@ -237,6 +240,12 @@ const enUS: Messages = {
     memberName: 'Name',
     username: 'Account',
     mobile: 'Mobile',
+  },
+  microApps: {
+    loading: 'Loading {{name}}…',
+    failed: '{{name}} could not be loaded',
+    timedOut: '{{name}} did not finish loading within {{seconds}} s',
+    retry: 'Try again',
   },
   notices: {
     title: 'Notices',

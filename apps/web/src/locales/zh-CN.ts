@@ -72,6 +72,8 @@ const zhCN = {
     cloudOrderDetail: '云服务订单详情',
     productDetail: '供应产品详情',
     pageUnavailable: '该页面地址不可用',
+    frameRefused: '该地址不允许嵌入',
+    frameRefusedHint: '{{origin}} 未登记为本园区的应用或服务，门户不予嵌入。如需使用，请联系园区管理员登记。',
     externalHint: '该页面在新窗口中打开',
     menu: '主菜单',
     portalUnset: '园区首页地址未配置！',
@@ -233,6 +235,12 @@ const zhCN = {
     memberName: '姓名',
     username: '账号',
     mobile: '手机号',
+  },
+  microApps: {
+    loading: '正在加载{{name}}…',
+    failed: '{{name}}加载失败',
+    timedOut: '{{name}}在 {{seconds}} 秒内未能加载完成',
+    retry: '重试',
   },
   notices: {
     title: '消息通知',

@@ -103,18 +103,18 @@ export const webRoutes: FastifyPluginAsync<WebRoutesOptions> = async (
 };
 
 /**
- * A sub-application the portal serves itself under `prefix` (the demo's park services at
+ * A sub-application the portal serves itself at `path` (the demo's park services at
  * /micro/park-services/): its files as they are, index.html for the directory; not cached long,
- * since its names carry no hash.
+ * since its names carry no hash. (Not `prefix`: Fastify would prefix the plugin's routes with it.)
  */
-export const subAppRoutes: FastifyPluginAsync<{ root: string; prefix: string }> = async (app, { root, prefix }) => {
+export const subAppRoutes: FastifyPluginAsync<{ root: string; path: string }> = async (app, { root, path }) => {
   if (!existsSync(join(root, 'index.html'))) {
     app.log.warn(`no built sub-application in ${root}: run "npm run build"`);
     return;
   }
   await app.register(fastifyStatic, {
     root,
-    prefix,
+    prefix: path,
     decorateReply: false,
     index: ['index.html'],
     preCompressed: true,

@@ -182,3 +182,18 @@ describe('without a built web app', () => {
     }
   });
 });
+
+describe('the demo sub-application (built by npm run build)', () => {
+  it('is served at the entry the seed registers, revalidated on every load, nothing outside it', async () => {
+    const page = await ctx.app.inject({ url: '/micro/park-services/' });
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toContain('<script src="./park-services.js"></script>');
+    expect(page.headers['cache-control']).toBe('no-cache');
+    const js = await ctx.app.inject({ url: '/micro/park-services/park-services.js' });
+    expect(js.statusCode).toBe(200);
+    expect(js.headers['content-type']).toMatch(/^application\/javascript/);
+    for (const url of ['/micro/park-services/../../package.json', '/micro/park-services/%2e%2e/package.json']) {
+      expect((await ctx.app.inject({ url })).statusCode, url).toBe(404);
+    }
+  });
+});

@@ -1,4 +1,5 @@
-import { Suspense, type ComponentType } from 'react';
+import { Suspense, useMemo, type ComponentType } from 'react';
+import { useNavigate } from 'react-router';
 import { signOut } from '../../features/auth/api/logout';
 import { BasicLayout } from '../../features/shell/components/basic-layout';
 import { pathContaining } from '../../features/shell/menu';
@@ -10,6 +11,9 @@ import { NoticeBell } from '../../features/notices/components/notice-bell';
 import { runtimeConfig } from '../../lib/config';
 import { LanguageToggle } from '../language-toggle';
 import { load } from '../load';
+
+// The host of sub-applications loads when the first page of one is opened (ADR 025).
+const MicroAppLayer = load(() => import('../../features/micro-apps/components/micro-app-layer'), 'MicroAppLayer');
 
 // Drag pages load with the first one opened (their blocks bring charts, grids and Typography).
 const DragPage = load(() => import('../../features/drag-page/components/drag-page'), 'DragPage');
@@ -45,8 +49,27 @@ const shellHooks: ShellHooks = {
 
 export function LayoutRoute() {
   const account = useAccountMenu(shellHooks);
+  const navigate = useNavigate();
+  const shellViews = useMemo<ShellViews>(
+    () => ({
+      ...views,
+      subApps: (state) => (
+        <Suspense>
+          <MicroAppLayer
+            {...state}
+            services={{
+              // A page opened by a sub-application: a tab of its own, titled as the app asks.
+              navigate: (path, title) => void navigate(path, { state: title ? { tabTitle: title } : null }),
+              logout: () => void signOut(),
+            }}
+          />
+        </Suspense>
+      ),
+    }),
+    [navigate],
+  );
   return (
-    <ShellViewsContext.Provider value={views}>
+    <ShellViewsContext.Provider value={shellViews}>
       <BasicLayout
         onLogout={() => void signOut()}
         userMenu={account.menu}

@@ -1,4 +1,4 @@
-import type { MenuItem } from '@portal/contracts';
+import type { MenuItem, MicroApp } from '@portal/contracts';
 import { describe, expect, it } from 'vitest';
 import { detailUrl, httpUrl, resolvePage, tabOf, type PageContext } from './pages';
 
@@ -47,9 +47,23 @@ const menu: MenuItem[] = [
   item('site', '/site', {}, { url: 'https://p.example/', internalOrExternal: true }),
   item('dash', '/dash', { component: 'DragPageView' }, { pageId: 'demo' }),
   item('mod', 'colist', {}, { module: 'ent' }),
+  item('repair', 'repair', { component: 'MicroAppView' }, { module: 'park-services' }),
 ];
 
-const ctx: PageContext = { jzh: false, appCode: null, workbenchCode: 'WB 1' };
+/** The tenant's registered applications: a sub-application and the framed services' origins. */
+const apps: MicroApp[] = [
+  { code: 'park-services', name: '园区服务', entry: '/micro/park-services/', serviceType: 0 },
+  { code: 'crm', name: '客户管理', entry: 'https://crm.example/app/', serviceType: 0 },
+  { code: 'orders', name: '订单', entry: 'https://c.example/', serviceType: 1 },
+  { code: 'policy', name: '政策', entry: 'https://p.example/', serviceType: 1 },
+];
+const ctx: PageContext = {
+  jzh: false,
+  appCode: null,
+  workbenchCode: 'WB 1',
+  microApps: apps,
+  origin: 'https://portal.example',
+};
 const page = (path: string, c = ctx) => {
   const r = resolvePage(path, menu, c);
   return r && 'page' in r ? r.page : null;
@@ -159,20 +173,61 @@ describe('pages', () => {
     expect(httpUrl('https://a.example/x')).toBe('https://a.example/x');
   });
 
-  it('frames a detail address only at an origin an embedded entry of the menu uses', () => {
+  it("frames a detail address only at an origin on the tenant's allow-list, or the portal's own", () => {
     const q = (url: string) => `?url=${encodeURIComponent(url)}`;
-    expect(detailUrl(q('https://c.example/order/7'), menu)).toBe('https://c.example/order/7');
-    expect(detailUrl(q('https://p.example/policy?id=2'), menu)).toBe('https://p.example/policy?id=2');
-    // Look-alikes, credentials, other schemes, an external-only origin, nothing.
-    expect(detailUrl(q('https://c.example.evil/'), menu)).toBeNull();
-    expect(detailUrl(q('https://c.example@evil.example/'), menu)).toBeNull();
-    expect(detailUrl(q('javascript:alert(1)'), menu)).toBeNull();
-    expect(detailUrl(q('http://c.example/'), menu)).toBeNull();
-    const onlyExternal = [item('site', '/site', {}, { url: 'https://x.example/', internalOrExternal: true })];
-    expect(detailUrl(q('https://x.example/a'), onlyExternal)).toBeNull();
-    const notRouted = [item('r0', '/r0', { route: '0' }, { url: 'https://r.example/', serviceType: 1 })];
-    expect(detailUrl(q('https://r.example/a'), notRouted)).toBeNull();
-    expect(detailUrl('', menu)).toBeNull();
+    expect(detailUrl(q('https://c.example/order/7'), ctx)).toEqual({ url: 'https://c.example/order/7', refused: null });
+    expect(detailUrl(q('https://p.example/policy?id=2'), ctx).url).toBe('https://p.example/policy?id=2');
+    expect(detailUrl(q('https://portal.example/center/x'), ctx).url).toBe('https://portal.example/center/x');
+    // Look-alikes, credentials, another scheme or port: refused, with the origin that was asked for.
+    expect(detailUrl(q('https://c.example.evil/'), ctx)).toEqual({ url: null, refused: 'https://c.example.evil' });
+    expect(detailUrl(q('https://c.example@evil.example/'), ctx).refused).toBe('https://evil.example');
+    expect(detailUrl(q('http://c.example/'), ctx).refused).toBe('http://c.example');
+    expect(detailUrl(q('https://c.example:8443/'), ctx).refused).toBe('https://c.example:8443');
+    // No http(s) address at all: nothing to frame, nothing to name.
+    expect(detailUrl(q('javascript:alert(1)'), ctx)).toEqual({ url: null, refused: null });
+    expect(detailUrl('', ctx)).toEqual({ url: null, refused: null });
+    // Without registered applications only the portal's own pages may be framed.
+    expect(detailUrl(q('https://c.example/order/7'), { ...ctx, microApps: [] }).refused).toBe('https://c.example');
+  });
+
+  it("refuses a menu entry's frame whose origin the tenant did not register", () => {
+    const off = [item('off', 'off', {}, { serviceType: 1, url: 'https://unregistered.example/x' })];
+    const r = resolvePage('/IframePageContent/off', off, ctx);
+    expect(r && 'page' in r ? r.page : null).toMatchObject({
+      kind: 'iframe',
+      url: null,
+      refused: 'https://unregistered.example',
+    });
+  });
+
+  it("resolves a sub-application's menu pages and its pages outside the menu, for users of the app", () => {
+    expect(page('/park-services/repair')).toMatchObject({
+      kind: 'micro',
+      key: 'repair',
+      title: 'T-repair',
+      sub: { code: 'park-services', entry: '/micro/park-services/', name: '园区服务', route: '/repair' },
+    });
+    // A page the app opens itself: keyed by its address, titled by the app until a title is given.
+    expect(page('/park-services/repair/12')).toMatchObject({
+      kind: 'micro',
+      key: '/park-services/repair/12',
+      title: '园区服务',
+      sub: { code: 'park-services', route: '/repair/12' },
+    });
+    // An app the user's menu has no page of, an unregistered code, a framed service's code: none.
+    expect(page('/crm/customers')).toBeNull();
+    expect(page('/nosuch/x')).toBeNull();
+    expect(page('/orders/x')).toBeNull();
+    // Without the app registered its menu entry is an ordinary page.
+    expect(page('/park-services/repair', { ...ctx, microApps: [] })).toMatchObject({ kind: 'view', sub: null });
+  });
+
+  it('keeps frames alive whatever the keep-alive switch says, and carries a given title', () => {
+    const frame = page('/IframePageContent/cloudOrders')!;
+    expect(tabOf(frame, '/IframePageContent/cloudOrders', '', false).keepAlive).toBe(true);
+    expect(tabOf(page('/a/b/c/d')!, '/a/b/c/d', '', false).keepAlive).toBe(false);
+    const deep = page('/park-services/repair/12')!;
+    expect(tabOf(deep, '/park-services/repair/12', '', true, '报修单 #12')).toMatchObject({ given: '报修单 #12' });
   });
 
   it('finds nothing for unknown paths', () => {

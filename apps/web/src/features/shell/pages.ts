@@ -3,7 +3,7 @@
  * routes, then the routed entries of the user's menu. Pure, so every rule is tested on its own;
  * the tab strip and the content area both read it.
  */
-import type { MenuItem } from '@portal/contracts';
+import type { MenuItem, MicroApp } from '@portal/contracts';
 import { findByPath, menuPath, resolveUrl, routedItems } from './menu';
 import { HOME_KEY, HOME_PATH, type Tab } from './tabs/tabs';
 import { safeRedirect } from '../../lib/address';
@@ -21,6 +21,11 @@ export type PageKind =
   | 'external'
   /** The cloud-order and supplied-product detail tabs: a frame of an address given in the query. */
   | 'detail'
+  /**
+   * A page of a sub-application (spec §1): its menu entries carry the app's code as their module;
+   * the micro-app layer shows it and keeps the app alive while any of its tabs is open.
+   */
+  | 'micro'
   /** /workStand: my workbench (JZH theme with the ENT_WORKBENCH application). */
   | 'workbench';
 
@@ -32,8 +37,20 @@ export interface Page {
   titleKey: string | null;
   keepAlive: boolean;
   item: MenuItem | null;
-  /** The frame's or window's address, workbench code substituted. */
+  /** The frame's or window's address, workbench code substituted; null when it may not be framed. */
   url: string | null;
+  /** A frame's origin that is not on the tenant's allow-list (its registered origins), refused. */
+  refused: string | null;
+  /** A sub-application's page: the app, and the route inside it. */
+  sub: SubPage | null;
+}
+
+export interface SubPage {
+  code: string;
+  entry: string;
+  name: string;
+  /** The route inside the sub-application: the page's path after `/{code}`. */
+  route: string;
 }
 
 export type Resolved = { page: Page } | { redirect: string } | null;
@@ -44,6 +61,10 @@ export interface PageContext {
   /** The current application's code (stored, else the user's default). */
   appCode: string | null;
   workbenchCode: string | null;
+  /** The tenant's registered applications: sub-applications (type 0) and framed services (type 1). */
+  microApps: readonly MicroApp[];
+  /** The portal's own origin: its own pages may be framed as well. */
+  origin: string;
 }
 
 export const WORKBENCH_APP = 'ENT_WORKBENCH';
@@ -65,7 +86,36 @@ const fixed = (kind: PageKind, key: string, titleKey: string): Page => ({
   keepAlive: kind === 'detail',
   item: null,
   url: null,
+  refused: null,
+  sub: null,
 });
+
+/** The registered sub-application with this code, if any. */
+const subApp = (code: string, ctx: PageContext) =>
+  ctx.microApps.find((a) => a.serviceType === 0 && a.code === code) ?? null;
+
+/** The origins the tenant registered (its allow-list of frames), and the portal's own. */
+function allowedOrigins(ctx: PageContext): Set<string> {
+  const origins = new Set([ctx.origin]);
+  for (const a of ctx.microApps) {
+    const href = httpUrl(a.entry);
+    if (href) origins.add(new URL(href).origin);
+  }
+  return origins;
+}
+
+/** A frame's address as the allow-list has it: framed, or refused with its origin; null when no http(s) address. */
+function framed(raw: string | null, ctx: PageContext): Pick<Page, 'url' | 'refused'> {
+  const href = httpUrl(raw);
+  if (!href) return { url: null, refused: null };
+  const { origin } = new URL(href);
+  return allowedOrigins(ctx).has(origin) ? { url: href, refused: null } : { url: null, refused: origin };
+}
+
+/** Whether the menu has a page of the sub-application `code` (the user may use the app). */
+function usesModule(items: MenuItem[], code: string): boolean {
+  return routedItems(items).some((i) => i.meta.module === code || usesModule(i.children ?? [], code));
+}
 
 function detailName(path: string): string | null {
   const m = /^\/(?:IframePageContent\/)?(CloudInsideIframePage|ProductInsideIframePage)\/?$/.exec(path);
@@ -97,21 +147,51 @@ export function httpUrl(raw: string | null | undefined): string | null {
 
 function pageOf(item: MenuItem, ctx: PageContext): Page {
   const url = item.meta.url ? resolveUrl(item.meta.url, ctx.workbenchCode) : null;
+  const app = item.meta.module ? subApp(item.meta.module, ctx) : null;
   const kind: PageKind = item.meta.internalOrExternal
     ? 'external'
-    : item.meta.serviceType === 1 || (url && item.component !== 'DragPageView')
-      ? 'iframe'
-      : item.component === 'DragPageView'
-        ? 'drag'
-        : 'view';
+    : app
+      ? 'micro'
+      : item.meta.serviceType === 1 || (url && item.component !== 'DragPageView')
+        ? 'iframe'
+        : item.component === 'DragPageView'
+          ? 'drag'
+          : 'view';
+  const path = menuPath(item);
   return {
     kind,
-    key: item.name || menuPath(item),
+    key: item.name || path,
     title: item.meta.title,
     titleKey: null,
     keepAlive: item.meta.keepAlive === true,
     item,
-    url: kind === 'iframe' || kind === 'external' ? httpUrl(url) : null,
+    ...(kind === 'iframe' ? framed(url, ctx) : { url: kind === 'external' ? httpUrl(url) : null, refused: null }),
+    sub: app ? { code: app.code, entry: app.entry, name: app.name, route: routeIn(app.code, path) } : null,
+  };
+}
+
+/** The route inside sub-application `code` that a portal path shows. */
+const routeIn = (code: string, path: string) => (path.startsWith(`/${code}/`) ? path.slice(code.length + 1) : path);
+
+/**
+ * A sub-application's page outside the menu (`/park-services/repair/12`, opened by the app through
+ * the host): for users whose menu has a page of that app. Its tab is named by its address, and
+ * titled by the app until the navigation that opened it gives a title.
+ */
+function deepSubPage(path: string, menu: MenuItem[], ctx: PageContext): Page | null {
+  const m = /^\/([a-z][a-z0-9-]{1,39})(\/.+)$/.exec(path);
+  const app = m ? subApp(m[1]!, ctx) : null;
+  if (!app || !usesModule(menu, app.code)) return null;
+  return {
+    kind: 'micro',
+    key: path,
+    title: app.name,
+    titleKey: null,
+    keepAlive: true,
+    item: null,
+    url: null,
+    refused: null,
+    sub: { code: app.code, entry: app.entry, name: app.name, route: m![2]! },
   };
 }
 
@@ -133,7 +213,10 @@ export function resolvePage(path: string, menu: MenuItem[], ctx: PageContext, ho
   if (detail) return { page: fixed('detail', `#${detail}`, DETAILS[detail]!) };
 
   const found = findByPath(menu, clean);
-  if (!found) return null;
+  if (!found) {
+    const deep = deepSubPage(clean, menu, ctx);
+    return deep ? { page: deep } : null;
+  }
   const { item } = found;
   if (item.component === 'RouteView' || (item.children?.length ?? 0) > 0) {
     const first = firstPage(item);
@@ -153,32 +236,33 @@ export function resolvePage(path: string, menu: MenuItem[], ctx: PageContext, ho
 
 /**
  * The address a detail tab may frame (its `url` query parameter): http(s) only, and only at an
- * origin one of the user's embedded menu entries already uses, so a link cannot dress a foreign
- * page in the portal's frame.
+ * origin on the tenant's allow-list (its registered applications), so a link cannot dress a
+ * foreign page in the portal's frame.
  */
-export function detailUrl(search: string, menu: MenuItem[]): string | null {
-  const href = httpUrl(new URLSearchParams(search).get('url'));
-  if (!href) return null;
-  const origins = new Set<string>();
-  const collect = (items: MenuItem[]) => {
-    for (const i of items) {
-      const own = i.meta.internalOrExternal ? null : httpUrl(i.meta.url?.replaceAll('{workbenchCoding}', ''));
-      if (own) origins.add(new URL(own).origin);
-      if (i.children) collect(i.children);
-    }
-  };
-  collect(routedItems(menu));
-  return origins.has(new URL(href).origin) ? href : null;
+export function detailUrl(search: string, ctx: PageContext): Pick<Page, 'url' | 'refused'> {
+  return framed(new URLSearchParams(search).get('url'), ctx);
 }
 
-/** The tab a page opens (visit action), for the address it was opened at. */
-export function tabOf(page: Page, path: string, search: string, keepAliveOn: boolean): Omit<Tab, 'version'> {
+/**
+ * The tab a page opens (visit action), for the address it was opened at, with the title the
+ * navigation gave it. Frames are kept while their tab is open whatever the keep-alive switch says
+ * (like sub-applications, whose layer keeps them): a reload of an embedded system loses its work.
+ */
+export function tabOf(
+  page: Page,
+  path: string,
+  search: string,
+  keepAliveOn: boolean,
+  given?: string,
+): Omit<Tab, 'version'> {
+  const frame = page.kind === 'iframe' || page.kind === 'detail';
   return {
     key: page.key,
     path,
     search,
     title: page.title,
     titleKey: page.titleKey,
-    keepAlive: keepAliveOn && page.keepAlive,
+    ...(given ? { given } : {}),
+    keepAlive: frame || (keepAliveOn && page.keepAlive),
   };
 }

@@ -1,4 +1,14 @@
 import { createContext, type ReactNode } from 'react';
+import type { SubPage } from './pages';
+
+/** The tabs that show pages of sub-applications, for the layer that hosts them. */
+export interface SubAppTabs {
+  tabs: (SubPage & { key: string })[];
+  /** The active tab's key. */
+  active: string;
+  /** False while the shell shows something else (a not-found address). */
+  shown: boolean;
+}
 
 /**
  * What other features render inside the shell's pages, wired by the app (features never import
@@ -8,6 +18,11 @@ export interface ShellViews {
   dragPage?: (pageId: string) => ReactNode;
   /** The business page a menu entry's `component` names, or null while no feature provides it. */
   businessPage?: (component: string) => ReactNode | null;
+  /**
+   * The host of sub-applications, rendered beside the tab panels (not inside them: a hidden
+   * panel's effects are destroyed, and a sub-application must live on while its tab is hidden).
+   */
+  subApps?: (state: SubAppTabs) => ReactNode;
 }
 
 export const ShellViewsContext = createContext<ShellViews>({});

@@ -7,6 +7,7 @@ import { useSession } from '../../../lib/session';
 import { findByPath, menuPath, NO_ITEMS } from '../menu';
 import { detailUrl, type Page } from '../pages';
 import type { Tab } from '../tabs/tabs';
+import { usePageContext } from '../use-page-context';
 import { ShellViewsContext } from '../views';
 import { HomePage } from './home-page';
 import { WorkbenchPage } from './workbench-page';
@@ -19,7 +20,10 @@ export function PageView({ page, tab }: { page: Page; tab: Tab }) {
     case 'workbench':
       return <WorkbenchPage />;
     case 'iframe':
-      return <Frame title={page.title ?? ''} src={page.url} />;
+      return <Frame title={page.title ?? ''} src={page.url} refused={page.refused} />;
+    case 'micro':
+      // The micro-app layer beside the tab panels shows it: a container that hiding must not destroy.
+      return null;
     case 'detail':
       return <DetailPage tab={tab} />;
     case 'external':
@@ -36,8 +40,17 @@ export function PageView({ page, tab }: { page: Page; tab: Tab }) {
  * a page of the portal's own origin gets no same-origin rights (it could lift its sandbox and read
  * the session). It stays mounted while its tab is hidden, so switching back does not reload it.
  */
-function Frame({ title, src }: { title: string; src: string | null }) {
+function Frame({ title, src, refused }: { title: string; src: string | null; refused: string | null }) {
   const { t } = useTranslation();
+  if (refused) {
+    return (
+      <Result
+        status="warning"
+        title={t('shell.frameRefused')}
+        subTitle={t('shell.frameRefusedHint', { origin: refused })}
+      />
+    );
+  }
   if (!src) return <Result status="warning" title={t('shell.pageUnavailable')} />;
   const own = new URL(src).origin === window.location.origin;
   return (
@@ -53,8 +66,8 @@ function Frame({ title, src }: { title: string; src: string | null }) {
 
 function DetailPage({ tab }: { tab: Tab }) {
   const { t } = useTranslation();
-  const menu = useSession((s) => s.menu?.menu ?? NO_ITEMS);
-  return <Frame title={tab.titleKey ? t(tab.titleKey) : ''} src={detailUrl(tab.search, menu)} />;
+  const { url, refused } = detailUrl(tab.search, usePageContext());
+  return <Frame title={tab.titleKey ? t(tab.titleKey) : ''} src={url} refused={refused} />;
 }
 
 function ExternalPage({ page }: { page: Page }) {

@@ -1,13 +1,14 @@
-import { useLayoutEffect, useMemo } from 'react';
+import { useContext, useLayoutEffect, useMemo } from 'react';
 import { Navigate, useLocation } from 'react-router';
 import { runtimeConfig } from '../../../lib/config';
 import { useSession } from '../../../lib/session';
 import { NO_ITEMS } from '../menu';
 import { NOT_FOUND_PATH, resolvePage, tabOf } from '../pages';
-import { ensureOwner, dispatchTabs } from '../tabs/store';
+import { ensureOwner, dispatchTabs, useTabs } from '../tabs/store';
 import { TabPanels } from '../tabs/tab-panels';
 import type { Tab } from '../tabs/tabs';
 import { usePageContext } from '../use-page-context';
+import { ShellViewsContext, type SubAppTabs } from '../views';
 import { NotFoundView } from './not-found-view';
 import { PageView } from './page-view';
 
@@ -21,11 +22,10 @@ export function ShellContent() {
   const location = useLocation();
   const userInfo = useSession((s) => s.userInfo);
   const menu = useSession((s) => s.menu?.menu ?? NO_ITEMS);
-  const { jzh, appCode, workbenchCode } = usePageContext();
-  const resolved = useMemo(
-    () => resolvePage(location.pathname, menu, { jzh, appCode, workbenchCode }),
-    [location.pathname, menu, jzh, appCode, workbenchCode],
-  );
+  const ctx = usePageContext();
+  const resolved = useMemo(() => resolvePage(location.pathname, menu, ctx), [location.pathname, menu, ctx]);
+  // A title the navigation gave the page it opens (a sub-application's page outside the menu).
+  const given = (location.state as { tabTitle?: unknown } | null)?.tabTitle;
 
   const notFound = location.pathname === NOT_FOUND_PATH;
   useLayoutEffect(() => {
@@ -36,21 +36,23 @@ export function ShellContent() {
     // Restored tabs are checked against today's menu: gone entries are dropped, titles and
     // keep-alive are as the menu and the switch say now.
     ensureOwner(`${userInfo?.tenantCode ?? ''}:${userInfo?.userId ?? ''}`, (tab) => {
-      const r = resolvePage(tab.path, menu, { jzh, appCode, workbenchCode });
+      const r = resolvePage(tab.path, menu, ctx);
       return r && 'page' in r ? tabOf(r.page, tab.path, tab.search, keepAlive) : null;
     });
-    if (page) dispatchTabs({ type: 'visit', tab: tabOf(page, location.pathname, location.search, keepAlive) });
+    if (page) {
+      const title = typeof given === 'string' ? given.slice(0, 100) : undefined;
+      dispatchTabs({ type: 'visit', tab: tabOf(page, location.pathname, location.search, keepAlive, title) });
+    }
   }, [
     resolved,
     notFound,
     location.pathname,
     location.search,
+    given,
     userInfo?.tenantCode,
     userInfo?.userId,
     menu,
-    jzh,
-    appCode,
-    workbenchCode,
+    ctx,
   ]);
 
   const bare = new URLSearchParams(location.search).get('iframe') === '1';
@@ -64,8 +66,26 @@ export function ShellContent() {
         <Navigate to={{ pathname: resolved.redirect, search: location.search }} replace />
       ) : null}
       <TabPanels bare={bare} render={renderTab} shown={!notFound} />
+      <SubApps shown={!notFound} />
     </>
   );
+}
+
+/** The open tabs that show sub-applications' pages, handed to the layer that hosts them. */
+function SubApps({ shown }: { shown: boolean }) {
+  const { subApps } = useContext(ShellViewsContext);
+  const { state } = useTabs();
+  const menu = useSession((s) => s.menu?.menu ?? NO_ITEMS);
+  const ctx = usePageContext();
+  const tabs = useMemo(() => {
+    const found: SubAppTabs['tabs'] = [];
+    for (const tab of state.tabs) {
+      const r = resolvePage(tab.path, menu, ctx);
+      if (r && 'page' in r && r.page.sub) found.push({ key: tab.key, ...r.page.sub });
+    }
+    return found;
+  }, [state.tabs, menu, ctx]);
+  return subApps && tabs.length > 0 ? subApps({ tabs, active: state.active, shown }) : null;
 }
 
 const renderTab = (tab: Tab) => <TabPage tab={tab} />;

@@ -45,7 +45,9 @@ export function ensureOwner(owner: string, check: (tab: Tab) => Omit<Tab, 'versi
     const tabs = [HOME_TAB];
     for (const t of restored.tabs.slice(1)) {
       const now = check(t);
-      if (now && !tabs.some((x) => x.key === now.key)) tabs.push({ ...now, version: 0 });
+      if (now && !tabs.some((x) => x.key === now.key)) {
+        tabs.push({ ...now, ...(t.given === undefined ? {} : { given: t.given }), version: 0 });
+      }
     }
     state = { tabs, active: tabs.some((t) => t.key === restored.active) ? restored.active : HOME_KEY };
   }

@@ -6,7 +6,7 @@ import { useLocation, useNavigate } from 'react-router';
 import { LIMITS } from '@portal/contracts';
 import { NOT_FOUND_PATH } from '../pages';
 import { dispatchTabs, useTabs } from './store';
-import { HOME_KEY, tabHref, type Tab, type TabsAction } from './tabs';
+import { HOME_KEY, tabHref, tabTitle, type Tab, type TabsAction } from './tabs';
 import './tab-strip.css';
 
 export const tabId = (key: string) => `tab-${encodeURIComponent(key)}`;
@@ -125,7 +125,7 @@ export function TabStrip() {
             selected={tab.key === active}
             // The one tab the Tab key reaches: the selected one, or home when none is.
             focusable={tab.key === (active ?? HOME_KEY)}
-            title={tab.title ?? (tab.titleKey ? t(tab.titleKey) : tab.path)}
+            title={tabTitle(tab, t)}
             onOpen={open}
             onAction={onAction}
             onKeyDown={onKeyDown}

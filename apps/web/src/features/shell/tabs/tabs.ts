@@ -16,6 +16,11 @@ export interface Tab {
   title: string | null;
   /** Translation key of a fixed title (home, the iframe detail pages, the workbench). */
   titleKey: string | null;
+  /**
+   * The title the tab was opened with, shown instead of the page's own: a sub-application's page
+   * outside the menu (`报修单 #12`), named by the navigation that opened it. Kept across visits.
+   */
+  given?: string;
   /** The entry asks to keep its page while hidden (meta keep-alive). */
   keepAlive: boolean;
   /** Raised by refresh: the page is built anew. */
@@ -65,13 +70,19 @@ export function tabsReducer(state: TabsState, action: TabsAction): TabsState {
       const at = state.tabs.findIndex((t) => t.key === action.tab.key);
       if (at === -1) return { tabs: [...state.tabs, { ...action.tab, version: 0 }], active: action.tab.key };
       const old = state.tabs[at]!;
+      const given = action.tab.given ?? old.given;
       const same =
         old.path === action.tab.path &&
         old.search === action.tab.search &&
         old.title === action.tab.title &&
+        old.given === given &&
         old.keepAlive === action.tab.keepAlive;
       if (same && state.active === old.key) return state;
-      const tabs = same ? state.tabs : state.tabs.map((t, i) => (i === at ? { ...action.tab, version: t.version } : t));
+      const tabs = same
+        ? state.tabs
+        : state.tabs.map((t, i) =>
+            i === at ? { ...action.tab, ...(given === undefined ? {} : { given }), version: t.version } : t,
+          );
       return { tabs, active: old.key };
     }
     case 'close': {
@@ -101,6 +112,10 @@ export function tabsReducer(state: TabsState, action: TabsAction): TabsState {
       };
   }
 }
+
+/** What a tab is called: the title it was given, its page's title, or its fixed title's key through `t`. */
+export const tabTitle = (tab: Tab, t: (key: string) => string): string =>
+  tab.given ?? tab.title ?? (tab.titleKey ? t(tab.titleKey) : tab.path);
 
 /** The address a tab opens. */
 export const tabHref = (t: Pick<Tab, 'path' | 'search'>) => `${t.path}${t.search}`;
@@ -150,6 +165,7 @@ export function parseStored(value: unknown): TabsState | null {
       search: t.search,
       title: typeof t.title === 'string' ? t.title : null,
       titleKey: typeof t.titleKey === 'string' ? t.titleKey : null,
+      ...(typeof t.given === 'string' ? { given: t.given.slice(0, 100) } : {}),
       keepAlive: t.keepAlive === true,
       version: 0,
     });
