@@ -108,13 +108,14 @@ function MicroApp({
     host.current!.appendChild(container);
     let cancelled = false;
     let mounted: MountedApp | null = null;
+    const routes = channel.current;
     setLoad({ state: 'loading' });
     const services = {
       navigate: (p: string, title?: string) => servicesRef.current.navigate(p, title),
       logout: () => servicesRef.current.logout(),
     };
     scriptHost
-      .mount({ code, entry, container, props: hostProps(code, channel.current, services), timeoutMs: LOAD_TIMEOUT_MS })
+      .mount({ code, entry, container, props: hostProps(code, routes, services), timeoutMs: LOAD_TIMEOUT_MS })
       .then(
         (app) => {
           if (cancelled) void app.destroy();
@@ -138,7 +139,7 @@ function MicroApp({
       );
     return () => {
       cancelled = true;
-      channel.current.listeners.clear();
+      routes.listeners.clear();
       void mounted?.destroy().finally(() => container.remove());
       if (!mounted) container.remove();
     };
