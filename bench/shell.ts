@@ -34,7 +34,7 @@ import { seedDemo } from '../apps/server/src/db/seed.js';
 import { hashPassword } from '../apps/server/src/modules/auth/auth.service.js';
 import { BYTE_BUDGETS, kb, noCache, recordAssets, type Asset, type AssetSummary } from '../e2e/support/assets.js';
 import { launch } from '../e2e/support/browser.js';
-import { go, signIn } from '../e2e/support/shell.js';
+import { go, openCloseCycles, parkSite, signIn } from '../e2e/support/shell.js';
 import { startChild, stopOnSignal } from './child.js';
 import { ascending, envNumber, machine, median, percentile, ROOT, round, runMain } from './common.js';
 import { printTables, writeBlock } from './report.js';
@@ -695,6 +695,59 @@ async function measureMemory(browser: Browser, base: string, leaves: Leaf[]): Pr
   }
 }
 
+// ---- g: sub-application and frame tabs, 20 open/close cycles (issue 18) ------------------------
+
+interface CyclesResult {
+  path: string;
+  firstMb: number;
+  lastMb: number;
+  growthMb: number;
+  comesBack: boolean;
+}
+
+/**
+ * The demo sub-application's tab and an embedded page's tab, each opened and closed 20 times (the
+ * same cycles as e2e/micro-apps.spec.ts): the JS heap after the first cycle and after the last.
+ */
+async function measureCycles(browser: Browser, base: string): Promise<CyclesResult[]> {
+  const context = await newContext(browser);
+  try {
+    await parkSite(context);
+    const page = await context.newPage();
+    await signIn(page, base);
+    await firstScreen(page);
+    const cdp = await context.newCDPSession(page);
+    const app = '[data-micro-app="park-services"]';
+    const runs: [string, () => Promise<unknown>, () => Promise<boolean>][] = [
+      [
+        '/park-services/repair',
+        () => page.locator(`${app} .park-row`).first().waitFor(),
+        async () => (await page.locator(app).count()) === 0,
+      ],
+      [
+        '/IframePageContent/serviceHall',
+        () => page.frameLocator('iframe.page-frame').locator('#q').waitFor(),
+        async () => (await page.locator('iframe.page-frame').count()) === 0,
+      ],
+    ];
+    const out: CyclesResult[] = [];
+    for (const [path, shown, gone] of runs) {
+      const { firstMb, lastMb } = await openCloseCycles(page, cdp, path, shown, gone);
+      const growthMb = round(lastMb - firstMb, 2);
+      out.push({
+        path,
+        firstMb: round(firstMb, 2),
+        lastMb: round(lastMb, 2),
+        growthMb,
+        comesBack: growthMb <= Math.max(TARGETS.memoryBackRatio * firstMb, TARGETS.memoryBackMb),
+      });
+    }
+    return out;
+  } finally {
+    await context.close();
+  }
+}
+
 // ---- report ------------------------------------------------------------------------------------
 
 /** The machine (common facts) and the browser measured. */
@@ -846,6 +899,10 @@ async function main(): Promise<number> {
         `(growth ${mem.roundGrowthMb} MB)`,
     );
 
+    log('g. a sub-application tab and a frame tab, 20 open/close cycles each');
+    const cycles = await measureCycles(browser, server.url);
+    for (const c of cycles) log(`   ${c.path}: ${c.firstMb} → ${c.lastMb} MB`);
+
     log(`f. Lighthouse (mobile profile) on the login page, ${settings.lighthouseRuns} runs`);
     const lh = await measureLighthouse(server.url, settings.lighthouseRuns);
     log(`   performance ${lh.runs.map((r) => r.performance).join(', ')}; accessibility ${lh.median.accessibility}`);
@@ -862,6 +919,7 @@ async function main(): Promise<number> {
       switchMedian: verdict(sw.medianMs < TARGETS.switchMs),
       switchP95: verdict(sw.p95Ms < TARGETS.switchMs),
       memoryComesBack: verdict(mem.comesBack),
+      cyclesComeBack: verdict(cycles.every((c) => c.comesBack)),
       lighthousePerformance: verdict(lh.median.performance >= TARGETS.lighthousePerformance),
       lighthouseAccessibility: verdict(lh.median.accessibility >= TARGETS.lighthouseAccessibility),
     } satisfies Record<string, Verdict>;
@@ -877,6 +935,7 @@ async function main(): Promise<number> {
       login: { runs: logins, medianMs: loginMedian },
       tabSwitch: sw,
       memory: mem,
+      cycles,
       lighthouse: lh,
       verdicts,
       serverErrorLines: serverErrors.slice(0, 20),
@@ -910,6 +969,7 @@ Menu of role ent_member: the demo menu plus ${results.menu.entries} entries (${M
 | d. Tab switch / baseline | ${sw.ratio} | | |
 | e. JS heap after closing ${settings.memoryTabs} tabs / on home before (first round; with ${settings.memoryTabs} tabs open ${mem.openRatio}) | ${mem.closedRatio} (${mem.closedDeltaMb >= 0 ? '+' : ''}${mem.closedDeltaMb} MB) | | |
 | e. Growth from the first round's close to a second round's: memory ${mem.comesBack ? 'comes back' : 'does not come back'} | ${mem.roundGrowthMb >= 0 ? '+' : ''}${mem.roundGrowthMb} MB | ≤ 10 % or 2 MB | ${verdicts.memoryComesBack} |
+${cycles.map((c) => `| g. \`${c.path}\`: JS heap after the first / the 20th open-and-close of its tab | ${c.firstMb} → ${c.lastMb} MB (${c.growthMb >= 0 ? '+' : ''}${c.growthMb}) | ≤ 10 % or 2 MB | ${verdict(c.comesBack)} |`).join('\n')}
 | f. Lighthouse performance, mobile profile, login page (median of ${lh.runs.length}: ${lh.runs.map((r) => r.performance).join(', ')}) | ${lh.median.performance} (first contentful paint ${lh.median.fcpMs} ms, largest ${lh.median.lcpMs} ms, blocking time ${lh.median.tbtMs} ms, speed index ${lh.median.speedIndexMs} ms, layout shift ${lh.median.cls}) | ≥ ${TARGETS.lighthousePerformance} | ${verdicts.lighthousePerformance} |
 | f. Lighthouse accessibility, login page | ${lh.median.accessibility} | ${TARGETS.lighthouseAccessibility} | ${verdicts.lighthouseAccessibility} |
 

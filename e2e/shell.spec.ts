@@ -44,8 +44,8 @@ const PAGES: [string, string][] = [
   ['/ent/dashboard', '企业看板'],
   ['/ent/reports', '企业报表'],
   ['/message/index', '我的消息'],
-  ['/services/repair', '物业报修'],
-  ['/services/meeting', '会议室预约'],
+  ['/park-services/repair', '物业报修'],
+  ['/park-services/meeting', '会议室预约'],
   ['/services/visitor', '访客登记'],
   ['/services/parking', '停车缴费'],
   ['/news', '园区资讯'],
@@ -140,9 +140,9 @@ describe('side layout, keep-alive on', () => {
     await expect
       .poll(() => page.locator('iframe.page-frame:visible').getAttribute('src'))
       .toBe('https://park.example.com/order/7');
-    // A foreign address is not framed.
+    // An address off the tenant's allow-list is not framed.
     await go(page, '/ProductInsideIframePage/?url=https%3A%2F%2Fevil.example%2F');
-    await page.getByText('该页面地址不可用').waitFor();
+    await page.getByText('该地址不允许嵌入').waitFor();
     // Route "0" and unknown entries are not found.
     await go(page, '/ent/draft');
     await page.waitForURL(/\/center\/404/);
@@ -201,7 +201,7 @@ describe('side layout, keep-alive on', () => {
     await page.keyboard.press('ArrowLeft');
     await expect.poll(() => page.evaluate(() => document.activeElement?.textContent)).toBe('物业报修');
     await page.keyboard.press('Enter');
-    await page.waitForURL(/\/center\/services\/repair/);
+    await page.waitForURL(/\/center\/park-services\/repair/);
     await page.keyboard.press('Home');
     await expect.poll(() => page.evaluate(() => document.activeElement?.textContent)).toBe('首页');
     await page.keyboard.press('ArrowRight');
@@ -335,7 +335,7 @@ describe('side layout, keep-alive on', () => {
     await page.getByText('本月概况').waitFor();
     expect(await page.locator('.shell-header, [role=tablist], .ant-layout-sider, .shell-footer').count()).toBe(0);
     await page.getByRole('link', { name: '物业报修' }).click();
-    await page.waitForURL(/\/center\/services\/repair\?iframe=1/);
+    await page.waitForURL(/\/center\/park-services\/repair\?iframe=1/);
     await page.getByRole('heading', { name: '物业报修' }).waitFor();
     expect(await page.locator('.shell-header, [role=tablist]').count()).toBe(0);
     await page.screenshot({ path: `${SHOTS}/shell-iframe-mode.png` });
@@ -389,7 +389,7 @@ describe('top menu layout (screen 8), keep-alive off', () => {
   });
   afterAll(async () => server?.stop());
 
-  it('shows a tab per root, sub-directories of the chosen root, follows the route, and reloads frames without keep-alive', async () => {
+  it('shows a tab per root, sub-directories of the chosen root, follows the route, and keeps frames without keep-alive', async () => {
     const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, bypassCSP: true });
     const hits = await parkSite(context);
     const page = await context.newPage();
@@ -400,7 +400,7 @@ describe('top menu layout (screen 8), keep-alive off', () => {
     }
     await top.getByRole('menuitem', { name: '园区服务' }).click();
     await page.locator('.shell-sider-sub').getByRole('menuitem', { name: '会议室预约' }).click();
-    await page.waitForURL(/\/center\/services\/meeting/);
+    await page.waitForURL(/\/center\/park-services\/meeting/);
     // A root without children navigates.
     await top.getByRole('menuitem', { name: '园区资讯' }).click();
     await page.waitForURL(/\/center\/news/);
@@ -411,15 +411,16 @@ describe('top menu layout (screen 8), keep-alive off', () => {
     await go(page, '/message/index');
     await expect.poll(() => top.locator('.ant-menu-item-selected').innerText()).toBe('消息中心');
 
-    // Without keep-alive a frame loads again on every visit.
+    // Even without keep-alive a frame stays while its tab is open (ADR 025): no second load.
     await go(page, '/links/policy');
     await expect.poll(() => hits.get('/policy')).toBe(1);
     await page.getByRole('tab', { name: '我的消息' }).click();
     await page.getByRole('tab', { name: '政策解读' }).click();
-    await expect.poll(() => hits.get('/policy')).toBe(2);
+    await page.frameLocator('iframe.page-frame').locator('#q').waitFor();
+    expect(hits.get('/policy')).toBe(1);
 
     expect(await axeViolations(page)).toEqual([]);
-    await shoot(context, server.url, 'top', '/services/meeting');
+    await shoot(context, server.url, 'top', '/park-services/meeting');
     await context.close();
   });
 });

@@ -44,7 +44,10 @@ export async function signedFetch(
 /** A new context in `lang` and its page, with the page's uncaught errors collected. */
 export async function openPage(browser: Browser, options: BrowserContextOptions, lang: 'zh' | 'en' = 'zh') {
   const context = await browser.newContext(options);
-  await context.addInitScript((v) => localStorage.setItem('portal_locale', JSON.stringify({ v, e: null })), lang);
+  // The portal's own document only: an embedded page of another origin may not use its storage.
+  await context.addInitScript((v) => {
+    if (window.top === window) localStorage.setItem('portal_locale', JSON.stringify({ v, e: null }));
+  }, lang);
   const page = await context.newPage();
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(e.message));

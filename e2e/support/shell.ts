@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import type { BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, CDPSession, Page } from 'playwright-core';
 
 /**
  * Types the test-mode answer of the image captcha once its image is shown: an answer counts only
@@ -147,4 +147,40 @@ export async function submitSignOnForm(page: Page, username = 'member') {
   await page.locator('#password').fill('Demo@2026!');
   await fillCaptcha(page);
   await page.keyboard.press('Enter');
+}
+
+/** The page's JS heap in MB after two forced collections (CDP), once its work has settled. */
+export async function heapMb(cdp: CDPSession): Promise<number> {
+  await new Promise((r) => setTimeout(r, 500));
+  await cdp.send('HeapProfiler.collectGarbage');
+  await cdp.send('HeapProfiler.collectGarbage');
+  return (await cdp.send('Runtime.getHeapUsage')).usedSize / 1024 / 1024;
+}
+
+/**
+ * Opens `path` in a tab until `shown` resolves, closes the tab until `gone` is true, `cycles` times:
+ * the heap after the first cycle and after the last (issue 18: the second must be within 10 % or
+ * 2 MB of the first). Shared by the e2e test and bench/shell.ts.
+ */
+export async function openCloseCycles(
+  page: Page,
+  cdp: CDPSession,
+  path: string,
+  shown: () => Promise<unknown>,
+  gone: () => Promise<boolean>,
+  cycles = 20,
+): Promise<{ firstMb: number; lastMb: number }> {
+  let firstMb = NaN;
+  for (let i = 1; i <= cycles; i++) {
+    await go(page, path);
+    await shown();
+    await page.locator('[role=tab][aria-selected=true] .tab-strip-close').click();
+    const deadline = Date.now() + 10_000;
+    while (!(await gone())) {
+      if (Date.now() > deadline) throw new Error(`${path}: still there after its tab closed`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    if (i === 1) firstMb = await heapMb(cdp);
+  }
+  return { firstMb, lastMb: await heapMb(cdp) };
 }

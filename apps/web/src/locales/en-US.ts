@@ -244,7 +244,9 @@ const enUS: Messages = {
   microApps: {
     loading: 'Loading {{name}}…',
     failed: '{{name}} could not be loaded',
-    timedOut: '{{name}} did not finish loading within {{seconds}} s',
+    timedOut: '{{name}} did not finish loading within {{seconds}} s; please try again later.',
+    unreachable:
+      "The application cannot be reached right now. Check the network and try again; if it still fails, tell the park's administrator.",
     retry: 'Try again',
   },
   notices: {

@@ -239,7 +239,8 @@ const zhCN = {
   microApps: {
     loading: '正在加载{{name}}…',
     failed: '{{name}}加载失败',
-    timedOut: '{{name}}在 {{seconds}} 秒内未能加载完成',
+    timedOut: '{{name}}在 {{seconds}} 秒内未能加载完成，请稍后重试。',
+    unreachable: '暂时无法连接该应用，请检查网络后重试；如仍无法加载，请联系园区管理员。',
     retry: '重试',
   },
   notices: {

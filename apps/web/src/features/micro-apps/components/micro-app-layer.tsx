@@ -127,13 +127,13 @@ function MicroApp({
         (err: unknown) => {
           if (cancelled) return;
           const timedOut = err instanceof Error && /did not load within/.test(err.message);
+          // The reason for whoever looks into it; the person at the screen gets what to do.
+          console.warn(`sub-application ${code} did not load:`, err);
           setLoad({
             state: 'failed',
             message: timedOut
               ? t('microApps.timedOut', { name, seconds: LOAD_TIMEOUT_MS / 1000 })
-              : err instanceof Error
-                ? err.message
-                : String(err),
+              : t('microApps.unreachable'),
           });
         },
       );
@@ -147,16 +147,15 @@ function MicroApp({
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [code, entry, attempt]);
 
-  // The window's scroll position of this application, kept while another tab is shown.
+  // The window's scroll position of this application, kept while another tab is shown. Layout
+  // effects: the listener goes before the browser clamps the scroll to the next page's height.
   const scrollY = useRef(0);
-  useEffect(() => {
+  useLayoutEffect(() => {
     if (!visible) return;
+    window.scrollTo(0, scrollY.current);
     const keep = () => (scrollY.current = window.scrollY);
     window.addEventListener('scroll', keep, { passive: true });
     return () => window.removeEventListener('scroll', keep);
-  }, [visible]);
-  useLayoutEffect(() => {
-    if (visible) window.scrollTo(0, scrollY.current);
   }, [visible]);
 
   return (
@@ -174,7 +173,7 @@ function MicroApp({
           title={t('microApps.failed', { name })}
           subTitle={load.message}
           extra={
-            <Button type="primary" onClick={() => setAttempt((a) => a + 1)}>
+            <Button type="primary" autoInsertSpace={false} onClick={() => setAttempt((a) => a + 1)}>
               {t('microApps.retry')}
             </Button>
           }
