@@ -7,6 +7,7 @@
  */
 import { mkdirSync } from 'node:fs';
 import type { RuntimeConfig } from '@portal/contracts';
+import pg from 'pg';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launch, signedFetch } from './support/browser.js';
@@ -297,11 +298,21 @@ describe('side layout, keep-alive on', () => {
     await context.close();
   });
 
-  it('warns when the park home has no address, and switches the language after asking', async () => {
+  it("opens the park's home page, warns when it has no address, and switches the language after asking", async () => {
     const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+    await parkSite(context);
     const page = await context.newPage();
     await signIn(page, server.url);
     await go(page, '/ent/colist');
+    // Without domianURL the link opens the tenant's own home page (getDefaultSubManList).
+    await page.getByRole('button', { name: '返回园区首页' }).click();
+    await page.waitForURL('https://park.example.com/');
+    await page.goBack();
+    await page.getByRole('button', { name: '返回园区首页' }).waitFor();
+    const db = new pg.Client({ connectionString: server.databaseUrl });
+    await db.connect();
+    await db.query('UPDATE tenants SET home_url = NULL');
+    await db.end();
     await page.getByRole('button', { name: '返回园区首页' }).click();
     await page.getByText('园区首页地址未配置！').waitFor();
 

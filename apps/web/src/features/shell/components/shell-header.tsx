@@ -12,11 +12,13 @@ import { Avatar, Button, Dropdown, Layout, Tooltip } from 'antd';
 import { useEffect, useState, type ReactNode } from 'react';
 import { useTranslation } from '../../../lib/i18n';
 import { useLocation, useNavigate } from 'react-router';
+import type { SubManagement } from '@portal/contracts';
+import { request } from '../../../lib/api/client';
 import { runtimeConfig } from '../../../lib/config';
 import { toast } from '../../../lib/feedback';
 import { Authorized } from '../../../lib/permissions';
 import { useSession } from '../../../lib/session';
-import { WORKBENCH_APP } from '../pages';
+import { httpUrl, WORKBENCH_APP } from '../pages';
 import type { LayoutTheme } from '../theme';
 import { usePageContext } from '../use-page-context';
 
@@ -61,9 +63,19 @@ export function ShellHeader(props: ShellHeaderProps) {
     else void document.documentElement.requestFullscreen?.();
   };
 
-  // §8: the link without an address warns 园区首页地址未配置！ instead of going nowhere.
-  const backToPortal = () => {
-    if (cfg.domianURL) window.location.assign(cfg.domianURL);
+  // The configured address, else the tenant's own home page (getDefaultSubManList's homeUrl); §8:
+  // with neither, the link warns 园区首页地址未配置！ instead of going nowhere.
+  const backToPortal = async () => {
+    const home =
+      cfg.domianURL ||
+      httpUrl(
+        (
+          await request<SubManagement>('/api/front/subsystemManagement/getDefaultSubManList', {
+            failures: { handledBy: 'back-to-portal' },
+          }).catch(() => null)
+        )?.homeUrl,
+      );
+    if (home) window.location.assign(home);
     else toast('warning', t('shell.portalUnset'));
   };
 
@@ -93,7 +105,12 @@ export function ShellHeader(props: ShellHeaderProps) {
           </Button>
         ) : null}
         {cfg.homePortalLink ? (
-          <Button type="text" icon={<HomeOutlined />} onClick={backToPortal} aria-label={t('shell.backToPortal')}>
+          <Button
+            type="text"
+            icon={<HomeOutlined />}
+            onClick={() => void backToPortal()}
+            aria-label={t('shell.backToPortal')}
+          >
             {phone ? null : t('shell.backToPortal')}
           </Button>
         ) : null}
