@@ -34,7 +34,7 @@ import { seedDemo } from '../apps/server/src/db/seed.js';
 import { hashPassword } from '../apps/server/src/modules/auth/auth.service.js';
 import { BYTE_BUDGETS, kb, noCache, recordAssets, type Asset, type AssetSummary } from '../e2e/support/assets.js';
 import { launch } from '../e2e/support/browser.js';
-import { go, openCloseCycles, parkSite, signIn } from '../e2e/support/shell.js';
+import { go, openCloseCycles, pageMemory, parkSite, signIn } from '../e2e/support/shell.js';
 import { startChild, stopOnSignal } from './child.js';
 import { ascending, envNumber, machine, median, percentile, ROOT, round, runMain } from './common.js';
 import { printTables, writeBlock } from './report.js';
@@ -109,7 +109,6 @@ const ICONS = [
 ];
 
 const log = (msg: string) => process.stdout.write(`[shell-bench] ${msg}\n`);
-const mb = (bytes: number) => round(bytes / 1024 / 1024, 2);
 
 // ---- the 2,000-entry menu ----------------------------------------------------------------------
 
@@ -597,18 +596,14 @@ interface Memory {
 }
 
 async function memory(page: Page, cdp: CDPSession): Promise<Memory> {
-  await sleep(1000); // let effects, transitions and idle callbacks finish
-  await cdp.send('HeapProfiler.collectGarbage');
-  await cdp.send('HeapProfiler.collectGarbage');
-  const heap = await cdp.send('Runtime.getHeapUsage');
-  const { metrics } = await cdp.send('Performance.getMetrics');
-  const metric = (name: string) => metrics.find((m) => m.name === name)?.value ?? NaN;
+  // A second's settling: effects, transitions and idle callbacks finish first.
+  const { heapUsedMb, heapTotalMb, nodes, listeners, documents } = await pageMemory(cdp, 1000);
   return {
-    heapUsedMb: mb(heap.usedSize),
-    heapTotalMb: mb(heap.totalSize),
-    nodes: metric('Nodes'),
-    listeners: metric('JSEventListeners'),
-    documents: metric('Documents'),
+    heapUsedMb,
+    heapTotalMb,
+    nodes,
+    listeners,
+    documents,
     tabs: await tabCount(page),
     ...(await page.evaluate(() => ({
       menuItems: document.querySelectorAll('.shell-sider .ant-menu-item').length,
@@ -666,7 +661,6 @@ async function measureMemory(browser: Browser, base: string, leaves: Leaf[]): Pr
     await signIn(page, base);
     await firstScreen(page);
     const cdp = await context.newCDPSession(page);
-    await cdp.send('Performance.enable');
     const baseline = await memory(page, cdp);
     log(`memory on home: ${baseline.heapUsedMb} MB, ${baseline.nodes} nodes, ${baseline.listeners} listeners`);
 

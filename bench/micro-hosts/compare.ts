@@ -19,6 +19,7 @@ import type { CDPSession, Page } from 'playwright-core';
 import { build } from 'vite';
 import { documentPolicy } from '../../apps/server/src/platform/security-headers.js';
 import { launch } from '../../e2e/support/browser.js';
+import { pageMemory, type PageMemory } from '../../e2e/support/shell.js';
 import { ROOT, median, round, runMain } from '../common.js';
 import { printTables, writeBlock } from '../report.js';
 
@@ -33,7 +34,6 @@ const CYCLES = 20;
 const CANDIDATES = ['qiankun', 'wujie', 'script'] as const;
 const SUB_DIST = join(ROOT, 'apps/demo-micro-app/dist');
 const log = (msg: string) => process.stdout.write(`[micro-hosts] ${msg}\n`);
-const mb = (bytes: number) => round(bytes / 1024 / 1024, 2);
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -90,30 +90,6 @@ function pageScriptBytes(pagesDir: string, name: string): number {
   return [...seen].reduce((sum, f) => sum + gzipSync(readFileSync(join(pagesDir, f)), { level: 9 }).length, 0);
 }
 
-interface Memory {
-  heapMb: number;
-  documents: number;
-  frames: number;
-  nodes: number;
-  listeners: number;
-}
-
-async function memory(cdp: CDPSession): Promise<Memory> {
-  await new Promise((r) => setTimeout(r, 500));
-  await cdp.send('HeapProfiler.collectGarbage');
-  await cdp.send('HeapProfiler.collectGarbage');
-  const heap = await cdp.send('Runtime.getHeapUsage');
-  const { metrics } = await cdp.send('Performance.getMetrics');
-  const metric = (name: string) => metrics.find((m) => m.name === name)?.value ?? NaN;
-  return {
-    heapMb: mb(heap.usedSize),
-    documents: metric('Documents'),
-    frames: metric('Frames'),
-    nodes: metric('Nodes'),
-    listeners: metric('JSEventListeners'),
-  };
-}
-
 /** Whether the candidate shows the sub-application under the portal's policy, and what the browser refused. */
 async function underPolicy(page: Page, base: string, name: string): Promise<{ works: boolean; refused: string[] }> {
   await page.addInitScript(() => {
@@ -151,9 +127,9 @@ async function measure(page: Page, cdp: CDPSession, base: string, name: string) 
   page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
   await page.goto(`${base}/pages/${name}.html`);
   await page.waitForFunction(() => 'candidate' in window);
-  const before = await memory(cdp);
+  const before = await pageMemory(cdp);
   const openMs: number[] = [];
-  let afterFirst: Memory | null = null;
+  let afterFirst: PageMemory | null = null;
   for (let i = 1; i <= CYCLES; i++) {
     openMs.push(
       await page.evaluate(async () => {
@@ -163,18 +139,18 @@ async function measure(page: Page, cdp: CDPSession, base: string, name: string) 
       }),
     );
     await page.evaluate(() => window.candidate.close());
-    if (i === 1) afterFirst = await memory(cdp);
+    if (i === 1) afterFirst = await pageMemory(cdp);
   }
-  const after = await memory(cdp);
-  const growthMb = round(after.heapMb - afterFirst!.heapMb, 2);
+  const after = await pageMemory(cdp);
+  const growthMb = round(after.heapUsedMb - afterFirst!.heapUsedMb, 2);
   return {
     before,
     afterFirst: afterFirst!,
     after,
     growthMb,
-    growthRatio: round(growthMb / afterFirst!.heapMb, 3),
+    growthRatio: round(growthMb / afterFirst!.heapUsedMb, 3),
     /** The issue's rule: back within 10 % or 2 MB of the level after the first cycle. */
-    comesBack: growthMb <= Math.max(0.1 * afterFirst!.heapMb, 2),
+    comesBack: growthMb <= Math.max(0.1 * afterFirst!.heapUsedMb, 2),
     coldMs: round(openMs[0]!, 1),
     warmMedianMs: round(median(openMs.slice(1)), 1),
     errors: [...new Set(errors)].slice(0, 5),
@@ -234,7 +210,7 @@ runMain('micro-hosts', async () => {
     }
     const row = (name: string) => {
       const r = results[name]!;
-      return `| ${name} | ${r.before.heapMb} → ${r.afterFirst.heapMb} → ${r.after.heapMb} MB | ${r.growthMb >= 0 ? '+' : ''}${r.growthMb} MB (${round(r.growthRatio * 100, 1)} %) | ${r.after.documents} / ${r.after.frames} / ${r.after.listeners} | ${r.coldMs} / ${r.warmMedianMs} ms | ${r.libraryGzipKb} KB | ${r.comesBack ? 'PASS' : 'FAIL'} | ${r.csp.works ? 'works' : `blocked (${r.csp.refused.join('; ') || 'no content within 10 s'})`} |`;
+      return `| ${name} | ${r.before.heapUsedMb} → ${r.afterFirst.heapUsedMb} → ${r.after.heapUsedMb} MB | ${r.growthMb >= 0 ? '+' : ''}${r.growthMb} MB (${round(r.growthRatio * 100, 1)} %) | ${r.after.documents} / ${r.after.frames} / ${r.after.listeners} | ${r.coldMs} / ${r.warmMedianMs} ms | ${r.libraryGzipKb} KB | ${r.comesBack ? 'PASS' : 'FAIL'} | ${r.csp.works ? 'works' : `blocked (${r.csp.refused.join('; ') || 'no content within 10 s'})`} |`;
     };
     const md = `### Micro-frontend hosts compared (ADR 025)
 

@@ -149,12 +149,37 @@ export async function submitSignOnForm(page: Page, username = 'member') {
   await page.keyboard.press('Enter');
 }
 
-/** The page's JS heap in MB after two forced collections (CDP), once its work has settled. */
-export async function heapMb(cdp: CDPSession): Promise<number> {
-  await new Promise((r) => setTimeout(r, 500));
+export interface PageMemory {
+  heapUsedMb: number;
+  heapTotalMb: number;
+  nodes: number;
+  listeners: number;
+  documents: number;
+  frames: number;
+}
+
+/**
+ * What the page holds after two forced collections (CDP), once its work has settled for
+ * `settleMs`: the JS heap, DOM nodes, listeners, documents and frames. Shared by the e2e tests and
+ * the benchmarks, so they measure alike.
+ */
+export async function pageMemory(cdp: CDPSession, settleMs = 500): Promise<PageMemory> {
+  await new Promise((r) => setTimeout(r, settleMs));
+  await cdp.send('Performance.enable');
   await cdp.send('HeapProfiler.collectGarbage');
   await cdp.send('HeapProfiler.collectGarbage');
-  return (await cdp.send('Runtime.getHeapUsage')).usedSize / 1024 / 1024;
+  const heap = await cdp.send('Runtime.getHeapUsage');
+  const { metrics } = await cdp.send('Performance.getMetrics');
+  const metric = (name: string) => metrics.find((m) => m.name === name)?.value ?? NaN;
+  const mb = (bytes: number) => Math.round((bytes / 1024 / 1024) * 100) / 100;
+  return {
+    heapUsedMb: mb(heap.usedSize),
+    heapTotalMb: mb(heap.totalSize),
+    nodes: metric('Nodes'),
+    listeners: metric('JSEventListeners'),
+    documents: metric('Documents'),
+    frames: metric('Frames'),
+  };
 }
 
 /**
@@ -180,7 +205,7 @@ export async function openCloseCycles(
       if (Date.now() > deadline) throw new Error(`${path}: still there after its tab closed`);
       await new Promise((r) => setTimeout(r, 50));
     }
-    if (i === 1) firstMb = await heapMb(cdp);
+    if (i === 1) firstMb = (await pageMemory(cdp)).heapUsedMb;
   }
-  return { firstMb, lastMb: await heapMb(cdp) };
+  return { firstMb, lastMb: (await pageMemory(cdp)).heapUsedMb };
 }

@@ -1,7 +1,7 @@
 import type { Booking, Room } from '@portal/contracts';
 import { useMemo, useState, type FormEvent } from 'react';
 import { useHost, useTexts } from './host';
-import { Failed } from './repairs';
+import { Failed, TextField } from './repairs';
 import { useCall } from './use-call';
 
 /** Today in park (China) time, `YYYY-MM-DD`. */
@@ -155,16 +155,14 @@ function BookingForm({ rooms, date, onBooked }: { rooms: Room[]; date: string; o
           ))}
         </select>
       </label>
-      <label className="park-field park-field-wide">
-        <span>{t.subject}</span>
-        <input
-          name="subject"
-          value={subject}
-          maxLength={60}
-          placeholder={t.subjectPlaceholder}
-          onChange={(e) => setSubject(e.target.value)}
-        />
-      </label>
+      <TextField
+        name="subject"
+        label={t.subject}
+        value={subject}
+        placeholder={t.subjectPlaceholder}
+        wide
+        onChange={setSubject}
+      />
       <div className="park-actions">
         <button type="submit" className="park-button park-button-primary" disabled={busy}>
           {t.book}

@@ -78,30 +78,22 @@ function ReportForm({ onReported }: { onReported: () => void }) {
   return (
     <form className="park-card park-form" onSubmit={submit} noValidate>
       <h3 className="park-subheading">{t.newRepair}</h3>
-      <label className="park-field">
-        <span>{t.title}</span>
-        <input
-          name="title"
-          value={title}
-          maxLength={60}
-          placeholder={t.titlePlaceholder}
-          aria-invalid={touched && short(title)}
-          onChange={(e) => setTitle(e.target.value)}
-        />
-        {touched && short(title) ? <em role="alert">{t.required}</em> : null}
-      </label>
-      <label className="park-field">
-        <span>{t.location}</span>
-        <input
-          name="location"
-          value={location}
-          maxLength={60}
-          placeholder={t.locationPlaceholder}
-          aria-invalid={touched && short(location)}
-          onChange={(e) => setLocation(e.target.value)}
-        />
-        {touched && short(location) ? <em role="alert">{t.required}</em> : null}
-      </label>
+      <TextField
+        name="title"
+        label={t.title}
+        value={title}
+        placeholder={t.titlePlaceholder}
+        error={touched && short(title) ? t.required : null}
+        onChange={setTitle}
+      />
+      <TextField
+        name="location"
+        label={t.location}
+        value={location}
+        placeholder={t.locationPlaceholder}
+        error={touched && short(location) ? t.required : null}
+        onChange={setLocation}
+      />
       <label className="park-field park-field-wide">
         <span>{t.description}</span>
         <textarea
@@ -123,6 +115,32 @@ function ReportForm({ onReported }: { onReported: () => void }) {
         ) : null}
       </div>
     </form>
+  );
+}
+
+/** A labelled one-line field of at most 60 characters, with its message under it. */
+export function TextField(props: {
+  name: string;
+  label: string;
+  value: string;
+  placeholder: string;
+  error?: string | null;
+  wide?: boolean;
+  onChange: (value: string) => void;
+}) {
+  return (
+    <label className={props.wide ? 'park-field park-field-wide' : 'park-field'}>
+      <span>{props.label}</span>
+      <input
+        name={props.name}
+        value={props.value}
+        maxLength={60}
+        placeholder={props.placeholder}
+        aria-invalid={Boolean(props.error)}
+        onChange={(e) => props.onChange(e.target.value)}
+      />
+      {props.error ? <em role="alert">{props.error}</em> : null}
+    </label>
   );
 }
 

@@ -103,7 +103,7 @@ describe('role switch', () => {
   it('switches to another role the user holds', async () => {
     const data = await menuData(memberToken, `?roleId=${demoRole.ent_admin}`);
     expect(names(data.menu)).toContain('entMemberInvite');
-    expect(actions(data.auth)).toEqual(['colist', 'ent:invite', 'messageIndex']);
+    expect(actions(data.auth)).toEqual(['colist', 'ent:invite', 'messageIndex', 'repair:handle']);
     const back = await menuData(memberToken, `?roleId=${demoRole.ent_member}`);
     expect(names(back.menu)).not.toContain('entMemberInvite');
   });
@@ -228,7 +228,9 @@ describe('entry flags are data; the client decides what to show', () => {
       'ent:export',
       'ent:invite',
       'messageIndex',
+      'microapp:manage',
       'notice:publish',
+      'repair:handle',
       'wf:approve',
     ]);
     expect(data.allAuth.find((p) => p.action === 'ent:export')).toMatchObject({ status: '0', type: '1' });
