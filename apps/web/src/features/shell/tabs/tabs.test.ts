@@ -4,6 +4,7 @@ import {
   aliveKeys,
   initialTabs,
   parseStored,
+  tabTitle,
   tabsReducer,
   touch,
   type TabsAction,
@@ -71,6 +72,18 @@ describe('tab strip state', () => {
     expect([keys(right), right.active]).toEqual([[HOME_KEY, 'a', 'b'], 'b']);
     const all = tabsReducer(at('b'), { type: 'closeAll' });
     expect(all).toEqual(initialTabs());
+  });
+
+  it('keeps the title a navigation gave a tab across later visits that give none', () => {
+    const given = { type: 'visit', tab: { ...visit('d').tab, given: '报修单 #12' } } as const;
+    const s = run(visit('a'), given, visit('a'), visit('d'));
+    const d = s.tabs.find((t) => t.key === 'd')!;
+    expect(d.given).toBe('报修单 #12');
+    expect(tabTitle(d, (k) => k)).toBe('报修单 #12');
+    // Stored and restored with the tab.
+    expect(parseStored(JSON.parse(JSON.stringify(s)))!.tabs.find((t) => t.key === 'd')!.given).toBe('报修单 #12');
+    expect(tabTitle(s.tabs.find((t) => t.key === 'a')!, (k) => k)).toBe('A');
+    expect(tabTitle(initialTabs().tabs[0]!, (k) => `t:${k}`)).toBe('t:shell.home');
   });
 
   it('refresh raises the version of that tab only', () => {
