@@ -33,6 +33,18 @@ interface Entry {
 
 /** Scripts already run in this page, by address: a script runs once; its lifecycles are kept. */
 const loaded = new Map<string, Promise<Lifecycles | null>>();
+/** Entries already read in this page, by address (its scripts run once anyway); a failure is forgotten. */
+const entries = new Map<string, Promise<Entry>>();
+
+function entryOf(entry: string, signal: AbortSignal): Promise<Entry> {
+  let read = entries.get(entry);
+  if (!read) {
+    read = readEntry(entry, signal);
+    entries.set(entry, read);
+    read.catch(() => entries.delete(entry));
+  }
+  return read;
+}
 const bootstrapped = new WeakSet<Lifecycles>();
 
 const isLifecycles = (v: unknown): v is Lifecycles =>
@@ -108,7 +120,7 @@ export const scriptHost: MicroAppAdapter = {
     window.__PORTAL_HOST__ = true;
     const { lifecycles, root } = await withTimeout(
       async (signal) => {
-        const found = await readEntry(entry, signal);
+        const found = await entryOf(entry, signal);
         const root = container.shadowRoot ?? container.attachShadow({ mode: 'open' });
         root.replaceChildren();
         // Style sheets first, and waited for: the sub-application never shows unstyled.
