@@ -82,7 +82,12 @@ describe('tab strip state', () => {
     expect(tabTitle(d, (k) => k)).toBe('报修单 #12');
     // Stored and restored with the tab.
     expect(parseStored(JSON.parse(JSON.stringify(s)))!.tabs.find((t) => t.key === 'd')!.given).toBe('报修单 #12');
-    expect(tabTitle(s.tabs.find((t) => t.key === 'a')!, (k) => k)).toBe('A');
+    expect(
+      tabTitle(
+        s.tabs.find((t) => t.key === 'a')!,
+        (k) => k,
+      ),
+    ).toBe('A');
     expect(tabTitle(initialTabs().tabs[0]!, (k) => `t:${k}`)).toBe('t:shell.home');
   });
 
