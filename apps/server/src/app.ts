@@ -44,6 +44,9 @@ import { createMembersService } from './modules/members/members.service.js';
 import { createMenusRepository } from './modules/menus/menus.repository.js';
 import { menusRoutes } from './modules/menus/menus.routes.js';
 import { createNoticesRepository } from './modules/notices/notices.repository.js';
+import { createDevicesRepository } from './modules/devices/devices.repository.js';
+import { devicesRoutes, ingestRoutes } from './modules/devices/devices.routes.js';
+import { createDevicesService } from './modules/devices/devices.service.js';
 import { createMicroAppsRepository } from './modules/micro-apps/micro-apps.repository.js';
 import { microAppsRoutes } from './modules/micro-apps/micro-apps.routes.js';
 import { createMicroAppsService } from './modules/micro-apps/micro-apps.service.js';
@@ -277,6 +280,12 @@ export async function buildApp({ config, db, secrets, logger }: AppDeps) {
     announce: (userIds) => events.announce(userIds),
   });
   const microApps = createMicroAppsService({ repo: createMicroAppsRepository(db), guard, bus });
+  const devices = createDevicesService({
+    repo: createDevicesRepository(db),
+    guard,
+    limiter,
+    tenantOf: (code) => tenants.idOf(code),
+  });
   const verifySignature = createSignatureVerifier(
     createNonceStore(relaxed, { warn: (message, err) => app.log.warn({ err }, message) }),
     secrets.signSecret,
@@ -289,7 +298,8 @@ export async function buildApp({ config, db, secrets, logger }: AppDeps) {
 
   await app.register(healthRoutes, { db });
 
-  // Every /api call is signed (ARCHITECTURE §4); downloads under /api/resources are not.
+  // Every /api call is signed (ARCHITECTURE §4); downloads under /api/resources and the devices'
+  // ingest API under /api/ingest are not.
   await app.register(async (api) => {
     api.addHook('preValidation', async (req) => verifySignature(req));
     await api.register(captchaRoutes, { captcha, behaviour });
@@ -329,11 +339,14 @@ export async function buildApp({ config, db, secrets, logger }: AppDeps) {
     await api.register(noticesRoutes, { notices });
     await api.register(eventsRoutes, { events });
     await api.register(microAppsRoutes, { microApps });
+    await api.register(devicesRoutes, { devices });
     await api.register(parkServicesRoutes, {
       park: createParkServicesService({ repo: createParkServicesRepository(db), guard, limiter }),
     });
   });
   await app.register(downloadRoutes, { files });
+  // Devices sign with their own credential, not the browser's secret.
+  await app.register(ingestRoutes, { devices });
 
   // The sign-on server's protocol and the portal's single-logout receiver: unsigned, as CAS is.
   const webDist = config.webDist ?? DEFAULT_WEB_DIST;

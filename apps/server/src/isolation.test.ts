@@ -31,7 +31,10 @@ type Kind =
   | 'microApp'
   | 'room'
   | 'repair'
-  | 'booking';
+  | 'booking'
+  | 'device'
+  | 'credential'
+  | 'alert';
 
 /** What each id-like field names; `path:field` where a name means different things on different routes. */
 const KINDS: Record<string, Kind> = {
@@ -66,6 +69,10 @@ const KINDS: Record<string, Kind> = {
   '/api/front/park/repairs/:id:id': 'repair',
   '/api/front/park/repairs/:id/status:id': 'repair',
   '/api/front/park/bookings/:id/cancel:id': 'booking',
+  '/api/admin/devices/:id/credentials:id': 'device',
+  '/api/admin/device-credentials/:id/revoke:id': 'credential',
+  '/api/front/device-alerts/:id/acknowledge:id': 'alert',
+  '/api/front/device-alerts/:id/close:id': 'alert',
 };
 /**
  * Fields the spec lists that the server accepts and ignores (spec §7 infoV2 and allPermissionV2
@@ -88,7 +95,7 @@ const IGNORED = new Set([
  * Id-like names that name no object of a tenant (`path:field` where only one route means so): a
  * registration's code is the key it is saved under in the caller's own tenant.
  */
-const NOT_OBJECTS = new Set(['token', '/api/admin/micro-apps:code']);
+const NOT_OBJECTS = new Set(['token', '/api/admin/micro-apps:code', '/api/admin/devices:code']);
 const ID_LIKE = /(?:Id|Ids|Code|Codes|Wb)$|^(?:id|code)$/;
 
 type Part = 'querystring' | 'params' | 'body';
@@ -137,6 +144,9 @@ const UNKNOWN: Record<Kind, string> = {
   room: '987654321',
   repair: '987654321',
   booking: '987654321',
+  device: '987654321',
+  credential: '987654321',
+  alert: '987654321',
 };
 
 async function objectsOf(tenantId: number): Promise<Record<Kind, string[]>> {
@@ -162,6 +172,12 @@ async function objectsOf(tenantId: number): Promise<Record<Kind, string[]>> {
     room: await list(sql`SELECT id AS v FROM park_rooms WHERE tenant_id = ${tenantId} ORDER BY id`),
     repair: await list(sql`SELECT id AS v FROM park_repairs WHERE tenant_id = ${tenantId} ORDER BY id`),
     booking: await list(sql`SELECT id AS v FROM park_bookings WHERE tenant_id = ${tenantId} ORDER BY id`),
+    device: await list(sql`SELECT id AS v FROM devices WHERE tenant_id = ${tenantId} ORDER BY id`),
+    credential: await list(sql`SELECT id AS v FROM device_credentials WHERE tenant_id = ${tenantId} ORDER BY id`),
+    // Open ones first: the sweep tells A's own by an answer other than an unknown id's.
+    alert: await list(
+      sql`SELECT id AS v FROM device_alerts WHERE tenant_id = ${tenantId} ORDER BY state = 'open' DESC, id`,
+    ),
   };
 }
 
@@ -186,7 +202,8 @@ beforeAll(async () => {
   await ctx.db.execute(sql`
     INSERT INTO role_permissions (role_id, permission_id)
     SELECT r.id, p.id FROM roles r
-    JOIN permissions p ON p.tenant_id = r.tenant_id AND p.code IN ('notice:publish', 'microapp:manage')
+    JOIN permissions p ON p.tenant_id = r.tenant_id
+      AND p.code IN ('notice:publish', 'microapp:manage', 'device:manage', 'alert:handle')
     JOIN tenants t ON t.id = r.tenant_id WHERE t.code = 'demo' AND r.code = 'ent_admin'`);
   // Each admin's repair requests and future bookings of the demo sub-application's services.
   await ctx.db.execute(sql`
@@ -196,6 +213,10 @@ beforeAll(async () => {
     INSERT INTO park_bookings (tenant_id, room_id, user_id, subject, starts_at, ends_at)
     SELECT r.tenant_id, r.id, u.id, '例会', now() + interval '2 days', now() + interval '2 days 1 hour'
     FROM park_rooms r JOIN users u ON u.tenant_id = r.tenant_id AND u.username = 'admin'`);
+  // A credential of each tenant's every device (the seed makes them only for the demo's file).
+  await ctx.db.execute(sql`
+    INSERT INTO device_credentials (tenant_id, device_id, key_id, secret_hash)
+    SELECT tenant_id, id, substr(md5(random()::text), 1, 12), md5(random()::text) FROM devices`);
   const [a] = (await ctx.db.execute<{ id: number }>(sql`SELECT id FROM tenants WHERE code = 'demo'`)).rows;
   objects.A = await objectsOf(Number(a!.id));
   objects.B = await objectsOf(tenantB);

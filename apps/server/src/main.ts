@@ -4,10 +4,11 @@
  */
 // First: sizes the threadpool before any import can start it.
 import './platform/threadpool.js';
+import { join } from 'node:path';
 import pino from 'pino';
 import { buildApp, loggerOptions } from './app.js';
 import { openDatabase } from './db/open.js';
-import { seedDemo } from './db/seed.js';
+import { DEMO_DEVICES_FILE, seedDemo } from './db/seed.js';
 import { seedIndustries } from './modules/catalog/industries-seed.js';
 import { hashPassword } from './modules/auth/auth.service.js';
 import { ConfigError, loadConfig } from './platform/config.js';
@@ -41,6 +42,7 @@ async function main(): Promise<void> {
     const demo = await seedDemo(db, {
       passwordHash: await hashPassword(config.demoPassword),
       filesDir: config.filesDir,
+      devicesFile: join(config.dataDir, DEMO_DEVICES_FILE),
     });
     if (demo.result === 'created') log.info('demo tenant "demo" seeded');
     if (demo.result === 'updated') log.info(`demo tenant "demo" brought up to date: ${demo.added} rows added`);

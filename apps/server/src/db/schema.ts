@@ -6,6 +6,7 @@ import { sql } from 'drizzle-orm';
 import {
   bigint,
   boolean,
+  doublePrecision,
   index,
   integer,
   jsonb,
@@ -390,6 +391,100 @@ export const parkBookings = pgTable(
     createdAt: createdAt(),
   },
   (t) => [index('park_bookings_room').on(t.roomId, t.startsAt)],
+);
+
+/**
+ * The park's IoT devices (issue 19): meters, sensors, cameras, lifts. `status` follows the last
+ * reading (online within the tenant's window, else offline), `isPublic` lets the open device pages
+ * and the dashboard show it to anyone who names the tenant.
+ */
+export const devices = pgTable(
+  'devices',
+  {
+    id: id(),
+    tenantId: tenantRef(),
+    code: text('code').notNull(),
+    name: text('name').notNull(),
+    /** `meter`, `sensor`, `camera`, `hvac`, `lift`, `gate`. */
+    type: text('type').notNull(),
+    location: text('location').notNull(),
+    isPublic: boolean('is_public').notNull().default(false),
+    lastSeenAt: timestamp('last_seen_at', { withTimezone: true }),
+    /** The latest value of each metric the device reported: `{ "temperature": 23.5 }`. */
+    latest: jsonb('latest')
+      .notNull()
+      .default(sql`'{}'::jsonb`)
+      .$type<Record<string, number>>(),
+    translations: translations<{ name: string; location: string }>(),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('devices_tenant_code').on(t.tenantId, t.code)],
+);
+
+/**
+ * A device's credentials for the ingest API: the key id is public, the 256-bit secret is shown once
+ * when it is made and kept only as its SHA-256, so a stolen table opens nothing.
+ */
+export const deviceCredentials = pgTable(
+  'device_credentials',
+  {
+    id: id(),
+    tenantId: tenantRef(),
+    deviceId: ref('device_id')
+      .notNull()
+      .references(() => devices.id, { onDelete: 'cascade' }),
+    keyId: text('key_id').notNull().unique(),
+    secretHash: text('secret_hash').notNull(),
+    createdBy: ref('created_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+    lastUsedAt: timestamp('last_used_at', { withTimezone: true }),
+    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+  },
+  (t) => [index('device_credentials_device').on(t.deviceId)],
+);
+
+/** Readings the devices posted: one row per metric and time. */
+export const deviceReadings = pgTable(
+  'device_readings',
+  {
+    id: id(),
+    tenantId: tenantRef(),
+    deviceId: ref('device_id')
+      .notNull()
+      .references(() => devices.id, { onDelete: 'cascade' }),
+    metric: text('metric').notNull(),
+    value: doublePrecision('value').notNull(),
+    recordedAt: timestamp('recorded_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [
+    index('device_readings_device').on(t.deviceId, t.recordedAt),
+    // Housekeeping drops readings past 30 days by this.
+    index('device_readings_time').on(t.recordedAt),
+  ],
+);
+
+/** Alerts the devices raised: open until someone with `alert:handle` acknowledges or closes them. */
+export const deviceAlerts = pgTable(
+  'device_alerts',
+  {
+    id: id(),
+    tenantId: tenantRef(),
+    deviceId: ref('device_id')
+      .notNull()
+      .references(() => devices.id, { onDelete: 'cascade' }),
+    /** `info`, `warning` or `critical`. */
+    severity: text('severity').notNull(),
+    message: text('message').notNull(),
+    translations: translations<{ message: string }>(),
+    /** `open`, `acknowledged` or `closed`. */
+    state: text('state').notNull().default('open'),
+    raisedAt: timestamp('raised_at', { withTimezone: true }).notNull().defaultNow(),
+    acknowledgedAt: timestamp('acknowledged_at', { withTimezone: true }),
+    acknowledgedBy: ref('acknowledged_by').references(() => users.id, { onDelete: 'set null' }),
+    closedAt: timestamp('closed_at', { withTimezone: true }),
+    closedBy: ref('closed_by').references(() => users.id, { onDelete: 'set null' }),
+  },
+  (t) => [index('device_alerts_tenant').on(t.tenantId, t.state, t.raisedAt)],
 );
 
 /** Who a notice goes to (ADR 024): fixed into recipient rows when it is published. */

@@ -7,11 +7,12 @@
  */
 import { createHash, randomUUID } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { and, eq, isNull, max, notExists, sql } from 'drizzle-orm';
 import type { AnyPgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { Db, Tx } from './client.js';
 import * as s from './schema.js';
+import { newApiKey } from '../platform/hash.js';
 import { sanitizeRichText } from '../platform/html.js';
 
 interface MenuSeed {
@@ -367,6 +368,8 @@ export async function seedDemo(
   opts: {
     passwordHash: string;
     /** Where uploads are kept: the demo notices' attachments go there. */ filesDir?: string;
+    /** Where the demo devices' credentials go when they are made (for `npm run devices:simulate`). */
+    devicesFile?: string;
   },
 ): Promise<{ result: 'created' } | { result: 'updated'; added: number } | { result: 'unchanged' }> {
   return db.transaction(async (tx) => {
@@ -374,11 +377,11 @@ export async function seedDemo(
     await tx.execute(sql`SELECT pg_advisory_xact_lock(7366002)`);
     const existing = await tx.select({ id: s.tenants.id }).from(s.tenants).where(eq(s.tenants.code, 'demo'));
     if (existing.length === 0) {
-      const tenantId = await insertDemo(tx, opts.passwordHash);
+      const tenantId = await insertDemo(tx, opts.passwordHash, undefined, opts.devicesFile);
       if (opts.filesDir) await attachDemoFiles(tx, tenantId, opts.filesDir);
       return { result: 'created' };
     }
-    let added = await topUpDemo(tx, existing[0]!.id);
+    let added = await topUpDemo(tx, existing[0]!.id, opts.devicesFile);
     if (opts.filesDir) added += await attachDemoFiles(tx, existing[0]!.id, opts.filesDir);
     return added > 0 ? { result: 'updated', added } : { result: 'unchanged' };
   });
@@ -443,7 +446,7 @@ async function attachDemoFiles(tx: Tx, tenantId: number, filesDir: string): Prom
  * roles), drag pages (by code), the park operator's enterprises (by name) and English names. Each
  * step adds only what is missing; the count is of rows added or given their English names.
  */
-async function topUpDemo(tx: Tx, tenantId: number): Promise<number> {
+async function topUpDemo(tx: Tx, tenantId: number, devicesFile?: string): Promise<number> {
   let added = 0;
   const anyDefault = tx
     .select({ id: s.roles.id })
@@ -482,6 +485,7 @@ async function topUpDemo(tx: Tx, tenantId: number): Promise<number> {
   added += await ensurePermissions(tx, tenantId, roles);
   added += await ensureApps(tx, tenantId);
   added += await ensureRooms(tx, tenantId);
+  added += await ensureDevices(tx, tenantId, devicesFile);
   added += await moveServicesToSubApp(tx, tenantId);
   added += (await tx.insert(s.pageDefinitions).values(demoPages(tenantId)).onConflictDoNothing().returning()).length;
   const ents = await tx
@@ -517,6 +521,8 @@ const PERMISSIONS: { code: string; describe: string; type?: number; status?: num
   { code: 'microapp:manage', describe: '应用管理', roles: ['park_operator'] },
   // The demo sub-application's guarded button (物业报修: 受理 / 完成).
   { code: 'repair:handle', describe: '处理报修', roles: ['ent_admin', 'park_operator'] },
+  { code: 'device:manage', describe: '设备管理', roles: ['park_operator'] },
+  { code: 'alert:handle', describe: '处理告警', roles: ['park_operator'] },
 ];
 
 /**
@@ -558,6 +564,221 @@ async function ensureApps(tx: Tx, tenantId: number): Promise<number> {
     .update(s.tenants)
     .set({ homeUrl: 'https://park.example.com/' })
     .where(and(eq(s.tenants.id, tenantId), isNull(s.tenants.homeUrl)));
+  return added.length;
+}
+
+/** The file under DATA_DIR where the demo devices' credentials go (read by `npm run devices:simulate`). */
+export const DEMO_DEVICES_FILE = 'demo-devices.json';
+
+/** The park's devices: public ones show on the open device pages; the substation's meter does not. */
+const DEMO_DEVICES: {
+  code: string;
+  name: string;
+  en: string;
+  type: string;
+  location: string;
+  locationEn: string;
+  isPublic: boolean;
+  latest: Record<string, number>;
+  /** Minutes since it last reported (null: now). */
+  silentMinutes?: number;
+}[] = [
+  {
+    code: 'EM-A-01',
+    name: 'A栋总电表',
+    en: 'Building A main meter',
+    type: 'meter',
+    location: 'A栋配电室',
+    locationEn: 'Building A, switch room',
+    isPublic: true,
+    latest: { power_kw: 86.4, energy_kwh: 12873 },
+  },
+  {
+    code: 'WM-B-01',
+    name: 'B栋总水表',
+    en: 'Building B water meter',
+    type: 'meter',
+    location: 'B栋地下一层',
+    locationEn: 'Building B, basement 1',
+    isPublic: true,
+    latest: { flow_m3h: 3.2, volume_m3: 5621 },
+  },
+  {
+    code: 'TH-A3-01',
+    name: 'A栋3楼温湿度',
+    en: 'Building A floor 3 climate',
+    type: 'sensor',
+    location: 'A栋3楼走廊',
+    locationEn: 'Building A, floor 3 corridor',
+    isPublic: true,
+    latest: { temperature: 23.5, humidity: 41 },
+  },
+  {
+    code: 'AQ-C1-01',
+    name: 'C栋大堂空气质量',
+    en: 'Building C lobby air quality',
+    type: 'sensor',
+    location: 'C栋大堂',
+    locationEn: 'Building C, lobby',
+    isPublic: true,
+    latest: { pm25: 18, co2: 1180 },
+  },
+  {
+    code: 'AC-A-01',
+    name: 'A栋空调机组',
+    en: 'Building A air handler',
+    type: 'hvac',
+    location: 'A栋屋顶',
+    locationEn: 'Building A, roof',
+    isPublic: true,
+    latest: { supply_temp: 12.5, return_temp: 19.8 },
+  },
+  {
+    code: 'LIFT-B-02',
+    name: 'B栋2号电梯',
+    en: 'Building B lift 2',
+    type: 'lift',
+    location: 'B栋东侧',
+    locationEn: 'Building B, east side',
+    isPublic: true,
+    latest: { floor: 7, load_kg: 320 },
+  },
+  {
+    code: 'GATE-N-01',
+    name: '北门道闸',
+    en: 'North gate barrier',
+    type: 'gate',
+    location: '园区北门',
+    locationEn: 'North entrance',
+    isPublic: true,
+    latest: { passes_today: 412 },
+  },
+  {
+    code: 'CAM-E-01',
+    name: '东门摄像头',
+    en: 'East gate camera',
+    type: 'camera',
+    location: '园区东门',
+    locationEn: 'East entrance',
+    isPublic: true,
+    latest: { fps: 25 },
+    silentMinutes: 135,
+  },
+  {
+    code: 'EM-SUB-01',
+    name: '变电站主表',
+    en: 'Substation main meter',
+    type: 'meter',
+    location: '园区变电站',
+    locationEn: 'Park substation',
+    isPublic: false,
+    latest: { power_kw: 1240 },
+  },
+];
+
+/** Alerts of the demo devices, by device code: open, acknowledged and closed ones. */
+const DEMO_ALERTS = [
+  {
+    device: 'LIFT-B-02',
+    severity: 'critical',
+    state: 'open',
+    minutes: 12,
+    message: 'B栋2号电梯困人报警',
+    en: 'Building B lift 2: passenger trapped',
+  },
+  {
+    device: 'AQ-C1-01',
+    severity: 'warning',
+    state: 'acknowledged',
+    minutes: 45,
+    message: 'C栋大堂二氧化碳浓度偏高（1180 ppm）',
+    en: 'Building C lobby: CO₂ high (1180 ppm)',
+  },
+  {
+    device: 'AC-A-01',
+    severity: 'warning',
+    state: 'open',
+    minutes: 90,
+    message: 'A栋空调机组回水温度偏高',
+    en: 'Building A air handler: return water too warm',
+  },
+  {
+    device: 'GATE-N-01',
+    severity: 'info',
+    state: 'closed',
+    minutes: 600,
+    message: '北门道闸每日自检完成',
+    en: 'North gate barrier: daily self-test done',
+  },
+  {
+    device: 'EM-SUB-01',
+    severity: 'critical',
+    state: 'open',
+    minutes: 5,
+    message: '变电站主表通信中断',
+    en: 'Substation main meter: link lost',
+  },
+];
+
+/**
+ * The demo's devices and their alerts, when the tenant has none of them yet; with `devicesFile`,
+ * a fresh credential for each public device goes there (the secrets exist nowhere else: only
+ * their hashes are stored), for `npm run devices:simulate`.
+ */
+async function ensureDevices(tx: Tx, tenantId: number, devicesFile?: string): Promise<number> {
+  const added = await tx
+    .insert(s.devices)
+    .values(
+      DEMO_DEVICES.map((d) => ({
+        tenantId,
+        code: d.code,
+        name: d.name,
+        type: d.type,
+        location: d.location,
+        isPublic: d.isPublic,
+        latest: d.latest,
+        lastSeenAt: sql`now() - make_interval(mins => ${d.silentMinutes ?? 0})`,
+        translations: { en: { name: d.en, location: d.locationEn } },
+      })),
+    )
+    .onConflictDoNothing()
+    .returning({ id: s.devices.id, code: s.devices.code });
+  if (added.length === 0) return 0;
+  const idOf = new Map(added.map((d) => [d.code, d.id]));
+  const alerts = DEMO_ALERTS.filter((a) => idOf.has(a.device));
+  if (alerts.length > 0) {
+    await tx.insert(s.deviceAlerts).values(
+      alerts.map((a) => ({
+        tenantId,
+        deviceId: idOf.get(a.device)!,
+        severity: a.severity,
+        state: a.state,
+        message: a.message,
+        translations: { en: { message: a.en } },
+        raisedAt: sql`now() - make_interval(mins => ${a.minutes})`,
+        ...(a.state === 'open'
+          ? {}
+          : { acknowledgedAt: sql`now() - make_interval(mins => ${Math.floor(a.minutes / 2)})` }),
+        ...(a.state === 'closed' ? { closedAt: sql`now() - make_interval(mins => ${Math.floor(a.minutes / 3)})` } : {}),
+      })),
+    );
+  }
+  if (devicesFile) {
+    const tokens: { code: string; name: string; nameEn: string; token: string; latest: Record<string, number> }[] = [];
+    for (const d of DEMO_DEVICES.filter((x) => x.isPublic && idOf.has(x.code))) {
+      const made = newApiKey();
+      await tx.insert(s.deviceCredentials).values({
+        tenantId,
+        deviceId: idOf.get(d.code)!,
+        keyId: made.keyId,
+        secretHash: made.secretHash,
+      });
+      tokens.push({ code: d.code, name: d.name, nameEn: d.en, token: made.token, latest: d.latest });
+    }
+    await mkdir(dirname(devicesFile), { recursive: true });
+    // Only the owner may read it: it holds the demo devices' secrets.
+    await writeFile(devicesFile, `${JSON.stringify({ tenant: 'demo', devices: tokens }, null, 2)}\n`, { mode: 0o600 });
+  }
   return added.length;
 }
 
@@ -701,6 +922,7 @@ export async function insertDemo(
   tx: Tx,
   passwordHash: string,
   { code, name }: { code: string; name: string } = { code: 'demo', name: '演示园区' },
+  devicesFile?: string,
 ): Promise<number> {
   const [tenant] = await tx.insert(s.tenants).values({ code, name }).returning();
   const tenantId = tenant!.id;
@@ -831,6 +1053,7 @@ export async function insertDemo(
   await ensurePermissions(tx, tenantId, roles);
   await ensureApps(tx, tenantId);
   await ensureRooms(tx, tenantId);
+  await ensureDevices(tx, tenantId, devicesFile);
 
   await ensureMenus(tx, tenantId, roles, apps);
 

@@ -1,12 +1,14 @@
 /**
  * Deletes what has expired: nonces, captchas, rate-limit windows and locks, long-dead sessions (the
- * portal's and the example system's).
+ * portal's and the example system's), and device readings older than 30 days (a device's latest
+ * values stay on the device).
  */
 import { lt, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
 import {
   captchaChallenges,
   captchaVerifications,
+  deviceReadings,
   exampleSystemSessions,
   imageCaptchas,
   rateLimits,
@@ -28,6 +30,7 @@ export async function sweep(db: Db): Promise<void> {
   await db.delete(rateLimits).where(lt(rateLimits.windowStart, ago('1 day')));
   await db.delete(sessions).where(lt(sessions.expiresAt, ago('30 days')));
   await db.delete(exampleSystemSessions).where(lt(exampleSystemSessions.expiresAt, ago('1 day')));
+  await db.delete(deviceReadings).where(lt(deviceReadings.recordedAt, ago('30 days')));
 }
 
 export function startHousekeeping(db: Db, onError: (err: unknown) => void, everyMs = 60_000): () => void {

@@ -148,6 +148,22 @@ const messages = {
   bookingConflict: { zh: '该时段已被预约，请选择其他时间', en: 'This time is booked already; choose another' },
   bookingNotFound: { zh: '预约不存在', en: 'No such booking' },
   bookingStarted: { zh: '已开始或已结束的预约不能取消', en: 'A booking that has started or ended cannot be cancelled' },
+  alertNotFound: { zh: '告警不存在', en: 'No such alert' },
+  alertHandled: {
+    zh: '该告警已确认或已关闭',
+    en: 'This alert is acknowledged or closed already',
+  },
+  deviceNotFound: { zh: '设备不存在', en: 'No such device' },
+  credentialNotFound: { zh: '凭据不存在或已吊销', en: 'No such credential, or it is revoked' },
+  deviceCredentialInvalid: {
+    zh: '设备凭据无效或已吊销',
+    en: 'The device credential is invalid or revoked',
+  },
+  ingestEmpty: { zh: '请至少上报一条读数或告警', en: 'Send at least one reading or alert' },
+  ingestTime: {
+    zh: '第 {n} 条读数的时间须在过去 24 小时内，且不晚于当前时间 5 分钟',
+    en: 'Reading {n}: its time must be within the last 24 hours and at most 5 minutes ahead',
+  },
   invitationClosed: { zh: '该邀请不存在或已结束', en: 'This invitation does not exist or is closed' },
   nicknameRequired: { zh: '请输入昵称', en: 'Please enter a nickname' },
   nicknameTooLong: { zh: '昵称不能超过32个字符', en: 'A nickname has at most 32 characters' },

@@ -224,7 +224,9 @@ describe('entry flags are data; the client decides what to show', () => {
   it('lists every permission of the tenant in allAuth with type and status', async () => {
     const data = await menuData(memberToken);
     expect(actions(data.allAuth)).toEqual([
+      'alert:handle',
       'colist',
+      'device:manage',
       'ent:export',
       'ent:invite',
       'messageIndex',

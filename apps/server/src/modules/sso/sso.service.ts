@@ -5,7 +5,7 @@
  * in (the portal login's rules, captcha and lockout).
  */
 import { randomBytes } from 'node:crypto';
-import { sha256Hex } from '../../platform/hash.js';
+import { randomAlnum, sha256Hex } from '../../platform/hash.js';
 import { escapeMarkup } from '../../platform/html.js';
 import type { Credentials, VerifyCredentials } from '../../platform/credentials.js';
 import type { Tenants } from '../../platform/tenants.js';
@@ -72,22 +72,6 @@ export type LoginStep =
   | { kind: 'refused'; reason: 'unknownTenant' | 'unknownService' };
 
 export const hashCookie = sha256Hex;
-
-const ALNUM = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
-
-/**
- * `length` characters of [A-Za-z0-9], uniformly random: CAS 3.0 §3.7 allows only these and `-` in
- * tickets, and clients enforce it (mod_auth_cas, for one, treats any other ticket as none). 43 of
- * them carry 256 bits, as the 32 random bytes before them did.
- */
-function randomAlnum(length = 43): string {
-  let out = '';
-  while (out.length < length) {
-    // Bytes from 248 up are dropped, so that each of the 62 characters is equally likely.
-    for (const b of randomBytes(length)) if (b < 248 && out.length < length) out += ALNUM[b % 62];
-  }
-  return out;
-}
 
 /** A service ticket: `ST-` and 256 random bits (CAS 3.0 §3.7 grammar). */
 export const newTicket = () => `${TICKET_PREFIX}${randomAlnum()}`;
