@@ -19,6 +19,8 @@ const BUILT_OPEN_ROUTES = new Set<string>([
   '/user/register',
   '/user/alteration',
   '/user/register-result',
+  '/deviceManage/devices',
+  '/deviceManage/alerts',
 ]);
 
 // Registration and the password pages: each its own chunk, none in the login page's bytes.
@@ -26,6 +28,8 @@ const RegisterRoute = load(() => import('./routes/register'), 'RegisterRoute');
 const ForgotPasswordRoute = load(() => import('./routes/account'), 'ForgotPasswordRoute');
 const ChangePasswordRoute = load(() => import('./routes/account'), 'ChangePasswordRoute');
 const NotFoundRoute = load(() => import('./routes/not-found'), 'NotFoundRoute');
+// The park's open device pages: a chunk of their own, loaded only there.
+const DeviceManageRoute = load(() => import('./routes/devices'), 'DeviceManageRoute');
 // Loaded with the first protected page, so the login page carries none of it.
 const ProtectedRoute = load(() => import('./routes/protected'), 'ProtectedRoute');
 const SystemSignOnRoute = load(() => import('./routes/system-sign-on'), 'SystemSignOnRoute');
@@ -61,6 +65,8 @@ export function AppRoutes() {
               <Route path="/user/register" element={<RegisterRoute />} />
               <Route path="/user/alteration" element={<ForgotPasswordRoute />} />
               <Route path="/user/register-result" element={<ChangePasswordRoute />} />
+              <Route path="/deviceManage/devices" element={<DeviceManageRoute page="devices" />} />
+              <Route path="/deviceManage/alerts" element={<DeviceManageRoute page="alerts" />} />
               {/* Signed in, the not-found page is shown inside the shell (NotFoundRoute gives way to it). */}
               <Route path="/404" element={<NotFoundRoute />}>
                 <Route element={<SignedInPart />}>
