@@ -49,8 +49,6 @@ export interface DevicesServiceDeps {
   limiter: RateLimiter;
   /** The tenant's id a code names (400 租户不存在 for an unknown code). */
   tenantOf: (code: string | null | undefined) => Promise<number>;
-  /** Told whenever a tenant's devices or alerts change (live pages refresh). */
-  changed?: (tenantId: number) => void;
   now?: () => number;
 }
 
@@ -107,10 +105,7 @@ export function createDevicesService(deps: DevicesServiceDeps) {
         action === 'acknowledge'
           ? await repo.handle(s.tenantId, id, s.userId, 'acknowledged', ['open'])
           : await repo.handle(s.tenantId, id, s.userId, 'closed', ['open', 'acknowledged']);
-      if (done) {
-        deps.changed?.(s.tenantId);
-        return;
-      }
+      if (done) return;
       if (!(await repo.alertExists(s.tenantId, id))) throw new AppError(ResultCode.NOT_FOUND, 'alertNotFound');
       throw new AppError(ResultCode.CONFLICT, 'alertHandled');
     },
@@ -135,7 +130,6 @@ export function createDevicesService(deps: DevicesServiceDeps) {
         isPublic: input.isPublic,
         translations: input.translations ?? {},
       });
-      deps.changed?.(s.tenantId);
       return String(id);
     },
 
@@ -193,7 +187,6 @@ export function createDevicesService(deps: DevicesServiceDeps) {
           messageEn: a.messageEn?.trim() || null,
         })),
       );
-      deps.changed?.(device.tenantId);
       return { readings: timed.length, alerts: alerts.length };
     },
   };
