@@ -60,6 +60,12 @@ describe('the open device pages', () => {
       await page.waitForURL(/\/deviceManage\/alerts\?tc=demo/);
       await expect.poll(() => rows.count()).toBe(4);
       expect(await rows.first().innerText()).toContain(lang === 'zh' ? 'B栋2号电梯困人报警' : 'passenger trapped');
+      // The state filter: only the open ones.
+      // antd's combobox is its hidden search input: the select around it takes the click.
+      const state = page.getByRole('combobox', { name: lang === 'zh' ? '处理状态' : 'State' });
+      await page.locator('.ant-select', { has: state }).click();
+      await page.locator('.ant-select-item-option', { hasText: lang === 'zh' ? '待处理' : 'Open' }).click();
+      await expect.poll(() => rows.count()).toBe(2);
       // Nobody signed in: nothing to act with.
       expect(await page.getByRole('button', { name: lang === 'zh' ? '确认' : 'Acknowledge' }).count()).toBe(0);
       await settled(page);

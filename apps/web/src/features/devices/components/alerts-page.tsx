@@ -1,11 +1,12 @@
 import { ALERT_SEVERITIES, ALERT_STATES, type DeviceAlert, type OpenAlertQuery } from '@portal/contracts';
-import { Button, Card, Select, Space, Table, Tag } from 'antd';
+import { Button, Card, Space, Table, Tag } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { useState } from 'react';
 import { useTranslation } from '../../../lib/i18n';
 import { usePaging } from '../../../lib/paging';
 import { hasPermission } from '../../../lib/permissions';
 import { useHandleAlert, useOpenAlerts, usePermissionData } from '../api/devices';
+import { FilterSelect } from './filter-select';
 
 const SEVERITY_COLOR: Record<string, string> = { info: 'blue', warning: 'orange', critical: 'red' };
 const STATE_COLOR: Record<string, string> = { open: 'red', acknowledged: 'gold', closed: 'default' };
@@ -81,25 +82,21 @@ export function AlertsPage({ tenantCode }: { tenantCode: string }) {
   return (
     <Card variant="borderless">
       <Space wrap className="open-filters">
-        <Select
-          aria-label={t('devices.severity')}
-          className="open-select"
-          value={filter.severity || ''}
-          onChange={(severity: string) => change({ severity: severity as OpenAlertQuery['severity'] })}
-          options={[
-            { value: '', label: t('devices.allSeverities') },
-            ...ALERT_SEVERITIES.map((v) => ({ value: v, label: t(`devices.severities.${v}`) })),
-          ]}
+        <FilterSelect
+          name={t('devices.severity')}
+          all={t('devices.allSeverities')}
+          values={ALERT_SEVERITIES}
+          value={filter.severity}
+          label={(v) => t(`devices.severities.${v}`)}
+          onChange={(severity) => change({ severity })}
         />
-        <Select
-          aria-label={t('devices.state')}
-          className="open-select"
-          value={filter.state || ''}
-          onChange={(state: string) => change({ state: state as OpenAlertQuery['state'] })}
-          options={[
-            { value: '', label: t('devices.allStates') },
-            ...ALERT_STATES.map((v) => ({ value: v, label: t(`devices.states.${v}`) })),
-          ]}
+        <FilterSelect
+          name={t('devices.state')}
+          all={t('devices.allStates')}
+          values={ALERT_STATES}
+          value={filter.state}
+          label={(v) => t(`devices.states.${v}`)}
+          onChange={(state) => change({ state })}
         />
       </Space>
       <Table<DeviceAlert>

@@ -1,10 +1,11 @@
 import { DEVICE_TYPES, type Device, type OpenDeviceQuery } from '@portal/contracts';
-import { Badge, Card, Input, Select, Space, Table, Tag } from 'antd';
+import { Badge, Card, Input, Space, Table, Tag } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { useState } from 'react';
 import { useTranslation } from '../../../lib/i18n';
 import { usePaging } from '../../../lib/paging';
 import { useOpenDevices } from '../api/devices';
+import { FilterSelect } from './filter-select';
 import { reading } from './labels';
 
 /** /deviceManage/devices: the park's public devices, their state and latest readings. */
@@ -59,26 +60,21 @@ export function DevicesPage({ tenantCode }: { tenantCode: string }) {
   return (
     <Card variant="borderless">
       <Space wrap className="open-filters">
-        <Select
-          aria-label={t('devices.type')}
-          className="open-select"
-          value={filter.type || ''}
-          onChange={(type: string) => change({ type: type as OpenDeviceQuery['type'] })}
-          options={[
-            { value: '', label: t('devices.allTypes') },
-            ...DEVICE_TYPES.map((v) => ({ value: v, label: t(`devices.types.${v}`) })),
-          ]}
+        <FilterSelect
+          name={t('devices.type')}
+          all={t('devices.allTypes')}
+          values={DEVICE_TYPES}
+          value={filter.type}
+          label={(v) => t(`devices.types.${v}`)}
+          onChange={(type) => change({ type })}
         />
-        <Select
-          aria-label={t('devices.status')}
-          className="open-select"
-          value={filter.status || ''}
-          onChange={(status: string) => change({ status: status as OpenDeviceQuery['status'] })}
-          options={[
-            { value: '', label: t('devices.allStates') },
-            { value: 'online', label: t('devices.online') },
-            { value: 'offline', label: t('devices.offline') },
-          ]}
+        <FilterSelect
+          name={t('devices.status')}
+          all={t('devices.allStates')}
+          values={['online', 'offline'] as const}
+          value={filter.status}
+          label={(v) => t(`devices.${v}`)}
+          onChange={(status) => change({ status })}
         />
         <Input.Search
           aria-label={t('devices.search')}
