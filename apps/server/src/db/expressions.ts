@@ -3,13 +3,14 @@
  */
 import { sql, type AnyColumn, type SQL } from 'drizzle-orm';
 
-/** A time as the portal shows times (spec §3 crtTime): China time, `YYYY-MM-DD HH:mm:ss`. */
-export const chinaTime = (column: AnyColumn | SQL): SQL<string> =>
-  sql<string>`to_char(${column} AT TIME ZONE 'Asia/Shanghai', 'YYYY-MM-DD HH24:MI:SS')`;
-
-/** A time to the minute in China (park) time, `YYYY-MM-DD HH:mm`: bookings and their forms. */
-export const chinaMinute = (column: AnyColumn | SQL): SQL<string> =>
-  sql<string>`to_char(${column} AT TIME ZONE 'Asia/Shanghai', 'YYYY-MM-DD HH24:MI')`;
+/**
+ * A time as the portal shows times (spec §3 crtTime): China time, `YYYY-MM-DD HH:mm:ss`, or to
+ * the minute (`YYYY-MM-DD HH:mm`, bookings and their forms). NULL stays NULL.
+ */
+export const chinaTime = (column: AnyColumn | SQL, to: 'second' | 'minute' = 'second'): SQL<string> =>
+  to === 'second'
+    ? sql<string>`to_char(${column} AT TIME ZONE 'Asia/Shanghai', 'YYYY-MM-DD HH24:MI:SS')`
+    : sql<string>`to_char(${column} AT TIME ZONE 'Asia/Shanghai', 'YYYY-MM-DD HH24:MI')`;
 
 /** On every row of a page: how many rows the page was cut from. */
 export const totalRows = (): SQL.Aliased<number> => sql<number>`count(*) OVER ()`.mapWith(Number).as('total');

@@ -484,7 +484,7 @@ async function topUpDemo(tx: Tx, tenantId: number, devicesFile?: string): Promis
   added += await ensureMenus(tx, tenantId, roles, apps);
   added += await ensurePermissions(tx, tenantId, roles);
   added += await ensureApps(tx, tenantId);
-  added += await ensureRooms(tx, tenantId);
+  added += await ensureParkServices(tx, tenantId);
   added += await ensureDevices(tx, tenantId, devicesFile);
   added += await moveServicesToSubApp(tx, tenantId);
   added += (await tx.insert(s.pageDefinitions).values(demoPages(tenantId)).onConflictDoNothing().returning()).length;
@@ -795,7 +795,8 @@ const DEMO_REPAIRS = [
   { title: '卫生间水龙头漏水', location: 'B栋 2楼 东侧', description: '', status: 0 },
 ];
 
-async function ensureRooms(tx: Tx, tenantId: number): Promise<number> {
+/** 会议室预约's rooms and, the first time they arrive, 物业报修's first requests. */
+async function ensureParkServices(tx: Tx, tenantId: number): Promise<number> {
   const added = await tx
     .insert(s.parkRooms)
     .values(DEMO_ROOMS.map(({ en, ...r }) => ({ tenantId, ...r, translations: { en: { name: en } } })))
@@ -1052,7 +1053,7 @@ export async function insertDemo(
 
   await ensurePermissions(tx, tenantId, roles);
   await ensureApps(tx, tenantId);
-  await ensureRooms(tx, tenantId);
+  await ensureParkServices(tx, tenantId);
   await ensureDevices(tx, tenantId, devicesFile);
 
   await ensureMenus(tx, tenantId, roles, apps);

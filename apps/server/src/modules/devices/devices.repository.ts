@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, ilike, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, ilike, inArray, isNull, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { chinaTime, totalRows } from '../../db/expressions.js';
 import { deviceAlerts, deviceCredentials, deviceReadings, devices } from '../../db/schema.js';
@@ -15,9 +15,7 @@ const deviceColumns = {
   location: devices.location,
   isPublic: devices.isPublic,
   online,
-  lastSeen: sql<
-    string | null
-  >`CASE WHEN ${devices.lastSeenAt} IS NULL THEN NULL ELSE ${chinaTime(devices.lastSeenAt)} END`,
+  lastSeen: chinaTime(devices.lastSeenAt),
   latest: devices.latest,
   translations: devices.translations,
 };
@@ -116,12 +114,8 @@ export function createDevicesRepository(db: Db) {
           id: deviceCredentials.id,
           keyId: deviceCredentials.keyId,
           createdTime: chinaTime(deviceCredentials.createdAt),
-          lastUsedTime: sql<
-            string | null
-          >`CASE WHEN ${deviceCredentials.lastUsedAt} IS NULL THEN NULL ELSE ${chinaTime(deviceCredentials.lastUsedAt)} END`,
-          revokedTime: sql<
-            string | null
-          >`CASE WHEN ${deviceCredentials.revokedAt} IS NULL THEN NULL ELSE ${chinaTime(deviceCredentials.revokedAt)} END`,
+          lastUsedTime: chinaTime(deviceCredentials.lastUsedAt),
+          revokedTime: chinaTime(deviceCredentials.revokedAt),
         })
         .from(deviceCredentials)
         .where(and(eq(deviceCredentials.tenantId, tenantId), eq(deviceCredentials.deviceId, deviceId)))
@@ -212,9 +206,7 @@ export function createDevicesRepository(db: Db) {
           translations: deviceAlerts.translations,
           state: deviceAlerts.state,
           raisedTime: chinaTime(deviceAlerts.raisedAt),
-          handledTime: sql<
-            string | null
-          >`CASE WHEN coalesce(${deviceAlerts.closedAt}, ${deviceAlerts.acknowledgedAt}) IS NULL THEN NULL ELSE ${chinaTime(sql`coalesce(${deviceAlerts.closedAt}, ${deviceAlerts.acknowledgedAt})`)} END`,
+          handledTime: chinaTime(sql`coalesce(${deviceAlerts.closedAt}, ${deviceAlerts.acknowledgedAt})`),
           total: totalRows(),
         })
         .from(deviceAlerts)
@@ -238,7 +230,7 @@ export function createDevicesRepository(db: Db) {
      * once move it once); false when it has no such alert in such a state.
      */
     async handle(tenantId: number, id: number, userId: number, state: 'acknowledged' | 'closed', from: string[]) {
-      const set: SQL | Record<string, unknown> =
+      const set =
         state === 'acknowledged'
           ? { state, acknowledgedAt: sql`now()`, acknowledgedBy: userId }
           : { state, closedAt: sql`now()`, closedBy: userId };

@@ -1,5 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
 import {
+  cleanTenantCode,
   ResultCode,
   type AdminDevice,
   type Device,
@@ -30,18 +31,20 @@ const OLDEST_MS = 24 * 3_600_000;
 const AHEAD_MS = 5 * 60_000;
 
 type Row = Awaited<ReturnType<DevicesRepository['devices']>>['rows'][number];
-type Translated = { name: string; location: string; translations: { en?: { name?: string; location?: string } } };
 
 const deviceOf = (lang: Lang, r: Omit<Row, 'total'>): Device => ({
   id: String(r.id),
   code: r.code,
-  name: localized(lang, r as Translated, 'name'),
+  name: localized(lang, r, 'name'),
   type: r.type,
-  location: localized(lang, r as Translated, 'location'),
+  location: localized(lang, r, 'location'),
   status: r.online ? 'online' : 'offline',
   lastSeen: r.lastSeen,
   latest: r.latest,
 });
+
+/** The tenant an open page's address names (spec §2): `tc`, else `tenantCode` (null/undefined ignored). */
+const namedTenant = (q: { tc?: string; tenantCode?: string }) => cleanTenantCode(q.tc) ?? q.tenantCode;
 
 export interface DevicesServiceDeps {
   repo: DevicesRepository;
@@ -49,7 +52,6 @@ export interface DevicesServiceDeps {
   limiter: RateLimiter;
   /** The tenant's id a code names (400 租户不存在 for an unknown code). */
   tenantOf: (code: string | null | undefined) => Promise<number>;
-  now?: () => number;
 }
 
 /**
@@ -60,11 +62,10 @@ export interface DevicesServiceDeps {
  */
 export function createDevicesService(deps: DevicesServiceDeps) {
   const { repo, guard, limiter } = deps;
-  const now = deps.now ?? Date.now;
 
   return {
     async openDevices(q: OpenDeviceQuery, lang: Lang) {
-      const tenantId = await deps.tenantOf(q.tc ?? q.tenantCode);
+      const tenantId = await deps.tenantOf(namedTenant(q));
       const { rows, total } = await repo.devices(
         tenantId,
         { publicOnly: true, type: q.type || null, status: q.status || null, q: q.q?.trim() || null },
@@ -75,7 +76,7 @@ export function createDevicesService(deps: DevicesServiceDeps) {
     },
 
     async openAlerts(q: OpenAlertQuery, lang: Lang) {
-      const tenantId = await deps.tenantOf(q.tc ?? q.tenantCode);
+      const tenantId = await deps.tenantOf(namedTenant(q));
       const { rows, total } = await repo.alerts(
         tenantId,
         { publicOnly: true, severity: q.severity || null, state: q.state || null },
@@ -86,8 +87,8 @@ export function createDevicesService(deps: DevicesServiceDeps) {
         rows: rows.map((r): DeviceAlert => ({
           id: String(r.id),
           deviceCode: r.deviceCode,
-          deviceName: localized(lang, r.device as Translated, 'name'),
-          location: localized(lang, r.device as Translated, 'location'),
+          deviceName: localized(lang, r.device, 'name'),
+          location: localized(lang, r.device, 'location'),
           severity: r.severity,
           message: localized(lang, { message: r.message, translations: r.translations }, 'message'),
           state: r.state,
@@ -169,7 +170,7 @@ export function createDevicesService(deps: DevicesServiceDeps) {
       const readings = body.readings ?? [];
       const alerts = body.alerts ?? [];
       if (readings.length + alerts.length === 0) throw new AppError(ResultCode.BAD_REQUEST, 'ingestEmpty');
-      const at = now();
+      const at = Date.now();
       const timed = readings.map((r, i) => {
         const when = r.at ? new Date(r.at) : new Date(at);
         if (Number.isNaN(when.getTime()) || when.getTime() < at - OLDEST_MS || when.getTime() > at + AHEAD_MS) {

@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, gt, lt, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { chinaMinute, chinaTime, totalRows } from '../../db/expressions.js';
+import { chinaTime, totalRows } from '../../db/expressions.js';
 import { parkBookings, parkRepairs, parkRooms, users } from '../../db/schema.js';
 import { violatedConstraint } from '../../db/violation.js';
 
@@ -92,8 +92,8 @@ export function createParkServicesRepository(db: Db) {
           roomId: parkBookings.roomId,
           userId: parkBookings.userId,
           subject: parkBookings.subject,
-          startTime: chinaMinute(parkBookings.startsAt),
-          endTime: chinaMinute(parkBookings.endsAt),
+          startTime: chinaTime(parkBookings.startsAt, 'minute'),
+          endTime: chinaTime(parkBookings.endsAt, 'minute'),
         })
         .from(parkBookings)
         .where(
