@@ -205,6 +205,8 @@ export async function openCloseCycles(
       if (Date.now() > deadline) throw new Error(`${path}: still there after its tab closed`);
       await new Promise((r) => setTimeout(r, 50));
     }
+    // The close's own navigation to the neighbour tab has landed before the next opening.
+    await page.waitForURL((u) => !u.pathname.endsWith(path));
     if (i === 1) firstMb = (await pageMemory(cdp)).heapUsedMb;
   }
   return { firstMb, lastMb: (await pageMemory(cdp)).heapUsedMb };
