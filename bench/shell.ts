@@ -13,6 +13,7 @@
  *         button that does nothing, clicked the same way in the same page
  *      e. JS heap, DOM nodes and listeners on home, with 100 tabs open, after closing them all
  *      f. Lighthouse (mobile profile) on the login page: performance and accessibility scores
+ *      h. the open dashboard's JS (gzip) and the work screen's time to its first full frame (ADR 027)
  *   4. BENCHMARKS.md (generated block) + bench/results/shell.json
  *
  * Settings by environment variable: see `settings` below.
@@ -72,6 +73,8 @@ const settings = {
   /** Lighthouse runs on the login page (the median score is reported). */
   lighthouseRuns: envNumber('BENCH_SHELL_LIGHTHOUSE_RUNS', 3, { min: 1 }),
   viewport: { width: 1440, height: 900 },
+  /** Work-screen loads timed (the median is reported). */
+  workScreenRuns: envNumber('BENCH_SHELL_WORKSCREEN_RUNS', 5, { min: 1 }),
 };
 
 const TARGETS = {
@@ -742,6 +745,44 @@ async function measureCycles(browser: Browser, base: string): Promise<CyclesResu
   }
 }
 
+// ---- h: the open dashboard and the work screen -------------------------------------------------
+
+/** Every script and stylesheet of /user/dashboard until its four charts are drawn, cache disabled. */
+async function measureDashboard(browser: Browser, base: string): Promise<AssetSummary> {
+  const context = await newContext(browser);
+  try {
+    const page = await context.newPage();
+    await noCache(context, page);
+    const rec = recordAssets(page);
+    await page.goto(`${base}/center/user/dashboard?tc=demo`, { waitUntil: 'networkidle' });
+    await page.waitForFunction(() => document.querySelectorAll('.echart canvas').length === 4, null, {
+      timeout: 30_000,
+    });
+    await rec.idle();
+    return await rec.summary();
+  } finally {
+    await context.close();
+  }
+}
+
+/**
+ * /workscreen in a fresh context, cache disabled: navigation start → the page's `workscreen-ready`
+ * mark, set when its first figures are drawn in every chart (ECharts' `finished`), page clock.
+ */
+async function measureWorkScreen(browser: Browser, base: string): Promise<number> {
+  const context = await newContext(browser);
+  try {
+    const page = await context.newPage();
+    await noCache(context, page);
+    await page.goto(`${base}/center/workscreen?tc=demo`);
+    await page.locator('.ws-stage[data-ready=true]').waitFor({ timeout: 30_000 });
+    const ms = await page.evaluate(() => performance.getEntriesByName('workscreen-ready')[0]?.startTime ?? NaN);
+    return round(ms, 1);
+  } finally {
+    await context.close();
+  }
+}
+
 // ---- report ------------------------------------------------------------------------------------
 
 /** The machine (common facts) and the browser measured. */
@@ -897,6 +938,14 @@ async function main(): Promise<number> {
     const cycles = await measureCycles(browser, server.url);
     for (const c of cycles) log(`   ${c.path}: ${c.firstMb} → ${c.lastMb} MB`);
 
+    log('h. the open dashboard bytes, the work screen to its first full frame');
+    const dashboard = await measureDashboard(browser, server.url);
+    log(`   dashboard: ${dashboard.js.count} JS files, ${kb(dashboard.js.gzip)} KB gzip`);
+    const workScreenRuns: number[] = [];
+    for (let i = 0; i < settings.workScreenRuns; i++) workScreenRuns.push(await measureWorkScreen(browser, server.url));
+    const workScreenMs = round(median(workScreenRuns), 1);
+    log(`   work screen ready at ${workScreenRuns.join(', ')} ms (median ${workScreenMs} ms)`);
+
     log(`f. Lighthouse (mobile profile) on the login page, ${settings.lighthouseRuns} runs`);
     const lh = await measureLighthouse(server.url, settings.lighthouseRuns);
     log(`   performance ${lh.runs.map((r) => r.performance).join(', ')}; accessibility ${lh.median.accessibility}`);
@@ -931,6 +980,8 @@ async function main(): Promise<number> {
       memory: mem,
       cycles,
       lighthouse: lh,
+      dashboard,
+      workScreen: { runs: workScreenRuns, medianMs: workScreenMs },
       verdicts,
       serverErrorLines: serverErrors.slice(0, 20),
       durationS: round((performance.now() - started) / 1000, 1),
@@ -966,11 +1017,13 @@ Menu of role ent_member: the demo menu plus ${results.menu.entries} entries (${M
 ${cycles.map((c) => `| g. \`${c.path}\`: JS heap after the first / the 20th open-and-close of its tab | ${c.firstMb} → ${c.lastMb} MB (${c.growthMb >= 0 ? '+' : ''}${c.growthMb}) | ≤ 10 % or 2 MB | ${verdict(c.comesBack)} |`).join('\n')}
 | f. Lighthouse performance, mobile profile, login page (median of ${lh.runs.length}: ${lh.runs.map((r) => r.performance).join(', ')}) | ${lh.median.performance} (first contentful paint ${lh.median.fcpMs} ms, largest ${lh.median.lcpMs} ms, blocking time ${lh.median.tbtMs} ms, speed index ${lh.median.speedIndexMs} ms, layout shift ${lh.median.cls}) | ≥ ${TARGETS.lighthousePerformance} | ${verdicts.lighthousePerformance} |
 | f. Lighthouse accessibility, login page | ${lh.median.accessibility} | ${TARGETS.lighthouseAccessibility} | ${verdicts.lighthouseAccessibility} |
+| h. Open dashboard (\`/user/dashboard\`) JS, ${dashboard.js.count} files (with CSS: ${kb(dashboard.total.gzip)} KB) | ${kb(dashboard.js.gzip)} KB gzip (${kb(dashboard.js.raw)} KB raw) | | |
+| h. Work screen: navigation start → first figures drawn in every chart, median of ${workScreenRuns.length} | ${workScreenMs} ms (runs ${workScreenRuns.join(', ')}) | | |
 
 | Memory (after 2 forced GCs) | Tabs | JS heap used | DOM nodes | JS event listeners | Side-menu items / submenus in the DOM |
 |---|---:|---:|---:|---:|---:|
 ${memRow('e. Home after login (baseline)', mem.baseline)}${memRow(`e. ${settings.memoryTabs} tabs open`, mem.open)}${memRow('e. After 关闭全部', mem.closed)}${memRow('e. After a second round, 关闭全部', mem.closedAgain)}
-Largest files, KB gzip — login page: ${files(loginPage.files, 6)}; first screen: ${files(first.files, 6)}.
+Largest files, KB gzip — login page: ${files(loginPage.files, 6)}; first screen: ${files(first.files, 6)}; dashboard: ${files(dashboard.files, 4)}.
 
 How it is measured: the built portal (\`apps/server/dist/main.js\`, \`NODE_ENV=test\`, \`PORTAL_TEST_CAPTCHA=1\`) on a
 fresh embedded PostgreSQL, driven by headless Chromium through playwright-core on the same cores. Bytes
@@ -983,7 +1036,10 @@ the baseline is the same for a button that does nothing, clicked after each swit
 random (seeded) among the ${settings.switchTabs} open ones, after 5 unmeasured switches. Memory: CDP
 \`HeapProfiler.collectGarbage\` twice, then \`Runtime.getHeapUsage\` and \`Performance.getMetrics\`.
 Lighthouse ${LIGHTHOUSE_VERSION} runs with its default (mobile) settings: simulated slow 4G and a 4× slower CPU on a phone-sized
-screen, against Debian's Chromium started by playwright with a debugging port.
+screen, against Debian's Chromium started by playwright with a debugging port. The dashboard's bytes are
+recorded the same way until its four charts are drawn; the work screen's time is its \`workscreen-ready\`
+performance mark (set once ECharts reports every chart \`finished\` with the first figures), from navigation
+start, in a fresh context with the cache disabled.
 `;
     await writeBlock('shell-bench', 'bench/shell.ts', md);
     log('wrote BENCHMARKS.md and bench/results/shell.json');

@@ -16,7 +16,7 @@ import { createAccountRepository } from './modules/account/account.repository.js
 import { createAccountService } from './modules/account/account.service.js';
 import { catalogRoutes } from './modules/catalog/catalog.routes.js';
 import { createCatalogRepository } from './modules/catalog/catalog.repository.js';
-import { isRegionCode, regionPath } from './modules/catalog/regions.js';
+import { isRegionCode, provinceNames, regionPath } from './modules/catalog/regions.js';
 import { createCasClient } from './platform/cas-client.js';
 import { createCaptchaRepository } from './modules/captcha/captcha.repository.js';
 import { captchaRoutes } from './modules/captcha/captcha.routes.js';
@@ -44,9 +44,12 @@ import { createMembersService } from './modules/members/members.service.js';
 import { createMenusRepository } from './modules/menus/menus.repository.js';
 import { menusRoutes } from './modules/menus/menus.routes.js';
 import { createNoticesRepository } from './modules/notices/notices.repository.js';
-import { createDevicesRepository } from './modules/devices/devices.repository.js';
+import { createDevicesRepository, ONLINE_SECONDS } from './modules/devices/devices.repository.js';
 import { devicesRoutes, ingestRoutes } from './modules/devices/devices.routes.js';
 import { createDevicesService } from './modules/devices/devices.service.js';
+import { createOpenPagesRepository } from './modules/open-pages/open-pages.repository.js';
+import { openPagesRoutes } from './modules/open-pages/open-pages.routes.js';
+import { createOpenPagesService } from './modules/open-pages/open-pages.service.js';
 import { createMicroAppsRepository } from './modules/micro-apps/micro-apps.repository.js';
 import { microAppsRoutes } from './modules/micro-apps/micro-apps.routes.js';
 import { createMicroAppsService } from './modules/micro-apps/micro-apps.service.js';
@@ -57,6 +60,9 @@ import { createParkServicesService } from './modules/park-services/park-services
 import { createNoticesService } from './modules/notices/notices.service.js';
 import { createPagesRepository } from './modules/pages/pages.repository.js';
 import { pagesRoutes } from './modules/pages/pages.routes.js';
+import { createPagesService } from './modules/pages/pages.service.js';
+import { createWorkbenchRepository } from './modules/workbench/workbench.repository.js';
+import { workbenchRoutes } from './modules/workbench/workbench.routes.js';
 import { createOutboxProvider, createWebhookProvider } from './modules/sms/sms.providers.js';
 import { createSmsRepository } from './modules/sms/sms.repository.js';
 import { smsRoutes } from './modules/sms/sms.routes.js';
@@ -324,7 +330,14 @@ export async function buildApp({ config, db, secrets, logger }: AppDeps) {
     await api.register(menusRoutes, {
       menus: createMenusService({ repo: createMenusRepository(db), portal: portal.base }),
     });
-    await api.register(pagesRoutes, { pages: createPagesRepository(db) });
+    await api.register(pagesRoutes, {
+      pages: createPagesService({
+        repo: createPagesRepository(db),
+        guard,
+        frameOrigins: (tenantId) => microApps.frameOrigins(tenantId),
+      }),
+    });
+    await api.register(workbenchRoutes, { workbench: createWorkbenchRepository(db) });
     await api.register(smsRoutes, {
       sms,
       verifyHuman: proofOfPerson.human,
@@ -340,6 +353,14 @@ export async function buildApp({ config, db, secrets, logger }: AppDeps) {
     await api.register(eventsRoutes, { events });
     await api.register(microAppsRoutes, { microApps });
     await api.register(devicesRoutes, { devices });
+    await api.register(openPagesRoutes, {
+      openPages: createOpenPagesService({
+        repo: createOpenPagesRepository(db, { onlineSeconds: ONLINE_SECONDS }),
+        sectionsOf: (codes, lang) => catalog.sectionsOf(codes, lang),
+        provinceNames,
+        tenantOf: (code) => tenants.idOf(code),
+      }),
+    });
     await api.register(parkServicesRoutes, {
       park: createParkServicesService({ repo: createParkServicesRepository(db), guard, limiter }),
     });

@@ -57,6 +57,11 @@ const KINDS: Record<string, Kind> = {
   sysCode: 'system',
   '/api/front/member/getAppNameByCode/:code:code': 'applicationCode',
   '/api/front/page/definition/:code:code': 'page',
+  '/api/admin/pages/:code:code': 'page',
+  '/api/admin/pages/:code/versions:code': 'page',
+  '/api/admin/pages/:code/versions/:version:code': 'page',
+  '/api/admin/pages/:code/publish:code': 'page',
+  '/api/admin/pages/:code/restore:code': 'page',
   '/api/front/ent/invitations/revoke:id': 'invitation',
   '/api/front/letter/replyInfo/:id:id': 'notice',
   '/api/front/letter/editAnswerStatus:id': 'notice',
@@ -197,13 +202,13 @@ beforeAll(async () => {
     INSERT INTO enterprise_invitations (tenant_id, enterprise_id, mobile, invited_by, expires_at)
     SELECT u.tenant_id, u.default_enterprise_id, m.mobile, u.id, now() + interval '1 day'
     FROM users u, (VALUES ('13912349001'), ('13912349002')) AS m (mobile) WHERE u.username = 'admin'`);
-  // A's admin may publish and manage applications in its current role, so the operators' routes
-  // can tell A's notices and applications.
+  // A's admin may publish and manage applications, devices and pages in its current role, so the
+  // operators' routes can tell A's objects.
   await ctx.db.execute(sql`
     INSERT INTO role_permissions (role_id, permission_id)
     SELECT r.id, p.id FROM roles r
     JOIN permissions p ON p.tenant_id = r.tenant_id
-      AND p.code IN ('notice:publish', 'microapp:manage', 'device:manage', 'alert:handle')
+      AND p.code IN ('notice:publish', 'microapp:manage', 'device:manage', 'alert:handle', 'page:design')
     JOIN tenants t ON t.id = r.tenant_id WHERE t.code = 'demo' AND r.code = 'ent_admin'`);
   // Each admin's repair requests and future bookings of the demo sub-application's services.
   await ctx.db.execute(sql`

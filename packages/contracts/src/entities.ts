@@ -347,41 +347,6 @@ export const MenuData = Type.Object({
 });
 export type MenuData = Static<typeof MenuData>;
 
-// ---- Drag-page definitions (spec §2: a menu entry's drag-page view) -------------------------------
-/** Blocks a drag-page view renders; the builder (a later issue) writes the same shape. */
-export const PageBlock = Type.Union([
-  Type.Object({ type: Type.Literal('text'), title: Type.Optional(Text(100)), text: Text(5000) }),
-  Type.Object({
-    type: Type.Literal('stats'),
-    title: Type.Optional(Text(100)),
-    items: Type.Array(Type.Object({ label: Text(50), value: Text(30), suffix: Type.Optional(Text(10)) }), {
-      maxItems: 12,
-    }),
-  }),
-  Type.Object({
-    type: Type.Literal('links'),
-    title: Type.Optional(Text(100)),
-    /** In-app paths only. */
-    items: Type.Array(
-      Type.Object({ title: Text(50), path: Type.String({ pattern: '^/(?!/)[^\\\\]*$', maxLength: 500 }) }),
-      {
-        maxItems: 24,
-      },
-    ),
-  }),
-]);
-export type PageBlock = Static<typeof PageBlock>;
-
-export const PageDefinition = Type.Object({
-  code: Text(64),
-  title: Text(100),
-  blocks: Type.Array(PageBlock, { maxItems: 50 }),
-});
-export type PageDefinition = Static<typeof PageDefinition>;
-
-export const PageCodeParams = Type.Object({ code: Type.String({ pattern: '^[A-Za-z0-9_-]{1,64}$' }) });
-export type PageCodeParams = Static<typeof PageCodeParams>;
-
 // ---- Context: micro-apps, applications, roles, workbenches, enterprises -----------------------
 /**
  * A registered application of the tenant (spec §3): service type 0 a sub-application the host

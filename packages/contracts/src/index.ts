@@ -1,8 +1,11 @@
 export * from './codes.js';
 export * from './constants.js';
+export * from './dashboard.js';
 export * from './entities.js';
 export * from './envelope.js';
 export * from './rules.js';
 export * from './runtime-config.js';
 export * from './signing.js';
 export type * from './micro-host.js';
+export * from './page-builder.js';
+export * from './workbench.js';

@@ -19,6 +19,7 @@ import {
   uuid,
 } from 'drizzle-orm/pg-core';
 
+import type { PageDocument, WorkbenchLayout } from '@portal/contracts';
 const id = () => bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity();
 const ref = (name: string) => bigint(name, { mode: 'number' });
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
@@ -258,19 +259,51 @@ export const menus = pgTable(
   (t) => [index('menus_tenant').on(t.tenantId)],
 );
 
-/** Pages made with the drag-page builder; a menu entry shows one by its code (meta.pageId). */
+/**
+ * Pages made with the drag-page builder (issue 19); a menu entry shows one by its code
+ * (meta.pageId): the version published, if any.
+ */
 export const pageDefinitions = pgTable(
   'page_definitions',
   {
     id: id(),
     tenantId: tenantRef(),
     code: text('code').notNull(),
-    title: text('title').notNull(),
-    blocks: jsonb('blocks').notNull().$type<unknown[]>(),
-    translations: translations<{ title: string; blocks: unknown[] }>(),
+    publishedVersion: integer('published_version'),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [uniqueIndex('page_definitions_tenant_code').on(t.tenantId, t.code)],
+);
+
+/** Every saved version of a page, never changed once written: restoring copies one into a new version. */
+export const pageVersions = pgTable(
+  'page_versions',
+  {
+    pageId: ref('page_id')
+      .notNull()
+      .references(() => pageDefinitions.id, { onDelete: 'cascade' }),
+    version: integer('version').notNull(),
+    /** The PageDocument (contracts), checked by its schema when saved. */
+    document: jsonb('document').notNull().$type<PageDocument>(),
+    createdBy: ref('created_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+    restoredFrom: integer('restored_from'),
+  },
+  (t) => [primaryKey({ columns: [t.pageId, t.version] })],
+);
+
+/** My workbench's arrangement (spec §2 /workStand), one per user and tenant. */
+export const workbenchLayouts = pgTable(
+  'workbench_layouts',
+  {
+    tenantId: tenantRef(),
+    userId: ref('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    layout: jsonb('layout').notNull().$type<WorkbenchLayout>(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.tenantId, t.userId] })],
 );
 
 export const roleMenus = pgTable(

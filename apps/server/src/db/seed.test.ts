@@ -57,17 +57,16 @@ describe('seedDemo', () => {
       UPDATE menus SET module = NULL, path = '/services/' || path, component = 'services/' || path
       WHERE module = 'park-services'`);
     await ctx.db.execute(sql`
-      UPDATE page_definitions SET blocks = replace(blocks::text, '/park-services/', '/services/')::jsonb,
-        translations = replace(translations::text, '/park-services/', '/services/')::jsonb`);
+      UPDATE page_versions SET document = replace(document::text, '/park-services/', '/services/')::jsonb`);
 
     const first = await seedDemo(ctx.db, { passwordHash });
     // Rows added (the default role's flag, the agreement, 3 menus, 2 permissions, 3 applications,
     // 3 rooms, 2 entries moved to the sub-application and 2 pages' links to them, a page, 2
-    // enterprises), then those of them and the 2 untranslated roles given their English names.
-    expect(first).toEqual({ result: 'updated', added: 1 + 1 + 3 + 2 + 3 + 3 + 2 + 2 + 1 + 2 + (1 + 3 + 1 + 2 + 2) });
+    // enterprises), then those of them and the 2 untranslated roles given their English names (a
+    // page carries its English in itself).
+    expect(first).toEqual({ result: 'updated', added: 1 + 1 + 3 + 2 + 3 + 3 + 2 + 2 + 1 + 2 + (1 + 3 + 2 + 2) });
     const links = await ctx.db.execute(sql`
-      SELECT count(*)::int AS n FROM page_definitions
-      WHERE blocks::text LIKE '%"/services/repair"%' OR translations::text LIKE '%"/services/%'`);
+      SELECT count(*)::int AS n FROM page_versions WHERE document::text LIKE '%"/services/%'`);
     expect(links.rows[0]).toEqual({ n: 0 });
     expect(await seedDemo(ctx.db, { passwordHash })).toEqual({ result: 'unchanged' });
 
@@ -91,7 +90,7 @@ describe('seedDemo', () => {
     expect(
       (await one<{ title: string }>(sql`SELECT meta->>'title' AS title FROM menus WHERE name = 'entColist'`)).title,
     ).toBe('企业资料');
-    expect((await one<{ n: number }>(sql`SELECT count(*)::int AS n FROM page_definitions`)).n).toBe(3);
+    expect((await one<{ n: number }>(sql`SELECT count(*)::int AS n FROM page_definitions`)).n).toBe(4);
     const moved = await ctx.db.execute(
       sql`SELECT name, module, path, component FROM menus WHERE module = 'park-services' ORDER BY sort`,
     );

@@ -8,10 +8,11 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { and, eq, isNull, max, notExists, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNull, max, notExists, sql } from 'drizzle-orm';
 import type { AnyPgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { Db, Tx } from './client.js';
 import * as s from './schema.js';
+import { DEMO_PAGES } from './seed-pages.js';
 import { newApiKey } from '../platform/hash.js';
 import { sanitizeRichText } from '../platform/html.js';
 
@@ -355,6 +356,27 @@ const MENU: MenuSeed[] = [
         app: 'PARK_OPS',
         roles: ['park_operator'],
       },
+      {
+        name: 'opsBoard',
+        path: '/ops/board',
+        title: '运营看板',
+        en: 'Operations board',
+        icon: 'DashboardOutlined',
+        component: 'DragPageView',
+        pageId: 'ops-board',
+        app: 'PARK_OPS',
+        roles: ['park_operator'],
+      },
+      {
+        name: 'opsPages',
+        path: '/ops/pages',
+        title: '页面设计',
+        en: 'Page designer',
+        icon: 'FormOutlined',
+        component: 'page/builder',
+        app: 'PARK_OPS',
+        roles: ['park_operator'],
+      },
     ],
   },
 ];
@@ -487,7 +509,7 @@ async function topUpDemo(tx: Tx, tenantId: number, devicesFile?: string): Promis
   added += await ensureParkServices(tx, tenantId);
   added += await ensureDevices(tx, tenantId, devicesFile);
   added += await moveServicesToSubApp(tx, tenantId);
-  added += (await tx.insert(s.pageDefinitions).values(demoPages(tenantId)).onConflictDoNothing().returning()).length;
+  added += await ensurePages(tx, tenantId);
   const ents = await tx
     .insert(s.enterprises)
     .values(parkEnterprises(tenantId))
@@ -523,12 +545,30 @@ const PERMISSIONS: { code: string; describe: string; type?: number; status?: num
   { code: 'repair:handle', describe: '处理报修', roles: ['ent_admin', 'park_operator'] },
   { code: 'device:manage', describe: '设备管理', roles: ['park_operator'] },
   { code: 'alert:handle', describe: '处理告警', roles: ['park_operator'] },
+  { code: 'page:design', describe: '页面设计', roles: ['park_operator'] },
 ];
 
 /**
  * Adds the permission codes the tenant lacks, each granted to its roles. A code the tenant has
  * already keeps the grants an operator gave it.
  */
+/** The demo's drag pages the tenant lacks, each with its version 1 published. */
+async function ensurePages(tx: Tx, tenantId: number): Promise<number> {
+  const pages = await tx
+    .insert(s.pageDefinitions)
+    .values(DEMO_PAGES.map((p) => ({ tenantId, code: p.code, publishedVersion: 1 })))
+    .onConflictDoNothing()
+    .returning({ id: s.pageDefinitions.id, code: s.pageDefinitions.code });
+  if (pages.length > 0) {
+    await tx
+      .insert(s.pageVersions)
+      .values(
+        pages.map((p) => ({ pageId: p.id, version: 1, document: DEMO_PAGES.find((d) => d.code === p.code)!.document })),
+      );
+  }
+  return pages.length;
+}
+
 async function ensurePermissions(tx: Tx, tenantId: number, roles: { id: number; code: string }[]): Promise<number> {
   const created = await tx
     .insert(s.permissions)
@@ -826,25 +866,28 @@ async function moveServicesToSubApp(tx: Tx, tenantId: number): Promise<number> {
       .returning({ id: s.menus.id });
     moved += rows.length;
   }
-  // The drag pages' links to them follow (each page once, unless its links were changed since).
+  // The drag pages' links to them follow (in every version, unless the links were changed since).
   for (const [from, to] of [
     ['/services/repair', '/park-services/repair'],
     ['/services/meeting', '/park-services/meeting'],
   ]) {
     const quoted = (p: string) => `"path": "${p}"`;
     const rows = await tx
-      .update(s.pageDefinitions)
-      .set({
-        blocks: sql`replace(${s.pageDefinitions.blocks}::text, ${quoted(from!)}, ${quoted(to!)})::jsonb`,
-        translations: sql`replace(${s.pageDefinitions.translations}::text, ${quoted(from!)}, ${quoted(to!)})::jsonb`,
-      })
+      .update(s.pageVersions)
+      .set({ document: sql`replace(${s.pageVersions.document}::text, ${quoted(from!)}, ${quoted(to!)})::jsonb` })
       .where(
         and(
-          eq(s.pageDefinitions.tenantId, tenantId),
-          sql`${s.pageDefinitions.blocks}::text LIKE ${`%${quoted(from!)}%`}`,
+          inArray(
+            s.pageVersions.pageId,
+            tx
+              .select({ id: s.pageDefinitions.id })
+              .from(s.pageDefinitions)
+              .where(eq(s.pageDefinitions.tenantId, tenantId)),
+          ),
+          sql`${s.pageVersions.document}::text LIKE ${`%${quoted(from!)}%`}`,
         ),
       )
-      .returning({ code: s.pageDefinitions.code });
+      .returning({ version: s.pageVersions.version });
     moved += rows.length;
   }
   return moved;
@@ -1058,7 +1101,7 @@ export async function insertDemo(
 
   await ensureMenus(tx, tenantId, roles, apps);
 
-  await tx.insert(s.pageDefinitions).values(demoPages(tenantId));
+  await ensurePages(tx, tenantId);
 
   await tx.insert(s.registerAgreements).values({ tenantId, html: sanitizeRichText(DEMO_AGREEMENT) });
 
@@ -1145,7 +1188,6 @@ async function translateDemo(tx: Tx, tenantId: number): Promise<number> {
     [s.users, s.users.tenantId, s.users.username, named(DEMO_EN.users)],
     [s.enterprises, s.enterprises.tenantId, s.enterprises.name, named(DEMO_EN.enterprises)],
     [s.menus, s.menus.tenantId, s.menus.name, menus],
-    [s.pageDefinitions, s.pageDefinitions.tenantId, s.pageDefinitions.code, Object.entries(DEMO_PAGES_EN)],
     [s.notices, s.notices.tenantId, s.notices.title, Object.entries(DEMO_NOTICES_EN)],
     [
       s.registerAgreements,
@@ -1188,158 +1230,6 @@ const DEMO_NOTICES_EN: Record<string, { title: string; remark: string }> = {
     remark: '<p>From next week the canteen also serves dinner.</p>',
   },
 };
-
-/** The demo's drag pages in English: each page whole, its blocks in the same order. */
-const DEMO_PAGES_EN: Record<string, { title: string; blocks: unknown[] }> = {
-  'ent-dashboard': {
-    title: 'Enterprise dashboard',
-    blocks: [
-      {
-        type: 'stats',
-        title: 'This month',
-        items: [
-          { label: 'Service requests', value: '12' },
-          { label: 'Open notices', value: '3' },
-          { label: 'Members', value: '28' },
-        ],
-      },
-      {
-        type: 'text',
-        title: 'Park announcement',
-        text: 'The park holds its work-safety inspection this month; please complete your self-check by December 15.',
-      },
-      {
-        type: 'links',
-        title: 'Shortcuts',
-        items: [
-          { title: 'Service requests', path: '/ent/apply' },
-          { title: 'Repair requests', path: '/park-services/repair' },
-          { title: 'My messages', path: '/message/index' },
-        ],
-      },
-    ],
-  },
-  'park-news': {
-    title: 'Park news',
-    blocks: [
-      {
-        type: 'text',
-        title: 'Nov 20 · The park’s 2026 enterprise service satisfaction survey begins',
-        text: 'To keep improving its services, the park is running its annual satisfaction survey from today. Please submit the questionnaire through “Service requests” by December 5.',
-      },
-      {
-        type: 'text',
-        title: 'Nov 18 · Winter heating and electrical safety',
-        text: 'Central heating starts its trial run on November 25. Please check the wiring of your offices and switch off appliances you do not need before leaving.',
-      },
-      {
-        type: 'text',
-        title: 'Nov 12 · Briefing on the evaluation of technology-based SMEs',
-        text: 'The park holds a policy briefing on the afternoon of December 3 on the third floor of the service center; all enterprises are welcome to send someone.',
-      },
-      {
-        type: 'links',
-        title: 'Related services',
-        items: [
-          { title: 'Service requests', path: '/ent/apply' },
-          { title: 'Meeting rooms', path: '/park-services/meeting' },
-          { title: 'My messages', path: '/message/index' },
-        ],
-      },
-    ],
-  },
-  'demo-dashboard': {
-    title: 'Data dashboard',
-    blocks: [
-      {
-        type: 'stats',
-        items: [
-          { label: 'Resident enterprises', value: '128' },
-          { label: 'Orders this month', value: '36' },
-        ],
-      },
-    ],
-  },
-};
-
-/** The demo's drag pages. */
-const demoPages = (tenantId: number) => [
-  {
-    tenantId,
-    code: 'ent-dashboard',
-    title: '企业看板',
-    blocks: [
-      {
-        type: 'stats',
-        title: '本月概况',
-        items: [
-          { label: '服务申请', value: '12', suffix: '件' },
-          { label: '待办通知', value: '3', suffix: '条' },
-          { label: '成员', value: '28', suffix: '人' },
-        ],
-      },
-      {
-        type: 'text',
-        title: '园区公告',
-        text: '本月园区将开展安全生产检查，请各企业于12月15日前完成自查。',
-      },
-      {
-        type: 'links',
-        title: '常用入口',
-        items: [
-          { title: '服务申请', path: '/ent/apply' },
-          { title: '物业报修', path: '/park-services/repair' },
-          { title: '我的消息', path: '/message/index' },
-        ],
-      },
-    ],
-  },
-  {
-    tenantId,
-    code: 'park-news',
-    title: '园区资讯',
-    blocks: [
-      {
-        type: 'text',
-        title: '11月20日 · 园区2026年度企业服务满意度调查启动',
-        text: '为持续提升服务质量，园区即日起开展年度企业服务满意度调查，请各企业于12月5日前通过“服务申请”提交问卷。',
-      },
-      {
-        type: 'text',
-        title: '11月18日 · 冬季供暖及用电安全提示',
-        text: '园区集中供暖将于11月25日开始试运行。请各企业检查办公区域用电线路，下班前关闭非必要电器。',
-      },
-      {
-        type: 'text',
-        title: '11月12日 · 科技型中小企业评价政策解读会',
-        text: '园区将于12月3日下午在综合服务中心三楼举办政策解读会，欢迎各企业派员参加。',
-      },
-      {
-        type: 'links',
-        title: '相关服务',
-        items: [
-          { title: '服务申请', path: '/ent/apply' },
-          { title: '会议室预约', path: '/park-services/meeting' },
-          { title: '我的消息', path: '/message/index' },
-        ],
-      },
-    ],
-  },
-  {
-    tenantId,
-    code: 'demo-dashboard',
-    title: '数据看板',
-    blocks: [
-      {
-        type: 'stats',
-        items: [
-          { label: '入驻企业', value: '128', suffix: '家' },
-          { label: '本月订单', value: '36', suffix: '单' },
-        ],
-      },
-    ],
-  },
-];
 
 const DEMO_AGREEMENT_EN = `<h3>User registration agreement of the Demo Park enterprise service platform</h3>
 <p>Welcome to the Demo Park enterprise service platform (the “platform”). Please read this agreement carefully before you register; by ticking the box and clicking “Agree” you confirm that you have read and accept all of it.</p>

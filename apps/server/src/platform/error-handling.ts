@@ -18,10 +18,19 @@ const envelope = (code: number, message: string) => ({ status: code, message, da
 /** The language a raw request line or URL asks for, when its query could not be parsed. */
 const langOfUrl = (url: string | undefined): Lang => (/[?&]language=eng(?:[&#\s]|$)/.test(url ?? '') ? 'en' : 'zh');
 
+/**
+ * The issue to tell: the first one. Under a union (anyOf), each branch that was not meant failed
+ * on its discriminator (a `const`, like a widget's kind) and the branch that was meant failed on
+ * what is really wrong: that one is told, unless every branch failed on its discriminator.
+ */
+function telling<T extends { keyword: string }>(issues: T[]): T {
+  return issues.find((i) => i.keyword !== 'const' && i.keyword !== 'anyOf') ?? issues[0]!;
+}
+
 function classify(error: FastifyError | AppError, lang: Lang): { code: number; message: string } | null {
   if (error instanceof AppError) return { code: error.code, message: t(lang, error.key, error.params) };
   if (error.validation && error.validation.length > 0) {
-    const detail = describeSchemaIssue(error.validation[0]!, error.validationContext ?? 'body', lang);
+    const detail = describeSchemaIssue(telling(error.validation), error.validationContext ?? 'body', lang);
     return { code: ResultCode.BAD_REQUEST, message: t(lang, 'badRequest', { detail }) };
   }
   const known: Record<string, [number, MessageKey]> = {

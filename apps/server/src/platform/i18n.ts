@@ -154,6 +154,23 @@ const messages = {
     en: 'This alert is acknowledged or closed already',
   },
   deviceNotFound: { zh: '设备不存在', en: 'No such device' },
+  pageUnpublished: { zh: '该页面尚未发布', en: 'This page is not published yet' },
+  pageExists: { zh: '页面编码已存在', en: 'A page with this code exists already' },
+  pageStale: {
+    zh: '页面已被他人保存为新版本，请重新加载后再修改',
+    en: 'Someone saved a newer version of this page; reload it before you change it',
+  },
+  pageVersionNotFound: { zh: '页面或版本不存在', en: 'No such page or version' },
+  duplicateWidget: { zh: '组件编号重复', en: 'Two widgets have the same id' },
+  outsideGrid: { zh: '组件超出了页面的 12 列', en: 'A widget reaches beyond the page’s 12 columns' },
+  pageTooLarge: {
+    zh: '页面定义过大（最多 200 KB），请压缩图片或减少组件',
+    en: 'The page is too large (at most 200 KB); use smaller images or fewer widgets',
+  },
+  frameNotAllowed: {
+    zh: '嵌入页面的地址 {origin} 不在本园区登记的应用中',
+    en: 'The embedded address {origin} is not among the park’s registered applications',
+  },
   credentialNotFound: { zh: '凭据不存在或已吊销', en: 'No such credential, or it is revoked' },
   deviceCredentialInvalid: {
     zh: '设备凭据无效或已吊销',

@@ -20,6 +20,13 @@ export interface Tenants {
   idOf(raw: string | null | undefined): Promise<number>;
 }
 
+/**
+ * The tenant an open page's address names (spec §2): `tc`, else `tenantCode` (`null`/`undefined`
+ * ignored); the open device pages and the dashboard take it this one way.
+ */
+export const tenantInQuery = (q: { tc?: string; tenantCode?: string }): string | null | undefined =>
+  cleanTenantCode(q.tc) ?? q.tenantCode;
+
 export function createTenants(db: Db, defaultCode: string): Tenants {
   const codeOf = (raw: string | null | undefined) => cleanTenantCode(raw) ?? defaultCode;
   return {

@@ -21,6 +21,8 @@ const BUILT_OPEN_ROUTES = new Set<string>([
   '/user/register-result',
   '/deviceManage/devices',
   '/deviceManage/alerts',
+  '/user/dashboard',
+  '/workscreen',
 ]);
 
 // Registration and the password pages: each its own chunk, none in the login page's bytes.
@@ -30,6 +32,9 @@ const ChangePasswordRoute = load(() => import('./routes/account'), 'ChangePasswo
 const NotFoundRoute = load(() => import('./routes/not-found'), 'NotFoundRoute');
 // The park's open device pages: a chunk of their own, loaded only there.
 const DeviceManageRoute = load(() => import('./routes/devices'), 'DeviceManageRoute');
+// The park at a glance and the big screen: each its own chunk, ECharts only in theirs.
+const DashboardRoute = load(() => import('./routes/dashboard'), 'DashboardRoute');
+const WorkScreenRoute = load(() => import('./routes/work-screen'), 'WorkScreenRoute');
 // Loaded with the first protected page, so the login page carries none of it.
 const ProtectedRoute = load(() => import('./routes/protected'), 'ProtectedRoute');
 const SystemSignOnRoute = load(() => import('./routes/system-sign-on'), 'SystemSignOnRoute');
@@ -67,6 +72,8 @@ export function AppRoutes() {
               <Route path="/user/register-result" element={<ChangePasswordRoute />} />
               <Route path="/deviceManage/devices" element={<DeviceManageRoute page="devices" />} />
               <Route path="/deviceManage/alerts" element={<DeviceManageRoute page="alerts" />} />
+              <Route path="/user/dashboard" element={<DashboardRoute />} />
+              <Route path="/workscreen" element={<WorkScreenRoute />} />
               {/* Signed in, the not-found page is shown inside the shell (NotFoundRoute gives way to it). */}
               <Route path="/404" element={<NotFoundRoute />}>
                 <Route element={<SignedInPart />}>

@@ -2,8 +2,10 @@ import type { IndustryNode } from '@portal/contracts';
 import { asc } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client.js';
 import { industries } from '../../db/schema.js';
+import type { Lang } from '../../platform/i18n.js';
 import type { InvalidationBus } from '../../platform/invalidation.js';
 import type { IndustryRecord } from './industries-file.js';
+import { sectionName } from './names-en.js';
 
 /** Rows per INSERT: 5 parameters each, well below PostgreSQL's 65,535 per statement. */
 const CHUNK = 2_000;
@@ -37,6 +39,8 @@ interface IndustryCache {
   /** Each node's direct children, without their own children; '' holds the sections. */
   childrenOf: Map<string, IndustryNode[]>;
   leaves: Set<string>;
+  /** Each node's section (门类), by walking up its parents: the open dashboard's grouping. */
+  sectionOf: Map<string, IndustryNode>;
 }
 
 async function loadIndustries(db: Db, now: number): Promise<IndustryCache> {
@@ -51,6 +55,7 @@ async function loadIndustries(db: Db, now: number): Promise<IndustryCache> {
     .orderBy(asc(industries.level), asc(industries.sort), asc(industries.code));
   const nodes = new Map<string, IndustryNode & { children: IndustryNode[] }>();
   const tree: IndustryNode[] = [];
+  const sectionOf = new Map<string, IndustryNode>();
   // By level: a parent is always placed before its children. A row whose parent is missing (the
   // import refuses those; only a hand edit makes one) is left out with everything below it.
   for (const r of rows) {
@@ -58,11 +63,13 @@ async function loadIndustries(db: Db, now: number): Promise<IndustryCache> {
     if (r.parentCode === null) {
       if (r.level !== 1) continue;
       tree.push(node);
+      sectionOf.set(r.code, node);
     } else {
       const parent = nodes.get(r.parentCode);
       if (!parent) continue;
       parent.children.push(node);
       parent.isLeaf = false;
+      sectionOf.set(r.code, sectionOf.get(r.parentCode)!);
     }
     nodes.set(r.code, node);
   }
@@ -76,7 +83,7 @@ async function loadIndustries(db: Db, now: number): Promise<IndustryCache> {
       delete (node as IndustryNode).children;
     } else childrenOf.set(node.code, flat(node.children));
   }
-  return { loadedAt: now, tree, childrenOf, leaves };
+  return { loadedAt: now, tree, childrenOf, leaves, sectionOf };
 }
 
 /**
@@ -140,6 +147,19 @@ export function createCatalogRepository(
      */
     async isIndustryLeaf(code: string): Promise<boolean> {
       return (await current()).leaves.has(code);
+    },
+    /**
+     * The section (门类) each code (at any level) belongs to, with its name in `lang`
+     * (names-en.ts); a code the tree does not hold is absent. One read of the cached tree.
+     */
+    async sectionsOf(codes: readonly string[], lang: Lang): Promise<Map<string, { code: string; name: string }>> {
+      const { sectionOf } = await current();
+      const out = new Map<string, { code: string; name: string }>();
+      for (const code of codes) {
+        const section = sectionOf.get(code);
+        if (section) out.set(code, { code: section.code, name: sectionName(lang, section.code, section.name) });
+      }
+      return out;
     },
     /** Drops the cached tree; the next call reads the table again. */
     invalidate,

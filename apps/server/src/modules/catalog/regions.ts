@@ -19,6 +19,8 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { RegionNode } from '@portal/contracts';
+import type { Lang } from '../../platform/i18n.js';
+import { provinceName } from './names-en.js';
 
 /** The package's minified records: c code, n name, p province, y city, a area, t town (all strings). */
 interface PackageRecord {
@@ -122,4 +124,9 @@ export function regionPath(code: string): string[] | null {
 /** Whether `code` names a region of the tree, at any level. */
 export function isRegionCode(code: string): boolean {
   return regions().byCode.has(code);
+}
+
+/** The provinces' names in `lang` (names-en.ts), by the first two digits of their codes. */
+export function provinceNames(lang: Lang): Map<string, string> {
+  return new Map(regionChildren('0').map((p) => [p.code.slice(0, 2), provinceName(lang, p.code, p.name)]));
 }

@@ -1,6 +1,5 @@
 import { timingSafeEqual } from 'node:crypto';
 import {
-  cleanTenantCode,
   ResultCode,
   type AdminDevice,
   type Device,
@@ -18,6 +17,7 @@ import { localized, type Lang } from '../../platform/i18n.js';
 import type { PermissionGuard } from '../../platform/permissions.js';
 import type { RateLimiter } from '../../platform/rate-limit.js';
 import type { ActiveSession } from '../../platform/session.js';
+import { tenantInQuery } from '../../platform/tenants.js';
 import type { DevicesRepository } from './devices.repository.js';
 
 /** Operators register devices and their credentials. */
@@ -43,9 +43,6 @@ const deviceOf = (lang: Lang, r: Omit<Row, 'total'>): Device => ({
   latest: r.latest,
 });
 
-/** The tenant an open page's address names (spec §2): `tc`, else `tenantCode` (null/undefined ignored). */
-const namedTenant = (q: { tc?: string; tenantCode?: string }) => cleanTenantCode(q.tc) ?? q.tenantCode;
-
 export interface DevicesServiceDeps {
   repo: DevicesRepository;
   guard: PermissionGuard;
@@ -65,7 +62,7 @@ export function createDevicesService(deps: DevicesServiceDeps) {
 
   return {
     async openDevices(q: OpenDeviceQuery, lang: Lang) {
-      const tenantId = await deps.tenantOf(namedTenant(q));
+      const tenantId = await deps.tenantOf(tenantInQuery(q));
       const { rows, total } = await repo.devices(
         tenantId,
         { publicOnly: true, type: q.type || null, status: q.status || null, q: q.q?.trim() || null },
@@ -76,7 +73,7 @@ export function createDevicesService(deps: DevicesServiceDeps) {
     },
 
     async openAlerts(q: OpenAlertQuery, lang: Lang) {
-      const tenantId = await deps.tenantOf(namedTenant(q));
+      const tenantId = await deps.tenantOf(tenantInQuery(q));
       const { rows, total } = await repo.alerts(
         tenantId,
         { publicOnly: true, severity: q.severity || null, state: q.state || null },

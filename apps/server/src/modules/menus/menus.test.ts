@@ -154,12 +154,13 @@ describe('application menus', () => {
   });
 
   it('adds nothing for an application the user does not hold, even when the role has its entries', async () => {
-    // Give member's role the PARK_OPS entries, so only the missing application keeps them out.
+    // Give member's role the PARK_OPS entries (the directory, 入驻企业, 运营看板, 页面设计), so only
+    // the missing application keeps them out.
     const granted = await ctx.db.execute(sql`
       INSERT INTO role_menus (role_id, menu_id)
       SELECT ${demoRole.ent_member}, m.id FROM menus m JOIN applications a ON a.id = m.application_id
       WHERE a.code = 'PARK_OPS' AND a.tenant_id = m.tenant_id RETURNING menu_id`);
-    expect(granted.rows.length).toBe(2);
+    expect(granted.rows.length).toBe(4);
     try {
       const data = await menuData(memberToken, '?appCodes=PARK_OPS');
       expect(names(data.menu)).not.toContain('parkOps');
@@ -232,6 +233,7 @@ describe('entry flags are data; the client decides what to show', () => {
       'messageIndex',
       'microapp:manage',
       'notice:publish',
+      'page:design',
       'repair:handle',
       'wf:approve',
     ]);

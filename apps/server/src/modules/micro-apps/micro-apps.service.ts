@@ -124,6 +124,12 @@ export function createMicroAppsService({ repo, guard, bus }: MicroAppsServiceDep
       await changed(session.tenantId);
     },
 
+    /** The origins of the tenant's registered applications: what its pages may frame. */
+    async frameOrigins(tenantId: number): Promise<string[]> {
+      const origins = (await repo.list(tenantId)).map((r) => readEntry(r.entry).origin);
+      return origins.filter((o): o is string => o !== null);
+    },
+
     /** The origins a document of the tenant `code` names may use; none for an unknown code. */
     async originsOf(code: string): Promise<TenantOrigins> {
       const cached = origins.get(code);

@@ -1,7 +1,7 @@
 import { useLocation } from 'react-router';
+import { OpenLayout } from '../../components/open-layout';
 import { AlertsPage } from '../../features/devices/components/alerts-page';
 import { DevicesPage } from '../../features/devices/components/devices-page';
-import { OpenLayout } from '../../features/devices/components/open-layout';
 import { AntdProvider } from '../../lib/antd';
 import { useTranslation } from '../../lib/i18n';
 import { currentTenant } from '../../lib/tenant';

@@ -15,8 +15,10 @@ import { load } from '../load';
 // The host of sub-applications loads when the first page of one is opened (ADR 025).
 const MicroAppLayer = load(() => import('../../features/micro-apps/components/micro-app-layer'), 'MicroAppLayer');
 
-// Drag pages load with the first one opened (their blocks bring charts, grids and Typography).
-const DragPage = load(() => import('../../features/drag-page/components/drag-page'), 'DragPage');
+// Drag pages load with the first one opened (their widgets bring grids, lists and, lazily, charts).
+const DragPage = load(() => import('../../features/drag-page/view/drag-page'), 'DragPage');
+// My workbench (/workStand): its grid of widgets loads when it is first opened.
+const Workbench = load(() => import('../../features/workbench/components/workbench'), 'Workbench');
 
 // Business pages by the menu component that names them, each loaded when first opened.
 const BUSINESS_PAGES: Record<string, ComponentType> = {
@@ -24,12 +26,19 @@ const BUSINESS_PAGES: Record<string, ComponentType> = {
   'ent/members/list': load(() => import('../../features/enterprise/components/members-page'), 'MembersPage'),
   'ent/members/invite': load(() => import('../../features/invitations/components/invite-page'), 'InvitePage'),
   'message/index': load(() => import('../../features/notices/components/message-page'), 'MessagePage'),
+  // The drag-page builder (spec §2 lazy pages), for operators with page:design.
+  'page/builder': load(() => import('../../features/drag-page/builder/page-builder'), 'PageBuilder'),
 };
 
 const views: ShellViews = {
   dragPage: (code) => (
     <Suspense>
       <DragPage code={code} />
+    </Suspense>
+  ),
+  workbench: (props) => (
+    <Suspense>
+      <Workbench {...props} />
     </Suspense>
   ),
   businessPage: (component) => {

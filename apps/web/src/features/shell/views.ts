@@ -16,6 +16,8 @@ export interface SubAppTabs {
  */
 export interface ShellViews {
   dragPage?: (pageId: string) => ReactNode;
+  /** My workbench (/workStand), given the menu's pages the user may open and the ones used lately. */
+  workbench?: (props: WorkbenchProps) => ReactNode;
   /** The business page a menu entry's `component` names, or null while no feature provides it. */
   businessPage?: (component: string) => ReactNode | null;
   /**
@@ -23,6 +25,21 @@ export interface ShellViews {
    * panel's effects are destroyed, and a sub-application must live on while its tab is hidden).
    */
   subApps?: (state: SubAppTabs) => ReactNode;
+}
+
+/** A page of the menu, as a link to it. */
+export interface PageLink {
+  path: string;
+  title: string;
+}
+
+export interface WorkbenchProps {
+  /** The menu's own pages (no directories, nothing that opens a new window). */
+  pages: PageLink[];
+  /** Pages of the menu opened lately, most recent first. */
+  recent: PageLink[];
+  /** The shell's grid of icon links to the menu's pages at `paths`. */
+  shortcuts: (paths: string[]) => ReactNode;
 }
 
 export const ShellViewsContext = createContext<ShellViews>({});

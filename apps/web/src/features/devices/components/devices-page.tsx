@@ -7,6 +7,7 @@ import { usePaging } from '../../../lib/paging';
 import { useOpenDevices } from '../api/devices';
 import { FilterSelect } from './filter-select';
 import { reading } from './labels';
+import './devices.css';
 
 /** /deviceManage/devices: the park's public devices, their state and latest readings. */
 export function DevicesPage({ tenantCode }: { tenantCode: string }) {

@@ -1,22 +1,32 @@
 import { Card } from 'antd';
+import { useContext, useMemo } from 'react';
 import { useTranslation } from '../../../lib/i18n';
 import { useSession } from '../../../lib/session';
-import { storage } from '../../../lib/storage';
-import { leafItems, NO_ITEMS } from '../menu';
+import { leafItems, menuPath, NO_ITEMS } from '../menu';
+import { useTabs } from '../tabs/store';
+import { ShellViewsContext } from '../views';
 import { Shortcuts } from './shortcuts';
 
-/** /workStand, my workbench (JZH theme, ENT_WORKBENCH application): the workbench's pages at hand. */
+/**
+ * /workStand, my workbench (JZH theme, ENT_WORKBENCH application): the feature the app wires in,
+ * given the menu's pages and the ones used lately; without one, the pages at hand.
+ */
 export function WorkbenchPage() {
   const { t } = useTranslation();
+  const { workbench } = useContext(ShellViewsContext);
   const menu = useSession((s) => s.menu?.menu ?? NO_ITEMS);
-  const pages = leafItems(menu).filter((i) => !i.meta.internalOrExternal);
-  const bench = storage.get<string>('workbenchCode');
+  const visited = useTabs((s) => s.visited);
+  const pages = useMemo(() => leafItems(menu).filter((i) => !i.meta.internalOrExternal), [menu]);
+  const links = useMemo(() => pages.map((i) => ({ path: menuPath(i), title: i.meta.title })), [pages]);
+  const recent = useMemo(() => visited.flatMap((path) => links.filter((l) => l.path === path)), [visited, links]);
+  if (workbench) {
+    const shortcuts = (paths: string[]) => (
+      <Shortcuts items={paths.flatMap((p) => pages.filter((i) => menuPath(i) === p))} lg={6} />
+    );
+    return <>{workbench({ pages: links, recent, shortcuts })}</>;
+  }
   return (
-    <Card
-      variant="borderless"
-      title={t('shell.workbench')}
-      extra={bench ? <span className="shell-secondary">{bench}</span> : null}
-    >
+    <Card variant="borderless" title={t('shell.workbench')}>
       <Shortcuts items={pages} lg={4} />
     </Card>
   );

@@ -23,14 +23,29 @@ interface TabsStore {
   recent: string[];
   /** `tenantCode:userId` whose tabs these are; null until the layout names one. */
   owner: string | null;
+  /** Paths of the pages shown lately, most recent first (my workbench's recently used). */
+  visited: string[];
 }
 
 interface StoredTabs {
   owner: string;
   state: TabsState;
+  visited?: string[];
 }
 
-export const useTabs = create<TabsStore>(() => ({ state: initialTabs(), recent: [HOME_KEY], owner: null }));
+/** How many recently shown pages are remembered. */
+const VISITED_MAX = 12;
+
+export const useTabs = create<TabsStore>(() => ({
+  state: initialTabs(),
+  recent: [HOME_KEY],
+  owner: null,
+  visited: [],
+}));
+
+/** `path` first in the recently shown pages. */
+export const visit = (visited: string[], path: string): string[] =>
+  [path, ...visited.filter((p) => p !== path)].slice(0, VISITED_MAX);
 
 /**
  * Restores `owner`'s stored tabs (anyone else's are dropped), unless they are the current ones.
@@ -51,7 +66,9 @@ export function ensureOwner(owner: string, check: (tab: Tab) => Omit<Tab, 'versi
     }
     state = { tabs, active: tabs.some((t) => t.key === restored.active) ? restored.active : HOME_KEY };
   }
-  useTabs.setState({ state, recent: [state.active], owner });
+  const visited =
+    stored?.owner === owner && Array.isArray(stored.visited) ? stored.visited.filter((p) => typeof p === 'string') : [];
+  useTabs.setState({ state, recent: [state.active], owner, visited });
 }
 
 /** iframe=1 belongs to the window that asked for it (a host's frame), not to the saved tab. */
@@ -64,16 +81,20 @@ function withoutFrameMode(tab: Tab): Tab {
 
 /** Applies `action`, remembers the result for a reload, and returns it. */
 export function dispatchTabs(action: TabsAction): TabsState {
-  const { state, recent, owner } = useTabs.getState();
+  const { state, recent, owner, visited: before } = useTabs.getState();
   const next = tabsReducer(state, action);
   if (next === state) return state;
-  useTabs.setState({ state: next, recent: touch(recent, next.active, next) });
-  if (owner) storage.set<StoredTabs>('tabs', { owner, state: { ...next, tabs: next.tabs.map(withoutFrameMode) } });
+  const shown = next.tabs.find((t) => t.key === next.active);
+  const visited = shown && shown.key !== HOME_KEY && next.active !== state.active ? visit(before, shown.path) : before;
+  useTabs.setState({ state: next, recent: touch(recent, next.active, next), visited });
+  if (owner) {
+    storage.set<StoredTabs>('tabs', { owner, state: { ...next, tabs: next.tabs.map(withoutFrameMode) }, visited });
+  }
   return next;
 }
 
 /** Forgets every tab (enterprise switch): only home stays. */
 export function clearTabs(): void {
   storage.remove('tabs');
-  useTabs.setState({ state: initialTabs(), recent: [HOME_KEY] });
+  useTabs.setState({ state: initialTabs(), recent: [HOME_KEY], visited: [] });
 }

@@ -1,20 +1,23 @@
 import { Layout } from 'antd';
 import type { ReactNode } from 'react';
 import { Link, useLocation } from 'react-router';
-import { runtimeConfig } from '../../../lib/config';
-import { useTranslation } from '../../../lib/i18n';
-import { useSession } from '../../../lib/session';
-import { useDocumentTitle, useSiteName } from '../../../lib/site';
-import './devices.css';
+import { runtimeConfig } from '../lib/config';
+import { useTranslation } from '../lib/i18n';
+import { useSession } from '../lib/session';
+import { useDocumentTitle, useSiteName } from '../lib/site';
+import './open-layout.css';
 
+/** The open pages (spec §2) a visitor moves between; the work screen is a display of its own. */
 const PAGES = [
+  { path: '/user/dashboard', key: 'openPages.dashboardTitle' },
   { path: '/deviceManage/devices', key: 'devices.devicesTitle' },
   { path: '/deviceManage/alerts', key: 'devices.alertsTitle' },
 ] as const;
 
 /**
- * The frame of the park's open device pages (spec §2: open without a session): the site's name,
- * the two pages, the language switch, and a way to sign in or back to the portal.
+ * The frame of the park's open pages (spec §2: open without a session): the site's name, the
+ * pages, the language switch, and a way to sign in or back to the portal. Shared by the route
+ * modules of the dashboard and the device pages.
  */
 export function OpenLayout({
   title,

@@ -1,0 +1,185 @@
+/**
+ * The drag-page builder's document (issue 19; spec §2 lazy pages, menu entries of the drag-page
+ * kind): one schema, checked by the editor before it saves and by the server on every save.
+ */
+import { Type, type Static } from 'typebox';
+
+/** Columns of the page grid; a phone shows one column, widgets in reading order. */
+export const PAGE_COLUMNS = 12;
+export const PAGE_MAX_WIDGETS = 60;
+/** A saved definition's JSON at most this long (images included). */
+export const PAGE_MAX_BYTES = 200_000;
+
+/**
+ * Text a widget shows is plain text, rendered as text: markup is refused outright (`<` right before
+ * a letter, `/`, `?` or `!`: a tag, a closing tag, a comment or a doctype), so nothing that looks
+ * like HTML is ever stored; `a < b` is still text.
+ */
+const NO_MARKUP = '^(?![\\s\\S]*<(?:[/?]?[A-Za-z]|!))[\\s\\S]*$';
+const Plain = (max: number) => Type.String({ maxLength: max, pattern: NO_MARKUP });
+
+/** A text in the product's language, and optionally in English (shown when the portal is in English). */
+export const LocalText = (max: number) => Type.Object({ zh: Plain(max), en: Type.Optional(Plain(max)) });
+export type LocalText = { zh: string; en?: string };
+
+const Title = Type.Optional(LocalText(100));
+/** An address inside the portal (a menu path); links never leave it or run script. */
+const InAppPath = Type.String({ pattern: '^/(?!/)[^\\s\\\\]*$', maxLength: 500 });
+/**
+ * An image the portal itself serves (a path) or one embedded in the page (a PNG, JPEG, GIF or WebP
+ * data URL; never SVG, which can hold script). Outside origins are not allowed by the pages'
+ * content security policy, so they are not offered.
+ */
+const ImageSrc = Type.String({
+  maxLength: 65_000,
+  pattern: '^(?:/(?!/)[^\\s\\\\]*|data:image/(?:png|jpeg|gif|webp);base64,[A-Za-z0-9+/]+={0,2})$',
+});
+/** A framed page's address: http(s), at an origin the tenant registered (checked when saved). */
+const FrameUrl = Type.String({ maxLength: 2000, pattern: '^https?://[^\\s]+$' });
+
+/** Each widget kind's settings. */
+export const WIDGET_PROPS = {
+  text: Type.Object({ title: Title, text: LocalText(5000) }),
+  image: Type.Object({
+    src: ImageSrc,
+    alt: LocalText(200),
+    fit: Type.Enum(['cover', 'contain']),
+  }),
+  links: Type.Object({
+    title: Title,
+    items: Type.Array(Type.Object({ title: LocalText(50), path: InAppPath }), { maxItems: 24 }),
+  }),
+  stats: Type.Object({
+    title: Title,
+    items: Type.Array(
+      Type.Object({
+        label: LocalText(50),
+        value: Type.String({ maxLength: 30 }),
+        suffix: Type.Optional(LocalText(10)),
+      }),
+      { maxItems: 12 },
+    ),
+  }),
+  chart: Type.Object({
+    title: Title,
+    type: Type.Enum(['bar', 'line', 'pie']),
+    points: Type.Array(Type.Object({ label: LocalText(30), value: Type.Number({ minimum: -1e9, maximum: 1e9 }) }), {
+      minItems: 1,
+      maxItems: 24,
+    }),
+  }),
+  table: Type.Object({
+    title: Title,
+    columns: Type.Array(LocalText(30), { minItems: 1, maxItems: 8 }),
+    rows: Type.Array(Type.Array(LocalText(200), { maxItems: 8 }), { maxItems: 50 }),
+  }),
+  iframe: Type.Object({ title: Title, url: FrameUrl }),
+  notices: Type.Object({ title: Title, count: Type.Integer({ minimum: 1, maximum: 10 }) }),
+  devices: Type.Object({ title: Title, count: Type.Integer({ minimum: 1, maximum: 20 }) }),
+};
+export type WidgetKind = keyof typeof WIDGET_PROPS;
+export const WIDGET_KINDS = Object.keys(WIDGET_PROPS) as WidgetKind[];
+
+/** Where a widget sits on the grid, in columns and rows. */
+const Place = {
+  id: Type.String({ pattern: '^[A-Za-z0-9_-]{1,32}$' }),
+  x: Type.Integer({ minimum: 0, maximum: PAGE_COLUMNS - 1 }),
+  y: Type.Integer({ minimum: 0, maximum: 2000 }),
+  w: Type.Integer({ minimum: 1, maximum: PAGE_COLUMNS }),
+  h: Type.Integer({ minimum: 1, maximum: 60 }),
+};
+
+const widget = <K extends WidgetKind>(kind: K) =>
+  Type.Object({ ...Place, kind: Type.Literal(kind), props: WIDGET_PROPS[kind] });
+
+export const Widget = Type.Union([
+  widget('text'),
+  widget('image'),
+  widget('links'),
+  widget('stats'),
+  widget('chart'),
+  widget('table'),
+  widget('iframe'),
+  widget('notices'),
+  widget('devices'),
+]);
+export type Widget = Static<typeof Widget>;
+export type WidgetOf<K extends WidgetKind> = Extract<Widget, { kind: K }>;
+
+/** A page: its title and widgets. `format` names this shape, for the day it changes. */
+export const PageDocument = Type.Object(
+  {
+    format: Type.Literal(1),
+    title: LocalText(100),
+    widgets: Type.Array(Widget, { maxItems: PAGE_MAX_WIDGETS }),
+  },
+  { examples: [{ format: 1, title: { zh: '新页面', en: 'New page' }, widgets: [] }] },
+);
+export type PageDocument = Static<typeof PageDocument>;
+
+/** What a saved document must satisfy beyond its shape; null when nothing. */
+export function documentIssue(doc: PageDocument): 'duplicateWidget' | 'outsideGrid' | 'pageTooLarge' | null {
+  const ids = new Set(doc.widgets.map((w) => w.id));
+  if (ids.size !== doc.widgets.length) return 'duplicateWidget';
+  if (doc.widgets.some((w) => w.x + w.w > PAGE_COLUMNS)) return 'outsideGrid';
+  if (new TextEncoder().encode(JSON.stringify(doc)).length > PAGE_MAX_BYTES) return 'pageTooLarge';
+  return null;
+}
+
+export const PageCodeParams = Type.Object({ code: Type.String({ pattern: '^[A-Za-z0-9_-]{1,64}$' }) });
+export type PageCodeParams = Static<typeof PageCodeParams>;
+/** A version number (every page has its version 1). */
+const Version = Type.Integer({ minimum: 1, maximum: 1_000_000, examples: [1] });
+export const PageVersionParams = Type.Object({ code: PageCodeParams.properties.code, version: Version });
+export type PageVersionParams = Static<typeof PageVersionParams>;
+
+/** A drag-page view as its menu entry shows it: the published version. */
+export const PublishedPage = Type.Object({ code: Type.String(), version: Type.Integer(), document: PageDocument });
+export type PublishedPage = Static<typeof PublishedPage>;
+
+/** A page in the builder's list. */
+export const PageSummary = Type.Object({
+  code: Type.String(),
+  title: Type.String(),
+  latestVersion: Type.Integer(),
+  publishedVersion: Type.Union([Type.Integer(), Type.Null()]),
+  /** Menu entries that show it (drag-page entries naming its code). */
+  menuEntries: Type.Integer(),
+  updatedAt: Type.String(),
+});
+export type PageSummary = Static<typeof PageSummary>;
+
+export const PageVersionSummary = Type.Object({
+  version: Type.Integer(),
+  title: Type.String(),
+  createdAt: Type.String(),
+  createdBy: Type.Union([Type.String(), Type.Null()]),
+  /** The version this one restored, if it was a restore. */
+  restoredFrom: Type.Union([Type.Integer(), Type.Null()]),
+});
+export type PageVersionSummary = Static<typeof PageVersionSummary>;
+
+export const PageVersion = Type.Object({
+  code: Type.String(),
+  version: Type.Integer(),
+  publishedVersion: Type.Union([Type.Integer(), Type.Null()]),
+  document: PageDocument,
+});
+export type PageVersion = Static<typeof PageVersion>;
+
+/** Saving: a new version on top of `baseVersion` (0 makes a new page); a stale base is refused. */
+export const SavePageBody = Type.Object({
+  baseVersion: Type.Integer({ minimum: 0, maximum: 1_000_000, examples: [1] }),
+  document: PageDocument,
+});
+export type SavePageBody = Static<typeof SavePageBody>;
+
+export const PageVersionBody = Type.Object({ version: Version });
+export type PageVersionBody = Static<typeof PageVersionBody>;
+
+/**
+ * The text of `t` in the reader's language: English when asked and given (an empty English text is
+ * given: a unit that English leaves out), else the product's own.
+ */
+export const localText = (t: LocalText | undefined, lang: 'zh' | 'en'): string =>
+  (lang === 'en' && t?.en !== undefined ? t.en : t?.zh) ?? '';
