@@ -14,6 +14,8 @@
  *      e. JS heap, DOM nodes and listeners on home, with 100 tabs open, after closing them all
  *      f. Lighthouse (mobile profile) on the login page: performance and accessibility scores
  *      h. the open dashboard's JS (gzip) and the work screen's time to its first full frame (ADR 027)
+ *      i. the drag-page builder with a 50-widget page: frame times while a widget is dragged across
+ *         the canvas, against the same pointer moves without a drag (ADR 028)
  *   4. BENCHMARKS.md (generated block) + bench/results/shell.json
  *
  * Settings by environment variable: see `settings` below.
@@ -73,6 +75,8 @@ const settings = {
   /** Lighthouse runs on the login page (the median score is reported). */
   lighthouseRuns: envNumber('BENCH_SHELL_LIGHTHOUSE_RUNS', 3, { min: 1 }),
   viewport: { width: 1440, height: 900 },
+  /** Pointer moves of the builder's drag (each one a step of the drag, and of its baseline). */
+  builderMoves: envNumber('BENCH_SHELL_BUILDER_MOVES', 60, { min: 5 }),
   /** Work-screen loads timed (the median is reported). */
   workScreenRuns: envNumber('BENCH_SHELL_WORKSCREEN_RUNS', 5, { min: 1 }),
 };
@@ -783,6 +787,139 @@ async function measureWorkScreen(browser: Browser, base: string): Promise<number
   }
 }
 
+// ---- i: the builder with 50 widgets -------------------------------------------------------------
+
+const BUILDER_PAGE = 'bench-50';
+
+/**
+ * A 50-widget page for the builder (ten each of text, figures, links, table and chart, 3 columns
+ * by 4 rows each), shown first in its list, and the admin's default role and application the park
+ * operator's (the builder is theirs).
+ */
+async function seedBuilderPage(db: Db): Promise<void> {
+  const kinds = ['text', 'stats', 'links', 'table', 'chart'] as const;
+  const props = {
+    text: { title: { zh: '说明' }, text: { zh: '园区企业服务平台的说明文字。'.repeat(3) } },
+    stats: {
+      title: { zh: '指标' },
+      items: [1, 2, 3].map((n) => ({ label: { zh: `指标${n}` }, value: String(n * 17) })),
+    },
+    links: { title: { zh: '入口' }, items: [1, 2, 3].map((n) => ({ title: { zh: `入口${n}` }, path: `/bench/${n}` })) },
+    table: {
+      title: { zh: '表格' },
+      columns: [{ zh: '名称' }, { zh: '数量' }],
+      rows: [1, 2, 3, 4].map((n) => [{ zh: `第${n}行` }, { zh: String(n) }]),
+    },
+    chart: {
+      title: { zh: '图表' },
+      type: 'bar',
+      points: [1, 2, 3, 4, 5, 6].map((n) => ({ label: { zh: `${n}月` }, value: (n * 7) % 11 })),
+    },
+  };
+  const widgets = Array.from({ length: 50 }, (_, n) => {
+    const kind = kinds[n % kinds.length]!;
+    return { id: `w${n + 1}`, kind, x: (n % 4) * 3, y: Math.floor(n / 4) * 4, w: 3, h: 4, props: props[kind] };
+  });
+  await db.transaction(async (tx) => {
+    const [tenant] = await tx.select({ id: s.tenants.id }).from(s.tenants).where(eq(s.tenants.code, 'demo'));
+    const [page] = await tx
+      .insert(s.pageDefinitions)
+      .values({
+        tenantId: tenant!.id,
+        code: BUILDER_PAGE,
+        publishedVersion: 1,
+        updatedAt: sql`now() + interval '1 day'`,
+      })
+      .returning({ id: s.pageDefinitions.id });
+    const document = {
+      format: 1 as const,
+      title: { zh: '五十个组件' },
+      widgets,
+    } as typeof s.pageVersions.$inferInsert.document;
+    await tx.insert(s.pageVersions).values({ pageId: page!.id, version: 1, document });
+    await tx.execute(sql`
+      UPDATE users SET
+        default_role_id = (SELECT id FROM roles WHERE tenant_id = ${tenant!.id} AND code = 'park_operator'),
+        default_application_id = (SELECT id FROM applications WHERE tenant_id = ${tenant!.id} AND code = 'PARK_OPS')
+      WHERE tenant_id = ${tenant!.id} AND username = 'admin'`);
+  });
+}
+
+interface FrameTimes {
+  medianMs: number;
+  p95Ms: number;
+  maxMs: number;
+  frames: number;
+}
+
+/** Frame intervals (rAF to rAF) in the page while `act` runs. */
+async function framesDuring(page: Page, act: () => Promise<void>): Promise<FrameTimes> {
+  await page.evaluate(() => {
+    const w = window as unknown as { __frames: number[]; __recording: boolean };
+    w.__frames = [];
+    w.__recording = true;
+    let last = performance.now();
+    const tick = (t: number) => {
+      w.__frames.push(t - last);
+      last = t;
+      if (w.__recording) requestAnimationFrame(tick);
+    };
+    requestAnimationFrame(tick);
+  });
+  await act();
+  const frames = await page.evaluate(() => {
+    const w = window as unknown as { __frames: number[]; __recording: boolean };
+    w.__recording = false;
+    return w.__frames.slice(1);
+  });
+  const sorted = [...frames].sort((a, b) => a - b);
+  return {
+    medianMs: round(median(frames), 1),
+    p95Ms: round(sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * 0.95))] ?? NaN, 1),
+    maxMs: round(sorted.at(-1) ?? NaN, 1),
+    frames: frames.length,
+  };
+}
+
+/**
+ * The builder on the 50-widget page: one widget dragged across the canvas in `builderMoves` pointer
+ * steps (each step re-lays the grid), frame intervals recorded meanwhile; the baseline is the same
+ * steps over the canvas with no button held.
+ */
+async function measureBuilder(browser: Browser, base: string): Promise<{ drag: FrameTimes; baseline: FrameTimes }> {
+  const context = await newContext(browser);
+  try {
+    const page = await context.newPage();
+    await signIn(page, base, '/center/login', 'admin');
+    await page.goto(`${base}/center/ops/pages`);
+    await page.locator('.pb-item').nth(49).waitFor({ timeout: 60_000 });
+    await page.locator('.pb-item canvas').nth(9).waitFor({ timeout: 60_000 });
+    await sleep(500);
+    const box = (await page.locator('.pb-item').first().boundingBox())!;
+    const x0 = box.x + box.width / 2;
+    const y0 = box.y + 12;
+    const path = async () => {
+      for (let i = 1; i <= settings.builderMoves; i++) {
+        await page.mouse.move(x0 + (i % 20) * 20, y0 + Math.floor(i / 20) * 40 + (i % 20) * 6);
+      }
+    };
+    const baseline = await framesDuring(page, async () => {
+      await page.mouse.move(x0, y0);
+      await path();
+    });
+    const drag = await framesDuring(page, async () => {
+      await page.mouse.move(x0, y0);
+      await page.mouse.down();
+      await path();
+      await page.mouse.up();
+    });
+    if ((await page.locator('.pb-item').count()) !== 50) throw new Error('the builder lost a widget in the drag');
+    return { drag, baseline };
+  } finally {
+    await context.close();
+  }
+}
+
 // ---- report ------------------------------------------------------------------------------------
 
 /** The machine (common facts) and the browser measured. */
@@ -883,6 +1020,7 @@ async function main(): Promise<number> {
     cleanups.push(() => db.$client.end());
     await migrateDb(db);
     await seedDemo(db, { passwordHash: await hashPassword(DEMO_PASSWORD) });
+    await seedBuilderPage(db);
     const t0 = performance.now();
     const leaves = await seedBenchMenu(db);
     const seedMs = round(performance.now() - t0, 0);
@@ -946,6 +1084,14 @@ async function main(): Promise<number> {
     const workScreenMs = round(median(workScreenRuns), 1);
     log(`   work screen ready at ${workScreenRuns.join(', ')} ms (median ${workScreenMs} ms)`);
 
+    log(`i. the builder with 50 widgets: a drag of ${settings.builderMoves} pointer steps`);
+    const builder = await measureBuilder(browser, server.url);
+    const builderRatio = round(builder.drag.p95Ms / builder.baseline.p95Ms, 2);
+    log(
+      `   drag frames median ${builder.drag.medianMs} ms, p95 ${builder.drag.p95Ms} ms (${builder.drag.frames} frames); ` +
+        `baseline median ${builder.baseline.medianMs} ms, p95 ${builder.baseline.p95Ms} ms; p95 ratio ${builderRatio}`,
+    );
+
     log(`f. Lighthouse (mobile profile) on the login page, ${settings.lighthouseRuns} runs`);
     const lh = await measureLighthouse(server.url, settings.lighthouseRuns);
     log(`   performance ${lh.runs.map((r) => r.performance).join(', ')}; accessibility ${lh.median.accessibility}`);
@@ -982,6 +1128,7 @@ async function main(): Promise<number> {
       lighthouse: lh,
       dashboard,
       workScreen: { runs: workScreenRuns, medianMs: workScreenMs },
+      builder: { ...builder, p95Ratio: builderRatio },
       verdicts,
       serverErrorLines: serverErrors.slice(0, 20),
       durationS: round((performance.now() - started) / 1000, 1),
@@ -1019,6 +1166,9 @@ ${cycles.map((c) => `| g. \`${c.path}\`: JS heap after the first / the 20th open
 | f. Lighthouse accessibility, login page | ${lh.median.accessibility} | ${TARGETS.lighthouseAccessibility} | ${verdicts.lighthouseAccessibility} |
 | h. Open dashboard (\`/user/dashboard\`) JS, ${dashboard.js.count} files (with CSS: ${kb(dashboard.total.gzip)} KB) | ${kb(dashboard.js.gzip)} KB gzip (${kb(dashboard.js.raw)} KB raw) | | |
 | h. Work screen: navigation start → first figures drawn in every chart, median of ${workScreenRuns.length} | ${workScreenMs} ms (runs ${workScreenRuns.join(', ')}) | | |
+| i. Builder, 50 widgets: frame interval while dragging one across the canvas (${settings.builderMoves} pointer steps, ${builder.drag.frames} frames): median / p95 / max | ${builder.drag.medianMs} / ${builder.drag.p95Ms} / ${builder.drag.maxMs} ms | | |
+| i. Baseline: the same pointer steps without a drag: median / p95 | ${builder.baseline.medianMs} / ${builder.baseline.p95Ms} ms | | |
+| i. Drag p95 / baseline p95 | ${builderRatio} | | |
 
 | Memory (after 2 forced GCs) | Tabs | JS heap used | DOM nodes | JS event listeners | Side-menu items / submenus in the DOM |
 |---|---:|---:|---:|---:|---:|
@@ -1039,7 +1189,9 @@ Lighthouse ${LIGHTHOUSE_VERSION} runs with its default (mobile) settings: simula
 screen, against Debian's Chromium started by playwright with a debugging port. The dashboard's bytes are
 recorded the same way until its four charts are drawn; the work screen's time is its \`workscreen-ready\`
 performance mark (set once ECharts reports every chart \`finished\` with the first figures), from navigation
-start, in a fresh context with the cache disabled.
+start, in a fresh context with the cache disabled. The builder's frames are \`requestAnimationFrame\` intervals
+recorded in the page while playwright moves the pointer step by step, the button held on a widget (each step
+moves it and re-lays the 50-widget grid) or, for the baseline, not held.
 `;
     await writeBlock('shell-bench', 'bench/shell.ts', md);
     log('wrote BENCHMARKS.md and bench/results/shell.json');

@@ -39,6 +39,18 @@ export function translate(locale: Locale, key: string, params?: TranslateParams)
   );
 }
 
+/**
+ * Texts a lazily loaded feature brings in its own chunk (its namespace, in both languages), so the
+ * login page and the first screen do not carry them: added when the chunk is evaluated, before any
+ * of its components renders. Keys already in the namespace stay unless the feature gives them too.
+ */
+export function addMessages(namespace: string, messages: Record<Locale, Record<string, unknown>>): void {
+  for (const locale of Object.keys(messages) as Locale[]) {
+    const all = RESOURCES[locale] as unknown as Record<string, Record<string, unknown> | undefined>;
+    all[namespace] = { ...all[namespace], ...messages[locale] };
+  }
+}
+
 /** The current language and a translator for it, outside React (API client, failure handler). */
 export const i18n = {
   get language(): Locale {

@@ -3,6 +3,7 @@
  * widgets from the palette onto the grid, set them up, preview, undo and redo, save versions,
  * publish one for the page's menu entries, and restore an earlier one.
  */
+import '../messages';
 import { type PageDocument, type WidgetKind } from '@portal/contracts';
 import {
   EyeOutlined,

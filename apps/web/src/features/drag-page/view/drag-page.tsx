@@ -1,3 +1,4 @@
+import '../messages';
 import { Button, Result, Skeleton, Typography } from 'antd';
 import { ApiError } from '../../../lib/api/client';
 import { useTranslation } from '../../../lib/i18n';

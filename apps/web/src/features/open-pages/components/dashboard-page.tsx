@@ -1,4 +1,5 @@
 import type { Dashboard } from '@portal/contracts';
+import '../messages';
 import { Alert, Card, Skeleton } from 'antd';
 import { useMemo, type ReactNode } from 'react';
 import { Link, useLocation } from 'react-router';

@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
+import '../messages';
 import { useTranslation } from '../../../lib/i18n';
 import { useDocumentTitle } from '../../../lib/site';
 import { useLatestOpenAlerts, useOpenDashboard } from '../api/dashboard';

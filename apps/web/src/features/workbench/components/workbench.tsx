@@ -3,6 +3,7 @@
  * used pages and the park's open alerts, on a grid each user arranges (drag, resize, hide, show)
  * and keeps: saved per user and tenant.
  */
+import '../messages';
 import type { WorkbenchLayout, WorkbenchWidget } from '@portal/contracts';
 import { CloseOutlined, EditOutlined, PlusOutlined, RollbackOutlined, SaveOutlined } from '@ant-design/icons';
 import { Button, Card, Dropdown, Grid, Select, Skeleton, Space, Typography, message } from 'antd';
