@@ -42,10 +42,10 @@ beforeAll(async () => {
   };
   // A page no menu entry points at, and one only the park operator's menu shows.
   await page(demo, 'orphan', '无入口');
-  await page(demo, 'ops-board', '运营看板');
+  await page(demo, 'ops-only', '运营看板');
   const opsMenu = await id(sql`
     INSERT INTO menus (tenant_id, name, path, component, meta)
-    VALUES (${demo}, 'opsBoard', '/ops/board', 'DragPageView', ${JSON.stringify({ title: '运营看板', pageId: 'ops-board' })}::jsonb)
+    VALUES (${demo}, 'opsOnly', '/ops/only', 'DragPageView', ${JSON.stringify({ title: '运营看板', pageId: 'ops-only' })}::jsonb)
     RETURNING id`);
   await ctx.db.execute(sql`INSERT INTO role_menus (role_id, menu_id) VALUES (${operatorRole}, ${opsMenu})`);
   // Another tenant with a page under a code demo does not have, and one under demo's own code.
@@ -84,7 +84,7 @@ describe('GET /api/front/page/definition/{code}', () => {
   });
 
   it('answers 404 for a page no entry of the menu points at, one of another role, and one not routed', async () => {
-    for (const code of ['orphan', 'ops-board', 'nothing', 'draft-board']) {
+    for (const code of ['orphan', 'ops-only', 'nothing', 'draft-board']) {
       const res = await ctx.call({ url: `${URL}/${code}`, token: member });
       expect(res.statusCode).toBe(404);
       expect(res.json()).toEqual({ status: 404, message: '页面不存在或无权查看', data: null });
