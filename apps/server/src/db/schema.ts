@@ -275,7 +275,10 @@ export const pageDefinitions = pgTable(
   (t) => [uniqueIndex('page_definitions_tenant_code').on(t.tenantId, t.code)],
 );
 
-/** Every saved version of a page, never changed once written: restoring copies one into a new version. */
+/**
+ * Every saved version of a page, never changed by the portal once written: restoring copies one into
+ * a new version. (The demo seed's one-time upgrade of its link paths rewrites its own pages' versions.)
+ */
 export const pageVersions = pgTable(
   'page_versions',
   {

@@ -19,12 +19,15 @@ const envelope = (code: number, message: string) => ({ status: code, message, da
 const langOfUrl = (url: string | undefined): Lang => (/[?&]language=eng(?:[&#\s]|$)/.test(url ?? '') ? 'en' : 'zh');
 
 /**
- * The issue to tell: the first one. Under a union (anyOf), each branch that was not meant failed
- * on its discriminator (a `const`, like a widget's kind) and the branch that was meant failed on
- * what is really wrong: that one is told, unless every branch failed on its discriminator.
+ * The issue to tell. Without a union (anyOf) Ajv reports one, the first. Under a union it reports
+ * each branch's first failure: the branch that was meant got furthest into the value, so the
+ * deepest issue is told (a widget's bad setting, `widgets.3.props.points`, rather than another
+ * branch's `kind`); of equally deep ones, the first.
  */
-function telling<T extends { keyword: string }>(issues: T[]): T {
-  return issues.find((i) => i.keyword !== 'const' && i.keyword !== 'anyOf') ?? issues[0]!;
+function telling<T extends { keyword: string; instancePath?: string }>(issues: T[]): T {
+  const depth = (i: T) => (i.instancePath ?? '').split('/').length;
+  const told = issues.filter((i) => i.keyword !== 'anyOf');
+  return told.reduce((best, i) => (depth(i) > depth(best) ? i : best), told[0] ?? issues[0]!);
 }
 
 function classify(error: FastifyError | AppError, lang: Lang): { code: number; message: string } | null {

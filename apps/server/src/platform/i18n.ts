@@ -161,6 +161,10 @@ const messages = {
     en: 'Someone saved a newer version of this page; reload it before you change it',
   },
   pageVersionNotFound: { zh: '页面或版本不存在', en: 'No such page or version' },
+  pageInvalid: {
+    zh: '该页面的定义不符合当前格式，请在页面设计中保存一个新版本',
+    en: 'This page’s definition no longer fits the current format; save a new version in the page designer',
+  },
   duplicateWidget: { zh: '组件编号重复', en: 'Two widgets have the same id' },
   outsideGrid: { zh: '组件超出了页面的 12 列', en: 'A widget reaches beyond the page’s 12 columns' },
   pageTooLarge: {

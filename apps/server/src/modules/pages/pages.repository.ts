@@ -134,36 +134,29 @@ export function createPagesRepository(db: Db) {
     /**
      * Version `base + 1` of page `code`, only while `base` is its latest version: of two saves on
      * the same base, the second finds the first's row (its key) and is refused. Null when stale.
+     * The page's time moves only with a version written.
      */
-    async append(
-      tenantId: number,
-      code: string,
-      base: number,
-      userId: number,
-      document: PageDocument,
-      restoredFrom: number | null = null,
-    ): Promise<number | null> {
+    async append(tenantId: number, code: string, base: number, userId: number, document: PageDocument) {
       const rows = await db.execute<{ version: number }>(sql`
-        WITH page AS (
-          UPDATE ${pageDefinitions} SET updated_at = now()
+        WITH written AS (
+          INSERT INTO ${pageVersions} (page_id, version, document, created_by)
+          SELECT id, ${base + 1}, ${JSON.stringify(document)}::jsonb, ${userId} FROM ${pageDefinitions}
           WHERE tenant_id = ${tenantId} AND code = ${code} AND ${latestOf(pageDefinitions.id)} = ${base}
-          RETURNING id)
-        INSERT INTO ${pageVersions} (page_id, version, document, created_by, restored_from)
-        SELECT id, ${base + 1}, ${JSON.stringify(document)}::jsonb, ${userId}, ${restoredFrom} FROM page
-        ON CONFLICT DO NOTHING
-        RETURNING version`);
+          ON CONFLICT DO NOTHING
+          RETURNING page_id, version),
+        touched AS (UPDATE ${pageDefinitions} p SET updated_at = now() FROM written WHERE p.id = written.page_id)
+        SELECT version FROM written`);
       return rows.rows[0]?.version ?? null;
     },
 
     /**
      * A copy of version `version` of page `code` as its newest version, published at once (the way
      * back to an earlier page); the new version's number, null when there is no such version or a
-     * save came in between.
+     * save came in between (two at once compute the same number: the key refuses the second).
      */
     async restore(tenantId: number, code: string, version: number, userId: number): Promise<number | null> {
       const rows = await db.execute<{ version: number }>(sql`
-        WITH page AS (
-          SELECT id FROM ${pageDefinitions} WHERE tenant_id = ${tenantId} AND code = ${code} FOR UPDATE),
+        WITH page AS (SELECT id FROM ${pageDefinitions} WHERE tenant_id = ${tenantId} AND code = ${code}),
         copy AS (
           INSERT INTO ${pageVersions} (page_id, version, document, created_by, restored_from)
           SELECT page.id, ${latestOf(sql`page.id`)} + 1, v.document, ${userId}, v.version

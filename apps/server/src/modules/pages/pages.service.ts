@@ -1,4 +1,5 @@
 import {
+  PageDocument as PageDocumentSchema,
   ResultCode,
   documentIssue,
   localText,
@@ -8,6 +9,7 @@ import {
   type PageVersionSummary,
   type PublishedPage,
 } from '@portal/contracts';
+import { Compile } from 'typebox/compile';
 import { AppError } from '../../platform/errors.js';
 import type { Lang } from '../../platform/i18n.js';
 import type { PermissionGuard } from '../../platform/permissions.js';
@@ -24,16 +26,41 @@ export interface PagesDeps {
   frameOrigins: (tenantId: number) => Promise<string[]>;
 }
 
+/** The document schema, compiled once: what a stored document must still satisfy to be shown. */
+const valid = Compile(PageDocumentSchema);
+
+/** An address's origin, or the address itself when it is no URL at all. */
+const originOf = (url: string) => (URL.canParse(url) ? new URL(url).origin : url);
+
 export function createPagesService({ repo, guard, frameOrigins }: PagesDeps) {
-  /** What the schema cannot say: unique ids, the grid's width, the size, and the frames' origins. */
+  /**
+   * What the schema cannot say: unique ids, the grid's width, the size, and the frames' origins
+   * (checked again when a version is published or restored: an application may be gone since).
+   */
   async function check(s: ActiveSession, doc: PageDocument): Promise<void> {
     const issue = documentIssue(doc);
     if (issue) throw new AppError(ResultCode.BAD_REQUEST, issue);
-    const frames = doc.widgets.flatMap((w) => (w.kind === 'iframe' ? [new URL(w.props.url).origin] : []));
+    const frames = doc.widgets.flatMap((w) => (w.kind === 'iframe' ? [w.props.url] : []));
     if (frames.length === 0) return;
     const allowed = new Set(await frameOrigins(s.tenantId));
-    const refused = frames.find((o) => !allowed.has(o));
-    if (refused) throw new AppError(ResultCode.BAD_REQUEST, 'frameNotAllowed', { origin: refused });
+    const refused = frames.find((url) => !URL.canParse(url) || !allowed.has(new URL(url).origin));
+    if (refused) throw new AppError(ResultCode.BAD_REQUEST, 'frameNotAllowed', { origin: originOf(refused) });
+  }
+
+  /**
+   * A stored document as it may be shown: one written outside the builder (by hand, or before a
+   * rule of the schema existed) that breaks the schema is refused with a message, never sent.
+   */
+  function shown(doc: PageDocument): PageDocument {
+    if (!valid.Check(doc)) throw new AppError(ResultCode.CONFLICT, 'pageInvalid');
+    return doc;
+  }
+
+  /** Version `version` of page `code` as it may be published: valid, or a 404/409 that says why. */
+  async function stored(s: ActiveSession, code: string, version: number): Promise<PageDocument> {
+    const row = await repo.version(s.tenantId, code, version);
+    if (!row) throw new AppError(ResultCode.NOT_FOUND, 'pageVersionNotFound');
+    return shown(row.document);
   }
 
   return {
@@ -42,7 +69,7 @@ export function createPagesService({ repo, guard, frameOrigins }: PagesDeps) {
       const page = s.roleId === null ? null : await repo.visiblePublished(s.tenantId, s.userId, s.roleId, code);
       if (!page) throw new AppError(ResultCode.NOT_FOUND, 'pageNotFound');
       if (page.version === null || !page.document) throw new AppError(ResultCode.NOT_FOUND, 'pageUnpublished');
-      return { code, version: page.version, document: page.document };
+      return { code, version: page.version, document: shown(page.document) };
     },
 
     async list(s: ActiveSession, lang: Lang): Promise<PageSummary[]> {
@@ -62,7 +89,7 @@ export function createPagesService({ repo, guard, frameOrigins }: PagesDeps) {
       await guard.require(s, DESIGN_PERMISSION);
       const row = await repo.version(s.tenantId, code, version);
       if (!row) throw new AppError(ResultCode.NOT_FOUND, 'pageVersionNotFound');
-      return { code, ...row };
+      return { code, ...row, document: shown(row.document) };
     },
 
     /** Saves a new version on top of `base` (0: a new page); the new version's number. */
@@ -87,6 +114,7 @@ export function createPagesService({ repo, guard, frameOrigins }: PagesDeps) {
 
     async publish(s: ActiveSession, code: string, version: number): Promise<void> {
       await guard.require(s, DESIGN_PERMISSION);
+      await check(s, await stored(s, code, version));
       if (!(await repo.publish(s.tenantId, code, version)))
         throw new AppError(ResultCode.NOT_FOUND, 'pageVersionNotFound');
     },
@@ -94,13 +122,10 @@ export function createPagesService({ repo, guard, frameOrigins }: PagesDeps) {
     /** Copies an earlier version as the newest and publishes it; the new version's number. */
     async restore(s: ActiveSession, code: string, version: number): Promise<number> {
       await guard.require(s, DESIGN_PERMISSION);
+      await check(s, await stored(s, code, version));
       const restored = await repo.restore(s.tenantId, code, version, s.userId);
-      if (restored !== null) return restored;
-      const exists = await repo.version(s.tenantId, code, version);
-      throw new AppError(
-        exists ? ResultCode.CONFLICT : ResultCode.NOT_FOUND,
-        exists ? 'pageStale' : 'pageVersionNotFound',
-      );
+      if (restored === null) throw new AppError(ResultCode.CONFLICT, 'pageStale');
+      return restored;
     },
   };
 }

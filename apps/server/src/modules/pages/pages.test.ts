@@ -331,3 +331,42 @@ describe('the builder: publishing and restoring', () => {
     expect(list.map((p) => p.code)).not.toContain('other-board');
   });
 });
+
+describe('documents the schema no longer accepts, and frames that are gone', () => {
+  it('refuses frame addresses that are no URL with 400, never a 5xx', async () => {
+    for (const url of ['https://x:99999', 'http://[', 'http://%zz', 'https://:80']) {
+      const res = await save('bad-frame', 0, doc([{ ...EVERY_KIND[6], props: { url } }]));
+      expect(res.statusCode, url).toBe(400);
+      expect(res.json().message).toContain('不在本园区登记的应用中');
+    }
+  });
+
+  it('answers 409 with a message for a stored document that breaks the schema (written by hand)', async () => {
+    const broken = { ...doc1, widgets: [{ ...doc1.widgets[0], props: { text: { zh: '<b>粗体</b>' } } }] };
+    await ctx.db.execute(sql`
+      UPDATE page_versions SET document = ${JSON.stringify(broken)}::jsonb
+      WHERE page_id = (SELECT id FROM page_definitions WHERE code = 'ops-only') AND version = 1`);
+    const res = await ctx.call({ url: '/api/admin/pages/ops-only', token: operator });
+    expect(res.json()).toEqual({
+      status: 409,
+      message: '该页面的定义不符合当前格式，请在页面设计中保存一个新版本',
+      data: null,
+    });
+    const publish = await ctx.call({ url: '/api/admin/pages/ops-only/publish', body: { version: 1 }, token: operator });
+    expect(publish.statusCode).toBe(409);
+  });
+
+  it('does not publish or restore a version whose frame is no longer registered', async () => {
+    await save('framed', 0, doc([EVERY_KIND[6]]));
+    await save('framed', 1, doc([EVERY_KIND[0]]));
+    await ctx.db.execute(sql`UPDATE micro_apps SET entry = 'https://moved.example.com/' WHERE code = 'park-hall'`);
+    try {
+      for (const action of ['publish', 'restore']) {
+        const res = await ctx.call({ url: `/api/admin/pages/framed/${action}`, body: { version: 1 }, token: operator });
+        expect(res.json(), action).toMatchObject({ status: 400, message: expect.stringContaining('park.example.com') });
+      }
+    } finally {
+      await ctx.db.execute(sql`UPDATE micro_apps SET entry = 'https://park.example.com/' WHERE code = 'park-hall'`);
+    }
+  });
+});

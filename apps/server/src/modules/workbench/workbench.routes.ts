@@ -21,10 +21,11 @@ export const workbenchRoutes: FastifyPluginAsyncTypebox<{ workbench: WorkbenchRe
   );
   app.post(
     '/api/front/workbench/layout',
-    { ...auth, schema: { body: WorkbenchLayout, response: { 200: Envelope(Type.Null()) } } },
+    { ...auth, bodyLimit: 16 * 1024, schema: { body: WorkbenchLayout, response: { 200: Envelope(Type.Null()) } } },
     async (req) => {
       const ids = req.body.items.map((i) => i.i);
       if (new Set(ids).size !== ids.length) throw new AppError(ResultCode.BAD_REQUEST, 'duplicateWidget');
+      if (req.body.items.some((i) => i.x + i.w > 12)) throw new AppError(ResultCode.BAD_REQUEST, 'outsideGrid');
       await workbench.save(req.session!.tenantId, req.session!.userId, req.body);
       return ok(req, null);
     },

@@ -30,6 +30,13 @@ describe('the workbench layout', () => {
     expect((await ctx.call({ url: URL, token: member })).json().data).toEqual(layout);
     // Another user's stays theirs.
     expect((await ctx.call({ url: URL, token: admin })).json().data).toBeNull();
+    // Fields the layout does not have are not kept.
+    await ctx.call({
+      url: URL,
+      body: { ...layout, extra: 'x'.repeat(100), items: [{ ...layout.items[0], note: 1 }] },
+      token: member,
+    });
+    expect((await ctx.call({ url: URL, token: member })).json().data).toEqual({ ...layout, items: [layout.items[0]] });
     const changed = { ...layout, items: layout.items.slice(1) };
     await ctx.call({ url: URL, body: changed, token: member });
     expect((await ctx.call({ url: URL, token: member })).json().data).toEqual(changed);
@@ -41,11 +48,12 @@ describe('the workbench layout', () => {
       { ...layout, items: [layout.items[0], layout.items[0]] },
       { ...layout, shortcuts: ['https://evil.example/'] },
       { ...layout, items: [{ ...layout.items[0], w: 13 }] },
+      { ...layout, items: [{ ...layout.items[0], x: 8, w: 6 }] },
     ];
     for (const body of bad) {
       const res = await ctx.call({ url: URL, body, token: member });
       expect(res.statusCode, JSON.stringify(body)).toBe(400);
-      expect(res.json().message).toMatch(/请求参数不正确|组件编号重复/);
+      expect(res.json().message).toMatch(/请求参数不正确|组件编号重复|组件超出了页面的 12 列/);
     }
     expect((await ctx.call({ url: URL })).statusCode).toBe(401);
   });

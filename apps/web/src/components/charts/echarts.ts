@@ -1,7 +1,8 @@
 /**
- * ECharts through `echarts/core` with only what the open pages draw registered, so the chunk holds
- * three chart types and a canvas renderer rather than the whole library. Imported only by the
- * lazy dashboard and work-screen chunks: never by the login page or the signed-in first screen.
+ * ECharts through `echarts/core` with only what the portal draws registered, so the chunk holds
+ * three chart types and a canvas renderer rather than the whole library. Imported only by lazy
+ * chunks (the dashboard, the work screen, a drag page's chart widget): never by the login page or
+ * the signed-in first screen.
  */
 import { BarChart, LineChart, PieChart } from 'echarts/charts';
 import { GridComponent, LegendComponent, TooltipComponent } from 'echarts/components';

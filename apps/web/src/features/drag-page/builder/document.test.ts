@@ -1,7 +1,8 @@
-import { PageDocument, WIDGET_KINDS, documentIssue } from '@portal/contracts';
+import { PageDocument, WIDGET_KINDS, documentIssue, type Widget } from '@portal/contracts';
 import { Value } from 'typebox/value';
 import { describe, expect, it } from 'vitest';
-import { addWidget, applyLayout, blankDocument, readingOrder, removeWidget, updateProps } from './document';
+import { readingOrder } from '../view/page-grid';
+import { addWidget, applyLayout, blankDocument, removeWidget, settle, updateProps } from './document';
 import { commit, historyOf, redo, undo } from './history';
 
 const blank = blankDocument({ zh: '页面' });
@@ -38,6 +39,24 @@ describe('the page document', () => {
     const changed = updateProps(doc, 'w2', { count: 3 });
     expect(changed.widgets[1]!.props).toEqual({ count: 3 });
     expect(removeWidget(changed, 'w1').widgets.map((w) => w.id)).toEqual(['w2', 'w3']);
+  });
+});
+
+describe('settling', () => {
+  it('moves a widget dropped below the others up, and one dropped onto another below it', () => {
+    let doc = addWidget(blank, 'text', { x: 0, y: 0 }).doc;
+    doc = settle(addWidget(doc, 'chart', { x: 0, y: 9 }).doc);
+    expect(doc.widgets.map((w) => [w.id, w.y])).toEqual([
+      ['w1', 0],
+      ['w2', 4],
+    ]);
+    doc = settle(addWidget(doc, 'links', { x: 2, y: 0 }).doc);
+    const ys = Object.fromEntries(doc.widgets.map((w) => [w.id, w.y]));
+    expect(ys.w1).toBe(0);
+    expect(ys.w3).toBe(4);
+    const overlap = (a: Widget, b: Widget) => a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h;
+    expect(doc.widgets.some((a, i) => doc.widgets.some((b, j) => i < j && overlap(a, b)))).toBe(false);
+    expect(settle(doc)).toBe(doc);
   });
 });
 

@@ -2,6 +2,7 @@
  * The editor's operations on a page document, pure: each returns a new document (or the same one
  * when nothing changed, so the undo history records only real changes).
  */
+import { verticalCompactor } from 'react-grid-layout';
 import {
   PAGE_COLUMNS,
   type LocalText,
@@ -135,7 +136,11 @@ export function removeWidget(doc: PageDocument, id: string): PageDocument {
   return { ...doc, widgets: doc.widgets.filter((w) => w.id !== id) };
 }
 
-/** Widgets as a phone shows them, one column: row by row, left to right. */
-export function readingOrder(widgets: readonly Widget[]): Widget[] {
-  return [...widgets].sort((a, b) => a.y - b.y || a.x - b.x);
+/**
+ * The widgets as the canvas's grid settles them: moved up into free rows, out of each other's way
+ * (the grid's own vertical compaction), so the document saved is the layout the canvas shows.
+ */
+export function settle(doc: PageDocument): PageDocument {
+  const layout = doc.widgets.map((w) => ({ i: w.id, x: w.x, y: w.y, w: w.w, h: w.h }));
+  return applyLayout(doc, verticalCompactor.compact(layout, PAGE_COLUMNS));
 }

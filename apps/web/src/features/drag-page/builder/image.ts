@@ -6,7 +6,7 @@ const MAX_LENGTH = 65_000;
 
 /**
  * A picture chosen from disk as a data URL small enough to embed: scaled to at most 960 px on its
- * longer side, re-encoded as JPEG (a PNG stays PNG when that is smaller), lower quality until it fits.
+ * longer side; kept as PNG when that fits (drawings, logos), else JPEG at a lower quality until it fits.
  * Decoding through a canvas also drops anything that is not pixels.
  */
 export async function imageAsDataUrl(file: File): Promise<string> {

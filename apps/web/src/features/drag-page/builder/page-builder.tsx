@@ -14,7 +14,7 @@ import {
   SendOutlined,
   UndoOutlined,
 } from '@ant-design/icons';
-import { Alert, Button, Grid, Result, Select, Space, Tag, Tooltip, message } from 'antd';
+import { Alert, Button, Grid, Modal, Result, Select, Space, Tag, Tooltip, message } from 'antd';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { ApiError } from '../../../lib/api/client';
 import { useTranslation } from '../../../lib/i18n';
@@ -23,7 +23,7 @@ import { publishPage, savePage, useLatestPage, usePageList, useRefreshPages } fr
 import { useLocalText } from '../widgets/language';
 import { Canvas } from './canvas';
 import { firstIssue } from './check';
-import { addWidget, applyLayout, blankDocument, removeWidget, updateProps } from './document';
+import { addWidget, applyLayout, blankDocument, removeWidget, settle, updateProps } from './document';
 import { commit, historyOf, redo, undo, type History } from './history';
 import { NewPageDialog } from './new-page-dialog';
 import { Palette } from './palette';
@@ -55,8 +55,12 @@ export function PageBuilder() {
   const [busy, setBusy] = useState(false);
   const [dialog, setDialog] = useState<'new' | 'preview' | 'versions' | null>(null);
   const microApps = useSession((s) => s.microApps);
+  // Framed services at an http(s) address: a path entry is the portal's own, not a frame to offer.
   const frames = useMemo(
-    () => (microApps ?? []).filter((a) => a.serviceType === 1).map((a) => ({ label: a.name, url: a.entry })),
+    () =>
+      (microApps ?? [])
+        .filter((a) => a.serviceType === 1 && /^https?:\/\//.test(a.entry) && URL.canParse(a.entry))
+        .map((a) => ({ label: a.name, url: a.entry })),
     [microApps],
   );
 
@@ -81,11 +85,12 @@ export function PageBuilder() {
     setEditing((e) => (e ? { ...e, history: move(e.history) } : e));
   }, []);
 
-  // Ctrl+Z, Ctrl+Shift+Z / Ctrl+Y, and Delete for the selected widget, outside text fields.
+  // Ctrl+Z, Ctrl+Shift+Z / Ctrl+Y, and Delete for the selected widget: on the canvas only, not in
+  // text fields, and not while a dialog or the versions are open over it.
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       const target = e.target as HTMLElement;
-      if (target.closest('input, textarea, [contenteditable="true"], .ant-select')) return;
+      if (dialog !== null || target.closest('input, textarea, [contenteditable="true"], .ant-select')) return;
       const mod = e.ctrlKey || e.metaKey;
       if (mod && e.key.toLowerCase() === 'z') {
         e.preventDefault();
@@ -94,15 +99,29 @@ export function PageBuilder() {
         e.preventDefault();
         step(redo);
       } else if ((e.key === 'Delete' || e.key === 'Backspace') && selected) {
-        change((d) => removeWidget(d, selected));
+        change((d) => settle(removeWidget(d, selected)));
         setSelected(null);
       }
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
-  }, [step, change, selected]);
+  }, [step, change, selected, dialog]);
 
-  const failed = (err: unknown) => void message.error(err instanceof ApiError ? err.message : t('dragPage.saveFailed'));
+  /** Whether the unsaved changes, if any, may go. */
+  const mayDiscard = () => !dirty || window.confirm(t('dragPage.discard'));
+
+  /** A refused call says why; a newer version saved by someone else offers to load it. */
+  function failed(err: unknown) {
+    if (err instanceof ApiError && err.status === 409 && editing?.base !== 0) {
+      Modal.confirm({
+        title: err.message,
+        okText: t('dragPage.reload'),
+        onOk: () => reload(),
+      });
+      return;
+    }
+    void message.error(err instanceof ApiError ? err.message : t('dragPage.saveFailed'));
+  }
 
   async function save(): Promise<number | null> {
     if (!editing || !doc) return null;
@@ -144,7 +163,7 @@ export function PageBuilder() {
     }
   }
 
-  /** After a restore: the restored version, as published, becomes the editor's page. */
+  /** The page's latest version from the server becomes the editor's (after a restore, or a 409). */
   async function reload() {
     await refresh();
     setEditing(null);
@@ -172,12 +191,12 @@ export function PageBuilder() {
                 : []),
             ]}
             onChange={(c: string) => {
-              if (dirty && !window.confirm(t('dragPage.discard'))) return;
+              if (!mayDiscard()) return;
               setEditing(null);
               setCode(c);
             }}
           />
-          <Button icon={<PlusOutlined />} onClick={() => setDialog('new')}>
+          <Button icon={<PlusOutlined />} onClick={() => mayDiscard() && setDialog('new')}>
             {t('dragPage.newPage')}
           </Button>
         </Space>
@@ -249,7 +268,7 @@ export function PageBuilder() {
               onAdd={(kind: WidgetKind) => {
                 const bottom = Math.max(0, ...doc.widgets.map((w) => w.y + w.h));
                 const added = addWidget(doc, kind, { x: 0, y: bottom }, frames[0]?.url);
-                change(() => added.doc);
+                change(() => settle(added.doc));
                 setSelected(added.id);
               }}
             />
@@ -262,11 +281,11 @@ export function PageBuilder() {
               onLayout={(layout) => change((d) => applyLayout(d, layout))}
               onDrop={(kind, at) => {
                 const added = addWidget(doc, kind, at, frames[0]?.url);
-                change(() => added.doc);
+                change(() => settle(added.doc));
                 setSelected(added.id);
               }}
               onRemove={(id) => {
-                change((d) => removeWidget(d, id));
+                change((d) => settle(removeWidget(d, id)));
                 setSelected(null);
               }}
             />

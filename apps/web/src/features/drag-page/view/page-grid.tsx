@@ -1,6 +1,5 @@
-import type { PageDocument } from '@portal/contracts';
+import type { PageDocument, Widget } from '@portal/contracts';
 import { Grid } from 'antd';
-import { readingOrder } from '../builder/document';
 import { WidgetView } from '../widgets/widget-view';
 
 /** The grid's row height and gap in px: the builder's canvas uses the same, so a page looks as built. */
@@ -9,6 +8,11 @@ export const GAP = 12;
 
 /** Kinds whose height is their content's on a phone; the others keep the height they were given. */
 const FLOWING = new Set(['text', 'links', 'stats', 'table', 'notices', 'devices']);
+
+/** Widgets as a phone shows them, one column: row by row, left to right. */
+export function readingOrder(widgets: readonly Widget[]): Widget[] {
+  return [...widgets].sort((a, b) => a.y - b.y || a.x - b.x);
+}
 
 const span = (h: number) => h * ROW_HEIGHT + (h - 1) * GAP;
 

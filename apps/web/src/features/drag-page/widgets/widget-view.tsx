@@ -105,7 +105,7 @@ function Body({ widget, design, title }: { widget: Widget; design: boolean; titl
       );
     case 'iframe': {
       // Checked when saved; an application removed since is refused here too (and by the CSP).
-      const origin = new URL(widget.props.url).origin;
+      const origin = URL.canParse(widget.props.url) ? new URL(widget.props.url).origin : widget.props.url;
       const registered = (microApps ?? []).some((a) => URL.canParse(a.entry) && new URL(a.entry).origin === origin);
       if (!registered) return <Result status="warning" subTitle={t('dragPage.frameRefused', { origin })} />;
       return (

@@ -7,7 +7,7 @@ import '../messages';
 import type { WorkbenchLayout, WorkbenchWidget } from '@portal/contracts';
 import { CloseOutlined, EditOutlined, PlusOutlined, RollbackOutlined, SaveOutlined } from '@ant-design/icons';
 import { Button, Card, Dropdown, Grid, Select, Skeleton, Space, Typography, message } from 'antd';
-import { useEffect, useState, type ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
 import ReactGridLayout, { useContainerWidth, verticalCompactor, type Layout } from 'react-grid-layout';
 import 'react-grid-layout/css/styles.css';
 import { useQueryClient } from '@tanstack/react-query';
@@ -22,6 +22,7 @@ const GAP = 16;
 /** Shortcuts shown before the user picks their own. */
 const FIRST_SHORTCUTS = 8;
 
+/** What the shell gives the workbench (its ShellViews.workbench props, the same shape). */
 export interface WorkbenchProps {
   pages: PageLink[];
   recent: PageLink[];
@@ -41,9 +42,6 @@ export function Workbench({ pages, recent, shortcuts }: WorkbenchProps) {
   // A page the menu no longer has is not a shortcut any more.
   const pinned = layout.shortcuts.filter((p) => pages.some((l) => l.path === p));
   const shown = pinned.length > 0 ? pinned : pages.slice(0, FIRST_SHORTCUTS).map((l) => l.path);
-
-  // Leaving the page while arranging drops the draft, as a cancel would.
-  useEffect(() => () => setDraft(null), []);
 
   async function keep() {
     if (!draft) return;
@@ -70,7 +68,13 @@ export function Workbench({ pages, recent, shortcuts }: WorkbenchProps) {
         value={pinned}
         maxCount={24}
         options={pages.map((l) => ({ value: l.path, label: l.title }))}
-        onChange={(paths: string[]) => setDraft({ ...layout, shortcuts: paths })}
+        // Pins of another application's menu (not offered here) stay pinned.
+        onChange={(paths: string[]) =>
+          setDraft({
+            ...layout,
+            shortcuts: [...paths, ...layout.shortcuts.filter((p) => !pages.some((l) => l.path === p))].slice(0, 24),
+          })
+        }
       />
     ) : (
       shortcuts(shown)
