@@ -89,6 +89,7 @@ import { clientErrorHandler, frameworkErrors, installErrorHandlers } from './pla
 import { DRAINING_SERVER_OPTIONS, drainOnClose } from './platform/graceful-stop.js';
 import { boundJsonBodies, textRuleValidators } from './platform/input-guard.js';
 import { createPasswordDecryptor } from './platform/password-transport.js';
+import { createMetrics } from './platform/metrics.js';
 import { createPermissionGuard } from './platform/permissions.js';
 import { createRateLimiter } from './platform/rate-limit.js';
 import { recordRoutes } from './platform/route-table.js';
@@ -145,6 +146,13 @@ export async function buildApp({ config, db, secrets, logger }: AppDeps) {
   boundJsonBodies(app);
   const routeTable = recordRoutes(app);
   app.decorate('routeTable', routeTable);
+  const metrics = createMetrics({ process: config.metricsPort !== 0 });
+  app.decorate('metrics', metrics);
+  // Every answer, by its route's template (an unknown path is one label, not one per path).
+  app.addHook('onResponse', (req, reply, done) => {
+    metrics.request(req.method, req.routeOptions.url ?? 'unmatched', reply.statusCode, reply.elapsedTime / 1000);
+    done();
+  });
 
   installErrorHandlers(app);
 
@@ -159,6 +167,16 @@ export async function buildApp({ config, db, secrets, logger }: AppDeps) {
 
   const bus = createInvalidationBus(db.$client, (err) => app.log.warn({ err }, 'invalidation listener lost'));
   const relaxed = connectRelaxed(db);
+  for (const [name, pool] of [
+    ['portal_db_pool_connections', db.$client],
+    ['portal_db_relaxed_pool_connections', relaxed],
+  ] as const) {
+    metrics.gauge(name, 'Database pool connections, by state (total, idle, waiting for one)', () => ({
+      total: pool.totalCount,
+      idle: pool.idleCount,
+      waiting: pool.waitingCount,
+    }));
+  }
   app.addHook('onClose', async () => {
     await bus.close();
     await relaxed.end();
@@ -171,6 +189,7 @@ export async function buildApp({ config, db, secrets, logger }: AppDeps) {
     unread: (tenantId, userIds) => noticesRepo.unreadMany(tenantId, userIds),
     onError: (err) => app.log.warn({ err }, 'live stream not told'),
   });
+  metrics.gauge('portal_event_streams_open', 'Live event streams open on this instance', () => events.openCount());
   // Live streams never go idle: they end first when the server stops, then the connections drain.
   app.addHook('preClose', async () => events.endAll());
   drainOnClose(app);
@@ -181,12 +200,14 @@ export async function buildApp({ config, db, secrets, logger }: AppDeps) {
   const captchaRepo = createCaptchaRepository(relaxed);
   const captcha = createCaptchaService({
     repo: captchaRepo,
+    metrics,
     limiter,
     testMode: config.testCaptcha,
     perClientPerMinute: config.captchaPerClientPerMinute,
   });
   const behaviour = createBehaviourCaptchaService({
     repo: captchaRepo,
+    metrics,
     limiter,
     settings: { ...config.behaviourCaptcha, testMode: config.testCaptcha },
   });
@@ -202,6 +223,7 @@ export async function buildApp({ config, db, secrets, logger }: AppDeps) {
   const decryptor = createPasswordDecryptor(secrets.rsaPrivateKeyPem);
   const auth = createAuthService({
     repo: createAuthRepository(db, relaxed),
+    metrics,
     decryptor,
     verifyCaptcha: proofOfPerson.login,
     limiter,
@@ -233,6 +255,7 @@ export async function buildApp({ config, db, secrets, logger }: AppDeps) {
   const { webhookUrl, webhookSecret } = config.sms;
   const sms = createSmsService({
     repo: smsRepo,
+    metrics,
     provider:
       config.sms.provider === 'webhook' && webhookUrl && webhookSecret
         ? createWebhookProvider({ url: webhookUrl, secret: webhookSecret, timeoutMs: 5_000 })

@@ -13,6 +13,7 @@ import { seedIndustries } from './modules/catalog/industries-seed.js';
 import { hashPassword } from './modules/auth/auth.service.js';
 import { ConfigError, loadConfig } from './platform/config.js';
 import { startHousekeeping } from './platform/housekeeping.js';
+import { startMetricsServer } from './platform/metrics.js';
 import { loadSecrets } from './platform/secrets.js';
 
 async function main(): Promise<void> {
@@ -50,6 +51,11 @@ async function main(): Promise<void> {
   const secrets = await loadSecrets(db);
   const app = await buildApp({ config, db, secrets, logger: log });
   const stopHousekeeping = startHousekeeping(db, (err) => log.warn({ err }, 'housekeeping failed'));
+  // Prometheus reads /metrics on a port of its own, never the public one (README "Operate it").
+  const metricsServer = config.metricsPort
+    ? await startMetricsServer(app.metrics, config.metricsHost, config.metricsPort)
+    : null;
+  if (metricsServer) log.info(`metrics on http://${config.metricsHost}:${config.metricsPort}/metrics`);
 
   let closing = false;
   const shutdown = async (signal: string) => {
@@ -63,6 +69,7 @@ async function main(): Promise<void> {
     }, 20_000);
     force.unref();
     try {
+      metricsServer?.close();
       await app.close();
       await database.close();
       log.info('stopped cleanly');

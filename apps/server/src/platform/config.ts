@@ -21,6 +21,9 @@ export interface Config {
   testCaptcha: boolean;
   webDist: string | null;
   trustProxy: boolean;
+  /** Prometheus metrics: a port of their own on `metricsHost`; 0 serves none (issue 20). */
+  metricsPort: number;
+  metricsHost: string;
   sessionTtlHours: number;
   loginPerIpPerMinute: number;
   captchaPerClientPerMinute: number;
@@ -161,6 +164,8 @@ export function loadConfig(env: Env = process.env): Config {
   }
   const nodeEnv = nodeEnvRaw as Config['nodeEnv'];
   const port = int(env, 'PORT', 8080, 0, 65535);
+  const metricsPort = int(env, 'METRICS_PORT', 0, 0, 65535);
+  if (metricsPort !== 0 && metricsPort === port) throw new ConfigError('METRICS_PORT must not be the public PORT');
   const databaseUrl = env.DATABASE_URL?.trim() || null;
   if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
     throw new ConfigError('DATABASE_URL must start with postgres:// or postgresql://');
@@ -203,6 +208,8 @@ export function loadConfig(env: Env = process.env): Config {
     testCaptcha,
     webDist: env.WEB_DIST ?? null,
     trustProxy: bool(env, 'TRUST_PROXY', false),
+    metricsPort,
+    metricsHost: env.METRICS_HOST?.trim() || '127.0.0.1',
     sessionTtlHours: int(env, 'SESSION_TTL_HOURS', 12, 1, 24 * 30),
     loginPerIpPerMinute: int(env, 'LOGIN_RATE_PER_MINUTE', 30, 1, 1_000_000),
     captchaPerClientPerMinute: int(env, 'CAPTCHA_RATE_PER_MINUTE', 30, 1, 1_000_000),

@@ -1,4 +1,5 @@
 import type { preHandlerAsyncHookHandler } from 'fastify';
+import type { Metrics } from './metrics.js';
 import type { RouteEntry } from './route-table.js';
 import type { ActiveSession } from './session.js';
 
@@ -8,6 +9,8 @@ declare module 'fastify' {
     authenticate: preHandlerAsyncHookHandler;
     /** Every route registered, with its schema (platform/route-table.ts). */
     routeTable: readonly RouteEntry[];
+    /** Prometheus metrics (platform/metrics.ts), served by main.ts on METRICS_PORT. */
+    metrics: Metrics;
   }
   interface FastifyRequest {
     session: ActiveSession | null;

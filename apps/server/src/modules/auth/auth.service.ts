@@ -11,6 +11,7 @@ import { AppError, errors } from '../../platform/errors.js';
 import type { InvalidationBus } from '../../platform/invalidation.js';
 import { createLocalCache } from '../../platform/local-cache.js';
 import type { PasswordDecryptor } from '../../platform/password-transport.js';
+import type { Metrics } from '../../platform/metrics.js';
 import type { RateLimiter } from '../../platform/rate-limit.js';
 import type { ActiveSession } from '../../platform/session.js';
 import type { AuthRepository, LockoutPolicy, SwitchTarget } from './auth.repository.js';
@@ -42,6 +43,7 @@ export function hashPassword(password: string): Promise<string> {
 
 export interface AuthServiceDeps {
   repo: AuthRepository;
+  metrics: Pick<Metrics, 'login'>;
   decryptor: PasswordDecryptor;
   /** Spends the proof; true when it was good. Which kind counts is the captcha module's business. */
   verifyCaptcha: (proof: LoginCaptcha) => Promise<boolean>;
@@ -88,6 +90,7 @@ export function createAuthService(deps: AuthServiceDeps) {
     await deps.limiter.hit(`login:ip:${input.ip}`, deps.loginPerIpPerMinute, 60);
     const captchaOk = await deps.verifyCaptcha(input.captcha);
     if (!captchaOk) {
+      deps.metrics.login('captcha_failed');
       await repo.audit({ tenantId: null, userId: null, action: 'login.captcha_failed', ip: input.ip });
       throw loginFailed();
     }
@@ -95,6 +98,7 @@ export function createAuthService(deps: AuthServiceDeps) {
     const { tenantId, user } = await repo.findTarget(input.tenantCode, input.username);
     const matches = await verify(user?.passwordHash ?? (await dummyHash), password).catch(() => false);
     if (!user || !matches || user.locked) {
+      deps.metrics.login(user?.locked ? 'locked' : 'failure');
       const audit = {
         tenantId,
         userId: user?.id ?? null,
@@ -106,6 +110,7 @@ export function createAuthService(deps: AuthServiceDeps) {
       else await repo.audit(audit);
       throw loginFailed();
     }
+    deps.metrics.login('success');
     return { userId: user.id, tenantId: user.tenantId };
   }
 

@@ -6,6 +6,7 @@
  */
 import { randomBytes, randomInt } from 'node:crypto';
 import { CAPTCHA_TYPES, CaptchaRepCode, LIMITS, type CaptchaData, type CaptchaType } from '@portal/contracts';
+import type { Metrics } from '../../platform/metrics.js';
 import type { Config } from '../../platform/config.js';
 import { AppError } from '../../platform/errors.js';
 import type { RateLimiter } from '../../platform/rate-limit.js';
@@ -67,6 +68,7 @@ function pick<T>(items: readonly T[], count: number): T[] {
 
 export function createBehaviourCaptchaService(deps: {
   repo: CaptchaRepository;
+  metrics: Pick<Metrics, 'captcha'>;
   limiter: RateLimiter;
   settings: BehaviourCaptchaSettings;
 }) {
@@ -180,9 +182,11 @@ export function createBehaviourCaptchaService(deps: {
         given = null;
       }
       if (plain === null || !passes(type, challenge.answer, given)) {
+        deps.metrics.captcha('behaviour', false);
         await recordFailure(input.client);
         return fail(CaptchaRepCode.FAILED);
       }
+      deps.metrics.captcha('behaviour', true);
       // What the client builds too, from the same plain text: AJ-Captcha's captchaVerification.
       const proof = `${input.token}---${plain}`;
       const verification = challenge.secretKey ? aesEncrypt(proof, challenge.secretKey) : proof;

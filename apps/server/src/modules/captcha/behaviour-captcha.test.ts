@@ -8,6 +8,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectRelaxed } from '../../db/client.js';
+import { createMetrics } from '../../platform/metrics.js';
 import { createRateLimiter } from '../../platform/rate-limit.js';
 import { DEMO_PASSWORD, createTestContext, type TestContext } from '../../test/harness.js';
 import { createBehaviourCaptchaService } from './behaviour-captcha.service.js';
@@ -229,6 +230,7 @@ describe('captchaVerification', () => {
     const relaxed = connectRelaxed(ctx.db, 1);
     const s = createBehaviourCaptchaService({
       repo: createCaptchaRepository(relaxed),
+      metrics: createMetrics({ process: false }),
       limiter: createRateLimiter(relaxed),
       settings: {
         enabled: true,

@@ -1,4 +1,5 @@
 import { LIMITS } from '@portal/contracts';
+import type { Metrics } from '../../platform/metrics.js';
 import type { RateLimiter } from '../../platform/rate-limit.js';
 import type { CaptchaRepository } from './captcha.repository.js';
 import { drawCaptcha, randomAnswer } from './image-captcha.js';
@@ -8,6 +9,7 @@ export const TEST_CAPTCHA_ANSWER = '8888';
 
 export interface CaptchaServiceDeps {
   repo: CaptchaRepository;
+  metrics: Pick<Metrics, 'captcha'>;
   limiter: RateLimiter;
   testMode: boolean;
   perClientPerMinute: number;
@@ -16,7 +18,7 @@ export interface CaptchaServiceDeps {
 /** Which form an image captcha belongs to: a login's can't be spent on a registration. */
 export type ImageCaptchaPurpose = 'login' | 'register';
 
-export function createCaptchaService({ repo, limiter, testMode, perClientPerMinute }: CaptchaServiceDeps) {
+export function createCaptchaService({ repo, metrics, limiter, testMode, perClientPerMinute }: CaptchaServiceDeps) {
   return {
     /** Issues a new image captcha bound to `clientId`; limited per client id and per address. */
     async issue(purpose: ImageCaptchaPurpose, clientId: string, ip: string): Promise<{ image: string }> {
@@ -29,7 +31,9 @@ export function createCaptchaService({ repo, limiter, testMode, perClientPerMinu
     /** True when `answer` matches the live challenge of `clientId`; the challenge is spent either way. */
     async verify(purpose: ImageCaptchaPurpose, clientId: string, answer: string): Promise<boolean> {
       const expected = await repo.take(`${purpose}:${clientId}`);
-      return expected !== null && expected === answer.trim().toLowerCase();
+      const passed = expected !== null && expected === answer.trim().toLowerCase();
+      metrics.captcha('image', passed);
+      return passed;
     },
   };
 }

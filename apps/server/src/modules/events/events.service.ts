@@ -126,6 +126,13 @@ export function createEventsService({
   heartbeat.unref();
 
   return {
+    /** Streams open on this instance. */
+    openCount(): number {
+      let n = 0;
+      for (const open of streams.values()) n += open.size;
+      return n;
+    },
+
     /**
      * Opens a stream: with `lastEventId` it is sent what came after, else a `hello` with the
      * current count and the newest id to resume from.

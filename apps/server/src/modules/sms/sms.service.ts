@@ -8,6 +8,7 @@ import { createHmac, randomInt } from 'node:crypto';
 import { ResultCode } from '@portal/contracts';
 import { AppError } from '../../platform/errors.js';
 import { t } from '../../platform/i18n.js';
+import type { Metrics } from '../../platform/metrics.js';
 import type { SmsProvider } from './sms.providers.js';
 import type { SmsRepository } from './sms.repository.js';
 
@@ -21,6 +22,7 @@ export interface SmsSettings {
 
 export interface SmsServiceDeps {
   repo: SmsRepository;
+  metrics: Pick<Metrics, 'sms'>;
   provider: SmsProvider;
   /** Server secret that keys the stored hashes. */
   key: Uint8Array;
@@ -29,7 +31,7 @@ export interface SmsServiceDeps {
   siteName: string;
 }
 
-export function createSmsService({ repo, provider, key, settings, siteName }: SmsServiceDeps) {
+export function createSmsService({ repo, metrics, provider, key, settings, siteName }: SmsServiceDeps) {
   const hash = (tenantId: number, phone: string, purpose: number, code: string) =>
     createHmac('sha256', key).update(`${tenantId}:${phone}:${purpose}:${code}`).digest('base64url');
 
@@ -42,10 +44,12 @@ export function createSmsService({ repo, provider, key, settings, siteName }: Sm
       const id = await repo.locked(tenantId, phone, purpose, ip, async (tx) => {
         const c = await repo.counts(tx, tenantId, phone, purpose, ip);
         if (c.sinceLastSeconds !== null && c.sinceLastSeconds < settings.resendSeconds) {
+          metrics.sms('refused');
           const wait = Math.ceil(settings.resendSeconds - c.sinceLastSeconds);
           throw new AppError(ResultCode.TOO_MANY_REQUESTS, 'smsCooldown', { seconds: wait });
         }
         if (c.phoneToday >= settings.dailyPerPhone || c.ipToday >= settings.dailyPerIp) {
+          metrics.sms('refused');
           throw new AppError(ResultCode.TOO_MANY_REQUESTS, 'smsDailyCap');
         }
         return repo.replaceCode(tx, {
@@ -61,8 +65,10 @@ export function createSmsService({ repo, provider, key, settings, siteName }: Sm
         // In Chinese whatever the page's language: the numbers are mainland ones (§5), as is the carrier's template.
         const minutes = Math.round(settings.codeTtlSeconds / 60);
         await provider.send({ tenantId, phone, purpose, text: t('zh', 'smsText', { site: siteName, code, minutes }) });
+        metrics.sms('sent');
       } catch {
         // Nothing was sent, so nothing is kept: no cooldown, nothing counted against the caps.
+        metrics.sms('failed');
         await repo.forget(id);
         throw new AppError(ResultCode.UNAVAILABLE, 'smsSendFailed');
       }

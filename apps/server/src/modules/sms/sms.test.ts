@@ -9,6 +9,7 @@ import { sql } from 'drizzle-orm';
 import pino from 'pino';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { AppError } from '../../platform/errors.js';
+import { createMetrics } from '../../platform/metrics.js';
 import { createTestContext, type TestContext } from '../../test/harness.js';
 import { createOutboxProvider, createWebhookProvider, signWebhook, type SmsProvider } from './sms.providers.js';
 import { createSmsRepository } from './sms.repository.js';
@@ -28,11 +29,17 @@ let tenant: number;
 let other: number;
 let phoneSeq = 0;
 const nextPhone = () => `1390000${String(++phoneSeq).padStart(4, '0')}`;
+const metrics = createMetrics({ process: false });
+/** How many codes `portal_sms_total` counted with `result`. */
+const counted = async (result: string) =>
+  (await metrics.registry.getSingleMetric('portal_sms_total')!.get()).values.find((v) => v.labels.result === result)
+    ?.value ?? 0;
 
 function service(provider?: SmsProvider, settings: Partial<SmsSettings> = {}) {
   const repo = createSmsRepository(ctx.db);
   return createSmsService({
     repo,
+    metrics,
     provider: provider ?? createOutboxProvider(repo, pino({ level: 'silent' })),
     key: ctx.secrets.smsKey,
     settings: { ...SETTINGS, ...settings },
@@ -138,9 +145,11 @@ describe('SMS codes', () => {
   it('asks to wait 60 s before another code, then the new code replaces the old one', async () => {
     const sms = service();
     const phone = nextPhone();
+    const [sent, refused] = [await counted('sent'), await counted('refused')];
     await sms.sendCode(tenant, phone, REG, '10.0.0.5');
     const first = await lastCode(phone);
     expect(await refusal(sms.sendCode(tenant, phone, REG, '10.0.0.5'))).toEqual({ code: 429, key: 'smsCooldown' });
+    expect([(await counted('sent')) - sent, (await counted('refused')) - refused]).toEqual([1, 1]);
     await age(phone, 61);
     await sms.sendCode(tenant, phone, REG, '10.0.0.5');
     const second = await lastCode(phone);
@@ -174,10 +183,12 @@ describe('SMS codes', () => {
       send: () => Promise.reject(new Error('gateway down')),
     };
     const phone = nextPhone();
+    const failed = await counted('failed');
     expect(await refusal(service(failing).sendCode(tenant, phone, REG, '10.0.2.1'))).toEqual({
       code: 503,
       key: 'smsSendFailed',
     });
+    expect((await counted('failed')) - failed).toBe(1);
     const rows = await ctx.db.execute(sql`SELECT 1 FROM sms_codes WHERE phone = ${phone}`);
     expect(rows.rows).toHaveLength(0);
     await service().sendCode(tenant, phone, REG, '10.0.2.1');
