@@ -90,6 +90,7 @@ import { DRAINING_SERVER_OPTIONS, drainOnClose } from './platform/graceful-stop.
 import { boundJsonBodies, textRuleValidators } from './platform/input-guard.js';
 import { createPasswordDecryptor } from './platform/password-transport.js';
 import { createMetrics } from './platform/metrics.js';
+import { registerOpenApi } from './platform/openapi.js';
 import { createPermissionGuard } from './platform/permissions.js';
 import { createRateLimiter } from './platform/rate-limit.js';
 import { recordRoutes } from './platform/route-table.js';
@@ -145,6 +146,7 @@ export async function buildApp({ config, db, secrets, logger }: AppDeps) {
   app.removeContentTypeParser('text/plain');
   boundJsonBodies(app);
   const routeTable = recordRoutes(app);
+  await registerOpenApi(app, '1');
   app.decorate('routeTable', routeTable);
   const metrics = createMetrics({ process: config.metricsPort !== 0 });
   app.decorate('metrics', metrics);
