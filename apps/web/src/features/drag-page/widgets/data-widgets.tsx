@@ -4,8 +4,9 @@
  */
 import type { Device, Notice } from '@portal/contracts';
 import { useQuery } from '@tanstack/react-query';
-import { Badge, Empty, List, Skeleton, Typography } from 'antd';
+import { Badge, List } from 'antd';
 import { Link, useLocation } from 'react-router';
+import { QueryRows } from '../../../components/query-rows';
 import { request } from '../../../lib/api/client';
 import { useTranslation } from '../../../lib/i18n';
 import { useSession } from '../../../lib/session';
@@ -23,22 +24,22 @@ export function NoticesWidget({ count }: { count: number }) {
     queryFn: () =>
       request<{ rows: Notice[] }>('/api/front/letter/replyPage', { body: { page: 1, limit: count }, ...IN_PLACE }),
   });
-  if (notices.isPending) return <Skeleton active paragraph={{ rows: 2 }} />;
-  if (notices.isError) return <Typography.Text type="danger">{t('dragPage.widgetFailed')}</Typography.Text>;
-  if (notices.data.rows.length === 0)
-    return <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('dragPage.noNotices')} />;
   return (
-    <List
-      size="small"
-      dataSource={notices.data.rows}
-      renderItem={(n) => (
-        <List.Item extra={<span className="dp-muted">{n.pushTime.slice(0, 10)}</span>}>
-          <Link to={{ pathname: MESSAGE_PAGE, search: location.search }} className="dp-ellipsis">
-            {n.answerStatus === 0 ? <Badge status="processing" /> : null} {n.title}
-          </Link>
-        </List.Item>
+    <QueryRows query={notices} empty={t('dragPage.noNotices')} failed={t('dragPage.widgetFailed')} loadingRows={2}>
+      {(rows) => (
+        <List
+          size="small"
+          dataSource={rows}
+          renderItem={(n) => (
+            <List.Item extra={<span className="dp-muted">{n.pushTime.slice(0, 10)}</span>}>
+              <Link to={{ pathname: MESSAGE_PAGE, search: location.search }} className="dp-ellipsis">
+                {n.answerStatus === 0 ? <Badge status="processing" /> : null} {n.title}
+              </Link>
+            </List.Item>
+          )}
+        />
       )}
-    />
+    </QueryRows>
   );
 }
 
@@ -54,22 +55,22 @@ export function DevicesWidget({ count }: { count: number }) {
       }),
     refetchInterval: 30_000,
   });
-  if (devices.isPending) return <Skeleton active paragraph={{ rows: 2 }} />;
-  if (devices.isError) return <Typography.Text type="danger">{t('dragPage.widgetFailed')}</Typography.Text>;
-  if (devices.data.rows.length === 0)
-    return <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('dragPage.noDevices')} />;
   return (
-    <List
-      size="small"
-      dataSource={devices.data.rows}
-      renderItem={(d) => (
-        <List.Item extra={<span className="dp-muted">{d.location}</span>}>
-          <Badge
-            status={d.status === 'online' ? 'success' : 'default'}
-            text={`${d.name} · ${t(d.status === 'online' ? 'dragPage.online' : 'dragPage.offline')}`}
-          />
-        </List.Item>
+    <QueryRows query={devices} empty={t('dragPage.noDevices')} failed={t('dragPage.widgetFailed')} loadingRows={2}>
+      {(rows) => (
+        <List
+          size="small"
+          dataSource={rows}
+          renderItem={(d) => (
+            <List.Item extra={<span className="dp-muted">{d.location}</span>}>
+              <Badge
+                status={d.status === 'online' ? 'success' : 'default'}
+                text={`${d.name} · ${t(d.status === 'online' ? 'dragPage.online' : 'dragPage.offline')}`}
+              />
+            </List.Item>
+          )}
+        />
       )}
-    />
+    </QueryRows>
   );
 }

@@ -1,7 +1,7 @@
 /** The workbench's widgets: each reads its own data, and says so in place when it cannot. */
-import { Badge, Empty, List, Skeleton, Tag, Typography } from 'antd';
-import type { ReactNode } from 'react';
+import { Badge, Empty, List, Tag } from 'antd';
 import { Link, useLocation } from 'react-router';
+import { QueryRows } from '../../../components/query-rows';
 import { useTranslation } from '../../../lib/i18n';
 import { useMyEnterprises, useOpenAlerts, useUnreadNotices } from '../api/workbench';
 
@@ -15,27 +15,11 @@ export interface PageLink {
 const MESSAGE_PAGE = '/message/index';
 const ALERTS_PAGE = '/deviceManage/alerts';
 
-function State<T>({
-  query,
-  empty,
-  children,
-}: {
-  query: { isPending: boolean; isError: boolean; data?: { rows: T[] } };
-  empty: string;
-  children: (rows: T[]) => ReactNode;
-}) {
-  const { t } = useTranslation();
-  if (query.isPending) return <Skeleton active paragraph={{ rows: 3 }} />;
-  if (query.isError || !query.data) return <Typography.Text type="danger">{t('workbench.failed')}</Typography.Text>;
-  if (query.data.rows.length === 0) return <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={empty} />;
-  return <>{children(query.data.rows)}</>;
-}
-
 export function UnreadNotices() {
   const { t } = useTranslation();
   const location = useLocation();
   return (
-    <State query={useUnreadNotices()} empty={t('workbench.noUnread')}>
+    <QueryRows query={useUnreadNotices()} empty={t('workbench.noUnread')} failed={t('workbench.failed')}>
       {(rows) => (
         <List
           size="small"
@@ -49,7 +33,7 @@ export function UnreadNotices() {
           )}
         />
       )}
-    </State>
+    </QueryRows>
   );
 }
 
@@ -59,7 +43,7 @@ const ESTATUS_COLORS = ['#ad4e00', '#237804', '#cf1322'];
 export function MyEnterprises() {
   const { t } = useTranslation();
   return (
-    <State query={useMyEnterprises()} empty={t('workbench.noEnterprises')}>
+    <QueryRows query={useMyEnterprises()} empty={t('workbench.noEnterprises')} failed={t('workbench.failed')}>
       {(rows) => (
         <List
           size="small"
@@ -71,7 +55,7 @@ export function MyEnterprises() {
           )}
         />
       )}
-    </State>
+    </QueryRows>
   );
 }
 
@@ -81,7 +65,7 @@ export function MyAlerts() {
   const { t } = useTranslation();
   const location = useLocation();
   return (
-    <State query={useOpenAlerts()} empty={t('workbench.noAlerts')}>
+    <QueryRows query={useOpenAlerts()} empty={t('workbench.noAlerts')} failed={t('workbench.failed')}>
       {(rows) => (
         <List
           size="small"
@@ -96,7 +80,7 @@ export function MyAlerts() {
           )}
         />
       )}
-    </State>
+    </QueryRows>
   );
 }
 
