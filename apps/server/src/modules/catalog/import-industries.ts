@@ -11,9 +11,9 @@
  * command connects to the running database; otherwise it starts the database, imports and stops it.
  */
 import { readFileSync, statSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { connect, migrateDb } from '../../db/client.js';
-import { isAlive } from '../../db/embedded.js';
+import { runningEmbeddedUrl } from '../../db/embedded.js';
 import { openDatabase, type OpenedDatabase } from '../../db/open.js';
 import { ConfigError, loadConfig } from '../../platform/config.js';
 import { createInvalidationBus } from '../../platform/invalidation.js';
@@ -27,26 +27,6 @@ const USAGE =
 function fail(message: string): never {
   process.stderr.write(`${message}\n`);
   process.exit(1);
-}
-
-/**
- * The embedded database a running server (or one left behind) already serves on DATA_DIR, read from
- * PostgreSQL's postmaster.pid (line 4: the port) and our generated password. Starting the database
- * again there would stop it under the server (embedded.ts stops what it takes for an orphan).
- */
-function runningEmbeddedUrl(dataDir: string): string | null {
-  const root = resolve(dataDir);
-  let lines: string[];
-  try {
-    lines = readFileSync(join(root, 'pg', 'postmaster.pid'), 'utf8').split('\n');
-  } catch {
-    return null;
-  }
-  const pid = Number.parseInt(lines[0] ?? '', 10);
-  const port = Number.parseInt(lines[3] ?? '', 10);
-  if (!Number.isInteger(pid) || pid <= 0 || !isAlive(pid) || !Number.isInteger(port)) return null;
-  const password = readFileSync(join(root, 'pg-password'), 'utf8').trim();
-  return `postgres://portal:${encodeURIComponent(password)}@127.0.0.1:${port}/portal`;
 }
 
 async function open(config: ReturnType<typeof loadConfig>): Promise<OpenedDatabase> {
