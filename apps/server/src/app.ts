@@ -98,6 +98,22 @@ import { apiSecurityHeaders, securityHeaders } from './platform/security-headers
 import type { Secrets } from './platform/secrets.js';
 import { createNonceStore, createSignatureVerifier } from './platform/signing.js';
 import { createTenants } from './platform/tenants.js';
+import { createTenantSettings } from './platform/tenant-settings.js';
+import { auditOperatorChanges, createOperatorGate } from './platform/operators.js';
+import { createAdminAccessRepository } from './modules/admin/access/access.repository.js';
+import { adminAccessRoutes } from './modules/admin/access/access.routes.js';
+import { createAdminMenusRepository } from './modules/admin/menus/menus.repository.js';
+import { adminMenusRoutes } from './modules/admin/menus/menus.routes.js';
+import { createAdminRecordsRepository } from './modules/admin/records/records.repository.js';
+import { adminRecordsRoutes } from './modules/admin/records/records.routes.js';
+import { createAdminTenantsRepository } from './modules/admin/tenants/tenants.repository.js';
+import { adminTenantsRoutes } from './modules/admin/tenants/tenants.routes.js';
+import { createAdminUsersRepository } from './modules/admin/users/users.repository.js';
+import { adminUsersRoutes } from './modules/admin/users/users.routes.js';
+import { LOGO_PURPOSE } from './modules/files/files.service.js';
+
+/** The largest logo a tenant may upload. */
+const LOGO_MAX_BYTES = 512 * 1024;
 
 /** Where the sign-on server sends single-logout requests for portal sessions. */
 export const PORTAL_SLO_PATH = '/sso/logout';
@@ -184,6 +200,10 @@ export async function buildApp({ config, db, secrets, logger }: AppDeps) {
     await relaxed.end();
   });
   const guard = createPermissionGuard(db);
+  const operatorOf = createOperatorGate(db, guard);
+  auditOperatorChanges(app, db, (err) => app.log.error({ err }, 'operator change not audited'));
+  const runtime = { ...config.runtime, signSecret: secrets.signSecret };
+  const tenantSettings = createTenantSettings(db, runtime, bus);
   const noticesRepo = createNoticesRepository(db);
   const events = createEventsService({
     repo: createEventsRepository(db),
@@ -264,7 +284,7 @@ export async function buildApp({ config, db, secrets, logger }: AppDeps) {
         : createOutboxProvider(smsRepo, app.log),
     key: secrets.smsKey,
     settings: config.sms,
-    siteName: config.runtime.siteName,
+    siteName: async (tenantId) => (await tenantSettings.configOfId(tenantId)).siteName,
   });
   const { phonePattern } = config.runtime;
   const catalog = createCatalogRepository(db, { bus });
@@ -273,7 +293,11 @@ export async function buildApp({ config, db, secrets, logger }: AppDeps) {
     decryptor,
     hashPassword,
     limiter,
-    smsRequired: config.runtime.notsms && !config.runtime.registerWithoutSms,
+    // The tenant's own switches (issue 20), else the installation's.
+    smsRequired: async (tenantId) => {
+      const c = await tenantSettings.configOfId(tenantId);
+      return c.notsms && !c.registerWithoutSms;
+    },
     checkSmsCode: (tenantId, phone, code) => sms.checkCode(tenantId, phone, LIMITS.smsTypeRegistration, code),
     verifyHuman: proofOfPerson.human,
     isIndustryLeaf: (code) => catalog.isIndustryLeaf(code),
@@ -386,6 +410,29 @@ export async function buildApp({ config, db, secrets, logger }: AppDeps) {
         tenantOf: (code) => tenants.idOf(code),
       }),
     });
+    await api.register(adminUsersRoutes, {
+      repo: createAdminUsersRepository(db),
+      operatorOf,
+      decryptor,
+      hashPassword,
+      bus,
+      phonePattern,
+    });
+    await api.register(adminTenantsRoutes, {
+      repo: createAdminTenantsRepository(db),
+      operatorOf,
+      settings: tenantSettings,
+      runtime,
+      decryptor,
+      hashPassword,
+      bus,
+      storeLogo: async (owner, upload) =>
+        `/api/resources/logos/${(await files.store(owner, LOGO_PURPOSE, upload)).addr.slice('files/'.length)}`,
+      logoMaxBytes: LOGO_MAX_BYTES,
+    });
+    await api.register(adminAccessRoutes, { repo: createAdminAccessRepository(db), operatorOf, bus });
+    await api.register(adminMenusRoutes, { repo: createAdminMenusRepository(db), operatorOf });
+    await api.register(adminRecordsRoutes, { repo: createAdminRecordsRepository(db), operatorOf });
     await api.register(parkServicesRoutes, {
       park: createParkServicesService({ repo: createParkServicesRepository(db), guard, limiter }),
     });
@@ -425,7 +472,8 @@ export async function buildApp({ config, db, secrets, logger }: AppDeps) {
   if (config.seedDemo) await app.register(subAppRoutes, { root: DEMO_MICRO_APP_DIST, path: DEMO_SUB_APP_PATH });
   await app.register(webRoutes, {
     webDist,
-    runtime: { ...config.runtime, signSecret: secrets.signSecret },
+    configOf: (code) => tenantSettings.configOf(code),
+    publicpath: runtime.publicpath,
     tenants,
     originsOf: (code) => microApps.originsOf(code),
   });

@@ -34,7 +34,10 @@ type Kind =
   | 'booking'
   | 'device'
   | 'credential'
-  | 'alert';
+  | 'alert'
+  | 'menu'
+  | 'permission'
+  | 'ssoService';
 
 /** What each id-like field names; `path:field` where a name means different things on different routes. */
 const KINDS: Record<string, Kind> = {
@@ -78,6 +81,29 @@ const KINDS: Record<string, Kind> = {
   '/api/admin/device-credentials/:id/revoke:id': 'credential',
   '/api/front/device-alerts/:id/acknowledge:id': 'alert',
   '/api/front/device-alerts/:id/close:id': 'alert',
+  roleIds: 'role',
+  enterpriseIds: 'enterprise',
+  permissionIds: 'permission',
+  applicationId: 'application',
+  '/api/admin/users/:id:id': 'user',
+  '/api/admin/users/:id/disable:id': 'user',
+  '/api/admin/users/:id/enable:id': 'user',
+  '/api/admin/users/:id/password:id': 'user',
+  '/api/admin/users/:id/unlock:id': 'user',
+  '/api/admin/users/:id/roles:id': 'user',
+  '/api/admin/users/:id/enterprises:id': 'user',
+  '/api/admin/roles/:id:id': 'role',
+  '/api/admin/roles/:id/permissions:id': 'role',
+  '/api/admin/permissions/:id:id': 'permission',
+  '/api/admin/applications/:id:id': 'application',
+  '/api/admin/workbenches/:id:id': 'workbench',
+  '/api/admin/enterprises/:id/review:id': 'enterprise',
+  '/api/admin/sso-services/:id:id': 'ssoService',
+  '/api/admin/menus/:id:id': 'menu',
+  '/api/admin/menus/:id/move:id': 'menu',
+  '/api/admin/menus:parentId': 'menu',
+  '/api/admin/menus/:id/move:parentId': 'menu',
+  '/api/admin/tenants/:id:id': 'tenant',
 };
 /**
  * Fields the spec lists that the server accepts and ignores (spec §7 infoV2 and allPermissionV2
@@ -94,13 +120,28 @@ const IGNORED = new Set([
   '/api/front/member/front/allPermissionV2:partWb',
   '/api/front/member/front/allPermissionV2:serviceCode',
   '/api/front/member/getUserRolesNew:benchCode',
+  // Tenants are the platform operator's: a tenant operator is refused whatever the id (40303).
+  '/api/admin/tenants/:id:id',
 ]);
 
 /**
  * Id-like names that name no object of a tenant (`path:field` where only one route means so): a
  * registration's code is the key it is saved under in the caller's own tenant.
  */
-const NOT_OBJECTS = new Set(['token', '/api/admin/micro-apps:code', '/api/admin/devices:code']);
+const NOT_OBJECTS = new Set([
+  'token',
+  '/api/admin/micro-apps:code',
+  '/api/admin/devices:code',
+  // The code a new tenant, role, permission, application or workbench is to have.
+  '/api/admin/tenants:code',
+  '/api/admin/roles:code',
+  '/api/admin/permissions:code',
+  '/api/admin/applications:code',
+  '/api/admin/workbenches:code',
+  // An external system's code as a sign-on service is registered or edited.
+  '/api/admin/sso-services:sysCode',
+  '/api/admin/sso-services/:id:sysCode',
+]);
 const ID_LIKE = /(?:Id|Ids|Code|Codes|Wb)$|^(?:id|code)$/;
 
 type Part = 'querystring' | 'params' | 'body';
@@ -118,7 +159,7 @@ function idFields(route: RouteEntry): { fields: Field[]; unclassified: string[] 
     const props = ((route.schema as Record<string, { properties?: object }> | undefined)?.[part]?.properties ??
       {}) as Record<string, unknown>;
     for (const name of Object.keys(props)) {
-      const kind = KINDS[`${route.url}:${name}`] ?? KINDS[name];
+      const kind = NOT_OBJECTS.has(`${route.url}:${name}`) ? undefined : (KINDS[`${route.url}:${name}`] ?? KINDS[name]);
       if (kind) fields.push({ route, part, name, kind });
       else if (ID_LIKE.test(name) && !NOT_OBJECTS.has(name) && !NOT_OBJECTS.has(`${route.url}:${name}`))
         unclassified.push(`${route.method} ${route.url} ${name}`);
@@ -152,6 +193,9 @@ const UNKNOWN: Record<Kind, string> = {
   device: '987654321',
   credential: '987654321',
   alert: '987654321',
+  menu: '987654321',
+  permission: '987654321',
+  ssoService: '987654321',
 };
 
 async function objectsOf(tenantId: number): Promise<Record<Kind, string[]>> {
@@ -179,6 +223,9 @@ async function objectsOf(tenantId: number): Promise<Record<Kind, string[]>> {
     booking: await list(sql`SELECT id AS v FROM park_bookings WHERE tenant_id = ${tenantId} ORDER BY id`),
     device: await list(sql`SELECT id AS v FROM devices WHERE tenant_id = ${tenantId} ORDER BY id`),
     credential: await list(sql`SELECT id AS v FROM device_credentials WHERE tenant_id = ${tenantId} ORDER BY id`),
+    menu: await list(sql`SELECT id AS v FROM menus WHERE tenant_id = ${tenantId} ORDER BY id`),
+    permission: await list(sql`SELECT id AS v FROM permissions WHERE tenant_id = ${tenantId} ORDER BY id`),
+    ssoService: await list(sql`SELECT id AS v FROM sso_services WHERE tenant_id = ${tenantId} ORDER BY id`),
     // Open ones first: the sweep tells A's own by an answer other than an unknown id's.
     alert: await list(
       sql`SELECT id AS v FROM device_alerts WHERE tenant_id = ${tenantId} ORDER BY state = 'open' DESC, id`,
@@ -208,7 +255,7 @@ beforeAll(async () => {
     INSERT INTO role_permissions (role_id, permission_id)
     SELECT r.id, p.id FROM roles r
     JOIN permissions p ON p.tenant_id = r.tenant_id
-      AND p.code IN ('notice:publish', 'microapp:manage', 'device:manage', 'alert:handle', 'page:design')
+      AND p.code IN ('notice:publish', 'microapp:manage', 'device:manage', 'alert:handle', 'page:design', 'system:manage')
     JOIN tenants t ON t.id = r.tenant_id WHERE t.code = 'demo' AND r.code = 'ent_admin'`);
   // Each admin's repair requests and future bookings of the demo sub-application's services.
   await ctx.db.execute(sql`
@@ -244,7 +291,7 @@ function call(field: Field, value: string, token: string) {
     }
   }
   const prop = schema[field.part]!.properties![field.name] as { type?: string; anyOf?: unknown[] };
-  parts[field.part][field.name] = prop.type === 'integer' ? Number(value) : value;
+  parts[field.part][field.name] = prop.type === 'integer' ? Number(value) : prop.type === 'array' ? [value] : value;
   const path = route.url.replace(/:(\w+)/g, (_, p: string) => encodeURIComponent(String(parts.params[p])));
   const qs = new URLSearchParams(Object.entries(parts.querystring).map(([k, v]) => [k, String(v)])).toString();
   const hasBody = route.method !== 'GET';

@@ -95,6 +95,7 @@ async function main(): Promise<void> {
       `  Demo accounts (tenant "demo", password from DEMO_PASSWORD${process.env.DEMO_PASSWORD ? '' : `, default ${config.demoPassword}`}):`,
       '    admin   — 系统管理员, all roles and applications, 13 enterprises',
       '    member  — 张敏, two roles, two applications, three enterprises',
+      `  Platform operator (tenant "platform", same password): platform — every tenant's console at ${local}system/tenants?tc=platform`,
     );
   }
   if (config.testCaptcha) lines.push('  Test mode: every image captcha answer is 8888');

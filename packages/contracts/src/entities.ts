@@ -420,6 +420,8 @@ export const CurrentEnterprise = Type.Object({
   region: Nullable(Type.Array(Type.String())),
   /** 0 unreviewed, 1 passed, 2 not passed. */
   estatus: Type.Integer({ minimum: 0, maximum: 2 }),
+  /** Why the park's review did not pass it (estatus 2), for its members; else null. */
+  reviewReason: Nullable(Type.String()),
   /** When the caller joined it. */
   crtTime: Type.String(),
 });

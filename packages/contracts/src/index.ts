@@ -9,3 +9,4 @@ export * from './signing.js';
 export type * from './micro-host.js';
 export * from './page-builder.js';
 export * from './workbench.js';
+export * from './admin.js';

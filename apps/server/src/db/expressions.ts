@@ -14,3 +14,6 @@ export const chinaTime = (column: AnyColumn | SQL, to: 'second' | 'minute' = 'se
 
 /** On every row of a page: how many rows the page was cut from. */
 export const totalRows = (): SQL.Aliased<number> => sql<number>`count(*) OVER ()`.mapWith(Number).as('total');
+
+/** A LIKE pattern containing `text` as typed (its wildcards escaped). */
+export const containing = (text: string): string => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;

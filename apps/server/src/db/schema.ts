@@ -37,15 +37,29 @@ const tenantRef = () =>
     .notNull()
     .references(() => tenants.id, { onDelete: 'cascade' });
 
-export const tenants = pgTable('tenants', {
-  id: id(),
-  code: text('code').notNull().unique(),
-  name: text('name').notNull(),
-  /** The park's own home page (spec §3 default sub-management config, `homeUrl`). */
-  homeUrl: text('home_url'),
-  translations: translations<Named>(),
-  createdAt: createdAt(),
-});
+export const tenants = pgTable(
+  'tenants',
+  {
+    id: id(),
+    code: text('code').notNull().unique(),
+    name: text('name').notNull(),
+    /** The park's own home page (spec §3 default sub-management config, `homeUrl`). */
+    homeUrl: text('home_url'),
+    translations: translations<Named>(),
+    /** The platform tenant (at most one): its operators administer every tenant (ADR 029). */
+    platform: boolean('platform').notNull().default(false),
+    /** A disabled tenant's users cannot sign in; its open pages and config answer as before. */
+    disabledAt: timestamp('disabled_at', { withTimezone: true }),
+    /** The runtime switches the tenant set for itself (contracts TenantSettings); absent keys follow the installation. */
+    settings: jsonb('settings').notNull().default({}).$type<Record<string, unknown>>(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('tenants_platform')
+      .on(t.platform)
+      .where(sql`platform`),
+  ],
+);
 
 export const roles = pgTable(
   'roles',
@@ -109,6 +123,9 @@ export const enterprises = pgTable(
     position: text('position'),
     /** 0 unreviewed, 1 passed, 2 not passed (spec §4). */
     estatus: smallint('estatus').notNull().default(0),
+    /** An operator's review (issue 20): why it did not pass, which the members see. */
+    reviewReason: text('review_reason'),
+    reviewedAt: timestamp('reviewed_at', { withTimezone: true }),
     createdAt: createdAt(),
   },
   (t) => [index('enterprises_tenant').on(t.tenantId), uniqueIndex('enterprises_tenant_name').on(t.tenantId, t.name)],
@@ -136,6 +153,8 @@ export const users = pgTable(
     lastFailedAt: timestamp('last_failed_at', { withTimezone: true }),
     lockedUntil: timestamp('locked_until', { withTimezone: true }),
     lastLoginAt: timestamp('last_login_at', { withTimezone: true }),
+    /** Set by an operator: the user cannot sign in, and every session ended when it was set. */
+    disabledAt: timestamp('disabled_at', { withTimezone: true }),
     createdAt: createdAt(),
   },
   (t) => [

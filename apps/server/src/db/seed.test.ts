@@ -63,8 +63,8 @@ describe('seedDemo', () => {
     // Rows added (the default role's flag, the agreement, 3 menus, 2 permissions, 3 applications,
     // 3 rooms, 2 entries moved to the sub-application and 2 pages' links to them, a page, 2
     // enterprises), then those of them and the 2 untranslated roles given their English names (a
-    // page carries its English in itself).
-    expect(first).toEqual({ result: 'updated', added: 1 + 1 + 3 + 2 + 3 + 3 + 2 + 2 + 1 + 2 + (1 + 3 + 2 + 2) });
+    // page carries its English in itself; menu entries are added with theirs).
+    expect(first).toEqual({ result: 'updated', added: 1 + 1 + 3 + 2 + 3 + 3 + 2 + 2 + 1 + 2 + (1 + 2 + 2) });
     const links = await ctx.db.execute(sql`
       SELECT count(*)::int AS n FROM page_versions WHERE document::text LIKE '%"/services/%'`);
     expect(links.rows[0]).toEqual({ n: 0 });

@@ -381,6 +381,104 @@ const MENU: MenuSeed[] = [
   },
 ];
 
+/** The operators' console (issue 20): every tenant's, for its operators (`system:manage`). */
+const CONSOLE_PAGES: [name: string, title: string, en: string, icon: string][] = [
+  ['users', '用户管理', 'Users', 'UserOutlined'],
+  ['roles', '角色权限', 'Roles & permissions', 'SafetyCertificateOutlined'],
+  ['menus', '菜单管理', 'Menus', 'MenuOutlined'],
+  ['enterprises', '企业审核', 'Enterprise review', 'AuditOutlined'],
+  ['directory', '应用与工作台', 'Applications & workbenches', 'AppstoreOutlined'],
+  ['sign-on', '单点登录', 'Sign-on services', 'LoginOutlined'],
+  ['settings', '租户设置', 'Tenant settings', 'SettingOutlined'],
+  ['sms', '短信发件箱', 'SMS outbox', 'MessageOutlined'],
+  ['audit', '审计日志', 'Audit log', 'FileSearchOutlined'],
+];
+
+/** The console's menu group; the platform tenant's also lists the tenants. */
+export function consoleMenu(platform: boolean): MenuSeed[] {
+  const pages = platform
+    ? [['tenants', '租户管理', 'Tenants', 'ApartmentOutlined'] as const, ...CONSOLE_PAGES]
+    : CONSOLE_PAGES;
+  return [
+    {
+      name: 'system',
+      path: '/system',
+      title: '系统管理',
+      en: 'System',
+      icon: 'ControlOutlined',
+      component: 'RouteView',
+      roles: ['park_operator'],
+      children: pages.map(([page, title, en, icon]) => ({
+        name: `system-${page}`,
+        path: `/system/${page}`,
+        title,
+        en,
+        icon,
+        component: `admin/${page}`,
+        roles: ['park_operator'],
+      })),
+    },
+  ];
+}
+
+/**
+ * A tenant with what every tenant needs and nothing more (issue 20): its portal as a sign-on
+ * service, the three roles, the permission codes, the console's menu and its first operator, who
+ * holds the operator role as their default. The platform tenant's operators administer every tenant.
+ */
+export async function insertTenant(
+  tx: Tx,
+  t: {
+    code: string;
+    name: string;
+    nameEn?: string | undefined;
+    homeUrl?: string | null | undefined;
+    platform?: boolean;
+  },
+  operator: { username: string; name: string; passwordHash: string },
+): Promise<number> {
+  const [tenant] = await tx
+    .insert(s.tenants)
+    .values({
+      code: t.code,
+      name: t.name,
+      homeUrl: t.homeUrl ?? null,
+      platform: t.platform ?? false,
+      translations: t.nameEn ? { en: { name: t.nameEn } } : {},
+    })
+    .returning({ id: s.tenants.id });
+  const tenantId = tenant!.id;
+  await tx
+    .insert(s.ssoServices)
+    .values({ tenantId, name: '企业服务门户', pattern: s.PORTAL_PATTERN, logoutUrl: s.PORTAL_SLO });
+  const roles = await tx
+    .insert(s.roles)
+    .values([
+      { tenantId, code: 'ent_admin', title: '企业管理员', translations: { en: { title: 'Enterprise administrator' } } },
+      {
+        tenantId,
+        code: 'ent_member',
+        title: '企业成员',
+        translations: { en: { title: 'Enterprise member' } },
+        isDefault: true,
+      },
+      { tenantId, code: 'park_operator', title: '园区运营', translations: { en: { title: 'Park operations' } } },
+    ])
+    .returning({ id: s.roles.id, code: s.roles.code });
+  await ensurePermissions(tx, tenantId, roles);
+  await ensureMenus(tx, tenantId, roles, [], consoleMenu(t.platform ?? false));
+  const operatorRole = roles.find((r) => r.code === 'park_operator')!.id;
+  const [user] = await tx
+    .insert(s.users)
+    .values({ tenantId, ...operator, defaultRoleId: operatorRole })
+    .returning({ id: s.users.id });
+  await tx.insert(s.userRoles).values({ userId: user!.id, roleId: operatorRole });
+  return tenantId;
+}
+
+/** The platform tenant of the demo, and its operator `platform`, who administers every tenant. */
+export const DEMO_PLATFORM = { code: 'platform', name: '平台运营中心', nameEn: 'Platform operations' };
+
 /**
  * `created` on first start; on later starts an existing demo tenant gets what newer versions added
  * to the demo (`updated`, with the rows added), else `unchanged`. Data someone changed stays as it is.
@@ -401,12 +499,26 @@ export async function seedDemo(
     if (existing.length === 0) {
       const tenantId = await insertDemo(tx, opts.passwordHash, undefined, opts.devicesFile);
       if (opts.filesDir) await attachDemoFiles(tx, tenantId, opts.filesDir);
+      await ensurePlatform(tx, opts.passwordHash);
       return { result: 'created' };
     }
-    let added = await topUpDemo(tx, existing[0]!.id, opts.devicesFile);
+    let added = await ensurePlatform(tx, opts.passwordHash);
+    added += await topUpDemo(tx, existing[0]!.id, opts.devicesFile);
     if (opts.filesDir) added += await attachDemoFiles(tx, existing[0]!.id, opts.filesDir);
     return added > 0 ? { result: 'updated', added } : { result: 'unchanged' };
   });
+}
+
+/** The demo's platform tenant, unless there is a platform tenant already. */
+async function ensurePlatform(tx: Tx, passwordHash: string): Promise<number> {
+  const [any] = await tx.select({ id: s.tenants.id }).from(s.tenants).where(eq(s.tenants.platform, true));
+  if (any) return 0;
+  await insertTenant(
+    tx,
+    { ...DEMO_PLATFORM, platform: true },
+    { username: 'platform', name: '平台管理员', passwordHash },
+  );
+  return 1;
 }
 
 /** The demo notices' attachments, by the notice's Chinese title: a file name and its text. */
@@ -546,6 +658,7 @@ const PERMISSIONS: { code: string; describe: string; type?: number; status?: num
   { code: 'device:manage', describe: '设备管理', roles: ['park_operator'] },
   { code: 'alert:handle', describe: '处理告警', roles: ['park_operator'] },
   { code: 'page:design', describe: '页面设计', roles: ['park_operator'] },
+  { code: 'system:manage', describe: '系统管理', roles: ['park_operator'] },
 ];
 
 /**
@@ -902,6 +1015,7 @@ async function ensureMenus(
   tenantId: number,
   roles: { id: number; code: string }[],
   apps: { id: number; code: string }[],
+  items: MenuSeed[] = [...MENU, ...consoleMenu(false)],
 ): Promise<number> {
   const existing = new Map(
     (await tx.select({ id: s.menus.id, name: s.menus.name }).from(s.menus).where(eq(s.menus.tenantId, tenantId))).map(
@@ -934,6 +1048,7 @@ async function ensureMenus(
             sort: sort++,
             serviceType: m.serviceType ?? 0,
             module: m.module ?? null,
+            translations: { en: { title: m.en } },
             meta: {
               title: m.title,
               icon: m.icon ?? null,
@@ -953,7 +1068,7 @@ async function ensureMenus(
       if (m.children) await walk(m.children, id);
     }
   };
-  await walk(MENU, null);
+  await walk(items, null);
   return added;
 }
 

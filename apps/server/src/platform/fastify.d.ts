@@ -14,6 +14,8 @@ declare module 'fastify' {
   }
   interface FastifyRequest {
     session: ActiveSession | null;
+    /** The tenant an operator's call acts on, when a platform operator named another (platform/operators.ts). */
+    operatorTenant: number | null;
   }
   interface FastifyContextConfig {
     /** A GET that changes state (sends an SMS, stores a captcha): its nonce waits for PostgreSQL (ADR 013). */

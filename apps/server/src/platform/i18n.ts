@@ -227,6 +227,33 @@ const messages = {
     zh: '本页由一个独立于门户的外部系统提供：它只通过统一认证中心（CAS 3.0）识别用户，退出时也一并退出统一认证中心。',
     en: 'This page belongs to a system apart from the portal: it knows you only through the sign-on service (CAS 3.0), and signing out here signs you out there too.',
   },
+  operatorOwnTenant: { zh: '只能管理本租户', en: 'You may only administer your own tenant' },
+  operatorSelf: {
+    zh: '不能对自己的账号执行此操作，请在个人设置中修改',
+    en: 'You cannot do this to your own account; change it in your own settings',
+  },
+  operatorOwnRole: {
+    zh: '不能修改当前使用中的角色的权限，请切换到其他角色后再改',
+    en: 'You cannot change the permissions of the role you are acting in; switch to another role first',
+  },
+  platformOnly: { zh: '仅平台运营人员可管理租户', en: 'Only platform operators may administer tenants' },
+  tenantTaken: { zh: '该租户编码已被使用', en: 'This tenant code is already in use' },
+  logoInvalid: {
+    zh: '标志须为 PNG 或 JPEG 图片，或以 https:// 开头的地址',
+    en: 'The logo must be a PNG or JPEG image, or an address starting with https://',
+  },
+  codeTaken: { zh: '该编码已被使用', en: 'This code is already in use' },
+  reviewReasonRequired: { zh: '请填写未通过的原因', en: 'Please give the reason it did not pass' },
+  menuCycle: {
+    zh: '不能把菜单移到它自己或它的下级之下',
+    en: 'A menu entry cannot move under itself or its own entries',
+  },
+  menuHasChildren: { zh: '请先删除或移走下级菜单', en: 'Remove or move its sub-entries first' },
+  menuTooLarge: { zh: '菜单条目过多（最多 2000 个）', en: 'Too many menu entries (at most 2,000)' },
+  menuUnknownCode: {
+    zh: '本租户没有编码为“{code}”的角色或应用',
+    en: 'This tenant has no role or application "{code}"',
+  },
   exampleSignOut: { zh: '退出', en: 'Sign out' },
   exampleSignInAgain: { zh: '重新登录', en: 'Sign in again' },
   // AJ-Captcha's repMsg catalogue, by repCode.

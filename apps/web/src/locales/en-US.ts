@@ -233,6 +233,7 @@ const enUS: Messages = {
     industry: 'Industry',
     region: 'Region',
     none: 'You do not belong to an enterprise yet',
+    reviewReason: 'Why it did not pass',
     memberName: 'Name',
     username: 'Account',
     mobile: 'Mobile',

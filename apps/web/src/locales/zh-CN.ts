@@ -228,6 +228,7 @@ const zhCN = {
     industry: '所属行业',
     region: '所在地区',
     none: '当前没有所在企业',
+    reviewReason: '未通过原因',
     memberName: '姓名',
     username: '账号',
     mobile: '手机号',

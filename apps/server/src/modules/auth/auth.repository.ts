@@ -30,6 +30,8 @@ export type LoginTarget = {
     tenantId: number;
     passwordHash: string;
     locked: boolean;
+    /** The user or the tenant was disabled by an operator (issue 20). */
+    disabled: boolean;
   } | null;
 };
 
@@ -63,7 +65,8 @@ export interface AuditEntry {
 const FIND_TARGET = named(
   'auth_find_target',
   `SELECT t.id AS "tenantId", u.id, u.tenant_id AS "userTenantId", u.password_hash AS "passwordHash",
-          coalesce(u.locked_until > now(), false) AS locked
+          coalesce(u.locked_until > now(), false) AS locked,
+          u.disabled_at IS NOT NULL OR t.disabled_at IS NOT NULL AS disabled
    FROM tenants t LEFT JOIN users u ON u.tenant_id = t.id AND u.username = $2
    WHERE t.code = $1`,
 );
@@ -165,7 +168,9 @@ const RECORD_SUCCESS = named(
 
 const USER_OF = named(
   'auth_user_of',
-  `SELECT u.id FROM users u JOIN tenants t ON t.id = u.tenant_id WHERE t.code = $1 AND u.username = $2`,
+  // A disabled user or tenant is no one: a ticket validated elsewhere opens no session for them.
+  `SELECT u.id FROM users u JOIN tenants t ON t.id = u.tenant_id
+   WHERE t.code = $1 AND u.username = $2 AND u.disabled_at IS NULL AND t.disabled_at IS NULL`,
 );
 
 const REVOKE_BY_TICKET = named(
@@ -200,13 +205,28 @@ export function createAuthRepository(db: Db, relaxed: pg.Pool) {
     async findTarget(tenantCode: string, username: string): Promise<LoginTarget> {
       const { rows } = await FIND_TARGET(pool, [tenantCode, username]);
       const r = rows[0] as
-        | { tenantId: number; id: number | null; userTenantId: number; passwordHash: string; locked: boolean }
+        | {
+            tenantId: number;
+            id: number | null;
+            userTenantId: number;
+            passwordHash: string;
+            locked: boolean;
+            disabled: boolean;
+          }
         | undefined;
       if (!r) return { tenantId: null, user: null };
       return {
         tenantId: r.tenantId,
         user:
-          r.id === null ? null : { id: r.id, tenantId: r.userTenantId, passwordHash: r.passwordHash, locked: r.locked },
+          r.id === null
+            ? null
+            : {
+                id: r.id,
+                tenantId: r.userTenantId,
+                passwordHash: r.passwordHash,
+                locked: r.locked,
+                disabled: r.disabled,
+              },
       };
     },
 

@@ -97,16 +97,17 @@ export function createAuthService(deps: AuthServiceDeps) {
     const password = decryptor.decrypt(input.passwordCipher);
     const { tenantId, user } = await repo.findTarget(input.tenantCode, input.username);
     const matches = await verify(user?.passwordHash ?? (await dummyHash), password).catch(() => false);
-    if (!user || !matches || user.locked) {
+    if (!user || !matches || user.locked || user.disabled) {
       deps.metrics.login(user?.locked ? 'locked' : 'failure');
       const audit = {
         tenantId,
         userId: user?.id ?? null,
-        action: user?.locked ? 'login.locked' : 'login.failed',
+        action: user?.disabled ? 'login.disabled' : user?.locked ? 'login.locked' : 'login.failed',
         ip: input.ip,
         detail: { username: input.username.slice(0, 64) },
       };
-      if (user) await repo.recordFailure(user.id, LOCKOUT, audit);
+      // A disabled account is refused like any other, without counting towards a lockout.
+      if (user && !user.disabled) await repo.recordFailure(user.id, LOCKOUT, audit);
       else await repo.audit(audit);
       throw loginFailed();
     }

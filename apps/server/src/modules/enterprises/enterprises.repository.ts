@@ -35,7 +35,12 @@ export function createEnterprisesRepository(db: Db) {
      */
     async current(tenantId: number, userId: number, enterpriseId: number) {
       const [row] = await db
-        .select({ ...profile, industry: industries.name, regionCode: enterprises.regionCode })
+        .select({
+          ...profile,
+          industry: industries.name,
+          regionCode: enterprises.regionCode,
+          reviewReason: enterprises.reviewReason,
+        })
         .from(enterpriseMembers)
         .innerJoin(enterprises, eq(enterprises.id, enterpriseMembers.enterpriseId))
         .leftJoin(industries, eq(industries.code, enterprises.industryCode))

@@ -41,6 +41,7 @@ export const enterprisesRoutes: FastifyPluginAsyncTypebox<EnterprisesRoutesOptio
           industry: r.industry,
           region: r.regionCode ? regionPath(r.regionCode) : null,
           estatus: r.estatus,
+          reviewReason: r.estatus === 2 ? r.reviewReason : null,
           crtTime: r.joinedAt,
         },
       );

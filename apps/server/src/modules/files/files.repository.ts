@@ -25,7 +25,7 @@ export function createFilesRepository(db: Db) {
 
     async byId(id: string) {
       const [row] = await db
-        .select({ fileName: files.fileName, mediaType: files.mediaType, size: files.size })
+        .select({ fileName: files.fileName, mediaType: files.mediaType, size: files.size, purpose: files.purpose })
         .from(files)
         .where(eq(files.id, id));
       return row ?? null;

@@ -59,4 +59,21 @@ export const downloadRoutes: FastifyPluginAsyncTypebox<{ files: FilesService }> 
         .send(file.stream());
     },
   );
+
+  // A tenant's logo: an image, shown inline by the login page and the shell; its address never changes content.
+  app.get(
+    '/api/resources/logos/:id',
+    { schema: { params: Type.Object({ id: Type.String({ maxLength: 64 }) }) } },
+    async (req, reply) => {
+      const file = await files.openLogo(req.params.id);
+      if (!file) throw new AppError(ResultCode.NOT_FOUND, 'notFound');
+      return reply
+        .header('content-type', file.mediaType)
+        .header('content-length', String(file.size))
+        .header('x-content-type-options', 'nosniff')
+        .header('content-security-policy', "default-src 'none'; sandbox")
+        .header('cache-control', 'public, max-age=31536000, immutable')
+        .send(file.stream());
+    },
+  );
 };

@@ -56,6 +56,10 @@ export interface FilesServiceDeps {
   now?: () => number;
 }
 
+/** Uploads that are tenants' logos, and the media types a logo may be. */
+export const LOGO_PURPOSE = 'logo';
+const LOGO_TYPES = new Set(['image/png', 'image/jpeg']);
+
 export function createFilesService({ repo, dir, key, maxBytes, now = Date.now }: FilesServiceDeps) {
   const sign = (id: string, expires: number) =>
     createHmac('sha256', key).update(`${id}.${expires}`).digest('base64url');
@@ -128,6 +132,17 @@ export function createFilesService({ repo, dir, key, maxBytes, now = Date.now }:
       if (!id) return { ...ref, url: '' };
       const expires = Math.floor(now() / 1000) + LINK_SECONDS;
       return { ...ref, url: `/api/resources/${ref.addr}?e=${expires}&s=${sign(id, expires)}` };
+    },
+
+    /**
+     * A tenant's logo (issue 20): an upload for `logo` whose content is a PNG or JPEG image, open to
+     * anyone (the login page shows it); null for any other file.
+     */
+    async openLogo(id: string) {
+      if (!/^[0-9a-f-]{36}$/.test(id)) return null;
+      const row = await repo.byId(id);
+      if (!row || row.purpose !== LOGO_PURPOSE || !LOGO_TYPES.has(row.mediaType)) return null;
+      return { ...row, stream: () => createReadStream(join(dir, id)) };
     },
 
     /** The file a signed download address names, while the signature holds; else null. */

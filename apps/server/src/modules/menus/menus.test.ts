@@ -235,6 +235,7 @@ describe('entry flags are data; the client decides what to show', () => {
       'notice:publish',
       'page:design',
       'repair:handle',
+      'system:manage',
       'wf:approve',
     ]);
     expect(data.allAuth.find((p) => p.action === 'ent:export')).toMatchObject({ status: '0', type: '1' });

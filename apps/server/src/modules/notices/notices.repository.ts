@@ -1,7 +1,7 @@
 import { and, count, desc, eq, ilike, inArray, or, sql, type SQL } from 'drizzle-orm';
 import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client.js';
-import { chinaTime, totalRows } from '../../db/expressions.js';
+import { chinaTime, containing, totalRows } from '../../db/expressions.js';
 import {
   enterpriseMembers,
   noticeRecipients as rcp,
@@ -49,9 +49,6 @@ const view = {
   replyTime: chinaTime(rcp.repliedAt),
 };
 
-/** Escapes LIKE's wildcards, so a title search matches what was typed. */
-const literal = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
-
 export function createNoticesRepository(db: Db) {
   /**
    * Writes the user's read or answer state on their own row of a notice of the tenant, while the
@@ -94,7 +91,7 @@ export function createNoticesRepository(db: Db) {
       if (f.readStatus !== undefined) where.push(eq(rcp.readStatus, f.readStatus));
       if (f.answerStatus !== undefined) where.push(eq(rcp.answerStatus, f.answerStatus));
       if (f.title) {
-        const like = `%${literal(f.title)}%`;
+        const like = containing(f.title);
         where.push(or(ilike(notices.title, like), sql`${notices.translations} #>> '{en,title}' ILIKE ${like}`));
       }
       const rows = await db

@@ -24,7 +24,8 @@ export interface RegistrationDeps {
   hashPassword: (password: string) => Promise<string>;
   limiter: RateLimiter;
   /** Whether registration asks for an SMS code (runtime `notsms` and not `registerWithoutSms`). */
-  smsRequired: boolean;
+  /** Whether the tenant's registration asks for an SMS code (its switches `notsms`, `registerWithoutSms`). */
+  smsRequired: (tenantId: number) => Promise<boolean>;
   /** Spends the SMS code; true when it was the live code of this phone for registration. */
   checkSmsCode: (tenantId: number, phone: string, code: string) => Promise<boolean>;
   /** Spends the captcha (a passed behavioural check, or the image's answer with `number`). */
@@ -76,7 +77,7 @@ export function createRegistrationService(deps: RegistrationDeps) {
     const taken = await repo.taken(c.tenantId, { username: c.username, company: c.company });
     if (taken) throw new AppError(ResultCode.CONFLICT, TAKEN_MESSAGE[taken]);
     if (!(await repo.hasDefaultRole(c.tenantId))) throw bad('noDefaultRole');
-    if (deps.smsRequired) {
+    if (await deps.smsRequired(c.tenantId)) {
       if (isBlank(c.smsCode)) throw bad('smsCodeRequired');
       if (!(await deps.checkSmsCode(c.tenantId, c.mobile, c.smsCode!.trim()))) throw bad('smsCodeInvalid');
     } else if (isBlank(c.imgCode) || !(await deps.verifyHuman({ number: c.number, answer: c.imgCode! }))) {

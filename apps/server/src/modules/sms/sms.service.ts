@@ -28,7 +28,8 @@ export interface SmsServiceDeps {
   key: Uint8Array;
   settings: SmsSettings;
   /** The site's name, which the message starts with (【site】). */
-  siteName: string;
+  /** The tenant's site name, for the message text. */
+  siteName: (tenantId: number) => Promise<string>;
 }
 
 export function createSmsService({ repo, metrics, provider, key, settings, siteName }: SmsServiceDeps) {
@@ -64,7 +65,12 @@ export function createSmsService({ repo, metrics, provider, key, settings, siteN
       try {
         // In Chinese whatever the page's language: the numbers are mainland ones (§5), as is the carrier's template.
         const minutes = Math.round(settings.codeTtlSeconds / 60);
-        await provider.send({ tenantId, phone, purpose, text: t('zh', 'smsText', { site: siteName, code, minutes }) });
+        await provider.send({
+          tenantId,
+          phone,
+          purpose,
+          text: t('zh', 'smsText', { site: await siteName(tenantId), code, minutes }),
+        });
         metrics.sms('sent');
       } catch {
         // Nothing was sent, so nothing is kept: no cooldown, nothing counted against the caps.

@@ -43,7 +43,7 @@ function service(provider?: SmsProvider, settings: Partial<SmsSettings> = {}) {
     provider: provider ?? createOutboxProvider(repo, pino({ level: 'silent' })),
     key: ctx.secrets.smsKey,
     settings: { ...SETTINGS, ...settings },
-    siteName: '演示园区',
+    siteName: async () => '演示园区',
   });
 }
 

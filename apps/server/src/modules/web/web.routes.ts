@@ -30,7 +30,9 @@ export function readIndexHtml(webDist: string, base: string): string | null {
 
 export interface WebRoutesOptions {
   webDist: string;
-  runtime: RuntimeConfig;
+  /** The runtime configuration of the tenant a code names (its own switches over the installation's). */
+  configOf: (tenantCode: string) => Promise<RuntimeConfig>;
+  publicpath: string;
   tenants: Tenants;
   /** The origins a document of the tenant a code names may use (its registered applications). */
   originsOf: (tenantCode: string) => Promise<DocumentOrigins>;
@@ -53,18 +55,22 @@ function documentTenant(req: FastifyRequest, tenants: Tenants): string {
 
 export const webRoutes: FastifyPluginAsync<WebRoutesOptions> = async (
   app,
-  { webDist, runtime, tenants, originsOf },
+  { webDist, configOf, publicpath: base, tenants, originsOf },
 ) => {
   await app.register(cookie);
-  const base = runtime.publicpath;
-  // `<` is escaped so the JSON can never close a surrounding script element.
-  const configJs = `window.__PORTAL_CONFIG__=${JSON.stringify(runtime).replaceAll('<', '\\u003c')};\n`;
 
   app.get('/', async (_req, reply) => reply.redirect(base));
   if (base !== '/') app.get(base.replace(/\/$/, ''), async (_req, reply) => reply.redirect(base, 301));
-  app.get(`${base}config.js`, async (_req, reply) =>
-    reply.header('cache-control', 'no-store').type('application/javascript; charset=utf-8').send(configJs),
-  );
+  // The configuration of the tenant the page is for (issue 20): the page names it in the script's
+  // address (below), a browser remembers it in its cookie. `<` is escaped so the JSON can never
+  // close a surrounding script element.
+  app.get(`${base}config.js`, async (req, reply) => {
+    const config = await configOf(documentTenant(req, tenants));
+    return reply
+      .header('cache-control', 'no-store')
+      .type('application/javascript; charset=utf-8')
+      .send(`window.__PORTAL_CONFIG__=${JSON.stringify(config).replaceAll('<', '\\u003c')};\n`);
+  });
 
   const indexFile = join(webDist, 'index.html');
   if (!existsSync(indexFile)) {
@@ -92,14 +98,17 @@ export const webRoutes: FastifyPluginAsync<WebRoutesOptions> = async (
       );
     },
   });
-  // The page's policy names the frames and sub-applications of its tenant, and only those.
-  app.get(`${base}*`, async (req, reply) =>
-    reply
+  // The page's policy names the frames and sub-applications of its tenant, and only those; its
+  // configuration script names the tenant too, so a park's address gets that park's switches.
+  const configTag = `src="${base}config.js"`;
+  app.get(`${base}*`, async (req, reply) => {
+    const tenant = documentTenant(req, tenants);
+    return reply
       .header('cache-control', 'no-cache')
-      .header('content-security-policy', documentPolicy(await originsOf(documentTenant(req, tenants))))
+      .header('content-security-policy', documentPolicy(await originsOf(tenant)))
       .type('text/html; charset=utf-8')
-      .send(indexHtml),
-  );
+      .send(indexHtml.replace(configTag, `src="${base}config.js?tc=${encodeURIComponent(tenant)}"`));
+  });
 };
 
 /**

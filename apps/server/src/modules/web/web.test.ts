@@ -92,7 +92,8 @@ describe('the SPA', () => {
     expect(res.headers['content-type']).toMatch(/^text\/html/);
     expect(res.headers['cache-control']).toBe('no-cache');
     expect(res.body).toContain('src="/center/assets/app-abc123.js"');
-    expect(res.body).toContain('src="/center/config.js"');
+    // The configuration script names the tenant the page is for (issue 20).
+    expect(res.body).toContain('src="/center/config.js?tc=demo"');
     expect(res.body).toContain('href="/center/favicon.svg"');
     expect(res.body).not.toContain('"./');
   });

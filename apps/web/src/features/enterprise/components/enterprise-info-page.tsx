@@ -39,6 +39,9 @@ export function EnterpriseInfoPage() {
           label: t('switching.estatus'),
           children: <Badge status={ESTATUS_BADGE[ent.estatus]} text={t(`switching.estatus_${ent.estatus}`)} />,
         },
+        ...(ent.reviewReason
+          ? [{ key: 'reason', label: t('enterprise.reviewReason'), children: ent.reviewReason, span: WHOLE_ROW }]
+          : []),
         { key: 'industry', label: t('enterprise.industry'), children: dash(ent.industry) },
         { key: 'region', label: t('enterprise.region'), children: dash(ent.region?.join(' / ') ?? null) },
         { key: 'joinTime', label: t('switching.joinTime'), children: ent.crtTime, span: WHOLE_ROW },

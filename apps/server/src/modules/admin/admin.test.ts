@@ -1,0 +1,309 @@
+/**
+ * The operators' API (issue 20) against the real server and database: who may call it, what it
+ * does to sessions on another instance, the platform operator's tenants, settings per tenant in
+ * config.js, the menu's way out and back in, the review of an enterprise, and the audit of it all.
+ */
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO_PASSWORD, createTestContext, type TestContext } from '../../test/harness.js';
+
+let ctx: TestContext;
+let second: TestContext;
+let operator: string;
+
+const data = (res: { json(): unknown }) => (res.json() as { data: unknown }).data;
+const statusOf = (res: { json(): unknown }) => (res.json() as { status: number }).status;
+
+async function idOf(query: ReturnType<typeof sql>): Promise<string> {
+  const { rows } = await ctx.db.execute<{ id: string }>(query);
+  return String(rows[0]!.id);
+}
+
+beforeAll(async () => {
+  ctx = await createTestContext({ LOGIN_RATE_PER_MINUTE: '100000' });
+  second = await createTestContext({ LOGIN_RATE_PER_MINUTE: '100000' }, { databaseUrl: ctx.url });
+  operator = await ctx.asRole(await ctx.login('admin'), 'park_operator');
+});
+afterAll(async () => {
+  await second?.close();
+  await ctx?.close();
+});
+
+describe('the operators API', () => {
+  it('answers 40303 to a session without system:manage, on every admin route of the table', async () => {
+    const member = await ctx.login('member');
+    const routes = ctx.app.routeTable.filter((r) => r.url.startsWith('/api/admin/') && r.method !== 'HEAD');
+    expect(routes.length).toBeGreaterThan(30);
+    const refusedOtherwise: string[] = [];
+    for (const r of routes) {
+      const url = r.url.replace(/:(\w+)/g, '1');
+      const res = await ctx.call({
+        method: r.method as 'GET',
+        url,
+        token: member,
+        ...(r.method === 'GET' || r.method === 'DELETE' ? {} : { body: {} }),
+      });
+      // Schema refusals (400) come first for a body the route cannot take; never a success.
+      if (![40303, 400].includes(statusOf(res))) refusedOtherwise.push(`${r.method} ${r.url}: ${res.body}`);
+    }
+    expect(refusedOtherwise).toEqual([]);
+    for (const url of ['/api/admin/users', '/api/admin/menus', '/api/admin/audit', '/api/admin/settings']) {
+      expect(statusOf(await ctx.call({ url, token: member }))).toBe(40303);
+    }
+  });
+
+  it('keeps a tenant operator to its own tenant, whatever tenant a call names', async () => {
+    const mine = await ctx.call({ url: '/api/admin/users?tenant=demo', token: operator });
+    expect(statusOf(mine)).toBe(200);
+    for (const tenant of ['platform', 'no-such-park']) {
+      const res = await ctx.call({ url: `/api/admin/users?tenant=${tenant}`, token: operator });
+      expect(statusOf(res)).toBe(40303);
+    }
+    expect(statusOf(await ctx.call({ url: '/api/admin/tenants', token: operator }))).toBe(40303);
+  });
+
+  it('disables a user: every session ends at once on a second instance, and the login is refused', async () => {
+    const memberId = await idOf(sql`SELECT u.id FROM users u JOIN tenants t ON t.id = u.tenant_id
+      WHERE t.code = 'demo' AND u.username = 'member'`);
+    const token = await ctx.login('member');
+    // The second instance has the session cached.
+    expect(statusOf(await second.call({ url: '/api/front/member/front/infoV2', token }))).toBe(200);
+    const res = await ctx.call({ url: `/api/admin/users/${memberId}/disable`, body: {}, token: operator });
+    expect(statusOf(res)).toBe(200);
+    let answer = 0;
+    for (let i = 0; i < 50 && answer !== 401; i++) {
+      answer = (await second.call({ url: '/api/front/member/front/infoV2', token })).statusCode;
+      if (answer !== 401) await new Promise((r) => setTimeout(r, 20));
+    }
+    expect(answer).toBe(401);
+    await expect(ctx.login('member')).rejects.toThrow(/login failed/);
+    expect(statusOf(await ctx.call({ url: `/api/admin/users/${memberId}/enable`, body: {}, token: operator }))).toBe(
+      200,
+    );
+    expect(await ctx.login('member')).toMatch(/\./);
+  });
+
+  it("sets a user's password, which the user then signs in with; refuses the operator's own account", async () => {
+    const memberId = await idOf(sql`SELECT u.id FROM users u JOIN tenants t ON t.id = u.tenant_id
+      WHERE t.code = 'demo' AND u.username = 'member'`);
+    const weak = await ctx.call({
+      url: `/api/admin/users/${memberId}/password`,
+      body: { password: ctx.encrypt('123') },
+      token: operator,
+    });
+    expect(statusOf(weak)).toBe(400);
+    const set = await ctx.call({
+      url: `/api/admin/users/${memberId}/password`,
+      body: { password: ctx.encrypt('Fresh#Pass2026') },
+      token: operator,
+    });
+    expect(statusOf(set)).toBe(200);
+    expect(await ctx.login('member', 'Fresh#Pass2026')).toMatch(/\./);
+    await ctx.call({
+      url: `/api/admin/users/${memberId}/password`,
+      body: { password: ctx.encrypt(DEMO_PASSWORD) },
+      token: operator,
+    });
+    const adminId = await idOf(sql`SELECT u.id FROM users u JOIN tenants t ON t.id = u.tenant_id
+      WHERE t.code = 'demo' AND u.username = 'admin'`);
+    const self = await ctx.call({ url: `/api/admin/users/${adminId}/disable`, body: {}, token: operator });
+    expect(statusOf(self)).toBe(400);
+  });
+
+  it('creates a user with roles who can sign in, and names a taken username', async () => {
+    const roles = data(await ctx.call({ url: '/api/admin/roles', token: operator })) as { id: string; code: string }[];
+    const member = roles.find((r) => r.code === 'ent_member')!;
+    const body = {
+      username: 'newcomer',
+      name: '新同事',
+      nameEn: 'New colleague',
+      password: ctx.encrypt('Welcome#2026x'),
+      roleIds: [member.id],
+    };
+    const res = await ctx.call({ url: '/api/admin/users', body, token: operator });
+    expect(statusOf(res), res.body).toBe(200);
+    expect(await ctx.login('newcomer', 'Welcome#2026x')).toMatch(/\./);
+    const again = await ctx.call({ url: '/api/admin/users', body, token: operator });
+    expect(again.statusCode).toBe(409);
+    const list = data(await ctx.call({ url: '/api/admin/users?q=newcomer', token: operator })) as {
+      records: { username: string; roles: { name: string }[] }[];
+      total: number;
+    };
+    expect(list.total).toBe(1);
+    expect(list.records[0]!.roles.map((r) => r.name)).toEqual(['企业成员']);
+  });
+
+  it('reviews an enterprise: a refusal needs a reason, which its members then read', async () => {
+    const entId = await idOf(sql`SELECT e.id FROM enterprises e JOIN tenants t ON t.id = e.tenant_id
+      WHERE t.code = 'demo' ORDER BY e.id LIMIT 1`);
+    const bare = await ctx.call({
+      url: `/api/admin/enterprises/${entId}/review`,
+      body: { estatus: 2 },
+      token: operator,
+    });
+    expect(statusOf(bare)).toBe(400);
+    const refused = await ctx.call({
+      url: `/api/admin/enterprises/${entId}/review`,
+      body: { estatus: 2, reason: '营业执照照片不清晰' },
+      token: operator,
+    });
+    expect(statusOf(refused)).toBe(200);
+    const queue = data(await ctx.call({ url: '/api/admin/enterprises?estatus=2', token: operator })) as {
+      records: { id: string; reviewReason: string }[];
+    };
+    expect(queue.records.find((e) => e.id === entId)?.reviewReason).toBe('营业执照照片不清晰');
+    // A member whose current enterprise it is reads why.
+    const adminToken = await ctx.login('admin');
+    const switched = await ctx.call({ url: '/api/front/member/switchEnterprises', body: { entId }, token: adminToken });
+    const current = data(
+      await ctx.call({ url: '/api/front/ent/current', token: (data(switched) as string | null) ?? adminToken }),
+    ) as { estatus: number; reviewReason: string | null };
+    expect(current).toMatchObject({ estatus: 2, reviewReason: '营业执照照片不清晰' });
+  });
+
+  it('exports the menu and imports it back unchanged; moves an entry; refuses a cycle', async () => {
+    const exported = data(await ctx.call({ url: '/api/admin/menus/export', token: operator })) as {
+      format: 1;
+      menus: unknown[];
+    };
+    expect(exported.menus.length).toBeGreaterThan(2);
+    const before = data(await ctx.call({ url: '/api/admin/menus', token: operator })) as {
+      id: string;
+      parentId: string | null;
+      name: string;
+    }[];
+    const count = await ctx.call({ url: '/api/admin/menus/import', body: exported, token: operator });
+    expect(statusOf(count)).toBe(200);
+    expect(data(count)).toBe(before.length);
+    expect(data(await ctx.call({ url: '/api/admin/menus/export', token: operator }))).toEqual(exported);
+
+    const after = data(await ctx.call({ url: '/api/admin/menus', token: operator })) as typeof before;
+    const parent = after.find((m) => m.name === 'system')!;
+    const child = after.find((m) => m.parentId === parent.id)!;
+    const cycle = await ctx.call({
+      url: `/api/admin/menus/${parent.id}/move`,
+      body: { parentId: child.id, index: 0 },
+      token: operator,
+    });
+    expect(statusOf(cycle)).toBe(400);
+    const moved = await ctx.call({
+      url: `/api/admin/menus/${child.id}/move`,
+      body: { parentId: null, index: 0 },
+      token: operator,
+    });
+    expect(statusOf(moved)).toBe(200);
+    const top = (data(await ctx.call({ url: '/api/admin/menus', token: operator })) as typeof before).filter(
+      (m) => m.parentId === null,
+    );
+    expect(top[0]!.id).toBe(child.id);
+    const unknownRole = await ctx.call({
+      url: '/api/admin/menus/import',
+      body: { format: 1, menus: [{ name: 'x', path: '/x', component: '', title: 'X', roles: ['no_such_role'] }] },
+      token: operator,
+    });
+    expect(statusOf(unknownRole)).toBe(400);
+    expect((data(await ctx.call({ url: '/api/admin/menus', token: operator })) as unknown[]).length).toBe(after.length);
+  });
+
+  it("serves each tenant's own switches in config.js, applied without a restart", async () => {
+    const put = await ctx.call({
+      method: 'PUT',
+      url: '/api/admin/settings',
+      body: { siteName: '星河园区', apptheme: 'top', languageSwitch: true },
+      token: operator,
+    });
+    expect(statusOf(put)).toBe(200);
+    const demo = await ctx.app.inject({ url: '/center/config.js?tc=demo' });
+    expect(demo.body).toContain('"siteName":"星河园区"');
+    expect(demo.body).toContain('"apptheme":"top"');
+    const other = await ctx.app.inject({ url: '/center/config.js?tc=platform' });
+    expect(other.body).not.toContain('星河园区');
+    // The page names its tenant in the script's address.
+    const page = await ctx.app.inject({ url: '/center/login?tc=demo' });
+    if (page.statusCode === 200) expect(page.body).toContain('config.js?tc=demo');
+    // The second instance hears of it too.
+    const there = await second.app.inject({ url: '/center/config.js?tc=demo' });
+    expect(there.body).toContain('星河园区');
+    const unknown = await ctx.call({
+      method: 'PUT',
+      url: '/api/admin/settings',
+      body: { signSecret: 'x' },
+      token: operator,
+    });
+    expect(statusOf(await ctx.call({ url: '/api/admin/settings', token: operator }))).toBe(200);
+    expect(JSON.stringify(data(unknown))).not.toContain('signSecret');
+    await ctx.call({ method: 'PUT', url: '/api/admin/settings', body: {}, token: operator });
+  });
+
+  it('lets the platform operator create a tenant whose operator signs in, and act on it', async () => {
+    const platform = await ctx.login('platform', DEMO_PASSWORD, 'platform');
+    const created = await ctx.call({
+      url: '/api/admin/tenants',
+      body: {
+        code: 'north-park',
+        name: '北区园区',
+        nameEn: 'North Park',
+        operator: { username: 'north', name: '北区运营', password: ctx.encrypt('Harbour#2026x') },
+      },
+      token: platform,
+    });
+    expect(statusOf(created)).toBe(200);
+    const theirs = await ctx.login('north', 'Harbour#2026x', 'north-park');
+    expect(statusOf(await ctx.call({ url: '/api/admin/users', token: theirs }))).toBe(200);
+    const users = data(await ctx.call({ url: '/api/admin/users?tenant=north-park', token: platform })) as {
+      total: number;
+    };
+    expect(users.total).toBe(1);
+    const settings = await ctx.call({
+      method: 'PUT',
+      url: '/api/admin/settings?tenant=north-park',
+      body: { siteName: '北区园区门户', theme: 'dark' },
+      token: platform,
+    });
+    expect(statusOf(settings)).toBe(200);
+    expect((await ctx.app.inject({ url: '/center/config.js?tc=north-park' })).body).toContain('北区园区门户');
+    const disabled = await ctx.call({
+      method: 'PATCH',
+      url: `/api/admin/tenants/${data(created) as string}`,
+      body: { disabled: true },
+      token: platform,
+    });
+    expect(statusOf(disabled)).toBe(200);
+    expect((await ctx.call({ url: '/api/admin/users', token: theirs })).statusCode).toBe(401);
+    await expect(ctx.login('north', 'Harbour#2026x', 'north-park')).rejects.toThrow(/login failed/);
+  });
+
+  it('writes every change to the audit log, secrets taken out, and reads it back filtered', async () => {
+    const log = data(await ctx.call({ url: '/api/admin/audit?action=admin:&limit=100', token: operator })) as {
+      records: { action: string; actor: { username: string } | null; detail: Record<string, unknown> }[];
+      total: number;
+    };
+    const actions = log.records.map((r) => r.action);
+    for (const action of [
+      'admin:POST /api/admin/users/:id/disable',
+      'admin:POST /api/admin/users/:id/enable',
+      'admin:POST /api/admin/users/:id/password',
+      'admin:POST /api/admin/users',
+      'admin:POST /api/admin/enterprises/:id/review',
+      'admin:POST /api/admin/menus/import',
+      'admin:POST /api/admin/menus/:id/move',
+      'admin:PUT /api/admin/settings',
+    ]) {
+      expect(actions, action).toContain(action);
+    }
+    // Refused calls are not changes: nothing of them is written.
+    expect(actions.filter((a) => a === 'admin:POST /api/admin/enterprises/:id/review')).toHaveLength(1);
+    expect(log.records.every((r) => r.actor?.username === 'admin')).toBe(true);
+    expect(JSON.stringify(log.records)).not.toMatch(/Fresh#Pass2026|"password":"(?!\[redacted\])/);
+    // The platform operator's changes to another tenant are that tenant's record.
+    const north = data(
+      await ctx.call({
+        url: '/api/admin/audit?tenant=north-park',
+        token: await ctx.login('platform', DEMO_PASSWORD, 'platform'),
+      }),
+    ) as { records: { action: string }[] };
+    expect(north.records.map((r) => r.action)).toContain('admin:PUT /api/admin/settings');
+    const none = data(await ctx.call({ url: '/api/admin/audit?actor=nobody', token: operator })) as { total: number };
+    expect(none.total).toBe(0);
+  });
+});

@@ -1,0 +1,170 @@
+import type {
+  AdminEnterprise,
+  AdminSsoService,
+  AuditEntry,
+  OutboxMessage,
+  SsoServicePatch,
+  SsoServiceInput,
+} from '@portal/contracts';
+import { and, desc, eq, gte, like, lte, sql } from 'drizzle-orm';
+import type { Db } from '../../../db/client.js';
+import { chinaTime, containing, totalRows } from '../../../db/expressions.js';
+import { auditLog, enterpriseMembers, enterprises, smsOutbox, ssoServices, users } from '../../../db/schema.js';
+
+type Page = { page: number; limit: number };
+const paged = <T extends { total: number }>(rows: T[]) => ({
+  records: rows.map(({ total: _, ...r }) => r),
+  total: rows[0]?.total ?? 0,
+});
+/** A day alone (`2026-11-24`) means that day in China time; a time with its zone means itself. */
+const instant = (text: string, end: boolean) =>
+  /^\d{4}-\d{2}-\d{2}$/.test(text)
+    ? sql`(${text}::date + ${end ? 1 : 0} * interval '1 day') AT TIME ZONE 'Asia/Shanghai'`
+    : sql`${text}::timestamptz`;
+
+/**
+ * What operators review and read (issue 20): the enterprises awaiting review, the tenant's sign-on
+ * services, its SMS outbox and its audit log. Every statement names the tenant.
+ */
+export function createAdminRecordsRepository(db: Db) {
+  return {
+    async enterprises(tenantId: number, f: Page & { q?: string | undefined; estatus?: number | undefined }) {
+      const rows = await db
+        .select({
+          id: sql<string>`${enterprises.id}::text`,
+          name: enterprises.name,
+          creditCode: enterprises.creditCode,
+          contacts: enterprises.contacts,
+          estatus: enterprises.estatus,
+          reviewReason: enterprises.reviewReason,
+          reviewedAt: chinaTime(enterprises.reviewedAt),
+          members:
+            sql<number>`(SELECT count(*) FROM ${enterpriseMembers} WHERE enterprise_id = ${enterprises.id})`.mapWith(
+              Number,
+            ),
+          createdAt: chinaTime(enterprises.createdAt),
+          total: totalRows(),
+        })
+        .from(enterprises)
+        .where(
+          and(
+            eq(enterprises.tenantId, tenantId),
+            f.estatus !== undefined ? eq(enterprises.estatus, f.estatus) : undefined,
+            f.q
+              ? sql`(${enterprises.name} ILIKE ${containing(f.q)} OR ${enterprises.creditCode} ILIKE ${containing(f.q)})`
+              : undefined,
+          ),
+        )
+        // The oldest waiting first: a queue.
+        .orderBy(enterprises.createdAt, enterprises.id)
+        .limit(f.limit)
+        .offset((f.page - 1) * f.limit);
+      return paged(rows) as { records: AdminEnterprise[]; total: number };
+    },
+
+    async review(tenantId: number, id: number, estatus: 1 | 2, reason: string | null): Promise<boolean> {
+      const rows = await db
+        .update(enterprises)
+        .set({ estatus, reviewReason: reason, reviewedAt: sql`now()` })
+        .where(and(eq(enterprises.id, id), eq(enterprises.tenantId, tenantId)))
+        .returning({ id: enterprises.id });
+      return rows.length > 0;
+    },
+
+    async ssoServices(tenantId: number): Promise<AdminSsoService[]> {
+      return db
+        .select({
+          id: sql<string>`${ssoServices.id}::text`,
+          name: ssoServices.name,
+          pattern: ssoServices.pattern,
+          sysCode: ssoServices.sysCode,
+          entryUrl: ssoServices.entryUrl,
+          logoutUrl: ssoServices.logoutUrl,
+          enabled: ssoServices.enabled,
+        })
+        .from(ssoServices)
+        .where(eq(ssoServices.tenantId, tenantId))
+        .orderBy(ssoServices.id);
+    },
+
+    async createSsoService(tenantId: number, s: SsoServiceInput): Promise<number> {
+      const [row] = await db
+        .insert(ssoServices)
+        .values({ tenantId, ...s })
+        .returning({ id: ssoServices.id });
+      return row!.id;
+    },
+
+    async updateSsoService(tenantId: number, id: number, s: SsoServicePatch): Promise<boolean> {
+      const mine = and(eq(ssoServices.id, id), eq(ssoServices.tenantId, tenantId));
+      if (Object.keys(s).length === 0)
+        return (await db.select({ id: ssoServices.id }).from(ssoServices).where(mine)).length > 0;
+      const rows = await db.update(ssoServices).set(s).where(mine).returning({ id: ssoServices.id });
+      return rows.length > 0;
+    },
+
+    async deleteSsoService(tenantId: number, id: number): Promise<boolean> {
+      const rows = await db
+        .delete(ssoServices)
+        .where(and(eq(ssoServices.id, id), eq(ssoServices.tenantId, tenantId)))
+        .returning({ id: ssoServices.id });
+      return rows.length > 0;
+    },
+
+    async outbox(tenantId: number, f: Page & { q?: string | undefined }) {
+      const rows = await db
+        .select({
+          id: sql<string>`${smsOutbox.id}::text`,
+          phone: smsOutbox.phone,
+          body: smsOutbox.body,
+          createdAt: chinaTime(smsOutbox.createdAt),
+          total: totalRows(),
+        })
+        .from(smsOutbox)
+        .where(and(eq(smsOutbox.tenantId, tenantId), f.q ? like(smsOutbox.phone, containing(f.q)) : undefined))
+        .orderBy(desc(smsOutbox.id))
+        .limit(f.limit)
+        .offset((f.page - 1) * f.limit);
+      return paged(rows) as { records: OutboxMessage[]; total: number };
+    },
+
+    async audit(
+      tenantId: number,
+      f: Page & {
+        actor?: string | undefined;
+        action?: string | undefined;
+        from?: string | undefined;
+        to?: string | undefined;
+      },
+    ) {
+      const rows = await db
+        .select({
+          id: sql<string>`${auditLog.id}::text`,
+          at: chinaTime(auditLog.at),
+          actor: sql<AuditEntry['actor']>`CASE WHEN ${users.id} IS NULL THEN NULL
+            ELSE json_build_object('id', ${users.id}::text, 'username', ${users.username}, 'name', ${users.name}) END`,
+          action: auditLog.action,
+          detail: auditLog.detail,
+          ip: auditLog.ip,
+          total: totalRows(),
+        })
+        .from(auditLog)
+        .leftJoin(users, eq(users.id, auditLog.userId))
+        .where(
+          and(
+            eq(auditLog.tenantId, tenantId),
+            f.actor ? eq(users.username, f.actor) : undefined,
+            f.action ? like(auditLog.action, `${f.action.replace(/[\\%_]/g, (c) => `\\${c}`)}%`) : undefined,
+            f.from ? gte(auditLog.at, instant(f.from, false)) : undefined,
+            f.to ? lte(auditLog.at, instant(f.to, true)) : undefined,
+          ),
+        )
+        .orderBy(desc(auditLog.at), desc(auditLog.id))
+        .limit(f.limit)
+        .offset((f.page - 1) * f.limit);
+      return paged(rows) as { records: AuditEntry[]; total: number };
+    },
+  };
+}
+
+export type AdminRecordsRepository = ReturnType<typeof createAdminRecordsRepository>;

@@ -1,0 +1,151 @@
+import {
+  AdminEnterprise,
+  AdminIdParams,
+  AdminPageQuery,
+  AdminSsoService,
+  AdminTenantQuery,
+  AuditEntry,
+  AuditQuery,
+  EnterpriseQuery,
+  EnterpriseReview,
+  Envelope,
+  OutboxMessage,
+  Paged,
+  ResultCode,
+  SsoServiceInput,
+  SsoServicePatch,
+} from '@portal/contracts';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { violatedConstraint } from '../../../db/violation.js';
+import { AppError, errors } from '../../../platform/errors.js';
+import { rowId } from '../../../platform/ids.js';
+import type { OperatorGate } from '../../../platform/operators.js';
+import { ok } from '../../../platform/reply.js';
+import type { AdminRecordsRepository } from './records.repository.js';
+
+const done = { 200: Envelope(Type.Null()) };
+const byId = { querystring: AdminTenantQuery, params: AdminIdParams };
+const page = (q: { page?: number | undefined; limit?: number | undefined }) => ({
+  page: q.page ?? 1,
+  limit: q.limit ?? 20,
+});
+
+/**
+ * A sign-on service's addresses: http(s) URLs (a pattern may end in `*`), or the portal's and the
+ * server's own placeholders; nothing with credentials, spaces or markup.
+ */
+const ADDRESS = /^(?:https?:\/\/[^\s"'<>\\@]+|\{(?:PORTAL|PORTAL_SLO|SERVER)\}[^\s"'<>\\]*)$/;
+function checkAddresses(s: {
+  pattern?: string | undefined;
+  entryUrl?: string | null | undefined;
+  logoutUrl?: string | null | undefined;
+}) {
+  for (const value of [s.pattern, s.entryUrl, s.logoutUrl]) {
+    if (value && !ADDRESS.test(value.trim())) throw new AppError(ResultCode.BAD_REQUEST, 'entryInvalid');
+  }
+}
+const sysCodeTaken = (err: unknown): never => {
+  if (violatedConstraint(err) === 'sso_services_tenant_sys_code') throw new AppError(ResultCode.CONFLICT, 'codeTaken');
+  throw err;
+};
+
+/** The review queue of enterprises, sign-on services, the SMS outbox and the audit log (issue 20). */
+export const adminRecordsRoutes: FastifyPluginAsyncTypebox<{
+  repo: AdminRecordsRepository;
+  operatorOf: OperatorGate;
+}> = async (app, { repo, operatorOf }) => {
+  const auth = { preHandler: app.authenticate };
+
+  app.get(
+    '/api/admin/enterprises',
+    { ...auth, schema: { querystring: EnterpriseQuery, response: { 200: Envelope(Paged(AdminEnterprise)) } } },
+    async (req) => {
+      const { tenantId } = await operatorOf(req);
+      return ok(
+        req,
+        await repo.enterprises(tenantId, {
+          ...page(req.query),
+          q: req.query.q?.trim() || undefined,
+          estatus: req.query.estatus,
+        }),
+      );
+    },
+  );
+  app.post(
+    '/api/admin/enterprises/:id/review',
+    { ...auth, schema: { ...byId, body: EnterpriseReview, response: done } },
+    async (req) => {
+      const { tenantId } = await operatorOf(req);
+      const reason = req.body.reason?.trim() || null;
+      // Members are told why their enterprise did not pass: a refusal without a reason tells them nothing.
+      if (req.body.estatus === 2 && !reason) throw new AppError(ResultCode.BAD_REQUEST, 'reviewReasonRequired');
+      const id = rowId(req.params.id);
+      if (!(await repo.review(tenantId, id, req.body.estatus, req.body.estatus === 2 ? reason : null)))
+        throw errors.notFound();
+      return ok(req, null);
+    },
+  );
+
+  app.get(
+    '/api/admin/sso-services',
+    { ...auth, schema: { querystring: AdminTenantQuery, response: { 200: Envelope(Type.Array(AdminSsoService)) } } },
+    async (req) => ok(req, await repo.ssoServices((await operatorOf(req)).tenantId)),
+  );
+  app.post(
+    '/api/admin/sso-services',
+    {
+      ...auth,
+      schema: { querystring: AdminTenantQuery, body: SsoServiceInput, response: { 200: Envelope(Type.String()) } },
+    },
+    async (req) => {
+      const { tenantId } = await operatorOf(req);
+      checkAddresses(req.body);
+      return ok(req, String(await repo.createSsoService(tenantId, req.body).catch(sysCodeTaken)));
+    },
+  );
+  app.patch(
+    '/api/admin/sso-services/:id',
+    { ...auth, schema: { ...byId, body: SsoServicePatch, response: done } },
+    async (req) => {
+      const { tenantId } = await operatorOf(req);
+      checkAddresses(req.body);
+      if (!(await repo.updateSsoService(tenantId, rowId(req.params.id), req.body).catch(sysCodeTaken)))
+        throw errors.notFound();
+      return ok(req, null);
+    },
+  );
+  app.delete('/api/admin/sso-services/:id', { ...auth, schema: { ...byId, response: done } }, async (req) => {
+    const { tenantId } = await operatorOf(req);
+    if (!(await repo.deleteSsoService(tenantId, rowId(req.params.id)))) throw errors.notFound();
+    return ok(req, null);
+  });
+
+  app.get(
+    '/api/admin/sms-outbox',
+    { ...auth, schema: { querystring: AdminPageQuery, response: { 200: Envelope(Paged(OutboxMessage)) } } },
+    async (req) => {
+      const { tenantId } = await operatorOf(req);
+      return ok(req, await repo.outbox(tenantId, { ...page(req.query), q: req.query.q?.trim() || undefined }));
+    },
+  );
+
+  app.get(
+    '/api/admin/audit',
+    { ...auth, schema: { querystring: AuditQuery, response: { 200: Envelope(Paged(AuditEntry)) } } },
+    async (req) => {
+      const { tenantId } = await operatorOf(req);
+      const q = req.query;
+      return ok(
+        req,
+        await repo.audit(tenantId, {
+          ...page(q),
+          actor: q.actor?.trim() || undefined,
+          action: q.action?.trim() || undefined,
+          from: q.from,
+          to: q.to,
+        }),
+      );
+    },
+  );
+};

@@ -1,0 +1,282 @@
+import type { AdminUser, UserCreate, UserPatch } from '@portal/contracts';
+import { and, eq, inArray, isNull, notInArray, or, sql, type SQL } from 'drizzle-orm';
+import type { Db, Tx } from '../../../db/client.js';
+import { chinaTime, containing, totalRows } from '../../../db/expressions.js';
+import { enterpriseMembers, enterprises, roles, sessions, ssoSessions, userRoles, users } from '../../../db/schema.js';
+
+export interface UserFilter {
+  q?: string | undefined;
+  roleId?: number | undefined;
+  state?: 'active' | 'disabled' | 'locked' | undefined;
+  page: number;
+  limit: number;
+}
+
+export interface NewUser extends Omit<UserCreate, 'password' | 'roleIds' | 'enterpriseIds'> {
+  passwordHash: string;
+  roleIds: number[];
+  enterpriseIds: number[];
+}
+
+const locked = sql<boolean>`coalesce(${users.lockedUntil} > now(), false)`;
+
+/**
+ * The user's roles and enterprises as `[{id, name}]`, ids as text (ADR 021). The outer row is named
+ * `users.id` in full: Drizzle writes a column alone as `"id"`, which the subquery's own tables would take.
+ */
+const rolesOf = sql<AdminUser['roles']>`coalesce((
+  SELECT json_agg(json_build_object('id', r.id::text, 'name', r.title) ORDER BY r.id)
+  FROM ${userRoles} ur JOIN ${roles} r ON r.id = ur.role_id WHERE ur.user_id = users.id), '[]')`;
+const enterprisesOf = sql<AdminUser['enterprises']>`coalesce((
+  SELECT json_agg(json_build_object('id', e.id::text, 'name', e.name) ORDER BY e.name)
+  FROM ${enterpriseMembers} m JOIN ${enterprises} e ON e.id = m.enterprise_id WHERE m.user_id = users.id), '[]')`;
+
+/**
+ * Ends a user's live portal sessions — all of them, or those outside the roles or enterprises they
+ * keep — and, with `sso`, their sign-on sessions, so no new ticket is given out for them.
+ */
+async function endSessions(tx: Tx, userId: number, keep?: SQL): Promise<void> {
+  await tx
+    .update(sessions)
+    .set({ revokedAt: sql`now()` })
+    .where(and(eq(sessions.userId, userId), isNull(sessions.revokedAt), keep ? sql`NOT (${keep})` : undefined));
+  if (!keep) {
+    await tx
+      .update(ssoSessions)
+      .set({ endedAt: sql`now()` })
+      .where(and(eq(ssoSessions.userId, userId), isNull(ssoSessions.endedAt)));
+  }
+}
+
+/** The ids of `ids` that are objects of the tenant; a request naming any other is refused whole. */
+async function allOfTenant(tx: Tx, table: typeof roles | typeof enterprises, tenantId: number, ids: number[]) {
+  if (ids.length === 0) return true;
+  const found = await tx
+    .select({ id: table.id })
+    .from(table)
+    .where(and(eq(table.tenantId, tenantId), inArray(table.id, ids)));
+  return found.length === new Set(ids).size;
+}
+
+export function createAdminUsersRepository(db: Db) {
+  /** Runs `work` on a user of the tenant inside one transaction; false when there is no such user. */
+  const onUser = (tenantId: number, userId: number, work: (tx: Tx) => Promise<void>) =>
+    db.transaction(async (tx) => {
+      const [row] = await tx
+        .select({ id: users.id })
+        .from(users)
+        .where(and(eq(users.id, userId), eq(users.tenantId, tenantId)))
+        .for('update');
+      if (!row) return false;
+      await work(tx);
+      return true;
+    });
+
+  return {
+    async list(tenantId: number, f: UserFilter): Promise<{ rows: AdminUser[]; total: number }> {
+      const where = and(
+        eq(users.tenantId, tenantId),
+        f.q
+          ? or(
+              sql`${users.username} ILIKE ${containing(f.q)}`,
+              sql`${users.name} ILIKE ${containing(f.q)}`,
+              sql`${users.mobile} ILIKE ${containing(f.q)}`,
+            )
+          : undefined,
+        f.roleId
+          ? sql`EXISTS (SELECT 1 FROM ${userRoles} ur WHERE ur.user_id = users.id AND ur.role_id = ${f.roleId})`
+          : undefined,
+        f.state === 'disabled' ? sql`${users.disabledAt} IS NOT NULL` : undefined,
+        f.state === 'locked' ? locked : undefined,
+        f.state === 'active' ? sql`${users.disabledAt} IS NULL AND NOT ${locked}` : undefined,
+      );
+      const rows = await db
+        .select({
+          id: sql<string>`${users.id}::text`,
+          username: users.username,
+          name: users.name,
+          nameEn: sql<string>`coalesce(${users.translations}->'en'->>'name', '')`,
+          mobile: users.mobile,
+          disabled: sql<boolean>`${users.disabledAt} IS NOT NULL`,
+          locked,
+          lastLoginAt: chinaTime(users.lastLoginAt),
+          createdAt: chinaTime(users.createdAt),
+          roles: rolesOf,
+          enterprises: enterprisesOf,
+          total: totalRows(),
+        })
+        .from(users)
+        .where(where)
+        .orderBy(users.id)
+        .limit(f.limit)
+        .offset((f.page - 1) * f.limit);
+      return { rows: rows.map(({ total: _, ...r }) => r), total: rows[0]?.total ?? 0 };
+    },
+
+    /** Creates the user with its roles and enterprises; null when one of those is not the tenant's. */
+    async create(tenantId: number, u: NewUser): Promise<number | null> {
+      return db.transaction(async (tx) => {
+        if (!(await allOfTenant(tx, roles, tenantId, u.roleIds))) return null;
+        if (!(await allOfTenant(tx, enterprises, tenantId, u.enterpriseIds))) return null;
+        const [row] = await tx
+          .insert(users)
+          .values({
+            tenantId,
+            username: u.username,
+            passwordHash: u.passwordHash,
+            name: u.name,
+            translations: u.nameEn ? { en: { name: u.nameEn } } : {},
+            mobile: u.mobile || null,
+            defaultRoleId: u.roleIds[0] ?? null,
+            defaultEnterpriseId: u.enterpriseIds[0] ?? null,
+          })
+          .returning({ id: users.id });
+        const userId = row!.id;
+        if (u.roleIds.length) await tx.insert(userRoles).values(u.roleIds.map((roleId) => ({ userId, roleId })));
+        if (u.enterpriseIds.length)
+          await tx
+            .insert(enterpriseMembers)
+            .values(u.enterpriseIds.map((enterpriseId) => ({ userId, enterpriseId })))
+            .onConflictDoNothing();
+        return userId;
+      });
+    },
+
+    /** Whether every role and enterprise named is the tenant's (checked before anything costly). */
+    async allTenants(tenantId: number, roleIds: number[], enterpriseIds: number[]): Promise<boolean> {
+      return db.transaction(
+        async (tx) =>
+          (await allOfTenant(tx, roles, tenantId, roleIds)) &&
+          (await allOfTenant(tx, enterprises, tenantId, enterpriseIds)),
+      );
+    },
+
+    async usernameOf(tenantId: number, userId: number): Promise<string | null> {
+      const [row] = await db
+        .select({ username: users.username })
+        .from(users)
+        .where(and(eq(users.id, userId), eq(users.tenantId, tenantId)));
+      return row?.username ?? null;
+    },
+
+    update(tenantId: number, userId: number, p: UserPatch): Promise<boolean> {
+      return onUser(tenantId, userId, async (tx) => {
+        await tx
+          .update(users)
+          .set({
+            ...(p.name !== undefined ? { name: p.name } : {}),
+            ...(p.mobile !== undefined ? { mobile: p.mobile || null } : {}),
+            ...(p.nameEn !== undefined
+              ? {
+                  translations: sql`jsonb_set(${users.translations}, '{en}', jsonb_build_object('name', ${p.nameEn}::text))`,
+                }
+              : {}),
+          })
+          .where(eq(users.id, userId));
+      });
+    },
+
+    /** Disables (ending every session and sign-on session at once) or enables the user. */
+    setDisabled(tenantId: number, userId: number, disabled: boolean): Promise<boolean> {
+      return onUser(tenantId, userId, async (tx) => {
+        await tx
+          .update(users)
+          .set({ disabledAt: disabled ? sql`coalesce(${users.disabledAt}, now())` : null })
+          .where(eq(users.id, userId));
+        if (disabled) await endSessions(tx, userId);
+      });
+    },
+
+    /** A new password set by an operator: the lock is lifted and every session of the user ends. */
+    setPassword(tenantId: number, userId: number, passwordHash: string): Promise<boolean> {
+      return onUser(tenantId, userId, async (tx) => {
+        await tx
+          .update(users)
+          .set({ passwordHash, failedLogins: 0, lockedUntil: null, lastFailedAt: null })
+          .where(eq(users.id, userId));
+        await endSessions(tx, userId);
+      });
+    },
+
+    unlock(tenantId: number, userId: number): Promise<boolean> {
+      return onUser(tenantId, userId, async (tx) => {
+        await tx
+          .update(users)
+          .set({ failedLogins: 0, lockedUntil: null, lastFailedAt: null })
+          .where(eq(users.id, userId));
+      });
+    },
+
+    /**
+     * The user's roles become `roleIds` (all the tenant's, else nothing changes: 'foreign'); a
+     * default outside them is cleared, and sessions acting in a role taken away end.
+     */
+    async setRoles(tenantId: number, userId: number, roleIds: number[]): Promise<'done' | 'none' | 'foreign'> {
+      let foreign = false;
+      const found = await onUser(tenantId, userId, async (tx) => {
+        if (!(await allOfTenant(tx, roles, tenantId, roleIds))) {
+          foreign = true;
+          return;
+        }
+        await tx
+          .delete(userRoles)
+          .where(and(eq(userRoles.userId, userId), roleIds.length ? notInArray(userRoles.roleId, roleIds) : undefined));
+        if (roleIds.length)
+          await tx
+            .insert(userRoles)
+            .values(roleIds.map((roleId) => ({ userId, roleId })))
+            .onConflictDoNothing();
+        const kept = roleIds.length ? inArray(users.defaultRoleId, roleIds) : sql`false`;
+        await tx
+          .update(users)
+          .set({ defaultRoleId: sql`CASE WHEN ${kept} THEN ${users.defaultRoleId} ELSE ${roleIds[0] ?? null} END` })
+          .where(eq(users.id, userId));
+        await endSessions(
+          tx,
+          userId,
+          roleIds.length ? sql`${sessions.roleId} IS NULL OR ${inArray(sessions.roleId, roleIds)}` : sql`false`,
+        );
+      });
+      return foreign ? 'foreign' : found ? 'done' : 'none';
+    },
+
+    /** As setRoles, for the enterprises the user is a member of. */
+    async setEnterprises(tenantId: number, userId: number, ids: number[]): Promise<'done' | 'none' | 'foreign'> {
+      let foreign = false;
+      const found = await onUser(tenantId, userId, async (tx) => {
+        if (!(await allOfTenant(tx, enterprises, tenantId, ids))) {
+          foreign = true;
+          return;
+        }
+        await tx
+          .delete(enterpriseMembers)
+          .where(
+            and(
+              eq(enterpriseMembers.userId, userId),
+              ids.length ? notInArray(enterpriseMembers.enterpriseId, ids) : undefined,
+            ),
+          );
+        if (ids.length)
+          await tx
+            .insert(enterpriseMembers)
+            .values(ids.map((enterpriseId) => ({ userId, enterpriseId })))
+            .onConflictDoNothing();
+        const kept = ids.length ? inArray(users.defaultEnterpriseId, ids) : sql`false`;
+        await tx
+          .update(users)
+          .set({
+            defaultEnterpriseId: sql`CASE WHEN ${kept} THEN ${users.defaultEnterpriseId} ELSE ${ids[0] ?? null} END`,
+          })
+          .where(eq(users.id, userId));
+        await endSessions(
+          tx,
+          userId,
+          ids.length ? sql`${sessions.enterpriseId} IS NULL OR ${inArray(sessions.enterpriseId, ids)}` : sql`false`,
+        );
+      });
+      return foreign ? 'foreign' : found ? 'done' : 'none';
+    },
+  };
+}
+
+export type AdminUsersRepository = ReturnType<typeof createAdminUsersRepository>;

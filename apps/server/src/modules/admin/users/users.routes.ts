@@ -1,0 +1,191 @@
+import {
+  AdminIdParams,
+  AdminTenantQuery,
+  AdminUser,
+  EnterpriseIdsBody,
+  Envelope,
+  Paged,
+  PasswordSet,
+  ResultCode,
+  RoleIdsBody,
+  UserCreate,
+  UserPatch,
+  UserQuery,
+  checkPassword,
+  isValidPhone,
+} from '@portal/contracts';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { violatedConstraint } from '../../../db/violation.js';
+import { AppError, errors } from '../../../platform/errors.js';
+import { optionalRowId, rowId } from '../../../platform/ids.js';
+import type { InvalidationBus } from '../../../platform/invalidation.js';
+import type { OperatorGate } from '../../../platform/operators.js';
+import type { PasswordDecryptor } from '../../../platform/password-transport.js';
+import { ok } from '../../../platform/reply.js';
+import type { AdminUsersRepository } from './users.repository.js';
+
+export interface AdminUsersDeps {
+  repo: AdminUsersRepository;
+  operatorOf: OperatorGate;
+  decryptor: PasswordDecryptor;
+  hashPassword: (password: string) => Promise<string>;
+  bus: Pick<InvalidationBus, 'publish'>;
+  phonePattern: string;
+}
+
+const done = { 200: Envelope(Type.Null()) };
+const byId = { querystring: AdminTenantQuery, params: AdminIdParams };
+
+/**
+ * Users of a tenant, for its operators (issue 20): list, create, edit, disable, set a password,
+ * unlock, roles and enterprises. What ends a user's access (disable, a new password, a role or
+ * enterprise taken away) ends the sessions concerned on every instance at once. An operator does
+ * none of it to their own account: a slip would lock them out (their own password is 修改密码's).
+ */
+export const adminUsersRoutes: FastifyPluginAsyncTypebox<AdminUsersDeps> = async (app, deps) => {
+  const { repo, operatorOf } = deps;
+  const auth = { preHandler: app.authenticate };
+
+  const newPassword = async (cipher: string, username: string) => {
+    const password = deps.decryptor.decrypt(cipher);
+    if (checkPassword(password, username).length > 0) throw new AppError(ResultCode.BAD_REQUEST, 'passwordRule');
+    return deps.hashPassword(password);
+  };
+  const checkMobile = (mobile: string | null | undefined) => {
+    if (mobile && !isValidPhone(mobile, deps.phonePattern)) throw new AppError(ResultCode.BAD_REQUEST, 'phoneInvalid');
+  };
+  const taken = (err: unknown): never => {
+    const constraint = violatedConstraint(err);
+    if (constraint === 'users_tenant_username') throw new AppError(ResultCode.CONFLICT, 'usernameTaken');
+    if (constraint === 'users_tenant_mobile') throw new AppError(ResultCode.CONFLICT, 'mobileTaken');
+    throw err;
+  };
+  /**
+   * The user a call names, of the tenant acted on, not the operator themself; the roles and
+   * enterprises it names must be the tenant's (an unknown id's answer, whoever the user is).
+   */
+  const target = async (
+    req: Parameters<OperatorGate>[0] & { params: { id: string } },
+    named: { roleIds?: number[]; enterpriseIds?: number[] } = {},
+  ) => {
+    const operator = await operatorOf(req);
+    const userId = rowId(req.params.id);
+    if (!(await repo.allTenants(operator.tenantId, named.roleIds ?? [], named.enterpriseIds ?? [])))
+      throw errors.notFound();
+    if (userId === operator.session.userId) throw new AppError(ResultCode.BAD_REQUEST, 'operatorSelf');
+    return { tenantId: operator.tenantId, userId };
+  };
+  const found = async (userId: number, result: boolean | 'done' | 'none' | 'foreign') => {
+    if (result === false || result === 'none' || result === 'foreign') throw errors.notFound();
+    await deps.bus.publish({ kind: 'user', id: userId });
+  };
+
+  app.get(
+    '/api/admin/users',
+    { ...auth, schema: { querystring: UserQuery, response: { 200: Envelope(Paged(AdminUser)) } } },
+    async (req) => {
+      const { tenantId } = await operatorOf(req);
+      const q = req.query;
+      const { rows, total } = await repo.list(tenantId, {
+        q: q.q?.trim() || undefined,
+        roleId: optionalRowId(q.roleId) ?? undefined,
+        state: q.state,
+        page: q.page ?? 1,
+        limit: q.limit ?? 20,
+      });
+      return ok(req, { records: rows, total });
+    },
+  );
+
+  app.post(
+    '/api/admin/users',
+    {
+      ...auth,
+      schema: { querystring: AdminTenantQuery, body: UserCreate, response: { 200: Envelope(Type.String()) } },
+    },
+    async (req) => {
+      const { tenantId } = await operatorOf(req);
+      const b = req.body;
+      const username = b.username.trim();
+      if (!username) throw new AppError(ResultCode.BAD_REQUEST, 'usernameRequired');
+      checkMobile(b.mobile);
+      const roleIds = (b.roleIds ?? []).map(rowId);
+      const enterpriseIds = (b.enterpriseIds ?? []).map(rowId);
+      if (!(await repo.allTenants(tenantId, roleIds, enterpriseIds))) throw errors.notFound();
+      const id = await repo
+        .create(tenantId, {
+          username,
+          name: b.name.trim(),
+          nameEn: b.nameEn?.trim(),
+          mobile: b.mobile?.trim() || null,
+          passwordHash: await newPassword(b.password, username),
+          roleIds,
+          enterpriseIds,
+        })
+        .catch(taken);
+      if (id === null) throw errors.notFound();
+      return ok(req, String(id));
+    },
+  );
+
+  app.patch('/api/admin/users/:id', { ...auth, schema: { ...byId, body: UserPatch, response: done } }, async (req) => {
+    const { tenantId } = await operatorOf(req);
+    checkMobile(req.body.mobile);
+    const userId = rowId(req.params.id);
+    await found(userId, await repo.update(tenantId, userId, req.body).catch(taken));
+    return ok(req, null);
+  });
+
+  for (const [action, disabled] of [
+    ['disable', true],
+    ['enable', false],
+  ] as const) {
+    app.post(`/api/admin/users/:id/${action}`, { ...auth, schema: { ...byId, response: done } }, async (req) => {
+      const { tenantId, userId } = await target(req);
+      await found(userId, await repo.setDisabled(tenantId, userId, disabled));
+      return ok(req, null);
+    });
+  }
+
+  app.post(
+    '/api/admin/users/:id/password',
+    { ...auth, schema: { ...byId, body: PasswordSet, response: done } },
+    async (req) => {
+      const { tenantId, userId } = await target(req);
+      const username = await repo.usernameOf(tenantId, userId);
+      if (username === null) throw errors.notFound();
+      const hash = await newPassword(req.body.password, username);
+      await found(userId, await repo.setPassword(tenantId, userId, hash));
+      return ok(req, null);
+    },
+  );
+
+  app.post('/api/admin/users/:id/unlock', { ...auth, schema: { ...byId, response: done } }, async (req) => {
+    const { tenantId, userId } = await target(req);
+    await found(userId, await repo.unlock(tenantId, userId));
+    return ok(req, null);
+  });
+
+  app.put(
+    '/api/admin/users/:id/roles',
+    { ...auth, schema: { ...byId, body: RoleIdsBody, response: done } },
+    async (req) => {
+      const roleIds = req.body.roleIds.map(rowId);
+      const { tenantId, userId } = await target(req, { roleIds });
+      await found(userId, await repo.setRoles(tenantId, userId, roleIds));
+      return ok(req, null);
+    },
+  );
+
+  app.put(
+    '/api/admin/users/:id/enterprises',
+    { ...auth, schema: { ...byId, body: EnterpriseIdsBody, response: done } },
+    async (req) => {
+      const enterpriseIds = req.body.enterpriseIds.map(rowId);
+      const { tenantId, userId } = await target(req, { enterpriseIds });
+      await found(userId, await repo.setEnterprises(tenantId, userId, enterpriseIds));
+      return ok(req, null);
+    },
+  );
+};

@@ -1,0 +1,65 @@
+/**
+ * Each tenant's runtime switches (issue 20): the installation's (`PORTAL_RUNTIME_CONFIG`, ADR 018)
+ * with what the tenant set for itself on top (tenants.settings, only the keys of
+ * TENANT_SWITCHES). Read per tenant and kept for a minute; a change is announced to every
+ * instance, so config.js and the server's own uses (registration's SMS step, the SMS text) follow
+ * it without a restart.
+ */
+import { TENANT_SWITCHES, type RuntimeConfig, type TenantSettings } from '@portal/contracts';
+import { eq } from 'drizzle-orm';
+import type { Db } from '../db/client.js';
+import { tenants } from '../db/schema.js';
+import type { InvalidationBus } from './invalidation.js';
+import { createLocalCache } from './local-cache.js';
+
+export interface TenantSettingsStore {
+  /** The runtime configuration a tenant's pages get, by its code; the installation's for an unknown code. */
+  configOf(code: string): Promise<RuntimeConfig>;
+  /** The same, by the tenant's id. */
+  configOfId(id: number): Promise<RuntimeConfig>;
+  /** What the tenant set itself. */
+  stored(id: number): Promise<TenantSettings>;
+  /** Replaces what the tenant set; false for an unknown tenant. */
+  save(id: number, settings: TenantSettings): Promise<boolean>;
+}
+
+/** Only the tenant's own keys: anything else a row may hold is never served. */
+export function tenantOwn(raw: Record<string, unknown> | null | undefined): TenantSettings {
+  const own: Record<string, unknown> = {};
+  for (const key of TENANT_SWITCHES) if (raw && raw[key] !== undefined) own[key] = raw[key];
+  return own as TenantSettings;
+}
+
+export function createTenantSettings(db: Db, runtime: RuntimeConfig, bus: InvalidationBus): TenantSettingsStore {
+  const cache = createLocalCache<RuntimeConfig>({ ttlMs: 60_000, max: 1_000 });
+  bus.subscribe((e) => {
+    if (e.kind === 'tenant' || e.kind === 'all') cache.clear();
+  });
+  const read = async (key: string, where: ReturnType<typeof eq>): Promise<RuntimeConfig> => {
+    const hit = cache.get(key);
+    if (hit) return hit;
+    const [row] = await db.select({ settings: tenants.settings }).from(tenants).where(where);
+    const config = { ...runtime, ...tenantOwn(row?.settings) };
+    cache.set(key, config);
+    return config;
+  };
+  return {
+    configOf: (code) => read(`code:${code}`, eq(tenants.code, code)),
+    configOfId: (id) => read(`id:${id}`, eq(tenants.id, id)),
+    async stored(id) {
+      const [row] = await db.select({ settings: tenants.settings }).from(tenants).where(eq(tenants.id, id));
+      return tenantOwn(row?.settings);
+    },
+    async save(id, settings) {
+      const done = await db
+        .update(tenants)
+        .set({ settings: tenantOwn(settings) })
+        .where(eq(tenants.id, id))
+        .returning({ id: tenants.id });
+      if (done.length === 0) return false;
+      cache.clear();
+      await bus.publish({ kind: 'tenant', tenant: id });
+      return true;
+    },
+  };
+}

@@ -1,0 +1,430 @@
+/**
+ * The operators' API (issue 20; ADR 029): schemas of every resource under `/api/admin/`, used by
+ * the server's routes, the console's forms and the `npm run admin` CLI alike. A tenant operator's
+ * current role holds `system:manage` and acts on its own tenant; a platform operator (the same code
+ * in the platform tenant) acts on any tenant, named by the `tenant` query field of every call.
+ */
+import { Type, type Static, type TSchema } from 'typebox';
+import { RuntimeSwitches } from './runtime-config.js';
+
+const Id = Type.Union([Type.Integer(), Type.String({ maxLength: 64 })]);
+const Ids = Type.Array(Id, { maxItems: 500 });
+const Text = (max = 255, min = 0) => Type.String({ minLength: min, maxLength: max });
+/** Null first: the validator coerces types, and would otherwise read a null as '' or 0. */
+const Nullable = <T extends TSchema>(t: T) => Type.Union([Type.Null(), t]);
+/** An English name beside a Chinese one (ADR 020): empty or absent means the Chinese is shown. */
+const En = (max = 255) => Type.Optional(Text(max));
+
+/** The permission code of the operators' console (a tenant operator's current role holds it). */
+export const OPERATOR_PERMISSION = 'system:manage';
+
+/** Every admin call may name the tenant it acts on (platform operators only; others their own). */
+export const AdminTenantQuery = Type.Object({ tenant: Type.Optional(Text(32)) });
+export type AdminTenantQuery = Static<typeof AdminTenantQuery>;
+
+export const AdminPageQuery = Type.Object({
+  tenant: Type.Optional(Text(32)),
+  page: Type.Optional(Type.Integer({ minimum: 1, maximum: 100_000, default: 1 })),
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20 })),
+  /** Words to look for (names, usernames, codes, mobile numbers). */
+  q: Type.Optional(Text(100)),
+});
+export type AdminPageQuery = Static<typeof AdminPageQuery>;
+
+export const Paged = <T extends TSchema>(item: T) =>
+  Type.Object({ records: Type.Array(item), total: Type.Integer({ minimum: 0 }) });
+export type Paged<T> = { records: T[]; total: number };
+
+export const AdminIdParams = Type.Object({ id: Type.String({ maxLength: 64 }) });
+export type AdminIdParams = Static<typeof AdminIdParams>;
+
+const Ref = Type.Object({ id: Type.String(), name: Type.String() });
+
+// ---- Tenants (platform operators) -----------------------------------------------------------------
+export const TENANT_CODE = '^[a-z][a-z0-9-]{1,31}$';
+
+export const AdminTenant = Type.Object({
+  id: Type.String(),
+  code: Type.String(),
+  name: Type.String(),
+  nameEn: Type.String(),
+  homeUrl: Nullable(Type.String()),
+  platform: Type.Boolean(),
+  disabled: Type.Boolean(),
+  users: Type.Integer({ minimum: 0 }),
+  createdAt: Type.String(),
+});
+export type AdminTenant = Static<typeof AdminTenant>;
+
+export const TenantCreate = Type.Object({
+  code: Type.String({ pattern: TENANT_CODE, maxLength: 32 }),
+  name: Text(100, 1),
+  nameEn: En(100),
+  homeUrl: Type.Optional(Nullable(Text(1024))),
+  /** The tenant's first operator: signs in with this name and password (RSA-encrypted, like every password). */
+  operator: Type.Object({ username: Text(64, 1), name: Text(64, 1), password: Text(1024, 1) }),
+});
+export type TenantCreate = Static<typeof TenantCreate>;
+
+export const TenantPatch = Type.Object({
+  name: Type.Optional(Text(100, 1)),
+  nameEn: En(100),
+  homeUrl: Type.Optional(Nullable(Text(1024))),
+  disabled: Type.Optional(Type.Boolean()),
+});
+export type TenantPatch = Static<typeof TenantPatch>;
+
+// ---- Per-tenant settings --------------------------------------------------------------------------
+/** The switches of spec §1 a tenant sets for itself; the rest belong to the installation. */
+export const TENANT_SWITCHES = [
+  'siteName',
+  'siteNameEn',
+  'logo',
+  'theme',
+  'apptheme',
+  'registerTheme',
+  'noticeEnabled',
+  'registerWithoutSms',
+  'notsms',
+  'workbenchEnabled',
+  'appSwitch',
+  'keepAlive',
+  'languageSwitch',
+  'homePortalLink',
+  'domianURL',
+  'defaultLocale',
+] as const satisfies readonly (keyof RuntimeSwitches)[];
+export type TenantSwitch = (typeof TENANT_SWITCHES)[number];
+
+/** A switch's schema as a request checks it: no default filled in, no note for the config loader. */
+const asSetting = (key: TenantSwitch) => {
+  const {
+    default: _,
+    expected: __,
+    ...schema
+  } = RuntimeSwitches.properties[key] as TSchema & {
+    default?: unknown;
+    expected?: unknown;
+  };
+  return schema as TSchema;
+};
+export const TenantSettings = Type.Object(
+  Object.fromEntries(TENANT_SWITCHES.map((key) => [key, Type.Optional(asSetting(key))])),
+  { additionalProperties: false },
+);
+export type TenantSettings = Partial<Pick<RuntimeSwitches, TenantSwitch>>;
+
+export const TenantSettingsView = Type.Object({
+  /** What the tenant set (absent keys follow the installation). */
+  settings: TenantSettings,
+  /** The installation's values, which an absent key falls back to. */
+  defaults: Type.Object(Object.fromEntries(TENANT_SWITCHES.map((key) => [key, asSetting(key)]))),
+});
+export type TenantSettingsView = { settings: TenantSettings; defaults: Pick<RuntimeSwitches, TenantSwitch> };
+
+export const LogoUploaded = Type.Object({ logo: Type.String() });
+export type LogoUploaded = Static<typeof LogoUploaded>;
+
+// ---- Users ----------------------------------------------------------------------------------------
+export const USER_STATES = ['active', 'disabled', 'locked'] as const;
+
+export const AdminUser = Type.Object({
+  id: Type.String(),
+  username: Type.String(),
+  name: Type.String(),
+  nameEn: Type.String(),
+  mobile: Nullable(Type.String()),
+  disabled: Type.Boolean(),
+  locked: Type.Boolean(),
+  lastLoginAt: Nullable(Type.String()),
+  createdAt: Type.String(),
+  roles: Type.Array(Ref),
+  enterprises: Type.Array(Ref),
+});
+export type AdminUser = Static<typeof AdminUser>;
+
+export const UserQuery = Type.Object({
+  ...AdminPageQuery.properties,
+  roleId: Type.Optional(Text(64)),
+  state: Type.Optional(Type.Enum(USER_STATES)),
+});
+export type UserQuery = Static<typeof UserQuery>;
+
+export const UserCreate = Type.Object({
+  username: Text(64, 1),
+  name: Text(64, 1),
+  nameEn: En(64),
+  mobile: Type.Optional(Nullable(Text(20))),
+  /** RSA-encrypted, as every password on the wire. */
+  password: Text(1024, 1),
+  roleIds: Type.Optional(Ids),
+  enterpriseIds: Type.Optional(Ids),
+});
+export type UserCreate = Static<typeof UserCreate>;
+
+export const UserPatch = Type.Object({
+  name: Type.Optional(Text(64, 1)),
+  nameEn: En(64),
+  mobile: Type.Optional(Nullable(Text(20))),
+});
+export type UserPatch = Static<typeof UserPatch>;
+
+export const PasswordSet = Type.Object({ password: Text(1024, 1) });
+export type PasswordSet = Static<typeof PasswordSet>;
+export const RoleIdsBody = Type.Object({ roleIds: Ids });
+export type RoleIdsBody = Static<typeof RoleIdsBody>;
+export const EnterpriseIdsBody = Type.Object({ enterpriseIds: Ids });
+export type EnterpriseIdsBody = Static<typeof EnterpriseIdsBody>;
+
+// ---- Roles and permission codes (spec §6) ------------------------------------------------------------
+export const AdminRole = Type.Object({
+  id: Type.String(),
+  code: Type.String(),
+  title: Type.String(),
+  titleEn: Type.String(),
+  isDefault: Type.Boolean(),
+  users: Type.Integer({ minimum: 0 }),
+  permissionIds: Type.Array(Type.String()),
+});
+export type AdminRole = Static<typeof AdminRole>;
+
+export const ROLE_CODE = '^[a-z][a-z0-9_]{1,31}$';
+export const RoleInput = Type.Object({
+  code: Type.String({ pattern: ROLE_CODE, maxLength: 32 }),
+  title: Text(64, 1),
+  titleEn: En(64),
+  isDefault: Type.Optional(Type.Boolean()),
+});
+export type RoleInput = Static<typeof RoleInput>;
+export const RolePatch = Type.Partial(Type.Omit(RoleInput, ['code']));
+export type RolePatch = Static<typeof RolePatch>;
+export const PermissionIdsBody = Type.Object({ permissionIds: Ids });
+export type PermissionIdsBody = Static<typeof PermissionIdsBody>;
+
+export const AdminPermission = Type.Object({
+  id: Type.String(),
+  code: Type.String(),
+  describe: Type.String(),
+  /** 1 an action, 2 ignored by the UI guard. */
+  type: Type.Integer(),
+  /** 1 enforced, 0 shown to everyone. */
+  status: Type.Integer(),
+});
+export type AdminPermission = Static<typeof AdminPermission>;
+
+export const PERMISSION_CODE = '^[A-Za-z][A-Za-z0-9_:.-]{0,63}$';
+export const PermissionInput = Type.Object({
+  code: Type.String({ pattern: PERMISSION_CODE, maxLength: 64 }),
+  describe: Text(100, 1),
+  type: Type.Optional(Type.Union([Type.Literal(1), Type.Literal(2)])),
+  status: Type.Optional(Type.Union([Type.Literal(0), Type.Literal(1)])),
+});
+export type PermissionInput = Static<typeof PermissionInput>;
+export const PermissionPatch = Type.Partial(Type.Omit(PermissionInput, ['code']));
+export type PermissionPatch = Static<typeof PermissionPatch>;
+
+// ---- Menus (spec §2) -----------------------------------------------------------------------------------
+export const AdminMenu = Type.Object({
+  id: Type.String(),
+  parentId: Nullable(Type.String()),
+  sort: Type.Integer(),
+  name: Type.String(),
+  path: Type.String(),
+  component: Type.String(),
+  title: Type.String(),
+  titleEn: Type.String(),
+  icon: Nullable(Type.String()),
+  url: Nullable(Type.String()),
+  hidden: Type.Boolean(),
+  applicationId: Nullable(Type.String()),
+  roleIds: Type.Array(Type.String()),
+});
+export type AdminMenu = Static<typeof AdminMenu>;
+
+export const MENU_PATH = '^/[A-Za-z0-9/_:.-]{0,199}$';
+const MenuFields = {
+  name: Type.String({ pattern: '^[A-Za-z][A-Za-z0-9_-]{0,63}$', maxLength: 64, examples: ['reports'] }),
+  path: Type.String({ pattern: MENU_PATH, maxLength: 200, examples: ['/reports'] }),
+  component: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9/_-]{0,100}$', maxLength: 100 })),
+  title: Text(64, 1),
+  titleEn: En(64),
+  icon: Type.Optional(Nullable(Type.String({ pattern: '^[A-Za-z0-9-]{0,64}$', maxLength: 64 }))),
+  url: Type.Optional(Nullable(Text(1024))),
+  hidden: Type.Optional(Type.Boolean()),
+  applicationId: Type.Optional(Nullable(Id)),
+  roleIds: Type.Optional(Ids),
+};
+export const MenuCreate = Type.Object({ parentId: Type.Optional(Nullable(Id)), ...MenuFields });
+export type MenuCreate = Static<typeof MenuCreate>;
+export const MenuPatch = Type.Partial(Type.Object(MenuFields));
+export type MenuPatch = Static<typeof MenuPatch>;
+/** Moves an entry under `parentId` (null: the top), at `index` among its new siblings. */
+export const MenuMove = Type.Object({
+  parentId: Nullable(Id),
+  index: Type.Integer({ minimum: 0, maximum: 10_000 }),
+});
+export type MenuMove = Static<typeof MenuMove>;
+
+/** One entry of an exported tree: roles and application by code, so a file moves between tenants. */
+export interface MenuExportEntry {
+  name: string;
+  path: string;
+  component: string;
+  title: string;
+  titleEn?: string;
+  icon?: string | null;
+  url?: string | null;
+  hidden?: boolean;
+  redirect?: string | null;
+  route?: string;
+  serviceType?: number;
+  module?: string | null;
+  meta?: Record<string, unknown>;
+  application?: string | null;
+  roles?: string[];
+  children?: MenuExportEntry[];
+}
+export const MenuExportEntry = Type.Cyclic(
+  {
+    MenuExportEntry: Type.Object(
+      {
+        name: Type.String({ maxLength: 64 }),
+        path: Type.String({ maxLength: 200 }),
+        component: Type.String({ maxLength: 100 }),
+        title: Text(64, 1),
+        titleEn: En(64),
+        icon: Type.Optional(Nullable(Text(64))),
+        url: Type.Optional(Nullable(Text(1024))),
+        hidden: Type.Optional(Type.Boolean()),
+        redirect: Type.Optional(Nullable(Text(200))),
+        route: Type.Optional(Text(1)),
+        serviceType: Type.Optional(Type.Integer({ minimum: 0, maximum: 9 })),
+        module: Type.Optional(Nullable(Text(64))),
+        meta: Type.Optional(Type.Record(Type.String({ maxLength: 64 }), Type.Unknown(), { maxProperties: 30 })),
+        application: Type.Optional(Nullable(Text(64))),
+        roles: Type.Optional(Type.Array(Text(64), { maxItems: 100 })),
+        children: Type.Optional(Type.Array(Type.Ref('MenuExportEntry'), { maxItems: 500 })),
+      },
+      { additionalProperties: false },
+    ),
+  },
+  'MenuExportEntry',
+);
+export const MenuExport = Type.Object({
+  format: Type.Literal(1),
+  menus: Type.Array(MenuExportEntry, { maxItems: 500 }),
+});
+export type MenuExport = { format: 1; menus: MenuExportEntry[] };
+
+// ---- Applications and workbenches ---------------------------------------------------------------------
+export const AdminNamed = Type.Object({
+  id: Type.String(),
+  code: Type.String(),
+  name: Type.String(),
+  nameEn: Type.String(),
+  users: Type.Integer({ minimum: 0 }),
+});
+export type AdminNamed = Static<typeof AdminNamed>;
+export const NAMED_CODE = '^[A-Za-z][A-Za-z0-9_]{1,31}$';
+export const NamedInput = Type.Object({
+  code: Type.String({ pattern: NAMED_CODE, maxLength: 32 }),
+  name: Text(64, 1),
+  nameEn: En(64),
+});
+export type NamedInput = Static<typeof NamedInput>;
+export const NamedPatch = Type.Partial(Type.Omit(NamedInput, ['code']));
+export type NamedPatch = Static<typeof NamedPatch>;
+
+// ---- Enterprises (review, spec §4) -----------------------------------------------------------------------
+export const AdminEnterprise = Type.Object({
+  id: Type.String(),
+  name: Type.String(),
+  creditCode: Nullable(Type.String()),
+  contacts: Nullable(Type.String()),
+  estatus: Type.Integer({ minimum: 0, maximum: 2 }),
+  reviewReason: Nullable(Type.String()),
+  reviewedAt: Nullable(Type.String()),
+  members: Type.Integer({ minimum: 0 }),
+  createdAt: Type.String(),
+});
+export type AdminEnterprise = Static<typeof AdminEnterprise>;
+export const EnterpriseQuery = Type.Object({
+  ...AdminPageQuery.properties,
+  estatus: Type.Optional(Type.Integer({ minimum: 0, maximum: 2 })),
+});
+export type EnterpriseQuery = Static<typeof EnterpriseQuery>;
+/** A review: passed (1), or not passed (2) with the reason the enterprise's members see. */
+export const EnterpriseReview = Type.Object({
+  estatus: Type.Union([Type.Literal(1), Type.Literal(2)]),
+  reason: Type.Optional(Text(500)),
+});
+export type EnterpriseReview = Static<typeof EnterpriseReview>;
+
+// ---- Registration agreement ------------------------------------------------------------------------------
+export const AgreementEdit = Type.Object({
+  /** HTML; sanitised when stored. */
+  html: Type.String({ maxLength: 100_000 }),
+  htmlEn: Type.Optional(Type.String({ maxLength: 100_000 })),
+});
+export type AgreementEdit = Static<typeof AgreementEdit>;
+
+// ---- Sign-on services and external systems ---------------------------------------------------------------
+export const AdminSsoService = Type.Object({
+  id: Type.String(),
+  name: Type.String(),
+  pattern: Type.String(),
+  sysCode: Nullable(Type.String()),
+  entryUrl: Nullable(Type.String()),
+  logoutUrl: Nullable(Type.String()),
+  enabled: Type.Boolean(),
+});
+export type AdminSsoService = Static<typeof AdminSsoService>;
+const SsoFields = {
+  name: Text(100, 1),
+  /** A whole-URL pattern: an exact URL, or one ending in `*` (everything under it). */
+  pattern: Type.String({ minLength: 1, maxLength: 1024, examples: ['https://erp.example.com/*'] }),
+  sysCode: Type.Optional(Nullable(Type.String({ pattern: NAMED_CODE, maxLength: 32 }))),
+  entryUrl: Type.Optional(Nullable(Text(1024))),
+  logoutUrl: Type.Optional(Nullable(Text(1024))),
+  enabled: Type.Optional(Type.Boolean()),
+};
+export const SsoServiceInput = Type.Object(SsoFields);
+export type SsoServiceInput = Static<typeof SsoServiceInput>;
+export const SsoServicePatch = Type.Partial(Type.Object(SsoFields));
+export type SsoServicePatch = Static<typeof SsoServicePatch>;
+
+// ---- SMS outbox and audit log ----------------------------------------------------------------------------
+export const OutboxMessage = Type.Object({
+  id: Type.String(),
+  phone: Type.String(),
+  body: Type.String(),
+  createdAt: Type.String(),
+});
+export type OutboxMessage = Static<typeof OutboxMessage>;
+
+/** ISO 8601 with a zone, or a day (`2026-11-24`, China time). */
+const Instant = Type.String({
+  pattern: '^\\d{4}-\\d{2}-\\d{2}(T\\d{2}:\\d{2}(:\\d{2}(\\.\\d{1,3})?)?(Z|[+-]\\d{2}:\\d{2}))?$',
+  maxLength: 40,
+});
+
+export const AuditQuery = Type.Object({
+  ...AdminPageQuery.properties,
+  /** The acting user's username. */
+  actor: Type.Optional(Text(64)),
+  /** An action, or its beginning (`admin.` for every operator's change). */
+  action: Type.Optional(Text(100)),
+  from: Type.Optional(Instant),
+  to: Type.Optional(Instant),
+});
+export type AuditQuery = Static<typeof AuditQuery>;
+
+export const AuditEntry = Type.Object({
+  id: Type.String(),
+  at: Type.String(),
+  actor: Nullable(Type.Object({ id: Type.String(), username: Type.String(), name: Type.String() })),
+  action: Type.String(),
+  detail: Nullable(Type.Record(Type.String(), Type.Unknown())),
+  ip: Nullable(Type.String()),
+});
+export type AuditEntry = Static<typeof AuditEntry>;
