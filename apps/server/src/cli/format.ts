@@ -1,0 +1,97 @@
+/**
+ * How `get` prints: JSON (default, 2-space indented), CSV (RFC 4180, a header row) or an aligned
+ * table, optionally only `--fields` (dotted names reach inside objects and lists:
+ * `roles.name` → the names of a user's roles). Pure.
+ */
+import { usageError } from './args.js';
+
+export type Format = 'json' | 'csv' | 'table';
+
+export function formatOf(text: string | undefined): Format {
+  if (text === undefined) return 'json';
+  if (text === 'json' || text === 'csv' || text === 'table') return text;
+  throw usageError(`--format is json, csv or table, not '${text}'`);
+}
+
+/** The value at a dotted path; through a list, the values of its items. */
+export function valueAt(value: unknown, path: string[]): unknown {
+  if (path.length === 0) return value;
+  if (Array.isArray(value)) return value.map((v) => valueAt(v, path));
+  if (value === null || typeof value !== 'object') return undefined;
+  return valueAt((value as Record<string, unknown>)[path[0]!], path.slice(1));
+}
+
+/** Only `fields` of `row` (keyed by the dotted names as given). */
+export function pick(row: unknown, fields: string[]): Record<string, unknown> {
+  return Object.fromEntries(fields.map((f) => [f, valueAt(row, f.split('.'))]));
+}
+
+/** A cell's text: strings as they are, nothing for null/undefined, JSON for lists and objects. */
+export function cellText(value: unknown): string {
+  if (value === null || value === undefined) return '';
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  return JSON.stringify(value);
+}
+
+function columnsOf(rows: Record<string, unknown>[]): string[] {
+  const columns: string[] = [];
+  for (const row of rows) for (const key of Object.keys(row)) if (!columns.includes(key)) columns.push(key);
+  return columns;
+}
+
+const csvCell = (text: string) =>
+  /[",\r\n]/.test(text) || /^\s|\s$/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+
+export function toCsv(rows: Record<string, unknown>[], columns = columnsOf(rows)): string {
+  const lines = [columns.map(csvCell).join(',')];
+  for (const row of rows) lines.push(columns.map((c) => csvCell(cellText(row[c]))).join(','));
+  return `${lines.join('\n')}\n`;
+}
+
+/** Columns a terminal gives a character: two for East Asian wide and full-width ones. */
+export function displayWidth(text: string): number {
+  let width = 0;
+  for (const ch of text) {
+    const code = ch.codePointAt(0)!;
+    const wide =
+      (code >= 0x1100 && code <= 0x115f) ||
+      (code >= 0x2e80 && code <= 0xa4cf) ||
+      (code >= 0xac00 && code <= 0xd7a3) ||
+      (code >= 0xf900 && code <= 0xfaff) ||
+      (code >= 0xfe30 && code <= 0xfe4f) ||
+      (code >= 0xff00 && code <= 0xff60) ||
+      (code >= 0xffe0 && code <= 0xffe6) ||
+      (code >= 0x1f300 && code <= 0x1faff) ||
+      (code >= 0x20000 && code <= 0x3fffd);
+    width += wide ? 2 : 1;
+  }
+  return width;
+}
+
+const pad = (text: string, width: number) => text + ' '.repeat(Math.max(0, width - displayWidth(text)));
+
+export function toTable(rows: Record<string, unknown>[], columns = columnsOf(rows)): string {
+  const cells = rows.map((row) => columns.map((c) => cellText(row[c]).replace(/\s*[\r\n]+\s*/g, ' ')));
+  const widths = columns.map((c, i) => Math.max(displayWidth(c), ...cells.map((r) => displayWidth(r[i]!))));
+  const line = (texts: string[]) =>
+    texts
+      .map((t, i) => pad(t, widths[i]!))
+      .join('  ')
+      .trimEnd();
+  return [line(columns), line(widths.map((w) => '-'.repeat(w))), ...cells.map(line)].join('\n') + '\n';
+}
+
+/** What `get` prints for `data` (a list, or one object or value). */
+export function render(data: unknown, format: Format, fields?: string[]): string {
+  const many = Array.isArray(data);
+  const items = (many ? data : [data]) as unknown[];
+  const rows = fields ? items.map((item) => pick(item, fields)) : items;
+  if (format === 'json') return `${JSON.stringify(many ? rows : rows[0], null, 2)}\n`;
+  const objects = rows.map((r) =>
+    r !== null && typeof r === 'object' && !Array.isArray(r) ? (r as Record<string, unknown>) : { value: r },
+  );
+  const columns = fields ?? columnsOf(objects);
+  if (columns.length === 0) return '';
+  return format === 'csv' ? toCsv(objects, columns) : toTable(objects, columns);
+}

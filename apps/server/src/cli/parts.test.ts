@@ -1,0 +1,145 @@
+/** The CLI's pure parts: assignments, output formats, the resource table, config.js and tokens. */
+import { PassThrough } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { normalizePublicPath, normalizeServer, parseConfigScript } from './api.js';
+import { EXIT, assignments, fieldList, parseCommand, parseValue, queryPairs } from './args.js';
+import { tokenExpiry } from './config.js';
+import { displayWidth, render, toCsv } from './format.js';
+import { Prompter } from './prompt.js';
+import { createMethod, deleteMethod, resolveTarget, updateMethod } from './routes.js';
+
+describe('-s key=value', () => {
+  it('reads JSON when it parses, else text, and loses no digits', () => {
+    expect(parseValue('true')).toBe(true);
+    expect(parseValue('null')).toBe(null);
+    expect(parseValue('["1","2"]')).toEqual(['1', '2']);
+    expect(parseValue('{"a":1}')).toEqual({ a: 1 });
+    expect(parseValue('42')).toBe(42);
+    expect(parseValue('0012')).toBe('0012');
+    expect(parseValue('1.50')).toBe('1.50');
+    expect(parseValue('12345678901234567890')).toBe('12345678901234567890');
+    expect(parseValue('Jane Doe')).toBe('Jane Doe');
+    expect(parseValue('')).toBe('');
+    expect(parseValue('a=b')).toBe('a=b');
+  });
+
+  it('makes objects of dotted keys, over a file body', () => {
+    expect(
+      assignments(['code=east', 'operator.username=ops', 'operator.password=x=y', 'roleIds=["1"]'], { name: 'E' }),
+    ).toEqual({ name: 'E', code: 'east', operator: { username: 'ops', password: 'x=y' }, roleIds: ['1'] });
+    expect(() => assignments(['novalue'])).toThrow(/-s takes key=value/);
+    expect(() => assignments(['=x'])).toThrow(/-s takes key=value/);
+    expect(queryPairs(['q=张三', 'state=locked'])).toEqual([
+      ['q', '张三'],
+      ['state', 'locked'],
+    ]);
+  });
+
+  it('refuses unknown options and bad field lists as usage errors', () => {
+    expect(
+      parseCommand(['users', '-q', 'a=1', '-q', 'b=2'], { query: { type: 'string', short: 'q', multiple: true } }),
+    ).toMatchObject({ positionals: ['users'], values: { query: ['a=1', 'b=2'] } });
+    try {
+      parseCommand(['--nope'], {});
+      expect.unreachable();
+    } catch (err) {
+      expect((err as { exitCode: number }).exitCode).toBe(EXIT.USAGE);
+    }
+    expect(fieldList('id, username ,roles.name')).toEqual(['id', 'username', 'roles.name']);
+    expect(() => fieldList(',')).toThrow(/--fields/);
+  });
+});
+
+describe('output', () => {
+  const rows = [
+    { id: '1', username: 'admin', roles: [{ id: '3', name: '园区运营' }], mobile: null },
+    { id: '2', username: 'a,"b"', roles: [], mobile: '13800000001' },
+  ];
+
+  it('prints JSON, one object as itself', () => {
+    expect(JSON.parse(render(rows, 'json'))).toEqual(rows);
+    expect(JSON.parse(render(rows[0], 'json', ['id', 'roles.name']))).toEqual({ id: '1', 'roles.name': ['园区运营'] });
+  });
+
+  it('prints CSV with quotes where needed', () => {
+    expect(render(rows, 'csv', ['id', 'username', 'roles.name', 'mobile'])).toBe(
+      'id,username,roles.name,mobile\n1,admin,"[""园区运营""]",\n2,"a,""b""",[],13800000001\n',
+    );
+    expect(toCsv([], ['a'])).toBe('a\n');
+  });
+
+  it('aligns a table, wide characters counted twice', () => {
+    expect(displayWidth('园区a')).toBe(5);
+    expect(
+      render(
+        [
+          { t: '园区', n: 1 },
+          { t: 'ab', n: 22 },
+        ],
+        'table',
+      ),
+    ).toBe('t     n\n----  --\n园区  1\nab    22\n');
+    expect(render([], 'table')).toBe('');
+  });
+});
+
+describe('resource paths', () => {
+  it('names the method of each command from the route table', () => {
+    expect(createMethod(resolveTarget('users'))).toBe('POST');
+    expect(createMethod(resolveTarget('users/42/disable'))).toBe('POST');
+    expect(createMethod(resolveTarget('menus/import'))).toBe('POST');
+    expect(updateMethod(resolveTarget('users/42'))).toBe('PATCH');
+    expect(updateMethod(resolveTarget('users/42/roles'))).toBe('PUT');
+    expect(updateMethod(resolveTarget('roles/3/permissions'))).toBe('PUT');
+    expect(updateMethod(resolveTarget('settings'))).toBe('PUT');
+    expect(updateMethod(resolveTarget('agreement'))).toBe('PUT');
+    expect(updateMethod(resolveTarget('users/42/password'))).toBe('POST');
+    expect(deleteMethod(resolveTarget('menus/7'))).toBe('DELETE');
+    expect(resolveTarget('menus/export')).toMatchObject({ kind: 'action', method: 'GET' });
+  });
+
+  it('refuses what the API does not have, with usage errors', () => {
+    expect(() => resolveTarget('userz')).toThrow(/unknown resource 'userz'/);
+    expect(() => resolveTarget('users/1/frobnicate')).toThrow(/users has no 'frobnicate'/);
+    expect(() => resolveTarget('toString')).toThrow(/unknown resource/);
+    expect(() => createMethod(resolveTarget('users/1/roles'))).toThrow(/use update users\/1\/roles/);
+    expect(() => createMethod(resolveTarget('audit'))).toThrow(/cannot create audit/);
+    expect(() => updateMethod(resolveTarget('users'))).toThrow(/name one: users\/<id>/);
+    expect(() => deleteMethod(resolveTarget('users/1'))).toThrow(/cannot delete/);
+  });
+});
+
+describe('connection', () => {
+  it('reads the server, the public path and config.js', () => {
+    expect(normalizeServer('http://localhost:8080/')).toBe('http://localhost:8080');
+    expect(normalizeServer('https://portal.example.com/gate/')).toBe('https://portal.example.com/gate');
+    expect(() => normalizeServer('localhost:8080')).toThrow(/http\(s\)/);
+    expect(normalizePublicPath('center')).toBe('/center/');
+    expect(normalizePublicPath('/')).toBe('/');
+    expect(parseConfigScript('window.__PORTAL_CONFIG__={"signSecret":"s","x":"\\u003c"};\n')).toEqual({
+      signSecret: 's',
+      x: '<',
+    });
+    expect(parseConfigScript('<html>')).toBeNull();
+  });
+
+  it("reads a token's expiry", () => {
+    const payload = Buffer.from(JSON.stringify({ exp: 1_900_000_000 })).toString('base64url');
+    expect(tokenExpiry(`h.${payload}.s`)).toBe(new Date(1_900_000_000_000).toISOString());
+    expect(tokenExpiry('opaque')).toBeUndefined();
+  });
+});
+
+describe('prompts', () => {
+  it('reads answers a line each from piped input, and null at its end', async () => {
+    const input = new PassThrough();
+    let shown = '';
+    const prompter = new Prompter(input, { write: (s: string) => (shown += s) });
+    input.end('secret\r\n8888\n');
+    expect(await prompter.ask('Password: ', { hidden: true })).toBe('secret');
+    expect(await prompter.ask('Captcha: ')).toBe('8888');
+    expect(await prompter.ask('More: ')).toBeNull();
+    prompter.close();
+    expect(shown).toBe('Password: \nCaptcha: \nMore: \n');
+  });
+});
