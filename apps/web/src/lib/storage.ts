@@ -29,6 +29,8 @@ export const KEYS = {
   homePath: 'homePath',
   /** Open tabs, restored on reload for the same tenant and user (cleared on logout and enterprise switch). */
   tabs: 'tabs',
+  /** The tenant a platform operator's console acts on, with its owner (cleared on logout). */
+  adminTenant: 'adminTenant',
 } as const;
 
 export type StorageKey = (typeof KEYS)[keyof typeof KEYS];

@@ -28,6 +28,17 @@ const BUSINESS_PAGES: Record<string, ComponentType> = {
   'message/index': load(() => import('../../features/notices/components/message-page'), 'MessagePage'),
   // The drag-page builder (spec §2 lazy pages), for operators with page:design.
   'page/builder': load(() => import('../../features/drag-page/builder/page-builder'), 'PageBuilder'),
+  // The operators' console (issue 20): one chunk per page, for roles with system:manage.
+  'admin/users': load(() => import('../../features/admin/users/users-page'), 'UsersPage'),
+  'admin/roles': load(() => import('../../features/admin/roles/roles-page'), 'RolesPage'),
+  'admin/menus': load(() => import('../../features/admin/menus/menus-page'), 'MenusPage'),
+  'admin/enterprises': load(() => import('../../features/admin/enterprises/enterprises-page'), 'EnterprisesPage'),
+  'admin/directory': load(() => import('../../features/admin/directory/directory-page'), 'DirectoryPage'),
+  'admin/sign-on': load(() => import('../../features/admin/sign-on/sign-on-page'), 'SignOnPage'),
+  'admin/settings': load(() => import('../../features/admin/settings/settings-page'), 'SettingsPage'),
+  'admin/sms': load(() => import('../../features/admin/sms/sms-page'), 'SmsPage'),
+  'admin/audit': load(() => import('../../features/admin/audit/audit-page'), 'AuditPage'),
+  'admin/tenants': load(() => import('../../features/admin/tenants/tenants-page'), 'TenantsPage'),
 };
 
 const views: ShellViews = {

@@ -31,7 +31,7 @@ export const ownMessage = (err: unknown): string | null =>
 type Query = Record<string, string | number | boolean | null | undefined>;
 
 export interface RequestOptions {
-  method?: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   query?: Query;
   body?: Record<string, unknown>;
   /** A multipart upload instead of a JSON body: signed over the query only (ARCHITECTURE §4). */

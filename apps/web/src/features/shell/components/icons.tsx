@@ -14,7 +14,7 @@ import {
   ShopOutlined,
   TeamOutlined,
 } from '@ant-design/icons';
-import type { ReactNode } from 'react';
+import { lazy, Suspense, type ReactNode } from 'react';
 
 /** Icons a menu entry may name in meta.icon; an unknown name gets the neutral file icon. */
 const ICONS: Record<string, ReactNode> = {
@@ -35,7 +35,37 @@ const ICONS: Record<string, ReactNode> = {
   workbenchHomepage: <DesktopOutlined />,
 };
 
+/**
+ * Icons of entries most users never see (the operators' console, issue 20): drawn by a chunk of
+ * their own, loaded when a menu names one, so the first screen of everyone else does not carry them.
+ */
+export const MORE_ICONS = [
+  'ApartmentOutlined',
+  'AuditOutlined',
+  'ControlOutlined',
+  'FileSearchOutlined',
+  'LoginOutlined',
+  'MenuOutlined',
+  'MessageOutlined',
+  'SafetyCertificateOutlined',
+  'SettingOutlined',
+  'UserOutlined',
+] as const;
+export type MoreIconName = (typeof MORE_ICONS)[number];
+const isMore = (name: string): name is MoreIconName => (MORE_ICONS as readonly string[]).includes(name);
+const MoreIcon = lazy(() => import('./more-icons').then((m) => ({ default: m.MoreIcon })));
+
 export function menuIcon(name: string | null | undefined, fallback = true): ReactNode {
   if (name && ICONS[name]) return ICONS[name];
+  if (name && isMore(name)) return <LazyIcon name={name} fallback={fallback} />;
   return fallback ? <FileOutlined /> : null;
+}
+
+/** Takes the class antd's menu gives its icons (it clones the icon element with one). */
+function LazyIcon({ name, fallback, className }: { name: MoreIconName; fallback: boolean; className?: string }) {
+  return (
+    <Suspense fallback={fallback ? <FileOutlined className={className} /> : null}>
+      <MoreIcon name={name} className={className} />
+    </Suspense>
+  );
 }

@@ -1,0 +1,33 @@
+/** The menu icons of icons.tsx's MORE_ICONS, in a chunk of their own. */
+import {
+  ApartmentOutlined,
+  AuditOutlined,
+  ControlOutlined,
+  FileSearchOutlined,
+  LoginOutlined,
+  MenuOutlined,
+  MessageOutlined,
+  SafetyCertificateOutlined,
+  SettingOutlined,
+  UserOutlined,
+} from '@ant-design/icons';
+import type { ComponentType } from 'react';
+import type { MoreIconName } from './icons';
+
+const ICONS: Record<MoreIconName, ComponentType> = {
+  ApartmentOutlined,
+  AuditOutlined,
+  ControlOutlined,
+  FileSearchOutlined,
+  LoginOutlined,
+  MenuOutlined,
+  MessageOutlined,
+  SafetyCertificateOutlined,
+  SettingOutlined,
+  UserOutlined,
+};
+
+export function MoreIcon({ name, className }: { name: MoreIconName; className?: string | undefined }) {
+  const Icon = ICONS[name] as ComponentType<{ className?: string | undefined }>;
+  return <Icon className={className} />;
+}

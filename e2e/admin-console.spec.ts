@@ -1,0 +1,348 @@
+/**
+ * The operators' console in Chromium against the real server (issue 20): the demo admin, switched
+ * to 园区运营, reviews an enterprise (not passed with a reason, then passed), moves a menu entry by
+ * drag and drop (the member's menu follows after a reload), creates a user and sets a new password
+ * the user then signs in with; the platform operator creates a tenant, gives it a name and a theme
+ * and opens its portal. Every console page is photographed in both languages at desktop and phone
+ * width (e2e/artifacts/admin-*.png).
+ */
+import type { Browser, Locator, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launch, openPage } from './support/browser.js';
+import { startServer, type RunningServer } from './support/server.js';
+import { axeViolations, clickMenu, clickOpenMenuItem, fillCaptcha, go, settled, signIn } from './support/shell.js';
+
+const SHOTS = 'e2e/artifacts';
+const DESKTOP = { viewport: { width: 1440, height: 900 }, bypassCSP: true };
+const PHONE = { width: 390, height: 844 };
+type Lang = 'zh' | 'en';
+
+/** The console's pages (menu component `admin/<page>`), with their titles. */
+const PAGES: [page: string, zh: string, en: string][] = [
+  ['users', '用户管理', 'Users'],
+  ['roles', '角色权限', 'Roles & permissions'],
+  ['menus', '菜单管理', 'Menus'],
+  ['enterprises', '企业审核', 'Enterprise review'],
+  ['directory', '应用与工作台', 'Applications & workbenches'],
+  ['sign-on', '单点登录', 'Sign-on services'],
+  ['settings', '租户设置', 'Tenant settings'],
+  ['sms', '短信发件箱', 'SMS outbox'],
+  ['audit', '审计日志', 'Audit log'],
+];
+
+let browser: Browser;
+let server: RunningServer;
+beforeAll(async () => {
+  [browser, server] = await Promise.all([launch(), startServer()]);
+});
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+/** The demo admin in the park operator's role (the role switch of the user drop-down). */
+async function asOperator(lang: Lang = 'zh') {
+  const opened = await openPage(browser, DESKTOP, lang);
+  const { page } = opened;
+  await signIn(page, server.url, '/center/login', 'admin');
+  await page.locator('.shell-user').click();
+  await clickOpenMenuItem(page, /切换角色|Switch role/);
+  await page.getByRole('radio', { name: /园区运营|Park operat/ }).check();
+  await Promise.all([page.waitForEvent('load'), page.getByRole('button', { name: /确\s?定|OK/ }).click()]);
+  await page.getByRole('tablist').waitFor();
+  return opened;
+}
+
+/** Signs in with a password of one's own (signIn's is the demo's). */
+async function signInWith(page: Page, path: string, username: string, password: string) {
+  await page.goto(`${server.url}${path}`);
+  await page.locator('#username').fill(username);
+  await page.locator('#password').fill(password);
+  await fillCaptcha(page);
+  await page.keyboard.press('Enter');
+  await page.waitForURL((u) => !u.pathname.endsWith('/login'));
+  await page.getByRole('tablist').or(page.locator('.shell-bare')).first().waitFor();
+}
+
+/** A console page, opened in the app (its own tab), once its list has arrived. */
+async function openConsole(page: Page, name: string) {
+  await go(page, `/system/${name}`);
+  await page.locator(`.admin-${name}`).waitFor();
+  await ready(page);
+}
+
+/** Nothing loading any more: no spinner, no skeleton, nothing moving. */
+async function ready(page: Page) {
+  await expect
+    .poll(() => page.locator('.admin-page:visible .ant-spin-spinning, .admin-page:visible .ant-skeleton').count())
+    .toBe(0);
+  await settled(page);
+}
+
+const row = (page: Page, text: string) => page.locator('.ant-table-row', { hasText: text });
+const toast = (page: Page, text: string | RegExp) => page.locator('.ant-message-notice', { hasText: text });
+
+/** A drag of the browser's own drag and drop with the pointer, from one element onto a point of another. */
+async function dragOnto(page: Page, from: Locator, to: Locator, at: 'top' | 'middle') {
+  const a = (await from.boundingBox())!;
+  const b = (await to.boundingBox())!;
+  await page.mouse.move(a.x + 20, a.y + a.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(a.x + 24, a.y + a.height / 2 + 6, { steps: 4 });
+  const y = at === 'top' ? b.y + 3 : b.y + b.height / 2;
+  await page.mouse.move(b.x + 20, y, { steps: 10 });
+  await page.mouse.move(b.x + 21, y, { steps: 2 });
+  await page.mouse.up();
+}
+
+/** The top-level entries of the signed-in user's side menu, in order. */
+const topMenu = (page: Page) =>
+  page
+    .locator('.shell-sider [role=menu] > li')
+    .evaluateAll((items) =>
+      items.map((li) => (li.querySelector('.ant-menu-title-content') as HTMLElement | null)?.innerText.trim() ?? ''),
+    );
+
+describe('the operators’ console', () => {
+  it('reviews an enterprise: not passed with a reason, then passed', async () => {
+    const { context, page, errors } = await asOperator();
+    await clickMenu(page, '系统管理', '企业审核');
+    await page.waitForURL(/\/center\/system\/enterprises/);
+    await ready(page);
+    const name = '蓝海智能制造有限公司';
+    await row(page, name).waitFor();
+
+    // Not passed: the reason is required.
+    await row(page, name).getByRole('button', { name: '不通过' }).click();
+    const dialog = page.locator('.ant-modal-content');
+    await dialog.getByRole('button', { name: '不通过' }).click();
+    await dialog.getByText('请填写未通过的原因').waitFor();
+    await dialog.getByLabel('未通过原因').fill('营业执照照片不清晰，请重新上传');
+    await dialog.getByRole('button', { name: '不通过' }).click();
+    await toast(page, `“${name}”未通过审核`).waitFor();
+    await expect.poll(() => row(page, name).count()).toBe(0);
+
+    // In the list of those not passed, with the reason; then passed.
+    await page.locator('.ant-segmented-item', { hasText: '未通过' }).click();
+    await ready(page);
+    await row(page, name).getByText('营业执照照片不清晰，请重新上传').waitFor();
+    await row(page, name)
+      .getByRole('button', { name: /^通\s?过$/ })
+      .click();
+    await page
+      .locator('.ant-popconfirm')
+      .getByRole('button', { name: /^通\s?过$/ })
+      .click();
+    await toast(page, `“${name}”已通过审核`).waitFor();
+    await page.locator('.ant-segmented-item', { hasText: '已通过' }).click();
+    await ready(page);
+    await row(page, name).getByText('已通过').waitFor();
+
+    // The audit log has both reviews.
+    await openConsole(page, 'audit');
+    await page.getByLabel('操作', { exact: true }).fill('admin:POST /api/admin/enterprises');
+    await page.getByRole('button', { name: /查\s?询/ }).click();
+    await ready(page);
+    await expect.poll(() => page.locator('.ant-table-row').count()).toBeGreaterThanOrEqual(2);
+    await page.locator('.ant-table-row-expand-icon').first().click();
+    await page.locator('.admin-json', { hasText: '"estatus": 1' }).waitFor();
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('moves a menu entry by drag and drop, and the member’s menu follows after a reload', async () => {
+    const member = await openPage(browser, DESKTOP);
+    await signIn(member.page, server.url);
+    await member.page.locator('.shell-sider [role=menu]').waitFor();
+    const before = await topMenu(member.page);
+    expect(before.indexOf('消息中心')).toBeGreaterThan(before.indexOf('企业服务'));
+
+    const { context, page, errors } = await asOperator();
+    await openConsole(page, 'menus');
+    const tree = page.locator('.admin-menu-tree');
+    const node = (title: string) =>
+      tree.locator('.ant-tree-treenode', {
+        has: page.locator('.admin-menu-title', { hasText: new RegExp(`^${title}$`) }),
+      });
+    await node('企业服务').waitFor();
+    await dragOnto(
+      page,
+      node('消息中心').locator('.ant-tree-node-content-wrapper'),
+      node('企业服务').locator('.ant-tree-node-content-wrapper'),
+      'top',
+    );
+    await toast(page, '已移动').waitFor();
+    await ready(page);
+    const titles = await tree.locator('.ant-tree-treenode .admin-menu-title').allInnerTexts();
+    expect(titles.indexOf('消息中心')).toBeLessThan(titles.indexOf('企业服务'));
+
+    await member.page.reload();
+    await member.page.locator('.shell-sider [role=menu]').waitFor();
+    const after = await topMenu(member.page);
+    expect(after.indexOf('消息中心')).toBeLessThan(after.indexOf('企业服务'));
+    expect(errors).toEqual([]);
+    expect(member.errors).toEqual([]);
+    await member.context.close();
+    await context.close();
+  });
+
+  it('creates a user, sets a new password, and the user signs in with it', async () => {
+    const { context, page, errors } = await asOperator();
+    await openConsole(page, 'users');
+    await page.getByRole('button', { name: '新建用户' }).click();
+    const drawer = page.locator('.ant-drawer-content');
+    await drawer.getByLabel('用户名').fill('e2e_zhou');
+    await drawer.getByLabel('姓名').fill('周宁');
+    await drawer.getByLabel('英文名称').fill('Zhou Ning');
+    await drawer.getByLabel('手机号').fill('13900001234');
+    await drawer.getByLabel('密码', { exact: true }).fill('Kv7#mRq2Tz');
+    await drawer.getByLabel('确认密码').fill('Kv7#mRq2Tz');
+    await drawer.getByLabel('角色').click();
+    await page.locator('.ant-select-item-option', { hasText: '企业成员' }).click();
+    await page.keyboard.press('Escape');
+    await drawer.getByLabel('所属企业').click();
+    await drawer.getByLabel('所属企业').fill('星河');
+    await page.locator('.ant-select-item-option', { hasText: '星河科技有限公司' }).click();
+    await page.keyboard.press('Escape');
+    await drawer.getByRole('button', { name: /保\s?存/ }).click();
+    await toast(page, '已创建').waitFor();
+    await row(page, 'e2e_zhou').getByText('企业成员').waitFor();
+
+    // A new password, with the strength rule checked in the dialog first.
+    await row(page, 'e2e_zhou')
+      .getByRole('button', { name: /更多操作|更\s?多/ })
+      .click();
+    await clickOpenMenuItem(page, '重置密码');
+    const dialog = page.locator('.ant-modal-content');
+    await dialog.getByLabel('新密码').fill('short');
+    await dialog.getByLabel('确认密码').fill('short');
+    await dialog.getByRole('button', { name: /确\s?定|OK/ }).click();
+    await dialog.getByText('密码强度不够').waitFor();
+    await dialog.getByLabel('新密码').fill('Np4$wXe8Lc');
+    await dialog.getByLabel('确认密码').fill('Np4$wXe8Lc');
+    await dialog.getByRole('button', { name: /确\s?定|OK/ }).click();
+    await toast(page, '密码已重置').waitFor();
+
+    // One's own account is refused with the server's message.
+    await page.getByLabel('搜索用户名、姓名或手机号').fill('admin');
+    await page.getByLabel('搜索用户名、姓名或手机号').press('Enter');
+    await ready(page);
+    await row(page, '系统管理员')
+      .getByRole('button', { name: /更多操作|更\s?多/ })
+      .click();
+    await clickOpenMenuItem(page, '停用');
+    await page
+      .locator('.ant-modal-confirm')
+      .getByRole('button', { name: /停\s?用/ })
+      .click();
+    await page.locator('.ant-message-notice', { hasText: '不能对自己的账号执行此操作' }).waitFor();
+    await expect.poll(() => row(page, '系统管理员').getByText('正常').count()).toBe(1);
+    expect(errors).toEqual([]);
+    await context.close();
+
+    const user = await openPage(browser, DESKTOP);
+    await signInWith(user.page, '/center/login', 'e2e_zhou', 'Np4$wXe8Lc');
+    await user.page.locator('.shell-user').getByText('周宁').waitFor();
+    expect(user.errors).toEqual([]);
+    await user.context.close();
+  });
+
+  it('shows every console page in both languages, at desktop and at phone width', async () => {
+    for (const lang of ['zh', 'en'] as const) {
+      const { context, page, errors } = await asOperator(lang);
+      for (const [name, zh, en] of PAGES) {
+        await page.setViewportSize(DESKTOP.viewport);
+        await openConsole(page, name);
+        await page.locator('.shell-title', { hasText: lang === 'zh' ? zh : en }).waitFor();
+        if (lang === 'zh') expect(await axeViolations(page), name).toEqual([]);
+        await page.screenshot({ path: `${SHOTS}/admin-${name}-${lang}-1440.png` });
+        await page.setViewportSize(PHONE);
+        await ready(page);
+        // Nothing wider than the phone but what scrolls on purpose (the tables).
+        const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+        expect(overflow, `${name} at 390 px`).toBeLessThanOrEqual(0);
+        await page.screenshot({ path: `${SHOTS}/admin-${name}-${lang}-390.png` });
+      }
+      expect(errors).toEqual([]);
+      await context.close();
+    }
+  });
+});
+
+describe('the platform operator', () => {
+  it('creates a tenant with its own name and theme, and its portal shows them', async () => {
+    const { context, page, errors } = await openPage(browser, DESKTOP);
+    await signIn(page, server.url, '/center/login?tc=platform', 'platform');
+    await clickMenu(page, '系统管理', '租户管理');
+    await page.waitForURL(/\/center\/system\/tenants/);
+    await ready(page);
+    await row(page, 'demo').waitFor();
+    await page.screenshot({ path: `${SHOTS}/admin-tenants-zh-1440.png` });
+
+    await page.getByRole('button', { name: '新建租户' }).click();
+    const drawer = page.locator('.ant-drawer-content');
+    await drawer.getByLabel('租户编码').fill('binjiang');
+    await drawer.getByLabel('名称', { exact: true }).fill('滨江园区');
+    await drawer.getByLabel('英文名称').fill('Binjiang Park');
+    await drawer.getByLabel('用户名').fill('bjadmin');
+    await drawer.getByLabel('姓名').fill('滨江管理员');
+    await drawer.getByLabel('密码', { exact: true }).fill('Rv7#kLm9Tz');
+    await drawer.getByLabel('确认密码').fill('Rv7#kLm9Tz');
+    await drawer.getByRole('button', { name: /保\s?存/ }).click();
+    await toast(page, '租户 binjiang 已创建').waitFor();
+
+    // Managed: the other pages act on it, as the bar says.
+    await row(page, 'binjiang')
+      .getByRole('button', { name: /管\s?理/ })
+      .click();
+    await page.locator('.admin-tenant-bar', { hasText: '滨江园区（binjiang）' }).waitFor();
+    await openConsole(page, 'settings');
+    await page.locator('.admin-tenant-bar', { hasText: 'binjiang' }).waitFor();
+    const field = (key: string) => page.locator(`.admin-setting[data-key="${key}"]`);
+    await field('siteName').locator('.admin-setting-follow').click();
+    await field('siteName').getByRole('textbox').fill('滨江园区服务门户');
+    await field('theme').locator('.admin-setting-follow').click();
+    await field('theme').locator('.ant-select').click();
+    await page.locator('.ant-select-item-option', { hasText: '顶部菜单' }).click();
+    await page
+      .getByRole('button', { name: /保\s?存/ })
+      .first()
+      .click();
+    await toast(page, '已保存').waitFor();
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await settled(page);
+    await page.screenshot({ path: `${SHOTS}/admin-settings-managed-zh-1440.png` });
+
+    // Its portal: its name on the login page, its operator in the top-menu layout.
+    const portal = await openPage(browser, DESKTOP);
+    await portal.page.goto(`${server.url}/center/login?tc=binjiang`);
+    await portal.page.getByText('滨江园区服务门户').first().waitFor();
+    await signInWith(portal.page, '/center/login?tc=binjiang', 'bjadmin', 'Rv7#kLm9Tz');
+    await portal.page.locator('.shell.shell-top').waitFor();
+    await portal.page.locator('.shell-brand', { hasText: '滨江园区服务门户' }).first().waitFor();
+    await portal.page.screenshot({ path: `${SHOTS}/admin-tenant-portal-zh-1440.png` });
+    expect(portal.errors).toEqual([]);
+    await portal.context.close();
+
+    // Back to one's own tenant.
+    await page.getByRole('button', { name: '返回本租户' }).click();
+    await expect.poll(() => page.locator('.admin-tenant-bar').count()).toBe(0);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('shows the tenants page in both languages, at desktop and at phone width', async () => {
+    for (const lang of ['zh', 'en'] as const) {
+      const { context, page, errors } = await openPage(browser, DESKTOP, lang);
+      await signIn(page, server.url, '/center/login?tc=platform', 'platform');
+      await openConsole(page, 'tenants');
+      await row(page, 'demo').waitFor();
+      await page.screenshot({ path: `${SHOTS}/admin-tenants-${lang}-1440.png` });
+      await page.setViewportSize(PHONE);
+      await ready(page);
+      await page.screenshot({ path: `${SHOTS}/admin-tenants-${lang}-390.png` });
+      expect(errors).toEqual([]);
+      await context.close();
+    }
+  });
+});
