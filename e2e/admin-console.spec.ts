@@ -6,6 +6,7 @@
  * and opens its portal. Every console page is photographed in both languages at desktop and phone
  * width (e2e/artifacts/admin-*.png).
  */
+import { readFileSync } from 'node:fs';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launch, openPage } from './support/browser.js';
@@ -186,6 +187,61 @@ describe('the operators’ console', () => {
     await context.close();
   });
 
+  it('adds a child entry, hides and deletes it, and exports the menu and imports it back', async () => {
+    const { context, page, errors } = await asOperator();
+    await openConsole(page, 'menus');
+    const tree = page.locator('.admin-menu-tree');
+    const title = (text: string) => tree.locator('.admin-menu-title', { hasText: new RegExp(`^${text}$`) });
+    await title('园区运营').click();
+    await page.getByRole('button', { name: '添加子菜单' }).click();
+    const drawer = page.locator('.ant-drawer-content');
+    // The path starts under the parent's.
+    expect(await drawer.getByLabel('路径').inputValue()).toBe('/ops/');
+    await drawer.getByLabel('菜单标题').fill('巡检记录');
+    await drawer.getByLabel('英文标题').fill('Inspections');
+    await drawer.getByLabel('路由名称').fill('opsInspections');
+    await drawer.getByLabel('路径').fill('/ops/inspections');
+    await drawer.getByRole('button', { name: /保\s?存/ }).click();
+    await toast(page, '已创建').waitFor();
+    // Shown and chosen, its branch open.
+    await title('巡检记录').waitFor();
+    await page.locator('.admin-menu-selected', { hasText: '巡检记录' }).waitFor();
+    await page.getByRole('button', { name: '隐藏' }).click();
+    await tree.locator('.admin-menu-node.is-hidden', { hasText: '巡检记录' }).waitFor();
+    // A parent cannot be deleted; the new entry can.
+    await title('园区运营').click();
+    await expect.poll(() => page.getByRole('button', { name: /删\s?除/ }).isDisabled()).toBe(true);
+    await title('巡检记录').click();
+    await page.getByRole('button', { name: /删\s?除/ }).click();
+    await page
+      .locator('.ant-modal-confirm')
+      .getByRole('button', { name: /删\s?除/ })
+      .click();
+    await toast(page, '已删除').waitFor();
+    await expect.poll(() => title('巡检记录').count()).toBe(0);
+
+    // Out as a file and back in: the same entries.
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: /导\s?出/ }).click(),
+    ]);
+    const file = `${SHOTS}/admin-menus-export.json`;
+    await download.saveAs(file);
+    type Entry = { children?: Entry[] };
+    const exported = JSON.parse(readFileSync(file, 'utf8')) as { format: number; menus: Entry[] };
+    expect(exported.format).toBe(1);
+    const count = (list: Entry[]): number => list.reduce((n, m) => n + 1 + count(m.children ?? []), 0);
+    await page.locator('input[type=file][accept*=json]').setInputFiles(file);
+    await page
+      .locator('.ant-modal-confirm')
+      .getByRole('button', { name: /导\s?入/ })
+      .click();
+    await toast(page, `已导入 ${count(exported.menus)} 个菜单项`).waitFor();
+    await title('系统管理').waitFor();
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
   it('creates a user, sets a new password, and the user signs in with it', async () => {
     const { context, page, errors } = await asOperator();
     await openConsole(page, 'users');
@@ -296,6 +352,9 @@ describe('the platform operator', () => {
       .getByRole('button', { name: /管\s?理/ })
       .click();
     await page.locator('.admin-tenant-bar', { hasText: '滨江园区（binjiang）' }).waitFor();
+    await openConsole(page, 'users');
+    await row(page, 'bjadmin').getByText('滨江管理员').waitFor();
+    expect(await row(page, '系统管理员').count()).toBe(0);
     await openConsole(page, 'settings');
     await page.locator('.admin-tenant-bar', { hasText: 'binjiang' }).waitFor();
     const field = (key: string) => page.locator(`.admin-setting[data-key="${key}"]`);

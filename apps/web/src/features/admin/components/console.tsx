@@ -110,6 +110,7 @@ export function FormDrawer({
   onClose,
   onSave,
   saveText,
+  saveDisabled = false,
   width = 520,
   children,
 }: {
@@ -119,6 +120,7 @@ export function FormDrawer({
   onClose: () => void;
   onSave: () => void;
   saveText?: string;
+  saveDisabled?: boolean;
   width?: number;
   children: ReactNode;
 }) {
@@ -134,7 +136,7 @@ export function FormDrawer({
       footer={
         <Space className="admin-drawer-footer">
           <Button onClick={onClose}>{t('admin.cancel')}</Button>
-          <Button type="primary" loading={busy} onClick={onSave}>
+          <Button type="primary" loading={busy} disabled={saveDisabled} onClick={onSave}>
             {saveText ?? t('admin.save')}
           </Button>
         </Space>

@@ -77,9 +77,12 @@ interface Values {
 export function MenuDrawer({
   editing,
   onClose,
+  onCreated,
 }: {
   editing: { kind: 'edit'; menu: AdminMenu } | { kind: 'create'; parent: AdminMenu | null } | null;
   onClose: () => void;
+  /** A new entry was made (its id), under `parentId`. */
+  onCreated: (id: string, parentId: string | null) => void;
 }) {
   const { t } = useTranslation();
   const [form] = Form.useForm<Values>();
@@ -120,13 +123,18 @@ export function MenuDrawer({
       applicationId: v.applicationId ?? null,
       roleIds: v.roleIds ?? [],
     } satisfies MenuPatch;
-    const done = menu
-      ? await run(() => patch(idPath(MENUS, menu.id), fields), t('admin.saved'))
-      : await run(
-          () => post<string>(MENUS, { parentId: parent?.id ?? null, ...fields } satisfies MenuCreate),
-          t('admin.created'),
-        );
-    if (done) onClose();
+    if (menu) {
+      if (await run(() => patch(idPath(MENUS, menu.id), fields), t('admin.saved'))) onClose();
+      return;
+    }
+    const made = await run(
+      () => post<string>(MENUS, { parentId: parent?.id ?? null, ...fields } satisfies MenuCreate),
+      t('admin.created'),
+    );
+    if (made) {
+      onCreated(made.value, parent?.id ?? null);
+      onClose();
+    }
   }
 
   const title = menu

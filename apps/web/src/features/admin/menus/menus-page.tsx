@@ -254,7 +254,15 @@ export function MenusPage() {
           onDrop={onDrop}
         />
       )}
-      <MenuDrawer editing={editing} onClose={() => setEditing(null)} />
+      <MenuDrawer
+        editing={editing}
+        onClose={() => setEditing(null)}
+        onCreated={(id, parentId) => {
+          // The new entry is shown and chosen: its branch opens.
+          if (parentId) setExpanded((keys) => (keys.includes(parentId) ? keys : [...keys, parentId]));
+          setSelectedId(id);
+        }}
+      />
       {holder}
     </ConsolePage>
   );

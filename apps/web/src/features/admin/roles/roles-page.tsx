@@ -12,7 +12,8 @@ import {
   type PermissionInput,
   type RoleInput,
 } from '@portal/contracts';
-import { Button, Checkbox, Form, Input, Radio, Switch, Table, Tabs, Tag } from 'antd';
+import { Alert, Button, Checkbox, Form, Input, Radio, Switch, Table, Tabs, Tag } from 'antd';
+import { useSession } from '../../../lib/session';
 import type { ColumnsType } from 'antd/es/table';
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from '../../../lib/i18n';
@@ -158,11 +159,14 @@ function GrantDrawer({ role, onClose }: { role: AdminRole | null; onClose: () =>
     if (role) setChecked(role.permissionIds);
   }, [role]);
   const all = useMemo(() => permissions.data ?? [], [permissions.data]);
+  // The server refuses to change the role one acts in (a slip would lock one out): said before, not after.
+  const current = useSession((s) => s.userInfo?.roleId) === role?.id;
   return (
     <FormDrawer
       open={role !== null}
       title={t('admin.roles.grantTitle', { name: role?.title ?? '' })}
       busy={busy}
+      saveDisabled={current}
       onClose={onClose}
       onSave={async () => {
         const done = await run(
@@ -173,15 +177,17 @@ function GrantDrawer({ role, onClose }: { role: AdminRole | null; onClose: () =>
       }}
     >
       {permissions.isError ? <Failed error={permissions.error} retry={() => void permissions.refetch()} /> : null}
+      {current ? <Alert className="admin-grant-own" type="info" showIcon message={t('admin.roles.ownRole')} /> : null}
       <Checkbox
         className="admin-check-all"
+        disabled={current}
         indeterminate={checked.length > 0 && checked.length < all.length}
         checked={all.length > 0 && checked.length === all.length}
         onChange={(e) => setChecked(e.target.checked ? all.map((p) => p.id) : [])}
       >
         {t('admin.roles.all', { count: checked.length, total: all.length })}
       </Checkbox>
-      <Checkbox.Group className="admin-checklist" value={checked} onChange={(v) => setChecked(v)}>
+      <Checkbox.Group className="admin-checklist" disabled={current} value={checked} onChange={(v) => setChecked(v)}>
         {all.map((p) => (
           <Checkbox key={p.id} value={p.id}>
             <code>{p.code}</code> <span className="admin-secondary">{p.describe}</span>
