@@ -1,4 +1,5 @@
 /** The invalidation bus between instances, on the run's real PostgreSQL. */
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connect, type Db } from '../db/client.js';
 import { freshDatabase } from '../test/harness.js';
@@ -40,6 +41,37 @@ describe('invalidation bus', () => {
     await expect.poll(() => other.seen).toContainEqual({ kind: 'session', id: 'abc' });
     await a.b.publish({ kind: 'user', id: 7 });
     await expect.poll(() => other.seen).toContainEqual({ kind: 'user', id: 7 });
+  });
+
+  it('returns from publish once every other listening instance has applied the event', async () => {
+    for (const b of buses.splice(0)) await b.close();
+    const a = bus();
+    const others = [bus(), bus()];
+    await expect.poll(async () => (await listeners()).length).toBe(3);
+    for (let i = 0; i < 20; i++) {
+      await a.b.publish({ kind: 'session', id: `s${i}` });
+      // No polling: an answer sent after publish (a logout's) finds every instance told.
+      for (const o of others) expect(o.seen).toContainEqual({ kind: 'session', id: `s${i}` });
+    }
+  });
+
+  it('waits at most ackWaitMs for a listener that does not confirm', async () => {
+    for (const b of buses.splice(0)) await b.close();
+    const a = createInvalidationBus(db.$client, () => {}, 50, 300);
+    buses.push(a);
+    // A listener that counts as an instance but never answers (a stuck process).
+    const mute = new pg.Client({ ...db.$client.options, application_name: 'portal-invalidation' });
+    await mute.connect();
+    await mute.query('LISTEN portal_invalidate');
+    try {
+      await expect.poll(async () => (await listeners()).length).toBe(2);
+      const started = performance.now();
+      await a.publish({ kind: 'user', id: 1 });
+      expect(performance.now() - started).toBeGreaterThanOrEqual(250);
+      expect(performance.now() - started).toBeLessThan(2_000);
+    } finally {
+      await mute.end();
+    }
   });
 
   it('ignores notifications on its channel that are not its events', async () => {

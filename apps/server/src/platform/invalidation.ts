@@ -3,10 +3,13 @@
  * which users have new events for their live streams (ids only: the events are read from the
  * database), through
  * PostgreSQL LISTEN/NOTIFY, so instances behind a load balancer need nothing but the database.
- * A publisher applies the change to its own caches at once, before the database round trip. While
- * the listening connection is down, subscribers are told to drop everything (they may have missed
- * events), and the short TTL of local-cache.ts bounds the rest.
+ * A publisher applies the change to its own caches at once, before the database round trip, and
+ * returns once every listening instance has confirmed it applied it too (or after `ackWaitMs`), so
+ * a logout's answer comes after every instance refuses the token (ADR 030). While the listening connection
+ * is down, subscribers are told to drop everything (they may have missed events), and the short
+ * TTL of local-cache.ts bounds the rest.
  */
+import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 
 export type Invalidation =
@@ -29,6 +32,8 @@ export interface InvalidationBus {
 }
 
 const CHANNEL = 'portal_invalidate';
+/** The listening connections' application_name: how a publisher counts the instances to hear from. */
+const LISTENER = 'portal-invalidation';
 
 function parse(payload: string | undefined): Invalidation | null {
   try {
@@ -48,19 +53,33 @@ export function createInvalidationBus(
   pool: pg.Pool,
   onError: (err: unknown) => void = () => {},
   retryMs = 1_000,
+  ackWaitMs = 1_000,
 ): InvalidationBus {
   const subscribers: ((e: Invalidation) => void)[] = [];
   const deliver = (e: Invalidation) => subscribers.forEach((fn) => fn(e));
   let client: pg.Client | null = null;
+  let listening = false;
   let closed = false;
   let retry: NodeJS.Timeout | null = null;
+  // Publications waiting for the instances' confirmations: each notification carries `ask`, an id
+  // of this bus; every listener applies the event, then answers {"ack": ask} on the channel.
+  const self = randomBytes(6).toString('hex');
+  let sent = 0;
+  const waiting = new Map<string, { acks: number; need: number; done: () => void }>();
+  const acked = (ask: string) => {
+    const w = waiting.get(ask);
+    if (w && ++w.acks >= w.need) w.done();
+  };
+  const stopWaiting = () => [...waiting.values()].forEach((w) => w.done());
 
   async function listen(): Promise<void> {
     if (closed) return;
-    const c = new pg.Client(pool.options);
+    const c = new pg.Client({ ...pool.options, application_name: LISTENER });
     const lost = (err?: unknown) => {
       if (client !== c) return;
       client = null;
+      listening = false;
+      stopWaiting();
       if (err) onError(err);
       deliver({ kind: 'all' });
       c.end().catch(() => undefined);
@@ -69,13 +88,26 @@ export function createInvalidationBus(
     c.on('error', lost);
     c.on('end', () => lost());
     c.on('notification', (msg) => {
-      const e = msg.channel === CHANNEL ? parse(msg.payload) : null;
-      if (e) deliver(e);
+      if (msg.channel !== CHANNEL) return;
+      if (msg.payload?.startsWith('{"ack":')) {
+        const { ack } = JSON.parse(msg.payload) as { ack?: unknown };
+        if (typeof ack === 'string') acked(ack);
+        return;
+      }
+      const e = parse(msg.payload);
+      if (!e) return;
+      const { ask, ...event } = e as Invalidation & { ask?: unknown };
+      deliver(event as Invalidation);
+      if (typeof ask !== 'string') return;
+      // Applied: the publisher may answer. Its own listener confirms without a round trip.
+      if (ask.startsWith(`${self}:`)) acked(ask);
+      else pool.query('SELECT pg_notify($1, $2)', [CHANNEL, JSON.stringify({ ack: ask })]).catch(onError);
     });
     client = c;
     try {
       await c.connect();
       await c.query(`LISTEN ${CHANNEL}`);
+      if (client === c) listening = true;
     } catch (err) {
       lost(err);
     }
@@ -85,7 +117,39 @@ export function createInvalidationBus(
   return {
     async publish(event) {
       deliver(event);
-      await pool.query('SELECT pg_notify($1, $2)', [CHANNEL, JSON.stringify(event)]);
+      // Live-stream news changes no cached state: it is not worth a wait for every instance.
+      if (!listening || event.kind === 'events') {
+        await pool.query('SELECT pg_notify($1, $2)', [CHANNEL, JSON.stringify(event)]);
+        return;
+      }
+      const ask = `${self}:${++sent}`;
+      let done = () => {};
+      const confirmed = new Promise<void>((resolve) => {
+        const timer = setTimeout(() => done(), ackWaitMs);
+        done = () => {
+          clearTimeout(timer);
+          waiting.delete(ask);
+          resolve();
+        };
+      });
+      // Counted with the notification: the instances listening when it was sent (this one too).
+      waiting.set(ask, { acks: 0, need: Number.POSITIVE_INFINITY, done });
+      try {
+        const { rows } = await pool.query<{ listeners: number }>(
+          `SELECT pg_notify($1, $2), (SELECT count(*) FROM pg_stat_activity
+             WHERE datname = current_database() AND application_name = $3)::int AS listeners`,
+          [CHANNEL, JSON.stringify({ ...event, ask }), LISTENER],
+        );
+        const w = waiting.get(ask);
+        if (w) {
+          w.need = rows[0]!.listeners;
+          if (w.acks >= w.need) w.done();
+        }
+      } catch (err) {
+        done();
+        throw err;
+      }
+      await confirmed;
     },
     subscribe(fn) {
       subscribers.push(fn);
@@ -93,6 +157,8 @@ export function createInvalidationBus(
     async close() {
       closed = true;
       if (retry) clearTimeout(retry);
+      listening = false;
+      stopWaiting();
       const c = client;
       client = null;
       await c?.end().catch(() => undefined);
