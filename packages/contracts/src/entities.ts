@@ -257,6 +257,8 @@ export const UserInfo = Type.Object({
   groupName: Nullable(Type.String()),
   tenantId: Type.String(),
   tenantCode: Type.String(),
+  /** Ours (issue 20): the park's name, in the request's language. */
+  tenantName: Type.String(),
   image: Nullable(Type.String()),
   defaultApplyCode: Nullable(Type.String()),
   defaultApplyId: Nullable(Type.String()),

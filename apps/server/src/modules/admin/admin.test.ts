@@ -250,6 +250,11 @@ describe('the operators API', () => {
     expect(statusOf(created)).toBe(200);
     const theirs = await ctx.login('north', 'Harbour#2026x', 'north-park');
     expect(statusOf(await ctx.call({ url: '/api/admin/users', token: theirs }))).toBe(200);
+    // Its users see the park by its name, in their language.
+    for (const [lang, name] of [['', '北区园区'], ['?language=eng', 'North Park']]) {
+      const info = data(await ctx.call({ url: `/api/front/member/front/infoV2${lang}`, token: theirs }));
+      expect(info).toMatchObject({ tenantCode: 'north-park', tenantName: name });
+    }
     const users = data(await ctx.call({ url: '/api/admin/users?tenant=north-park', token: platform })) as {
       total: number;
     };

@@ -29,6 +29,8 @@ export function createMembersRepository(db: Db) {
           userId: users.id,
           tenantId: users.tenantId,
           tenantCode: tenants.code,
+          tenantName: tenants.name,
+          tenantTranslations: tenants.translations,
           image: users.image,
           homeUri: users.homeUri,
           groupId: group.id,

@@ -58,6 +58,7 @@ export function createMembersService({ repo, bus, cacheMs }: MembersServiceDeps)
             : localized(lang, { name: row.groupName, translations: row.groupTranslations }, 'name'),
         tenantId: String(row.tenantId),
         tenantCode: row.tenantCode,
+        tenantName: localized(lang, { name: row.tenantName, translations: row.tenantTranslations }, 'name'),
         image: row.image,
         defaultApplyCode: row.defaultApplyCode,
         defaultApplyId: str(row.defaultApplyId),

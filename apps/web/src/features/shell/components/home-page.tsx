@@ -24,7 +24,9 @@ export function HomePage() {
       <Card className="home-hero" variant="borderless">
         <h3 className="shell-title shell-title-3">{t('shell.welcome', { name: userInfo?.name ?? '' })}</h3>
         <Descriptions column={{ xs: 1, sm: 2 }} size="small">
-          <Descriptions.Item label={t('shell.tenant')}>{userInfo?.tenantCode}</Descriptions.Item>
+          <Descriptions.Item label={t('shell.tenant')}>
+            {userInfo?.tenantName ?? userInfo?.tenantCode}
+          </Descriptions.Item>
           <Descriptions.Item label={t('shell.group')}>{userInfo?.groupName ?? '-'}</Descriptions.Item>
         </Descriptions>
       </Card>
