@@ -64,6 +64,8 @@ addMessages('admin', {
       disableDone: '已停用',
       enableDone: '已启用',
       unlockDone: '已解锁',
+      you: '你',
+      selfHint: '请在个人设置中修改',
     },
     roles: {
       roles: '角色',
@@ -376,6 +378,8 @@ addMessages('admin', {
       disableDone: 'Disabled',
       enableDone: 'Enabled',
       unlockDone: 'Unlocked',
+      you: 'You',
+      selfHint: 'Change it in your own settings',
     },
     roles: {
       roles: 'Roles',

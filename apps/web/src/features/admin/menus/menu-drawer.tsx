@@ -1,5 +1,5 @@
 /** A menu entry's form: a new one (at the top or under a parent) or an edited one. */
-import { MENU_PATH, type AdminMenu, type AdminNamed, type MenuCreate, type MenuPatch } from '@portal/contracts';
+import { MENU_PATH, MenuCreate, type AdminMenu, type AdminNamed, type MenuPatch } from '@portal/contracts';
 import { AutoComplete, Form, Input, Select, Switch } from 'antd';
 import { useEffect } from 'react';
 import { useTranslation } from '../../../lib/i18n';
@@ -9,9 +9,15 @@ import { RolesSelect } from '../components/pickers';
 import { maxLength, pattern, requiredText } from '../components/rules';
 
 const MENUS = '/api/admin/menus';
-const NAME = '^[A-Za-z][A-Za-z0-9_-]{0,63}$';
-const COMPONENT = '^[A-Za-z0-9/_-]{0,100}$';
-const ICON = '^[A-Za-z0-9-]{0,64}$';
+
+/** A field's pattern in the contracts' MenuCreate schema (inside a nullable union too). */
+function patternOf(field: string): string {
+  const schema = (MenuCreate.properties as Record<string, { pattern?: string; anyOf?: { pattern?: string }[] }>)[field];
+  return schema?.pattern ?? schema?.anyOf?.find((s) => s.pattern)?.pattern ?? '';
+}
+const NAME = patternOf('name');
+const COMPONENT = patternOf('component');
+const ICON = patternOf('icon');
 
 /** Components the portal knows (spec §2 and the business pages); any other may be typed. */
 const COMPONENTS = [

@@ -20,6 +20,7 @@ import { Button, Empty, Skeleton, Space, Tag, Tree, type TreeDataNode, type Tree
 import { useMemo, useRef, useState } from 'react';
 import { toast } from '../../../lib/feedback';
 import { useTranslation } from '../../../lib/i18n';
+import { useSession } from '../../../lib/session';
 import { adminCall, idPath, patch, post, remove, useAdminQuery, useChange } from '../api/admin';
 import { useScope } from '../api/scope';
 import { ConsolePage, Failed, Toolbar, useConfirm } from '../components/console';
@@ -43,6 +44,7 @@ export function MenusPage() {
   const { busy, run } = useChange();
   const { confirm, holder } = useConfirm();
   const tenant = useScope((s) => s.tenant);
+  const ownTenant = useSession((s) => s.userInfo?.tenantCode);
   const file = useRef<HTMLInputElement>(null);
   const [exporting, setExporting] = useState(false);
   const selected = selectedId ? (places.get(selectedId)?.node ?? null) : null;
@@ -94,7 +96,7 @@ export function MenusPage() {
     const blob = new Blob([JSON.stringify(data, null, 2)], { type: 'application/json' });
     const a = document.createElement('a');
     a.href = URL.createObjectURL(blob);
-    a.download = `menus-${tenant?.code ?? 'tenant'}.json`;
+    a.download = `menus-${tenant?.code ?? ownTenant ?? 'tenant'}.json`;
     a.click();
     setTimeout(() => URL.revokeObjectURL(a.href), 1000);
   }

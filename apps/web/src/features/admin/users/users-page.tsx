@@ -10,6 +10,7 @@ import type { ColumnsType } from 'antd/es/table';
 import { useState } from 'react';
 import { useTranslation } from '../../../lib/i18n';
 import { usePaging } from '../../../lib/paging';
+import { useSession } from '../../../lib/session';
 import { idPath, post, useChange, usePaged } from '../api/admin';
 import {
   ConsolePage,
@@ -44,6 +45,7 @@ export function UsersPage() {
   const [dialog, setDialog] = useState<Dialog>(null);
   const { run } = useChange();
   const { confirm, holder } = useConfirm();
+  const me = useSession((st) => st.userInfo?.userId);
   const close = () => setDialog(null);
 
   const act = (user: AdminUser, action: 'disable' | 'enable' | 'unlock') => {
@@ -73,7 +75,16 @@ export function UsersPage() {
   };
 
   const columns: ColumnsType<AdminUser> = [
-    { title: t('admin.users.username'), dataIndex: 'username' },
+    {
+      title: t('admin.users.username'),
+      dataIndex: 'username',
+      render: (v: string, u) => (
+        <>
+          {v}
+          {u.id === me ? <Tag className="admin-self-tag">{t('admin.users.you')}</Tag> : null}
+        </>
+      ),
+    },
     { title: t('admin.users.name'), key: 'name', render: (_, u) => <Named name={u.name} en={u.nameEn} /> },
     { title: t('admin.users.mobile'), dataIndex: 'mobile', render: (v: string | null) => v ?? '-' },
     {
@@ -103,18 +114,22 @@ export function UsersPage() {
       title: t('admin.actions'),
       key: 'actions',
       fixed: 'right',
-      render: (_, u) => (
-        <Space size={0}>
-          <Button type="link" size="small" onClick={() => setDialog({ kind: 'edit', user: u })}>
-            {t('admin.edit')}
-          </Button>
-          <Dropdown trigger={['click']} menu={{ items: more(u), onClick: ({ key }) => onMore(u, key) }}>
-            <Button type="link" size="small" aria-label={t('admin.moreFor', { name: u.username })}>
-              {t('admin.more')} <DownOutlined />
+      render: (_, u) =>
+        // The server refuses every change to one's own account (a slip would lock one out).
+        u.id === me ? (
+          <span className="admin-secondary admin-self">{t('admin.users.selfHint')}</span>
+        ) : (
+          <Space size={0}>
+            <Button type="link" size="small" onClick={() => setDialog({ kind: 'edit', user: u })}>
+              {t('admin.edit')}
             </Button>
-          </Dropdown>
-        </Space>
-      ),
+            <Dropdown trigger={['click']} menu={{ items: more(u), onClick: ({ key }) => onMore(u, key) }}>
+              <Button type="link" size="small" aria-label={t('admin.moreFor', { name: u.username })}>
+                {t('admin.more')} <DownOutlined />
+              </Button>
+            </Dropdown>
+          </Space>
+        ),
     },
   ];
 
