@@ -5,6 +5,16 @@
  * in the platform tenant) acts on any tenant, named by the `tenant` query field of every call.
  */
 import { Type, type Static, type TSchema } from 'typebox';
+import {
+  MENU_PATH,
+  NAMED_CODE,
+  PERMISSION_CODE,
+  ROLE_CODE,
+  TENANT_CODE,
+  TENANT_SWITCHES,
+  USER_STATES,
+  type TenantSwitch,
+} from './admin-rules.js';
 import { RuntimeSwitches } from './runtime-config.js';
 
 const Id = Type.Union([Type.Integer(), Type.String({ maxLength: 64 })]);
@@ -14,9 +24,6 @@ const Text = (max = 255, min = 0) => Type.String({ minLength: min, maxLength: ma
 const Nullable = <T extends TSchema>(t: T) => Type.Union([Type.Null(), t]);
 /** An English name beside a Chinese one (ADR 020): empty or absent means the Chinese is shown. */
 const En = (max = 255) => Type.Optional(Text(max));
-
-/** The permission code of the operators' console (a tenant operator's current role holds it). */
-export const OPERATOR_PERMISSION = 'system:manage';
 
 /** Every admin call may name the tenant it acts on (platform operators only; others their own). */
 export const AdminTenantQuery = Type.Object({ tenant: Type.Optional(Text(32)) });
@@ -41,7 +48,6 @@ export type AdminIdParams = Static<typeof AdminIdParams>;
 const Ref = Type.Object({ id: Type.String(), name: Type.String() });
 
 // ---- Tenants (platform operators) -----------------------------------------------------------------
-export const TENANT_CODE = '^[a-z][a-z0-9-]{1,31}$';
 
 export const AdminTenant = Type.Object({
   id: Type.String(),
@@ -75,26 +81,6 @@ export const TenantPatch = Type.Object({
 export type TenantPatch = Static<typeof TenantPatch>;
 
 // ---- Per-tenant settings --------------------------------------------------------------------------
-/** The switches of spec §1 a tenant sets for itself; the rest belong to the installation. */
-export const TENANT_SWITCHES = [
-  'siteName',
-  'siteNameEn',
-  'logo',
-  'theme',
-  'apptheme',
-  'registerTheme',
-  'noticeEnabled',
-  'registerWithoutSms',
-  'notsms',
-  'workbenchEnabled',
-  'appSwitch',
-  'keepAlive',
-  'languageSwitch',
-  'homePortalLink',
-  'domianURL',
-  'defaultLocale',
-] as const satisfies readonly (keyof RuntimeSwitches)[];
-export type TenantSwitch = (typeof TENANT_SWITCHES)[number];
 
 /** A switch's schema as a request checks it: no default filled in, no note for the config loader. */
 const asSetting = (key: TenantSwitch) => {
@@ -126,7 +112,6 @@ export const LogoUploaded = Type.Object({ logo: Type.String() });
 export type LogoUploaded = Static<typeof LogoUploaded>;
 
 // ---- Users ----------------------------------------------------------------------------------------
-export const USER_STATES = ['active', 'disabled', 'locked'] as const;
 
 export const AdminUser = Type.Object({
   id: Type.String(),
@@ -188,7 +173,6 @@ export const AdminRole = Type.Object({
 });
 export type AdminRole = Static<typeof AdminRole>;
 
-export const ROLE_CODE = '^[a-z][a-z0-9_]{1,31}$';
 export const RoleInput = Type.Object({
   code: Type.String({ pattern: ROLE_CODE, maxLength: 32 }),
   title: Text(64, 1),
@@ -212,7 +196,6 @@ export const AdminPermission = Type.Object({
 });
 export type AdminPermission = Static<typeof AdminPermission>;
 
-export const PERMISSION_CODE = '^[A-Za-z][A-Za-z0-9_:.-]{0,63}$';
 export const PermissionInput = Type.Object({
   code: Type.String({ pattern: PERMISSION_CODE, maxLength: 64 }),
   describe: Text(100, 1),
@@ -241,7 +224,6 @@ export const AdminMenu = Type.Object({
 });
 export type AdminMenu = Static<typeof AdminMenu>;
 
-export const MENU_PATH = '^/[A-Za-z0-9/_:.-]{0,199}$';
 const MenuFields = {
   name: Type.String({ pattern: '^[A-Za-z][A-Za-z0-9_-]{0,63}$', maxLength: 64, examples: ['reports'] }),
   path: Type.String({ pattern: MENU_PATH, maxLength: 200, examples: ['/reports'] }),
@@ -325,7 +307,6 @@ export const AdminNamed = Type.Object({
   users: Type.Integer({ minimum: 0 }),
 });
 export type AdminNamed = Static<typeof AdminNamed>;
-export const NAMED_CODE = '^[A-Za-z][A-Za-z0-9_]{1,31}$';
 export const NamedInput = Type.Object({
   code: Type.String({ pattern: NAMED_CODE, maxLength: 32 }),
   name: Text(64, 1),

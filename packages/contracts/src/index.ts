@@ -10,3 +10,4 @@ export type * from './micro-host.js';
 export * from './page-builder.js';
 export * from './workbench.js';
 export * from './admin.js';
+export * from './admin-rules.js';

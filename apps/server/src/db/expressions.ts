@@ -17,3 +17,19 @@ export const totalRows = (): SQL.Aliased<number> => sql<number>`count(*) OVER ()
 
 /** A LIKE pattern containing `text` as typed (its wildcards escaped). */
 export const containing = (text: string): string => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+/** A row's English for `key` as stored in its translations (ADR 020), '' when it has none. */
+export const englishOf = (translations: AnyColumn | SQL, key: 'name' | 'title'): SQL<string> =>
+  sql<string>`coalesce(${translations}->'en'->>${key}, '')`;
+
+/**
+ * A name as a reader of `lang` sees it (ADR 020, as `localized` in platform/i18n.ts does for rows
+ * read whole): in English, the translation when there is one, else the name.
+ */
+export const nameIn = (
+  lang: 'zh' | 'en',
+  name: AnyColumn | SQL,
+  translations: AnyColumn | SQL,
+  key: 'name' | 'title',
+) =>
+  lang === 'en' ? sql<string>`coalesce(nullif(${translations}->'en'->>${key}, ''), ${name})` : sql<string>`${name}`;

@@ -131,6 +131,11 @@ describe('the operators API', () => {
     };
     expect(list.total).toBe(1);
     expect(list.records[0]!.roles.map((r) => r.name)).toEqual(['企业成员']);
+    // English mode means English data too (ADR 020).
+    const english = data(
+      await ctx.call({ url: '/api/admin/users?q=newcomer&language=eng', token: operator }),
+    ) as typeof list;
+    expect(english.records[0]!.roles.map((r) => r.name)).toEqual(['Enterprise member']);
   });
 
   it('reviews an enterprise: a refusal needs a reason, which its members then read', async () => {
@@ -251,7 +256,10 @@ describe('the operators API', () => {
     const theirs = await ctx.login('north', 'Harbour#2026x', 'north-park');
     expect(statusOf(await ctx.call({ url: '/api/admin/users', token: theirs }))).toBe(200);
     // Its users see the park by its name, in their language.
-    for (const [lang, name] of [['', '北区园区'], ['?language=eng', 'North Park']]) {
+    for (const [lang, name] of [
+      ['', '北区园区'],
+      ['?language=eng', 'North Park'],
+    ]) {
       const info = data(await ctx.call({ url: `/api/front/member/front/infoV2${lang}`, token: theirs }));
       expect(info).toMatchObject({ tenantCode: 'north-park', tenantName: name });
     }

@@ -9,7 +9,8 @@ import type {
   RoleInput,
   RolePatch,
 } from '@portal/contracts';
-import { and, eq, inArray, ne, sql, type AnyColumn } from 'drizzle-orm';
+import { and, eq, inArray, ne, sql } from 'drizzle-orm';
+import { englishOf } from '../../../db/expressions.js';
 import type { Db } from '../../../db/client.js';
 import {
   applications,
@@ -22,7 +23,6 @@ import {
   workbenches,
 } from '../../../db/schema.js';
 
-const en = (column: AnyColumn, key: 'title' | 'name') => sql<string>`coalesce(${column}->'en'->>${key}, '')`;
 const enOf = (key: 'title' | 'name', value: string | undefined) => (value ? { en: { [key]: value } } : {});
 
 /**
@@ -42,7 +42,7 @@ export function createAdminAccessRepository(db: Db) {
             id: sql<string>`${table.id}::text`,
             code: table.code,
             name: table.name,
-            nameEn: en(table.translations, 'name'),
+            nameEn: englishOf(table.translations, 'name'),
             users: sql<number>`(SELECT count(*) FROM ${holders} WHERE ${holderColumn} = ${table.id})`.mapWith(Number),
           })
           .from(table)
@@ -80,7 +80,7 @@ export function createAdminAccessRepository(db: Db) {
           id: sql<string>`${roles.id}::text`,
           code: roles.code,
           title: roles.title,
-          titleEn: en(roles.translations, 'title'),
+          titleEn: englishOf(roles.translations, 'title'),
           isDefault: roles.isDefault,
           users: sql<number>`(SELECT count(*) FROM ${userRoles} WHERE role_id = ${roles.id})`.mapWith(Number),
           permissionIds: sql<string[]>`coalesce((SELECT array_agg(permission_id::text ORDER BY permission_id)

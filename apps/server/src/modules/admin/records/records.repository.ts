@@ -8,7 +8,8 @@ import type {
 } from '@portal/contracts';
 import { and, desc, eq, gte, like, lte, sql } from 'drizzle-orm';
 import type { Db } from '../../../db/client.js';
-import { chinaTime, containing, totalRows } from '../../../db/expressions.js';
+import { chinaTime, containing, nameIn, totalRows } from '../../../db/expressions.js';
+import type { Lang } from '../../../platform/i18n.js';
 import { auditLog, enterpriseMembers, enterprises, smsOutbox, ssoServices, users } from '../../../db/schema.js';
 
 type Page = { page: number; limit: number };
@@ -28,11 +29,14 @@ const instant = (text: string, end: boolean) =>
  */
 export function createAdminRecordsRepository(db: Db) {
   return {
-    async enterprises(tenantId: number, f: Page & { q?: string | undefined; estatus?: number | undefined }) {
+    async enterprises(
+      tenantId: number,
+      f: Page & { q?: string | undefined; estatus?: number | undefined; lang: Lang },
+    ) {
       const rows = await db
         .select({
           id: sql<string>`${enterprises.id}::text`,
-          name: enterprises.name,
+          name: nameIn(f.lang, enterprises.name, enterprises.translations, 'name'),
           creditCode: enterprises.creditCode,
           contacts: enterprises.contacts,
           estatus: enterprises.estatus,
@@ -135,6 +139,7 @@ export function createAdminRecordsRepository(db: Db) {
         action?: string | undefined;
         from?: string | undefined;
         to?: string | undefined;
+        lang: Lang;
       },
     ) {
       const rows = await db
@@ -142,7 +147,8 @@ export function createAdminRecordsRepository(db: Db) {
           id: sql<string>`${auditLog.id}::text`,
           at: chinaTime(auditLog.at),
           actor: sql<AuditEntry['actor']>`CASE WHEN ${users.id} IS NULL THEN NULL
-            ELSE json_build_object('id', ${users.id}::text, 'username', ${users.username}, 'name', ${users.name}) END`,
+            ELSE json_build_object('id', ${users.id}::text, 'username', ${users.username},
+              'name', ${nameIn(f.lang, users.name, users.translations, 'name')}) END`,
           action: auditLog.action,
           detail: auditLog.detail,
           ip: auditLog.ip,

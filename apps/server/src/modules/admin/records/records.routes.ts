@@ -21,6 +21,7 @@ import { violatedConstraint } from '../../../db/violation.js';
 import { AppError, errors } from '../../../platform/errors.js';
 import { rowId } from '../../../platform/ids.js';
 import type { OperatorGate } from '../../../platform/operators.js';
+import { langOf } from '../../../platform/i18n.js';
 import { ok } from '../../../platform/reply.js';
 import type { AdminRecordsRepository } from './records.repository.js';
 
@@ -68,6 +69,7 @@ export const adminRecordsRoutes: FastifyPluginAsyncTypebox<{
           ...page(req.query),
           q: req.query.q?.trim() || undefined,
           estatus: req.query.estatus,
+          lang: langOf(req.query),
         }),
       );
     },
@@ -144,6 +146,7 @@ export const adminRecordsRoutes: FastifyPluginAsyncTypebox<{
           action: q.action?.trim() || undefined,
           from: q.from,
           to: q.to,
+          lang: langOf(q),
         }),
       );
     },

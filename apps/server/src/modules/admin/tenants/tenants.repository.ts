@@ -1,7 +1,7 @@
 import type { AdminTenant, AgreementEdit, TenantPatch } from '@portal/contracts';
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../../db/client.js';
-import { chinaTime, containing, totalRows } from '../../../db/expressions.js';
+import { chinaTime, containing, englishOf, totalRows } from '../../../db/expressions.js';
 import { insertTenant } from '../../../db/seed.js';
 import { registerAgreements, sessions, ssoSessions, tenants, users } from '../../../db/schema.js';
 
@@ -16,7 +16,7 @@ export function createAdminTenantsRepository(db: Db) {
           id: sql<string>`${tenants.id}::text`,
           code: tenants.code,
           name: tenants.name,
-          nameEn: sql<string>`coalesce(${tenants.translations}->'en'->>'name', '')`,
+          nameEn: englishOf(tenants.translations, 'name'),
           homeUrl: tenants.homeUrl,
           platform: tenants.platform,
           disabled: sql<boolean>`${tenants.disabledAt} IS NOT NULL`,

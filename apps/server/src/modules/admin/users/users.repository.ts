@@ -1,7 +1,8 @@
 import type { AdminUser, UserCreate, UserPatch } from '@portal/contracts';
 import { and, eq, inArray, isNull, notInArray, or, sql, type SQL } from 'drizzle-orm';
 import type { Db, Tx } from '../../../db/client.js';
-import { chinaTime, containing, totalRows } from '../../../db/expressions.js';
+import { chinaTime, containing, englishOf, nameIn, totalRows } from '../../../db/expressions.js';
+import type { Lang } from '../../../platform/i18n.js';
 import { enterpriseMembers, enterprises, roles, sessions, ssoSessions, userRoles, users } from '../../../db/schema.js';
 
 export interface UserFilter {
@@ -10,6 +11,8 @@ export interface UserFilter {
   state?: 'active' | 'disabled' | 'locked' | undefined;
   page: number;
   limit: number;
+  /** The language role and enterprise names are given in. */
+  lang: Lang;
 }
 
 export interface NewUser extends Omit<UserCreate, 'password' | 'roleIds' | 'enterpriseIds'> {
@@ -24,11 +27,13 @@ const locked = sql<boolean>`coalesce(${users.lockedUntil} > now(), false)`;
  * The user's roles and enterprises as `[{id, name}]`, ids as text (ADR 021). The outer row is named
  * `users.id` in full: Drizzle writes a column alone as `"id"`, which the subquery's own tables would take.
  */
-const rolesOf = sql<AdminUser['roles']>`coalesce((
-  SELECT json_agg(json_build_object('id', r.id::text, 'name', r.title) ORDER BY r.id)
+const rolesOf = (lang: Lang) => sql<AdminUser['roles']>`coalesce((
+  SELECT json_agg(json_build_object('id', r.id::text, 'name', ${nameIn(lang, sql`r.title`, sql`r.translations`, 'title')})
+    ORDER BY r.id)
   FROM ${userRoles} ur JOIN ${roles} r ON r.id = ur.role_id WHERE ur.user_id = users.id), '[]')`;
-const enterprisesOf = sql<AdminUser['enterprises']>`coalesce((
-  SELECT json_agg(json_build_object('id', e.id::text, 'name', e.name) ORDER BY e.name)
+const enterprisesOf = (lang: Lang) => sql<AdminUser['enterprises']>`coalesce((
+  SELECT json_agg(json_build_object('id', e.id::text, 'name', ${nameIn(lang, sql`e.name`, sql`e.translations`, 'name')})
+    ORDER BY e.name)
   FROM ${enterpriseMembers} m JOIN ${enterprises} e ON e.id = m.enterprise_id WHERE m.user_id = users.id), '[]')`;
 
 /**
@@ -95,14 +100,14 @@ export function createAdminUsersRepository(db: Db) {
           id: sql<string>`${users.id}::text`,
           username: users.username,
           name: users.name,
-          nameEn: sql<string>`coalesce(${users.translations}->'en'->>'name', '')`,
+          nameEn: englishOf(users.translations, 'name'),
           mobile: users.mobile,
           disabled: sql<boolean>`${users.disabledAt} IS NOT NULL`,
           locked,
           lastLoginAt: chinaTime(users.lastLoginAt),
           createdAt: chinaTime(users.createdAt),
-          roles: rolesOf,
-          enterprises: enterprisesOf,
+          roles: rolesOf(f.lang),
+          enterprises: enterprisesOf(f.lang),
           total: totalRows(),
         })
         .from(users)

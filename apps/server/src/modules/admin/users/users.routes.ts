@@ -22,6 +22,7 @@ import { optionalRowId, rowId } from '../../../platform/ids.js';
 import type { InvalidationBus } from '../../../platform/invalidation.js';
 import type { OperatorGate } from '../../../platform/operators.js';
 import type { PasswordDecryptor } from '../../../platform/password-transport.js';
+import { langOf } from '../../../platform/i18n.js';
 import { ok } from '../../../platform/reply.js';
 import type { AdminUsersRepository } from './users.repository.js';
 
@@ -93,6 +94,7 @@ export const adminUsersRoutes: FastifyPluginAsyncTypebox<AdminUsersDeps> = async
         state: q.state,
         page: q.page ?? 1,
         limit: q.limit ?? 20,
+        lang: langOf(q),
       });
       return ok(req, { records: rows, total });
     },
