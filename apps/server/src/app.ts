@@ -72,7 +72,13 @@ import { createRegistrationRepository } from './modules/registration/registratio
 import { checkOnlyUserRoutes, registrationRoutes } from './modules/registration/registration.routes.js';
 import { createRegistrationService } from './modules/registration/registration.service.js';
 import { createSsoRepository } from './modules/sso/sso.repository.js';
-import { PORTAL_SERVICE, findService } from './modules/sso/service-registry.js';
+import {
+  PORTAL_SERVICE,
+  findService,
+  parseService,
+  patternsOverlap,
+  resolvePattern,
+} from './modules/sso/service-registry.js';
 import { ssoApiRoutes, ssoRoutes } from './modules/sso/sso.routes.js';
 import { createLogoutPoster, createSsoService } from './modules/sso/sso.service.js';
 import {
@@ -432,7 +438,15 @@ export async function buildApp({ config, db, secrets, logger }: AppDeps) {
     });
     await api.register(adminAccessRoutes, { repo: createAdminAccessRepository(db), operatorOf, bus });
     await api.register(adminMenusRoutes, { repo: createAdminMenusRepository(db), operatorOf });
-    await api.register(adminRecordsRoutes, { repo: createAdminRecordsRepository(db), operatorOf });
+    await api.register(adminRecordsRoutes, {
+      repo: createAdminRecordsRepository(db),
+      operatorOf,
+      services: {
+        // A `*` would read as a wildcard to a person; the registry matches by path prefix (`/` at the end).
+        valid: (address) => parseService(address) !== null && !address.includes('*'),
+        clashes: (pattern, others) => others.some((other) => patternsOverlap(pattern, resolvePattern(other, portal))),
+      },
+    });
     await api.register(parkServicesRoutes, {
       park: createParkServicesService({ repo: createParkServicesRepository(db), guard, limiter }),
     });

@@ -15,7 +15,11 @@ export const ROLE_CODE = '^[a-z][a-z0-9_]{1,31}$';
 
 export const PERMISSION_CODE = '^[A-Za-z][A-Za-z0-9_:.-]{0,63}$';
 
-export const MENU_PATH = '^/[A-Za-z0-9/_:.-]{0,199}$';
+/**
+ * A menu entry's path: absolute, or relative to its parent's (spec §2); never `//` or a scheme
+ * (`javascript:`) first, never `..`; `:name` segments are route parameters.
+ */
+export const MENU_PATH = '^(?!//)(?![A-Za-z][A-Za-z0-9+.-]*:)(?!.*\\.\\.)[A-Za-z0-9/_:.-]{1,200}$';
 
 export const NAMED_CODE = '^[A-Za-z][A-Za-z0-9_]{1,31}$';
 

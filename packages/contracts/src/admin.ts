@@ -224,10 +224,11 @@ export const AdminMenu = Type.Object({
 });
 export type AdminMenu = Static<typeof AdminMenu>;
 
+const COMPONENT = '^[A-Za-z0-9/_-]{0,100}$';
 const MenuFields = {
   name: Type.String({ pattern: '^[A-Za-z][A-Za-z0-9_-]{0,63}$', maxLength: 64, examples: ['reports'] }),
   path: Type.String({ pattern: MENU_PATH, maxLength: 200, examples: ['/reports'] }),
-  component: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9/_-]{0,100}$', maxLength: 100 })),
+  component: Type.Optional(Type.String({ pattern: COMPONENT, maxLength: 100 })),
   title: Text(64, 1),
   titleEn: En(64),
   icon: Type.Optional(Nullable(Type.String({ pattern: '^[A-Za-z0-9-]{0,64}$', maxLength: 64 }))),
@@ -258,10 +259,17 @@ export interface MenuExportEntry {
   url?: string | null;
   hidden?: boolean;
   redirect?: string | null;
-  route?: string;
+  route?: '0' | '1';
   serviceType?: number;
   module?: string | null;
-  meta?: Record<string, unknown>;
+  meta?: {
+    internalOrExternal?: boolean;
+    keepAlive?: boolean;
+    isTabs?: boolean;
+    isSide?: boolean;
+    componentName?: string | null;
+    pageId?: string | null;
+  };
   application?: string | null;
   roles?: string[];
   children?: MenuExportEntry[];
@@ -270,19 +278,30 @@ export const MenuExportEntry = Type.Cyclic(
   {
     MenuExportEntry: Type.Object(
       {
-        name: Type.String({ maxLength: 64 }),
-        path: Type.String({ maxLength: 200 }),
-        component: Type.String({ maxLength: 100 }),
+        // The rules of an entry made one at a time (MenuFields): an import is no back door.
+        name: MenuFields.name,
+        path: MenuFields.path,
+        component: Type.String({ pattern: COMPONENT, maxLength: 100 }),
         title: Text(64, 1),
         titleEn: En(64),
-        icon: Type.Optional(Nullable(Text(64))),
+        icon: MenuFields.icon,
         url: Type.Optional(Nullable(Text(1024))),
         hidden: Type.Optional(Type.Boolean()),
-        redirect: Type.Optional(Nullable(Text(200))),
-        route: Type.Optional(Text(1)),
+        redirect: Type.Optional(Nullable(Type.String({ pattern: MENU_PATH, maxLength: 200 }))),
+        route: Type.Optional(Type.Union([Type.Literal('0'), Type.Literal('1')])),
         serviceType: Type.Optional(Type.Integer({ minimum: 0, maximum: 9 })),
-        module: Type.Optional(Nullable(Text(64))),
-        meta: Type.Optional(Type.Record(Type.String({ maxLength: 64 }), Type.Unknown(), { maxProperties: 30 })),
+        module: Type.Optional(Nullable(Type.String({ pattern: '^[a-z][a-z0-9-]{0,63}$', maxLength: 64 }))),
+        /** The entry's other flags (spec §2 meta); keys beyond these are dropped. */
+        meta: Type.Optional(
+          Type.Object({
+            internalOrExternal: Type.Optional(Type.Boolean()),
+            keepAlive: Type.Optional(Type.Boolean()),
+            isTabs: Type.Optional(Type.Boolean()),
+            isSide: Type.Optional(Type.Boolean()),
+            componentName: Type.Optional(Nullable(Type.String({ pattern: '^[A-Za-z][A-Za-z0-9_-]{0,63}$' }))),
+            pageId: Type.Optional(Nullable(Type.String({ pattern: '^[A-Za-z0-9_-]{1,64}$' }))),
+          }),
+        ),
         application: Type.Optional(Nullable(Text(64))),
         roles: Type.Optional(Type.Array(Text(64), { maxItems: 100 })),
         children: Type.Optional(Type.Array(Type.Ref('MenuExportEntry'), { maxItems: 500 })),
@@ -320,6 +339,7 @@ export type NamedPatch = Static<typeof NamedPatch>;
 export const AdminEnterprise = Type.Object({
   id: Type.String(),
   name: Type.String(),
+  nameEn: Type.String(),
   creditCode: Nullable(Type.String()),
   contacts: Nullable(Type.String()),
   estatus: Type.Integer({ minimum: 0, maximum: 2 }),
@@ -362,8 +382,8 @@ export const AdminSsoService = Type.Object({
 export type AdminSsoService = Static<typeof AdminSsoService>;
 const SsoFields = {
   name: Text(100, 1),
-  /** A whole-URL pattern: an exact URL, or one ending in `*` (everything under it). */
-  pattern: Type.String({ minLength: 1, maxLength: 1024, examples: ['https://erp.example.com/*'] }),
+  /** A whole http(s) URL: that address (any query), or, ending in `/`, every address below it. */
+  pattern: Type.String({ minLength: 1, maxLength: 1024, examples: ['https://erp.example.com/'] }),
   sysCode: Type.Optional(Nullable(Type.String({ pattern: NAMED_CODE, maxLength: 32 }))),
   entryUrl: Type.Optional(Nullable(Text(1024))),
   logoutUrl: Type.Optional(Nullable(Text(1024))),

@@ -40,8 +40,14 @@ function columnsOf(rows: Record<string, unknown>[]): string[] {
   return columns;
 }
 
-const csvCell = (text: string) =>
-  /[",\r\n]/.test(text) || /^\s|\s$/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+/**
+ * A CSV cell; one a spreadsheet would read as a formula (=, +, -, @, tab or return first: a
+ * self-registered username may be one) gets a leading apostrophe, as OWASP advises.
+ */
+const csvCell = (raw: string) => {
+  const text = /^[=+\-@\t\r]/.test(raw) ? `'${raw}` : raw;
+  return /[",\r\n]/.test(text) || /^\s|\s$/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+};
 
 export function toCsv(rows: Record<string, unknown>[], columns = columnsOf(rows)): string {
   const lines = [columns.map(csvCell).join(',')];

@@ -68,6 +68,12 @@ describe('output', () => {
     expect(toCsv([], ['a'])).toBe('a\n');
   });
 
+  it('keeps a cell a spreadsheet would run as a formula from being one', () => {
+    expect(toCsv([{ u: '=HYPERLINK("x")' }, { u: '@sum' }, { u: 'plain' }])).toBe(
+      'u\n"\'=HYPERLINK(""x"")"\n\'@sum\nplain\n',
+    );
+  });
+
   it('aligns a table, wide characters counted twice', () => {
     expect(displayWidth('园区a')).toBe(5);
     expect(

@@ -502,23 +502,23 @@ export async function seedDemo(
       await ensurePlatform(tx, opts.passwordHash);
       return { result: 'created' };
     }
-    let added = await ensurePlatform(tx, opts.passwordHash);
-    added += await topUpDemo(tx, existing[0]!.id, opts.devicesFile);
+    // No platform tenant is added to an installation that exists: its operator, with the demo's
+    // well-known password, would administer every tenant there.
+    let added = await topUpDemo(tx, existing[0]!.id, opts.devicesFile);
     if (opts.filesDir) added += await attachDemoFiles(tx, existing[0]!.id, opts.filesDir);
     return added > 0 ? { result: 'updated', added } : { result: 'unchanged' };
   });
 }
 
-/** The demo's platform tenant, unless there is a platform tenant already. */
-async function ensurePlatform(tx: Tx, passwordHash: string): Promise<number> {
+/** The demo's platform tenant, made with a new demo only, unless there is a platform tenant already. */
+async function ensurePlatform(tx: Tx, passwordHash: string): Promise<void> {
   const [any] = await tx.select({ id: s.tenants.id }).from(s.tenants).where(eq(s.tenants.platform, true));
-  if (any) return 0;
+  if (any) return;
   await insertTenant(
     tx,
     { ...DEMO_PLATFORM, platform: true },
     { username: 'platform', name: '平台管理员', passwordHash },
   );
-  return 1;
 }
 
 /** The demo notices' attachments, by the notice's Chinese title: a file name and its text. */

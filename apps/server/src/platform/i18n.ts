@@ -239,9 +239,27 @@ const messages = {
   platformOnly: { zh: '仅平台运营人员可管理租户', en: 'Only platform operators may administer tenants' },
   tenantTaken: { zh: '该租户编码已被使用', en: 'This tenant code is already in use' },
   logoInvalid: {
-    zh: '标志须为 PNG 或 JPEG 图片，或以 https:// 开头的地址',
-    en: 'The logo must be a PNG or JPEG image, or an address starting with https://',
+    zh: '标志须为上传的 PNG 或 JPEG 图片',
+    en: 'The logo must be an uploaded PNG or JPEG image',
   },
+  homeUrlInvalid: {
+    zh: '园区首页地址须以 http:// 或 https:// 开头',
+    en: 'The park home address must start with http:// or https://',
+  },
+  serviceAddressInvalid: {
+    zh: '服务地址须为完整的 http(s) 地址（以 / 结尾时包括其下所有地址）',
+    en: 'A service address must be a whole http(s) address (ending in / covers everything below it)',
+  },
+  servicePatternTaken: {
+    zh: '该地址已登记在其他租户下，同一地址只能属于一个租户',
+    en: 'This address is registered by another tenant; an address belongs to one tenant only',
+  },
+  operatorCodeFixed: {
+    zh: '系统管理权限必须保持生效，其类型和状态不能修改',
+    en: 'The system management code stays enforced: its type and status cannot change',
+  },
+  registrationClosed: { zh: '该园区暂不开放注册', en: 'This park does not take registrations' },
+  timeInvalid: { zh: '时间格式不正确或不存在', en: 'The time is not valid' },
   codeTaken: { zh: '该编码已被使用', en: 'This code is already in use' },
   reviewReasonRequired: { zh: '请填写未通过的原因', en: 'Please give the reason it did not pass' },
   menuCycle: {

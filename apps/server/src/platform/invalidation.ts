@@ -74,7 +74,7 @@ export function createInvalidationBus(
 
   async function listen(): Promise<void> {
     if (closed) return;
-    const c = new pg.Client({ ...pool.options, application_name: LISTENER });
+    const c = new pg.Client({ ...pool.options, application_name: LISTENER, keepAlive: true });
     const lost = (err?: unknown) => {
       if (client !== c) return;
       client = null;
@@ -101,11 +101,16 @@ export function createInvalidationBus(
       if (typeof ask !== 'string') return;
       // Applied: the publisher may answer. Its own listener confirms without a round trip.
       if (ask.startsWith(`${self}:`)) acked(ask);
-      else pool.query('SELECT pg_notify($1, $2)', [CHANNEL, JSON.stringify({ ack: ask })]).catch(onError);
+      // On this connection, not the pool's: a busy pool would hold every publisher's answer back.
+      else c.query('SELECT pg_notify($1, $2)', [CHANNEL, JSON.stringify({ ack: ask })]).catch(onError);
     });
     client = c;
     try {
       await c.connect();
+      // A listener whose instance vanished without closing its connection is counted by every
+      // publisher (and waited for, up to ackWaitMs) until PostgreSQL notices: let it notice in a
+      // minute, not the operating system's two hours.
+      await c.query('SET tcp_keepalives_idle = 30; SET tcp_keepalives_interval = 10; SET tcp_keepalives_count = 3');
       await c.query(`LISTEN ${CHANNEL}`);
       if (client === c) listening = true;
     } catch (err) {

@@ -38,9 +38,12 @@ export function createTenantSettings(db: Db, runtime: RuntimeConfig, bus: Invali
   const read = async (key: string, where: ReturnType<typeof eq>): Promise<RuntimeConfig> => {
     const hit = cache.get(key);
     if (hit) return hit;
+    const version = cache.version;
     const [row] = await db.select({ settings: tenants.settings }).from(tenants).where(where);
     const config = { ...runtime, ...tenantOwn(row?.settings) };
-    cache.set(key, config);
+    // Not kept when a change was announced meanwhile; an unknown tenant is not kept at all, so
+    // made-up codes cannot crowd the real ones out.
+    if (row) cache.set(key, config, { version });
     return config;
   };
   return {

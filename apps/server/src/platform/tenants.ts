@@ -5,7 +5,7 @@
  * code is a 400 租户不存在 where the tenant's id is needed, and never the default tenant.
  */
 import { cleanTenantCode, ResultCode } from '@portal/contracts';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
 import { tenants } from '../db/schema.js';
 import { AppError } from './errors.js';
@@ -18,6 +18,11 @@ export interface Tenants {
   codeOf(raw: string | null | undefined): string;
   /** The id of the tenant a request means; 400 租户不存在 for an unknown code. */
   idOf(raw: string | null | undefined): Promise<number>;
+  /**
+   * As idOf, for a tenant anyone may register in (issue 20): not the platform tenant, whose users
+   * are its operators, and not a disabled one (400 该园区暂不开放注册).
+   */
+  registrableIdOf(raw: string | null | undefined): Promise<number>;
 }
 
 /**
@@ -29,16 +34,24 @@ export const tenantInQuery = (q: { tc?: string; tenantCode?: string }): string |
 
 export function createTenants(db: Db, defaultCode: string): Tenants {
   const codeOf = (raw: string | null | undefined) => cleanTenantCode(raw) ?? defaultCode;
+  const find = async (raw: string | null | undefined) => {
+    const [row] = await db
+      .select({ id: tenants.id, platform: tenants.platform, disabled: sql<boolean>`${tenants.disabledAt} IS NOT NULL` })
+      .from(tenants)
+      .where(eq(tenants.code, codeOf(raw)));
+    if (!row) throw new AppError(ResultCode.BAD_REQUEST, 'tenantUnknown');
+    return row;
+  };
   return {
     defaultCode,
     named: cleanTenantCode,
     codeOf,
     async idOf(raw) {
-      const [row] = await db
-        .select({ id: tenants.id })
-        .from(tenants)
-        .where(eq(tenants.code, codeOf(raw)));
-      if (!row) throw new AppError(ResultCode.BAD_REQUEST, 'tenantUnknown');
+      return (await find(raw)).id;
+    },
+    async registrableIdOf(raw) {
+      const row = await find(raw);
+      if (row.platform || row.disabled) throw new AppError(ResultCode.BAD_REQUEST, 'registrationClosed');
       return row.id;
     },
   };

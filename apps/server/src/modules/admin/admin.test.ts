@@ -178,7 +178,7 @@ describe('the operators API', () => {
       name: string;
     }[];
     const count = await ctx.call({ url: '/api/admin/menus/import', body: exported, token: operator });
-    expect(statusOf(count)).toBe(200);
+    expect(statusOf(count), count.body).toBe(200);
     expect(data(count)).toBe(before.length);
     expect(data(await ctx.call({ url: '/api/admin/menus/export', token: operator }))).toEqual(exported);
 
@@ -284,6 +284,64 @@ describe('the operators API', () => {
     expect(statusOf(disabled)).toBe(200);
     expect((await ctx.call({ url: '/api/admin/users', token: theirs })).statusCode).toBe(401);
     await expect(ctx.login('north', 'Harbour#2026x', 'north-park')).rejects.toThrow(/login failed/);
+  });
+
+  it('keeps a service address to one tenant, the operator code enforced, and the platform closed to sign-ups', async () => {
+    const platform = await ctx.login('platform', DEMO_PASSWORD, 'platform');
+    const service = { name: 'ERP', pattern: 'https://erp.demo-park.example.com/' };
+    expect(statusOf(await ctx.call({ url: '/api/admin/sso-services', body: service, token: operator }))).toBe(200);
+    // Another tenant may not take the same addresses, nor any above or below them.
+    for (const pattern of ['https://erp.demo-park.example.com/', 'https://erp.demo-park.example.com/app/login']) {
+      const taken = await ctx.call({
+        url: '/api/admin/sso-services?tenant=platform',
+        body: { name: 'ERP', pattern },
+        token: platform,
+      });
+      expect(taken.statusCode, pattern).toBe(409);
+    }
+    for (const pattern of ['https://erp.example.com/*', 'javascript:alert(1)', '{PORTAL}']) {
+      const bad = await ctx.call({ url: '/api/admin/sso-services', body: { name: 'x', pattern }, token: operator });
+      expect(bad.statusCode, pattern).toBe(400);
+    }
+    const perms = data(await ctx.call({ url: '/api/admin/permissions', token: operator })) as {
+      id: string;
+      code: string;
+    }[];
+    const manage = perms.find((p) => p.code === 'system:manage')!;
+    const opened = await ctx.call({
+      method: 'PATCH',
+      url: `/api/admin/permissions/${manage.id}`,
+      body: { status: 0 },
+      token: operator,
+    });
+    expect(opened.statusCode).toBe(400);
+    const sms = await ctx.call({
+      url: '/api/front/member/sendPhoneCode',
+      body: { phone: '13912340000', type: 2, tenantCode: 'platform', imageCode: '8888' },
+    });
+    expect((sms.json() as { message: string }).message).toBe('该园区暂不开放注册');
+    for (const from of ['2026-02-30', '2026-01-01T25:00Z']) {
+      const res = await ctx.call({ url: `/api/admin/audit?from=${encodeURIComponent(from)}`, token: operator });
+      expect(res.statusCode, from).toBe(400);
+    }
+  });
+
+  it('moves menu entries concurrently without a server error', async () => {
+    const menus = data(await ctx.call({ url: '/api/admin/menus', token: operator })) as {
+      id: string;
+      parentId: string | null;
+    }[];
+    const top = menus.filter((m) => m.parentId === null).slice(0, 6);
+    const answers = await Promise.all(
+      top.map((m, i) =>
+        ctx.call({
+          url: `/api/admin/menus/${m.id}/move`,
+          body: { parentId: null, index: (i * 3) % 6 },
+          token: operator,
+        }),
+      ),
+    );
+    expect(answers.map((a) => a.statusCode)).toEqual(top.map(() => 200));
   });
 
   it('writes every change to the audit log, secrets taken out, and reads it back filtered', async () => {

@@ -14,6 +14,7 @@ import {
   enterprises,
   roles,
   sessions,
+  tenants,
   userApplications,
   userRoles,
   users,
@@ -106,8 +107,11 @@ const RECORD_FAILURE = named(
 const OPEN_SESSION = named(
   'auth_open_session',
   `WITH u AS (
-     SELECT id, tenant_id, mobile, default_role_id, default_application_id, default_workbench_id, default_enterprise_id
-     FROM users WHERE id = $1),
+     SELECT u.id, u.tenant_id, u.mobile, u.default_role_id, u.default_application_id, u.default_workbench_id,
+            u.default_enterprise_id
+     FROM users u JOIN tenants t ON t.id = u.tenant_id
+     WHERE u.id = $1 AND u.disabled_at IS NULL AND t.disabled_at IS NULL
+     FOR NO KEY UPDATE OF u FOR SHARE OF t),
    inv AS (
      UPDATE enterprise_invitations i SET joined_at = now(), joined_user_id = u.id
      FROM u WHERE i.tenant_id = u.tenant_id AND i.mobile = u.mobile
@@ -251,8 +255,11 @@ export function createAuthRepository(db: Db, relaxed: pg.Pool) {
       ]);
     },
 
-    /** Opens a session; returns its id, tenant and expiry in seconds since the epoch. */
-    async openSession(s: NewSession): Promise<{ id: string; tenantId: number; expiresAt: number }> {
+    /**
+     * Opens a session: its id, tenant and expiry in seconds since the epoch; null when the user or the tenant was disabled meanwhile (the statement waits
+     * for an operator's disable in progress, then reads the user again: no session outlives it).
+     */
+    async openSession(s: NewSession): Promise<{ id: string; tenantId: number; expiresAt: number } | null> {
       const { rows } = await OPEN_SESSION(relaxed, [
         s.userId,
         s.ip,
@@ -260,8 +267,8 @@ export function createAuthRepository(db: Db, relaxed: pg.Pool) {
         s.ttlHours,
         s.serviceTicket,
       ]);
-      const r = rows[0] as { id: string; tenantId: string; expiresAt: string };
-      return { id: r.id, tenantId: Number(r.tenantId), expiresAt: Number(r.expiresAt) };
+      const r = rows[0] as { id: string; tenantId: string; expiresAt: string } | undefined;
+      return r ? { id: r.id, tenantId: Number(r.tenantId), expiresAt: Number(r.expiresAt) } : null;
     },
 
     /**
@@ -286,6 +293,15 @@ export function createAuthRepository(db: Db, relaxed: pg.Pool) {
           .where(and(eq(sessions.id, sessionId), isNull(sessions.revokedAt), gt(sessions.expiresAt, sql`now()`)))
           .for('update');
         if (!old) return null;
+        // The user and tenant must still be enabled; holding them shared until commit, an
+        // operator's disable (or role change) waits for this switch and then ends the new session too.
+        const [enabled] = await tx
+          .select({ id: users.id })
+          .from(users)
+          .innerJoin(tenants, eq(tenants.id, users.tenantId))
+          .where(and(eq(users.id, old.userId), isNull(users.disabledAt), isNull(tenants.disabledAt)))
+          .for('share');
+        if (!enabled) return null;
         // Each target must be held by the user in the session's tenant; the first that is not is named.
         const held: Record<keyof SwitchTarget, (id: number) => Promise<unknown[]>> = {
           roleId: (id) =>

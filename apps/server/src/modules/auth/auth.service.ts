@@ -123,6 +123,8 @@ export function createAuthService(deps: AuthServiceDeps) {
       ttlHours: deps.sessionTtlHours,
       serviceTicket: ticket,
     });
+    // Disabled between the password check and now: refused as any failed login is.
+    if (!session) throw loginFailed();
     return issueToken(session.id, userId, session.expiresAt);
   }
 

@@ -260,6 +260,7 @@ describe('tenant isolation', () => {
       groupName: '远山贸易有限公司',
       tenantId: String(other.tenantId),
       tenantCode: 'other',
+      tenantName: '其他园区',
       image: null,
       defaultApplyCode: 'ENT_SERVICE',
       defaultApplyId: expect.stringMatching(/^\d+$/),

@@ -36,7 +36,7 @@ export interface RegistrationDeps {
    */
   isIndustryLeaf: (code: string) => Promise<boolean>;
   isRegion: (code: string) => Promise<boolean>;
-  tenants: Pick<Tenants, 'idOf'>;
+  tenants: Pick<Tenants, 'idOf' | 'registrableIdOf'>;
   phonePattern: string;
 }
 
@@ -103,7 +103,7 @@ export function createRegistrationService(deps: RegistrationDeps) {
       if (isBlank(username)) throw bad('usernameRequired');
       // A company's first member signs in with the mobile number: nobody may take one as a name.
       if (isValidPhone(username, deps.phonePattern) && username !== input.mobile.trim()) throw bad('usernameIsMobile');
-      const tenantId = await deps.tenants.idOf(input.tenantCode);
+      const tenantId = await deps.tenants.registrableIdOf(input.tenantCode);
       const password = deps.decryptor.decrypt(input.password);
       const mobile = input.mobile.trim();
       await prove({ ...input, tenantId, username, password, mobile }, ip);
@@ -121,7 +121,7 @@ export function createRegistrationService(deps: RegistrationDeps) {
       ];
       const missing = required.find(([v]) => isBlank(v));
       if (missing) throw bad(missing[1]);
-      const tenantId = await deps.tenants.idOf(input.tenantCode);
+      const tenantId = await deps.tenants.registrableIdOf(input.tenantCode);
       if (!(await deps.isIndustryLeaf(input.industryCode.trim()))) throw bad('industryRequired');
       if (!(await deps.isRegion(input.country.trim()))) throw bad('regionRequired');
       const password = deps.decryptor.decrypt(input.password);

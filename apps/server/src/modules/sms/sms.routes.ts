@@ -11,7 +11,7 @@ export interface SmsRoutesOptions {
   sms: SmsService;
   /** The captcha the SMS request carries, spent whatever the outcome (wired by the app). */
   verifyHuman: (p: { number?: string | undefined; answer: string }) => Promise<boolean>;
-  tenants: Pick<Tenants, 'idOf'>;
+  tenants: Pick<Tenants, 'registrableIdOf'>;
   phonePattern: string;
 }
 
@@ -22,7 +22,8 @@ export interface SmsRoutesOptions {
 export const smsRoutes: FastifyPluginAsyncTypebox<SmsRoutesOptions> = async (app, opts) => {
   const send = async (req: FastifyRequest, input: SmsRequest) => {
     if (!isValidPhone(input.phone, opts.phonePattern)) throw new AppError(ResultCode.BAD_REQUEST, 'phoneInvalid');
-    const tenantId = await opts.tenants.idOf(input.tenantCode);
+    // Codes here are registration codes: only where one may register (not the platform tenant, not a disabled one).
+    const tenantId = await opts.tenants.registrableIdOf(input.tenantCode);
     if (!(await opts.verifyHuman({ number: input.number, answer: input.imageCode }))) {
       throw new AppError(ResultCode.BAD_REQUEST, 'humanCheckFailed');
     }

@@ -108,3 +108,22 @@ export function logoutTarget(service: RegisteredService, ticketService: string, 
   if (service.logoutUrl === PORTAL_SLO) return portal.slo;
   return service.logoutUrl ?? ticketService;
 }
+
+/**
+ * Whether two patterns (placeholders read) can match one URL: then a ticket for that URL could be
+ * issued in either tenant, and a CAS client, which learns only the username, could not tell whose
+ * user it is. A tenant's new pattern must overlap no other tenant's (issue 20).
+ */
+export function patternsOverlap(a: string, b: string): boolean {
+  let x: URL;
+  let y: URL;
+  try {
+    x = new URL(a);
+    y = new URL(b);
+  } catch {
+    return false;
+  }
+  if (x.protocol !== y.protocol || x.host !== y.host) return false;
+  const [p, q] = [x.pathname, y.pathname];
+  return p === q || (p.endsWith('/') && q.startsWith(p)) || (q.endsWith('/') && p.startsWith(q));
+}

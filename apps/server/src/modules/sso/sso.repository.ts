@@ -69,8 +69,13 @@ const TENANT_WITH_SERVICES = named(
 );
 const OPEN_SESSION = named(
   'sso_open_session',
-  `INSERT INTO sso_sessions (cookie_hash, tenant_id, user_id, expires_at)
-   VALUES ($1, $2, $3, now() + make_interval(secs => $4)) RETURNING id`,
+  // Only for a user and tenant still enabled, held until commit: an operator's disable waits, then
+  // ends this session too; a disable that came first leaves nothing to open.
+  `WITH enabled AS (
+     SELECT u.id FROM users u JOIN tenants t ON t.id = u.tenant_id
+     WHERE u.id = $3 AND u.disabled_at IS NULL AND t.disabled_at IS NULL FOR SHARE OF u, t)
+   INSERT INTO sso_sessions (cookie_hash, tenant_id, user_id, expires_at)
+   SELECT $1, $2, id, now() + make_interval(secs => $4) FROM enabled RETURNING id`,
 );
 // Touches the session and, when a ticket is given and the session is of that tenant, issues it:
 // the single sign-on step in one statement.
@@ -164,9 +169,15 @@ export function createSsoRepository(db: Db, relaxed: pg.Pool) {
         .orderBy(s.ssoServices.id);
     },
 
-    async openSession(cookieHash: string, tenantId: number, userId: number, maxSeconds: number): Promise<string> {
+    /** A new SSO session's id; null when the user or tenant was disabled meanwhile. */
+    async openSession(
+      cookieHash: string,
+      tenantId: number,
+      userId: number,
+      maxSeconds: number,
+    ): Promise<string | null> {
       const { rows } = await OPEN_SESSION(relaxed, [cookieHash, tenantId, userId, maxSeconds]);
-      return (rows[0] as { id: string }).id;
+      return (rows[0] as { id: string } | undefined)?.id ?? null;
     },
 
     /**

@@ -5,6 +5,8 @@
  * in (the portal login's rules, captcha and lockout).
  */
 import { randomBytes } from 'node:crypto';
+import { ResultCode } from '@portal/contracts';
+import { AppError } from '../../platform/errors.js';
 import { randomAlnum, sha256Hex } from '../../platform/hash.js';
 import { escapeMarkup } from '../../platform/html.js';
 import type { Credentials, VerifyCredentials } from '../../platform/credentials.js';
@@ -228,6 +230,8 @@ export function createSsoService(deps: SsoDeps) {
       if (previousCookie) await endSession(previousCookie);
       const cookie = newTicketGrantingCookie();
       const id = await repo.openSession(hashCookie(cookie), user.tenantId, user.userId, settings.sessionMaxSeconds);
+      // Disabled between the password check and now: refused as any failed login is.
+      if (!id) throw new AppError(ResultCode.LOGIN_FAILED, 'loginFailed');
       const session = { id, tenantId: user.tenantId, userId: user.userId };
       // Without a service the sign-on page itself says who is signed in.
       const signedIn = `/cas/login?${new URLSearchParams({ tenantCode: tenant.code })}`;

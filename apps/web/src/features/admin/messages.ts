@@ -185,7 +185,7 @@ addMessages('admin', {
       intro: '单点登录服务器只为这里登记的地址签发票据。',
       name: '名称',
       pattern: '服务地址',
-      patternHelp: '完整地址，或以 * 结尾表示其下所有地址；可用 {PORTAL} 代表门户地址',
+      patternHelp: '完整的 http(s) 地址；以 / 结尾时包括其下所有地址。同一地址只能属于一个租户',
       patternRequired: '请输入服务地址',
       addressInvalid: '请输入 http(s) 地址，或以 {PORTAL}、{PORTAL_SLO}、{SERVER} 开头的地址',
       sysCode: '系统编码',
@@ -228,7 +228,7 @@ addMessages('admin', {
       help: {
         siteName: '浏览器标题和页头显示的名称',
         siteNameEn: '英文界面显示的名称，留空显示中文名称',
-        logo: 'PNG 或 JPEG，最大 512 KB；或 https 地址',
+        logo: '上传 PNG 或 JPEG 图片，最大 512 KB',
         theme: '侧边菜单、顶部菜单或悬浮菜单',
         apptheme: '设置后优先于布局主题',
         registerTheme: '注册页的版式',
@@ -500,7 +500,8 @@ addMessages('admin', {
       intro: 'The sign-on server issues tickets only for the addresses registered here.',
       name: 'Name',
       pattern: 'Service address',
-      patternHelp: 'A whole address, or one ending in * for everything under it; {PORTAL} stands for the portal',
+      patternHelp:
+        'A whole http(s) address; ending in / covers everything below it. An address belongs to one tenant only',
       patternRequired: 'Enter a service address',
       addressInvalid: 'Enter an http(s) address, or one beginning with {PORTAL}, {PORTAL_SLO} or {SERVER}',
       sysCode: 'System code',
@@ -543,7 +544,7 @@ addMessages('admin', {
       help: {
         siteName: 'Shown in the browser title and the header',
         siteNameEn: 'Shown in English mode; empty shows the Chinese name',
-        logo: 'PNG or JPEG up to 512 KB, or an https address',
+        logo: 'Upload a PNG or JPEG image of up to 512 KB',
         theme: 'Side menu, top menu or flyout menu',
         apptheme: 'When set, used instead of the layout',
         registerTheme: 'The registration page’s layout',

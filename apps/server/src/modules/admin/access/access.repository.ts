@@ -1,16 +1,17 @@
-import type {
-  AdminNamed,
-  AdminPermission,
-  AdminRole,
-  NamedInput,
-  NamedPatch,
-  PermissionInput,
-  PermissionPatch,
-  RoleInput,
-  RolePatch,
+import {
+  OPERATOR_PERMISSION,
+  type AdminNamed,
+  type AdminPermission,
+  type AdminRole,
+  type NamedInput,
+  type NamedPatch,
+  type PermissionInput,
+  type PermissionPatch,
+  type RoleInput,
+  type RolePatch,
 } from '@portal/contracts';
 import { and, eq, inArray, ne, sql } from 'drizzle-orm';
-import { englishOf } from '../../../db/expressions.js';
+import { englishOf, tenantLock } from '../../../db/expressions.js';
 import type { Db } from '../../../db/client.js';
 import {
   applications,
@@ -94,6 +95,7 @@ export function createAdminAccessRepository(db: Db) {
     /** A new role; made the default one, it takes that from the role that was (one per tenant). */
     createRole(tenantId: number, r: RoleInput): Promise<number> {
       return db.transaction(async (tx) => {
+        await tx.execute(tenantLock('roles', tenantId));
         if (r.isDefault) await tx.update(roles).set({ isDefault: false }).where(eq(roles.tenantId, tenantId));
         const [row] = await tx
           .insert(roles)
@@ -111,6 +113,7 @@ export function createAdminAccessRepository(db: Db) {
 
     updateRole(tenantId: number, id: number, p: RolePatch): Promise<boolean> {
       return db.transaction(async (tx) => {
+        await tx.execute(tenantLock('roles', tenantId));
         const [role] = await tx
           .select({ id: roles.id })
           .from(roles)
@@ -178,6 +181,17 @@ export function createAdminAccessRepository(db: Db) {
         .values({ tenantId, code: p.code, describe: p.describe, type: p.type ?? 1, status: p.status ?? 1 })
         .returning({ id: permissions.id });
       return row!.id;
+    },
+
+    /** Whether the id names the tenant's `system:manage`. */
+    async isOperatorCode(tenantId: number, id: number): Promise<boolean> {
+      const [row] = await db
+        .select({ id: permissions.id })
+        .from(permissions)
+        .where(
+          and(eq(permissions.id, id), eq(permissions.tenantId, tenantId), eq(permissions.code, OPERATOR_PERMISSION)),
+        );
+      return row !== undefined;
     },
 
     /** Whether every id names a permission code of the tenant. */

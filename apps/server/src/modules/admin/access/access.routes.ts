@@ -96,7 +96,11 @@ export const adminAccessRoutes: FastifyPluginAsyncTypebox<{
     { ...auth, schema: { ...byId, body: PermissionPatch, response: done } },
     async (req) => {
       const { tenantId } = await operatorOf(req);
-      if (!(await repo.updatePermission(tenantId, rowId(req.params.id), req.body))) throw errors.notFound();
+      const id = rowId(req.params.id);
+      // The console's own code stays enforced: status 0 would make everyone of the tenant an operator.
+      if ((req.body.status !== undefined || req.body.type !== undefined) && (await repo.isOperatorCode(tenantId, id)))
+        throw new AppError(ResultCode.BAD_REQUEST, 'operatorCodeFixed');
+      if (!(await repo.updatePermission(tenantId, id, req.body))) throw errors.notFound();
       return ok(req, null);
     },
   );

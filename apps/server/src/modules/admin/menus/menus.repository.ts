@@ -1,6 +1,7 @@
 import type { AdminMenu, MenuCreate, MenuExportEntry } from '@portal/contracts';
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../../db/client.js';
+import { tenantLock } from '../../../db/expressions.js';
 import { applications, menus, roleMenus, roles } from '../../../db/schema.js';
 
 type Row = typeof menus.$inferSelect;
@@ -9,6 +10,7 @@ export type MenuFields = Omit<MenuCreate, 'parentId' | 'applicationId' | 'roleId
   roleIds?: number[] | undefined;
 };
 
+const EXPORTED_META = ['internalOrExternal', 'keepAlive', 'isTabs', 'isSide', 'componentName', 'pageId'] as const;
 const metaOf = (row: Pick<Row, 'meta'>) => row.meta as { title?: string; icon?: string | null; url?: string | null };
 
 /**
@@ -94,6 +96,7 @@ export function createAdminMenusRepository(db: Db) {
     /** A new entry, last among its siblings; null when the parent, a role or the application is not the tenant's. */
     create(tenantId: number, parentId: number | null, f: MenuFields): Promise<number | null> {
       return db.transaction(async (tx) => {
+        await tx.execute(tenantLock('menus', tenantId));
         if (parentId !== null && !(await ofTenant(tx, tenantId, parentId))) return null;
         if (!(await allOfTenant(tx, roles, tenantId, f.roleIds ?? []))) return null;
         if (f.applicationId && !(await allOfTenant(tx, applications, tenantId, [f.applicationId]))) return null;
@@ -149,6 +152,7 @@ export function createAdminMenusRepository(db: Db) {
     /** Moves an entry; 'cycle' when the new parent is the entry or one of its descendants. */
     move(tenantId: number, id: number, parentId: number | null, index: number): Promise<'done' | 'none' | 'cycle'> {
       return db.transaction(async (tx) => {
+        await tx.execute(tenantLock('menus', tenantId));
         if (!(await ofTenant(tx, tenantId, id))) return 'none';
         if (parentId !== null) {
           if (!(await ofTenant(tx, tenantId, parentId))) return 'none';
@@ -209,16 +213,12 @@ export function createAdminMenusRepository(db: Db) {
         rows
           .filter((r) => r.parentId === parentId || (parentId === null && r.parentId !== null && !ids.has(r.parentId)))
           .map((r) => {
-            const {
-              title = r.name,
-              icon = null,
-              url = null,
-              ...meta
-            } = r.meta as Record<string, unknown> & {
-              title?: string;
-              icon?: string | null;
-              url?: string | null;
-            };
+            const m = r.meta as Record<string, unknown> & { title?: string; icon?: string | null; url?: string | null };
+            const { title = r.name, icon = null, url = null } = m;
+            // Only the flags an import takes (contracts MenuExportEntry), so an export always imports.
+            const meta = Object.fromEntries(
+              EXPORTED_META.filter((key) => m[key] !== undefined).map((key) => [key, m[key]]),
+            ) as MenuExportEntry['meta'];
             const children = build(r.id);
             return {
               name: r.name,
@@ -230,7 +230,7 @@ export function createAdminMenusRepository(db: Db) {
               url,
               hidden: r.hidden,
               redirect: r.redirect,
-              route: r.route,
+              route: r.route === '0' ? '0' : '1',
               serviceType: r.serviceType,
               module: r.module,
               meta,
@@ -248,6 +248,7 @@ export function createAdminMenusRepository(db: Db) {
      */
     importTree(tenantId: number, tree: MenuExportEntry[]): Promise<{ count: number } | { unknown: string }> {
       return db.transaction(async (tx) => {
+        await tx.execute(tenantLock('menus', tenantId));
         const roleIds = new Map(
           (await tx.select({ id: roles.id, code: roles.code }).from(roles).where(eq(roles.tenantId, tenantId))).map(
             (r) => [r.code, r.id],

@@ -6,9 +6,9 @@ import type {
   SsoServicePatch,
   SsoServiceInput,
 } from '@portal/contracts';
-import { and, desc, eq, gte, like, lte, sql } from 'drizzle-orm';
-import type { Db } from '../../../db/client.js';
-import { chinaTime, containing, nameIn, totalRows } from '../../../db/expressions.js';
+import { and, desc, eq, gte, like, lte, ne, sql } from 'drizzle-orm';
+import type { Db, Tx } from '../../../db/client.js';
+import { chinaTime, containing, englishOf, nameIn, totalRows } from '../../../db/expressions.js';
 import type { Lang } from '../../../platform/i18n.js';
 import { auditLog, enterpriseMembers, enterprises, smsOutbox, ssoServices, users } from '../../../db/schema.js';
 
@@ -27,16 +27,30 @@ const instant = (text: string, end: boolean) =>
  * What operators review and read (issue 20): the enterprises awaiting review, the tenant's sign-on
  * services, its SMS outbox and its audit log. Every statement names the tenant.
  */
+/** Whether a pattern overlaps any of the given ones (the sign-on module's rule). */
+export type Clashes = (pattern: string, others: string[]) => boolean;
+
+async function otherTenantsClash(tx: Tx, tenantId: number, pattern: string, clashes: Clashes): Promise<boolean> {
+  // One registration at a time across tenants: the check and the write must see the same rows.
+  await tx.execute(sql`SELECT pg_advisory_xact_lock(7366020)`);
+  const others = await tx
+    .select({ pattern: ssoServices.pattern })
+    .from(ssoServices)
+    .where(ne(ssoServices.tenantId, tenantId));
+  return clashes(
+    pattern,
+    others.map((o) => o.pattern),
+  );
+}
+
 export function createAdminRecordsRepository(db: Db) {
   return {
-    async enterprises(
-      tenantId: number,
-      f: Page & { q?: string | undefined; estatus?: number | undefined; lang: Lang },
-    ) {
+    async enterprises(tenantId: number, f: Page & { q?: string | undefined; estatus?: number | undefined }) {
       const rows = await db
         .select({
           id: sql<string>`${enterprises.id}::text`,
-          name: nameIn(f.lang, enterprises.name, enterprises.translations, 'name'),
+          name: enterprises.name,
+          nameEn: englishOf(enterprises.translations, 'name'),
           creditCode: enterprises.creditCode,
           contacts: enterprises.contacts,
           estatus: enterprises.estatus,
@@ -91,20 +105,30 @@ export function createAdminRecordsRepository(db: Db) {
         .orderBy(ssoServices.id);
     },
 
-    async createSsoService(tenantId: number, s: SsoServiceInput): Promise<number> {
-      const [row] = await db
-        .insert(ssoServices)
-        .values({ tenantId, ...s })
-        .returning({ id: ssoServices.id });
-      return row!.id;
+    /**
+     * Registers a service, unless `clashes` says its pattern overlaps one of another tenant's
+     * (checked and written under one lock, so two registrations cannot both pass): 'clash'.
+     */
+    createSsoService(tenantId: number, s: SsoServiceInput, clashes: Clashes): Promise<number | 'clash'> {
+      return db.transaction(async (tx) => {
+        if (await otherTenantsClash(tx, tenantId, s.pattern, clashes)) return 'clash';
+        const [row] = await tx
+          .insert(ssoServices)
+          .values({ tenantId, ...s })
+          .returning({ id: ssoServices.id });
+        return row!.id;
+      });
     },
 
-    async updateSsoService(tenantId: number, id: number, s: SsoServicePatch): Promise<boolean> {
-      const mine = and(eq(ssoServices.id, id), eq(ssoServices.tenantId, tenantId));
-      if (Object.keys(s).length === 0)
-        return (await db.select({ id: ssoServices.id }).from(ssoServices).where(mine)).length > 0;
-      const rows = await db.update(ssoServices).set(s).where(mine).returning({ id: ssoServices.id });
-      return rows.length > 0;
+    updateSsoService(tenantId: number, id: number, s: SsoServicePatch, clashes: Clashes): Promise<boolean | 'clash'> {
+      return db.transaction(async (tx) => {
+        const mine = and(eq(ssoServices.id, id), eq(ssoServices.tenantId, tenantId));
+        if (s.pattern !== undefined && (await otherTenantsClash(tx, tenantId, s.pattern, clashes))) return 'clash';
+        if (Object.keys(s).length === 0)
+          return (await tx.select({ id: ssoServices.id }).from(ssoServices).where(mine)).length > 0;
+        const rows = await tx.update(ssoServices).set(s).where(mine).returning({ id: ssoServices.id });
+        return rows.length > 0;
+      });
     },
 
     async deleteSsoService(tenantId: number, id: number): Promise<boolean> {

@@ -23,7 +23,7 @@ import { rowId } from '../../../platform/ids.js';
 import type { OperatorGate } from '../../../platform/operators.js';
 import { langOf } from '../../../platform/i18n.js';
 import { ok } from '../../../platform/reply.js';
-import type { AdminRecordsRepository } from './records.repository.js';
+import type { AdminRecordsRepository, Clashes } from './records.repository.js';
 
 const done = { 200: Envelope(Type.Null()) };
 const byId = { querystring: AdminTenantQuery, params: AdminIdParams };
@@ -32,20 +32,41 @@ const page = (q: { page?: number | undefined; limit?: number | undefined }) => (
   limit: q.limit ?? 20,
 });
 
+/** The sign-on server's rules for addresses (modules/sso/service-registry.ts), given by app.ts. */
+export interface ServiceRules {
+  /** Whether an address is a plain absolute http(s) URL the registry can match. */
+  valid(address: string): boolean;
+  clashes: Clashes;
+}
+
 /**
- * A sign-on service's addresses: http(s) URLs (a pattern may end in `*`), or the portal's and the
- * server's own placeholders; nothing with credentials, spaces or markup.
+ * A service's pattern, entry and logout addresses: absolute http(s) URLs as the registry reads them
+ * (a pattern ending in `/` covers everything below it). The portal's placeholders are the seed's,
+ * not an operator's to give.
  */
-const ADDRESS = /^(?:https?:\/\/[^\s"'<>\\@]+|\{(?:PORTAL|PORTAL_SLO|SERVER)\}[^\s"'<>\\]*)$/;
-function checkAddresses(s: {
-  pattern?: string | undefined;
-  entryUrl?: string | null | undefined;
-  logoutUrl?: string | null | undefined;
-}) {
+function checkAddresses(
+  rules: ServiceRules,
+  s: { pattern?: string | undefined; entryUrl?: string | null | undefined; logoutUrl?: string | null | undefined },
+) {
   for (const value of [s.pattern, s.entryUrl, s.logoutUrl]) {
-    if (value && !ADDRESS.test(value.trim())) throw new AppError(ResultCode.BAD_REQUEST, 'entryInvalid');
+    if (value && !rules.valid(value)) throw new AppError(ResultCode.BAD_REQUEST, 'serviceAddressInvalid');
   }
 }
+/**
+ * A time of the audit filter as given, once it is a real one: the pattern lets through days that
+ * do not exist (2026-02-30) and hours past 23, which PostgreSQL would refuse with an error.
+ */
+function realTime(text: string | undefined): string | undefined {
+  if (text === undefined) return undefined;
+  const day = text.slice(0, 10);
+  const asDay = new Date(`${day}T00:00:00Z`);
+  const realDay = !Number.isNaN(asDay.getTime()) && asDay.toISOString().slice(0, 10) === day && day >= '1900';
+  if (!realDay || (text.length > 10 && Number.isNaN(Date.parse(text)))) {
+    throw new AppError(ResultCode.BAD_REQUEST, 'timeInvalid');
+  }
+  return text;
+}
+const clashRefused = () => new AppError(ResultCode.CONFLICT, 'servicePatternTaken');
 const sysCodeTaken = (err: unknown): never => {
   if (violatedConstraint(err) === 'sso_services_tenant_sys_code') throw new AppError(ResultCode.CONFLICT, 'codeTaken');
   throw err;
@@ -55,7 +76,8 @@ const sysCodeTaken = (err: unknown): never => {
 export const adminRecordsRoutes: FastifyPluginAsyncTypebox<{
   repo: AdminRecordsRepository;
   operatorOf: OperatorGate;
-}> = async (app, { repo, operatorOf }) => {
+  services: ServiceRules;
+}> = async (app, { repo, operatorOf, services }) => {
   const auth = { preHandler: app.authenticate };
 
   app.get(
@@ -69,7 +91,6 @@ export const adminRecordsRoutes: FastifyPluginAsyncTypebox<{
           ...page(req.query),
           q: req.query.q?.trim() || undefined,
           estatus: req.query.estatus,
-          lang: langOf(req.query),
         }),
       );
     },
@@ -102,8 +123,10 @@ export const adminRecordsRoutes: FastifyPluginAsyncTypebox<{
     },
     async (req) => {
       const { tenantId } = await operatorOf(req);
-      checkAddresses(req.body);
-      return ok(req, String(await repo.createSsoService(tenantId, req.body).catch(sysCodeTaken)));
+      checkAddresses(services, req.body);
+      const id = await repo.createSsoService(tenantId, req.body, services.clashes).catch(sysCodeTaken);
+      if (id === 'clash') throw clashRefused();
+      return ok(req, String(id));
     },
   );
   app.patch(
@@ -111,9 +134,12 @@ export const adminRecordsRoutes: FastifyPluginAsyncTypebox<{
     { ...auth, schema: { ...byId, body: SsoServicePatch, response: done } },
     async (req) => {
       const { tenantId } = await operatorOf(req);
-      checkAddresses(req.body);
-      if (!(await repo.updateSsoService(tenantId, rowId(req.params.id), req.body).catch(sysCodeTaken)))
-        throw errors.notFound();
+      checkAddresses(services, req.body);
+      const done = await repo
+        .updateSsoService(tenantId, rowId(req.params.id), req.body, services.clashes)
+        .catch(sysCodeTaken);
+      if (done === 'clash') throw clashRefused();
+      if (!done) throw errors.notFound();
       return ok(req, null);
     },
   );
@@ -144,8 +170,8 @@ export const adminRecordsRoutes: FastifyPluginAsyncTypebox<{
           ...page(q),
           actor: q.actor?.trim() || undefined,
           action: q.action?.trim() || undefined,
-          from: q.from,
-          to: q.to,
+          from: realTime(q.from),
+          to: realTime(q.to),
           lang: langOf(q),
         }),
       );

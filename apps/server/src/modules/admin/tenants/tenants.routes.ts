@@ -49,6 +49,13 @@ export interface AdminTenantsDeps {
 }
 
 const done = { 200: Envelope(Type.Null()) };
+const protocolOf = (address: string) => {
+  try {
+    return new URL(address).protocol;
+  } catch {
+    return '';
+  }
+};
 
 /**
  * Tenants (platform operators only), and each tenant's own settings, logo and registration
@@ -132,10 +139,13 @@ export const adminTenantsRoutes: FastifyPluginAsyncTypebox<AdminTenantsDeps> = a
     { ...auth, schema: { querystring: AdminTenantQuery, body: TenantSettings, response: done } },
     async (req) => {
       const { tenantId } = await operatorOf(req);
-      const { logo } = req.body as TenantSettings;
-      // A logo is one of the tenant's own uploads, an https address or nothing: never a script or data.
-      if (logo && !/^\/api\/resources\/logos\/[0-9a-f-]{36}$/.test(logo) && !/^https:\/\/[^\s"'<>]+$/.test(logo))
+      const { logo, domianURL } = req.body as TenantSettings;
+      // A logo is one of the tenant's own uploads (the page's policy shows only the portal's
+      // images); the park's home address is an http(s) one: never a script or data.
+      if (logo && !/^\/api\/resources\/logos\/[0-9a-f-]{36}$/.test(logo))
         throw new AppError(ResultCode.BAD_REQUEST, 'logoInvalid');
+      if (domianURL && !/^https?:$/.test(protocolOf(domianURL)))
+        throw new AppError(ResultCode.BAD_REQUEST, 'homeUrlInvalid');
       if (!(await deps.settings.save(tenantId, req.body))) throw errors.notFound();
       return ok(req, null);
     },

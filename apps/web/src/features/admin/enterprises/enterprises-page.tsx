@@ -10,7 +10,7 @@ import { useState } from 'react';
 import { useTranslation } from '../../../lib/i18n';
 import { usePaging } from '../../../lib/paging';
 import { idPath, post, useChange, usePaged } from '../api/admin';
-import { ConsolePage, Failed, TAG, Toolbar, formatTime, usePhone, useTableProps } from '../components/console';
+import { ConsolePage, Failed, Named, TAG, Toolbar, formatTime, usePhone, useTableProps } from '../components/console';
 import { maxLength, requiredText } from '../components/rules';
 
 const ENTERPRISES = '/api/admin/enterprises';
@@ -40,7 +40,7 @@ export function EnterprisesPage() {
     );
 
   const columns: ColumnsType<AdminEnterprise> = [
-    { title: t('admin.enterprises.name'), dataIndex: 'name' },
+    { title: t('admin.enterprises.name'), key: 'name', render: (_, e) => <Named name={e.name} en={e.nameEn} /> },
     { title: t('admin.enterprises.creditCode'), dataIndex: 'creditCode', render: (v: string | null) => v ?? '-' },
     { title: t('admin.enterprises.contacts'), dataIndex: 'contacts', render: (v: string | null) => v ?? '-' },
     { title: t('admin.enterprises.members'), dataIndex: 'members' },

@@ -175,7 +175,7 @@ function Switches() {
   );
 }
 
-/** The logo: an address (an upload of the tenant's, or https), a picture to upload, a preview. */
+/** The logo: the address of the tenant's upload (cleared to follow none), a picture to upload, a preview. */
 function LogoField({ value, label, onChange }: { value: string; label: string; onChange: (logo: string) => void }) {
   const { t } = useTranslation();
   const file = useRef<HTMLInputElement>(null);
@@ -201,7 +201,7 @@ function LogoField({ value, label, onChange }: { value: string; label: string; o
     <div className="admin-logo" data-tenant={tenant?.code}>
       {value ? <img className="admin-logo-preview" src={value} alt={t('admin.settings.logoPreview')} /> : null}
       <Space.Compact className="admin-logo-input">
-        <Input aria-label={label} value={value} onChange={(e) => onChange(e.target.value)} />
+        <Input aria-label={label} value={value} readOnly allowClear onChange={(e) => onChange(e.target.value)} />
         <Button icon={<UploadOutlined />} loading={uploading} onClick={() => file.current?.click()}>
           {t('admin.settings.upload')}
         </Button>

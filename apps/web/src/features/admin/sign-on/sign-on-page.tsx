@@ -167,7 +167,7 @@ function ServiceDrawer({ editing, onClose }: { editing: AdminSsoService | 'new' 
           extra={t('admin.signOn.patternHelp')}
           rules={[requiredText('admin.signOn.patternRequired'), serviceAddress(false), maxLength(1024)]}
         >
-          <Input autoComplete="off" placeholder="https://app.example.com/*" />
+          <Input autoComplete="off" placeholder="https://app.example.com/" />
         </Form.Item>
         <Form.Item
           name="sysCode"

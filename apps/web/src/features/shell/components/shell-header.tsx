@@ -67,7 +67,7 @@ export function ShellHeader(props: ShellHeaderProps) {
   // with neither, the link warns 园区首页地址未配置！ instead of going nowhere.
   const backToPortal = async () => {
     const home =
-      cfg.domianURL ||
+      httpUrl(cfg.domianURL) ??
       httpUrl(
         (
           await request<SubManagement>('/api/front/subsystemManagement/getDefaultSubManList', {
