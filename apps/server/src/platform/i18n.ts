@@ -242,6 +242,7 @@ const messages = {
     zh: '标志须为上传的 PNG 或 JPEG 图片',
     en: 'The logo must be an uploaded PNG or JPEG image',
   },
+  logoTooLarge: { zh: '标志图片不能超过 512 KB', en: 'The logo may be at most 512 KB' },
   homeUrlInvalid: {
     zh: '园区首页地址须以 http:// 或 https:// 开头',
     en: 'The park home address must start with http:// or https://',

@@ -10,7 +10,7 @@
  *   action, the actor, the tenant acted on, the client's address, and the request's parameters
  *   and body with secrets taken out. The hook sees routes added later without being told.
  */
-import { OPERATOR_PERMISSION, ResultCode } from '@portal/contracts';
+import { OPERATOR_PERMISSION, ResultCode, cleanTenantCode } from '@portal/contracts';
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Db } from '../db/client.js';
@@ -45,7 +45,8 @@ export function createOperatorGate(db: Db, guard: PermissionGuard): OperatorGate
       .where(eq(tenants.id, session.tenantId));
     if (!own) throw new AppError(ResultCode.NO_PERMISSION, 'noPermission');
     const named = (req.query as { tenant?: unknown } | undefined)?.tenant;
-    const code = typeof named === 'string' ? named.trim() : '';
+    // The one rule for a code a request names (ADR 016): trimmed; empty, null or undefined name none.
+    const code = typeof named === 'string' ? cleanTenantCode(named) : null;
     if (!code || code === own.code) return { session, tenantId: session.tenantId, platform: own.platform };
     if (!own.platform) throw new AppError(ResultCode.NO_PERMISSION, 'operatorOwnTenant');
     const target = await tenantByCode(code);
@@ -90,11 +91,11 @@ export function auditOperatorChanges(app: FastifyInstance, db: Db, onError: (err
     const url = req.routeOptions.url;
     if (!url?.startsWith(ADMIN_PREFIX) || req.method === 'GET' || req.method === 'HEAD') return payload;
     if (reply.statusCode !== 200 || !req.session) return payload;
-    const query = req.query as { tenant?: unknown };
     let detail: Record<string, unknown> = {
       params: auditedValue(req.params),
       body: auditedValue(req.body),
-      ...(typeof query?.tenant === 'string' ? { tenant: query.tenant } : {}),
+      // The tenant acted on is the row's tenant; the operator's own is told when they differ.
+      ...(req.operatorTenant !== null ? { operatorTenant: req.session.tenantId } : {}),
       result: resultOf(payload),
     };
     if (JSON.stringify(detail).length > MAX_DETAIL) detail = { params: detail.params, body: '… (too large to keep)' };

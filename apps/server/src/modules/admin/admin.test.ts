@@ -3,6 +3,7 @@
  * does to sessions on another instance, the platform operator's tenants, settings per tenant in
  * config.js, the menu's way out and back in, the review of an enterprise, and the audit of it all.
  */
+import { signRequest } from '@portal/contracts/node-signing';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_PASSWORD, createTestContext, type TestContext } from '../../test/harness.js';
@@ -324,6 +325,53 @@ describe('the operators API', () => {
       const res = await ctx.call({ url: `/api/admin/audit?from=${encodeURIComponent(from)}`, token: operator });
       expect(res.statusCode, from).toBe(400);
     }
+  });
+
+  it("takes a tenant's logo as an uploaded PNG or JPEG, serves it inline, and refuses anything else", async () => {
+    const upload = (fileName: string, content: Buffer) => {
+      const url = '/api/admin/settings/logo';
+      const boundary = '----portal-logo-boundary';
+      return ctx.app.inject({
+        method: 'POST',
+        url,
+        payload: Buffer.concat([
+          Buffer.from(
+            `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${fileName}"\r\n` +
+              'Content-Type: application/octet-stream\r\n\r\n',
+          ),
+          content,
+          Buffer.from(`\r\n--${boundary}--\r\n`),
+        ]),
+        headers: {
+          'content-type': `multipart/form-data; boundary=${boundary}`,
+          authorization_front: operator,
+          ...signRequest(ctx.secrets.signSecret, url),
+        },
+      });
+    };
+    const png = Buffer.from(
+      '89504e470d0a1a0a0000000d4948445200000001000000010806000000' +
+        '1f15c4890000000d49444154789c6360000002000154a24f5d0000000049454e44ae426082',
+      'hex',
+    );
+    const res = await upload('park.png', png);
+    expect(res.statusCode, res.body).toBe(200);
+    const { logo } = data(res) as { logo: string };
+    const served = await ctx.app.inject({ url: logo });
+    expect(served.headers['content-type']).toBe('image/png');
+    expect(served.headers['x-content-type-options']).toBe('nosniff');
+    expect(served.rawPayload.equals(png)).toBe(true);
+    expect((await upload('park.svg', Buffer.from('<svg onload="alert(1)"/>'))).statusCode).toBe(400);
+    const large = await upload('big.png', Buffer.concat([png, Buffer.alloc(600 * 1024)]));
+    expect(large.statusCode).toBe(413);
+    expect((large.json() as { message: string }).message).toBe('标志图片不能超过 512 KB');
+    const settings = { logo: 'https://elsewhere.example.com/logo.png' };
+    const put = await ctx.call({ method: 'PUT', url: '/api/admin/settings', body: settings, token: operator });
+    expect(put.statusCode).toBe(400);
+    const home = { domianURL: 'javascript:alert(1)' };
+    expect(
+      (await ctx.call({ method: 'PUT', url: '/api/admin/settings', body: home, token: operator })).statusCode,
+    ).toBe(400);
   });
 
   it('moves menu entries concurrently without a server error', async () => {

@@ -160,7 +160,13 @@ export const adminTenantsRoutes: FastifyPluginAsyncTypebox<AdminTenantsDeps> = a
       const part = await req.file();
       if (!part || part.fieldname !== 'file') throw new AppError(ResultCode.BAD_REQUEST, 'fileMissing');
       if (!/\.(png|jpe?g)$/i.test(part.filename)) throw new AppError(ResultCode.BAD_REQUEST, 'logoInvalid');
-      return ok(req, { logo: await deps.storeLogo({ tenantId, userId: session.userId }, part) });
+      const logo = await deps.storeLogo({ tenantId, userId: session.userId }, part).catch((err: unknown) => {
+        // The files module names its own limit; a logo's is smaller.
+        if (err instanceof AppError && err.key === 'fileTooLarge')
+          throw new AppError(ResultCode.PAYLOAD_TOO_LARGE, 'logoTooLarge');
+        throw err;
+      });
+      return ok(req, { logo });
     },
   );
 
