@@ -4,13 +4,13 @@
  * `login` for sign-ins) and when (days, China time); each entry's detail as formatted JSON.
  */
 import type { AuditEntry, AuditQuery } from '@portal/contracts';
-import { AutoComplete, Button, Form, Input, Table } from 'antd';
+import { AutoComplete, Button, Form, Input } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { useState } from 'react';
 import { useTranslation } from '../../../lib/i18n';
 import { usePaging } from '../../../lib/paging';
 import { usePaged } from '../api/admin';
-import { ConsolePage, Failed, formatTime, useTableProps } from '../components/console';
+import { ConsolePage, formatTime, QueryTable } from '../components/console';
 
 /** Beginnings of actions operators look for most (any other may be typed). */
 const ACTIONS = ['admin:', 'login.', 'login.failed', 'password.', 'register.', 'session.switch'];
@@ -24,7 +24,6 @@ interface Filter {
 
 export function AuditPage() {
   const { t, i18n } = useTranslation();
-  const table = useTableProps<AuditEntry>();
   const { page, pagination, toFirst } = usePaging();
   const [filter, setFilter] = useState<Filter>({});
   const [form] = Form.useForm<Filter>();
@@ -83,11 +82,8 @@ export function AuditPage() {
           </Button>
         </Form.Item>
       </Form>
-      {list.isError ? <Failed error={list.error} retry={() => void list.refetch()} /> : null}
-      <Table<AuditEntry>
-        {...table}
-        rowKey="id"
-        loading={list.isFetching}
+      <QueryTable<AuditEntry>
+        query={list}
         columns={columns}
         dataSource={list.data?.records}
         pagination={pagination(list.data?.total ?? 0)}

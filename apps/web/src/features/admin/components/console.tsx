@@ -11,11 +11,13 @@ import {
   Grid,
   Modal,
   Space,
+  Table,
   Tag,
   type ModalFuncProps,
   type TableProps,
   type ThemeConfig,
 } from 'antd';
+import type { UseQueryResult } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { useTranslation } from '../../../lib/i18n';
 import { chooseTenant, useScope } from '../api/scope';
@@ -100,6 +102,23 @@ export function Failed({ error, retry }: { error: Error; retry: () => void }) {
 export function useTableProps<T>(): Partial<TableProps<T>> {
   const phone = usePhone();
   return { scroll: { x: 'max-content' }, size: phone ? 'small' : 'middle', tableLayout: 'auto' };
+}
+
+/**
+ * A table over one of the console's list calls: the call's failure with a retry above it, its
+ * loading state, rows keyed by id, and the phone-aware table props; the page gives the rest.
+ */
+export function QueryTable<T extends { id: string }>({
+  query,
+  ...props
+}: { query: Pick<UseQueryResult<unknown>, 'isError' | 'error' | 'isFetching' | 'refetch'> } & TableProps<T>) {
+  const table = useTableProps<T>();
+  return (
+    <>
+      {query.isError && query.error ? <Failed error={query.error} retry={() => void query.refetch()} /> : null}
+      <Table<T> {...table} rowKey="id" loading={query.isFetching} {...props} />
+    </>
+  );
 }
 
 /** A form in a drawer: the whole width of a phone, save and cancel at the bottom. */

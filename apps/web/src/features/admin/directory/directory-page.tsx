@@ -4,12 +4,12 @@
  */
 import { PlusOutlined } from '@ant-design/icons';
 import { NAMED_CODE, type AdminNamed, type NamedInput } from '@portal/contracts';
-import { Button, Form, Input, Table } from 'antd';
+import { Button, Form, Input } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { useEffect, useState } from 'react';
 import { useTranslation } from '../../../lib/i18n';
 import { idPath, patch, post, useAdminQuery, useChange } from '../api/admin';
-import { ConsolePage, Failed, FormDrawer, Toolbar, useTableProps } from '../components/console';
+import { ConsolePage, FormDrawer, QueryTable, Toolbar } from '../components/console';
 import { maxLength, pattern, requiredText } from '../components/rules';
 
 type Kind = 'applications' | 'workbenches';
@@ -26,7 +26,6 @@ export function DirectoryPage() {
 function NamedList({ kind }: { kind: Kind }) {
   const { t } = useTranslation();
   const path = `/api/admin/${kind}`;
-  const table = useTableProps<AdminNamed>();
   const list = useAdminQuery<AdminNamed[]>(path);
   const [editing, setEditing] = useState<AdminNamed | 'new' | null>(null);
   const columns: ColumnsType<AdminNamed> = [
@@ -59,11 +58,8 @@ function NamedList({ kind }: { kind: Kind }) {
           </Button>
         }
       />
-      {list.isError ? <Failed error={list.error} retry={() => void list.refetch()} /> : null}
-      <Table<AdminNamed>
-        {...table}
-        rowKey="id"
-        loading={list.isFetching}
+      <QueryTable<AdminNamed>
+        query={list}
         columns={columns}
         dataSource={list.data}
         pagination={{ pageSize: 10, hideOnSinglePage: true, showSizeChanger: false }}

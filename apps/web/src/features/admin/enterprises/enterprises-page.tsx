@@ -4,13 +4,13 @@
  * passed, or not passed with a reason its members are shown.
  */
 import type { AdminEnterprise, EnterpriseQuery, EnterpriseReview } from '@portal/contracts';
-import { Button, Form, Input, Modal, Popconfirm, Segmented, Table, Tag } from 'antd';
+import { Button, Form, Input, Modal, Popconfirm, Segmented, Tag } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { useState } from 'react';
 import { useTranslation } from '../../../lib/i18n';
 import { usePaging } from '../../../lib/paging';
 import { idPath, post, useChange, usePaged } from '../api/admin';
-import { ConsolePage, Failed, Named, TAG, Toolbar, formatTime, usePhone, useTableProps } from '../components/console';
+import { ConsolePage, formatTime, Named, QueryTable, TAG, Toolbar, usePhone } from '../components/console';
 import { maxLength, requiredText } from '../components/rules';
 
 const ENTERPRISES = '/api/admin/enterprises';
@@ -19,7 +19,6 @@ const COLOR = [TAG.waiting, TAG.good, TAG.bad] as const;
 
 export function EnterprisesPage() {
   const { t, i18n } = useTranslation();
-  const table = useTableProps<AdminEnterprise>();
   const { page, pagination, toFirst } = usePaging();
   const [estatus, setEstatus] = useState<0 | 1 | 2 | -1>(0);
   const [q, setQ] = useState('');
@@ -120,11 +119,8 @@ export function EnterprisesPage() {
           </>
         }
       />
-      {list.isError ? <Failed error={list.error} retry={() => void list.refetch()} /> : null}
-      <Table<AdminEnterprise>
-        {...table}
-        rowKey="id"
-        loading={list.isFetching}
+      <QueryTable<AdminEnterprise>
+        query={list}
         columns={columns}
         dataSource={list.data?.records}
         pagination={pagination(list.data?.total ?? 0)}

@@ -12,13 +12,13 @@ import {
   type PermissionInput,
   type RoleInput,
 } from '@portal/contracts';
-import { Alert, Button, Checkbox, Form, Input, Radio, Switch, Table, Tabs, Tag } from 'antd';
+import { Alert, Button, Checkbox, Form, Input, Radio, Switch, Tabs, Tag } from 'antd';
 import { useSession } from '../../../lib/session';
 import type { ColumnsType } from 'antd/es/table';
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from '../../../lib/i18n';
 import { idPath, patch, post, put, useAdminQuery, useChange } from '../api/admin';
-import { ConsolePage, Failed, FormDrawer, Named, Toolbar, useTableProps } from '../components/console';
+import { ConsolePage, Failed, FormDrawer, Named, QueryTable, Toolbar } from '../components/console';
 import { maxLength, pattern, requiredText } from '../components/rules';
 
 const ROLES = '/api/admin/roles';
@@ -40,7 +40,6 @@ export function RolesPage() {
 
 function RolesTab() {
   const { t } = useTranslation();
-  const table = useTableProps<AdminRole>();
   const roles = useAdminQuery<AdminRole[]>(ROLES);
   const [editing, setEditing] = useState<AdminRole | 'new' | null>(null);
   const [granting, setGranting] = useState<AdminRole | null>(null);
@@ -79,15 +78,7 @@ function RolesTab() {
           </Button>
         }
       />
-      {roles.isError ? <Failed error={roles.error} retry={() => void roles.refetch()} /> : null}
-      <Table<AdminRole>
-        {...table}
-        rowKey="id"
-        loading={roles.isFetching}
-        columns={columns}
-        dataSource={roles.data}
-        pagination={false}
-      />
+      <QueryTable<AdminRole> query={roles} columns={columns} dataSource={roles.data} pagination={false} />
       <RoleDrawer role={editing} onClose={() => setEditing(null)} />
       <GrantDrawer role={granting} onClose={() => setGranting(null)} />
     </div>
@@ -200,7 +191,6 @@ function GrantDrawer({ role, onClose }: { role: AdminRole | null; onClose: () =>
 
 function PermissionsTab() {
   const { t } = useTranslation();
-  const table = useTableProps<AdminPermission>();
   const permissions = useAdminQuery<AdminPermission[]>(PERMISSIONS);
   const [editing, setEditing] = useState<AdminPermission | 'new' | null>(null);
   const columns: ColumnsType<AdminPermission> = [
@@ -237,11 +227,8 @@ function PermissionsTab() {
           </Button>
         }
       />
-      {permissions.isError ? <Failed error={permissions.error} retry={() => void permissions.refetch()} /> : null}
-      <Table<AdminPermission>
-        {...table}
-        rowKey="id"
-        loading={permissions.isFetching}
+      <QueryTable<AdminPermission>
+        query={permissions}
         columns={columns}
         dataSource={permissions.data}
         pagination={{ pageSize: 20, hideOnSinglePage: true, showSizeChanger: false }}

@@ -5,19 +5,18 @@
  */
 import { PlusOutlined } from '@ant-design/icons';
 import { NAMED_CODE, type AdminSsoService, type SsoServiceInput } from '@portal/contracts';
-import { Button, Form, Input, Popconfirm, Switch, Table } from 'antd';
+import { Button, Form, Input, Popconfirm, Switch } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { useEffect, useState } from 'react';
 import { useTranslation } from '../../../lib/i18n';
 import { idPath, patch, post, remove, useAdminQuery, useChange } from '../api/admin';
-import { ConsolePage, Failed, FormDrawer, Toolbar, useTableProps } from '../components/console';
+import { ConsolePage, FormDrawer, QueryTable, Toolbar } from '../components/console';
 import { maxLength, pattern, requiredText, serviceAddress } from '../components/rules';
 
 const SERVICES = '/api/admin/sso-services';
 
 export function SignOnPage() {
   const { t } = useTranslation();
-  const table = useTableProps<AdminSsoService>();
   const list = useAdminQuery<AdminSsoService[]>(SERVICES);
   const [editing, setEditing] = useState<AdminSsoService | 'new' | null>(null);
   const { busy, run } = useChange();
@@ -88,11 +87,8 @@ export function SignOnPage() {
           </Button>
         }
       />
-      {list.isError ? <Failed error={list.error} retry={() => void list.refetch()} /> : null}
-      <Table<AdminSsoService>
-        {...table}
-        rowKey="id"
-        loading={list.isFetching}
+      <QueryTable<AdminSsoService>
+        query={list}
         columns={columns}
         dataSource={list.data}
         pagination={{ pageSize: 10, hideOnSinglePage: true, showSizeChanger: false }}

@@ -3,17 +3,16 @@
  * an SMS gateway, would have sent), newest first, with search and paging.
  */
 import type { AdminPageQuery, OutboxMessage } from '@portal/contracts';
-import { Input, Table } from 'antd';
+import { Input } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { useState } from 'react';
 import { useTranslation } from '../../../lib/i18n';
 import { usePaging } from '../../../lib/paging';
 import { usePaged } from '../api/admin';
-import { ConsolePage, Failed, Toolbar, formatTime, useTableProps } from '../components/console';
+import { ConsolePage, formatTime, QueryTable, Toolbar } from '../components/console';
 
 export function SmsPage() {
   const { t, i18n } = useTranslation();
-  const table = useTableProps<OutboxMessage>();
   const { page, pagination, toFirst } = usePaging();
   const [q, setQ] = useState('');
   const query: AdminPageQuery = { page: page.current, limit: page.size, q: q || undefined };
@@ -50,11 +49,8 @@ export function SmsPage() {
           />
         }
       />
-      {list.isError ? <Failed error={list.error} retry={() => void list.refetch()} /> : null}
-      <Table<OutboxMessage>
-        {...table}
-        rowKey="id"
-        loading={list.isFetching}
+      <QueryTable<OutboxMessage>
+        query={list}
         columns={columns}
         dataSource={list.data?.records}
         pagination={pagination(list.data?.total ?? 0)}

@@ -11,7 +11,7 @@ import {
   type TenantCreate,
   type TenantPatch,
 } from '@portal/contracts';
-import { Button, Divider, Dropdown, Form, Input, Space, Table, Tag } from 'antd';
+import { Button, Divider, Dropdown, Form, Input, Space, Tag } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { useEffect, useState } from 'react';
 import { encryptPassword } from '../../../lib/api/password';
@@ -25,15 +25,14 @@ import { adminCall, idPath, useChange, usePaged } from '../api/admin';
 import { chooseTenant, useScope } from '../api/scope';
 import {
   ConsolePage,
-  Failed,
+  formatTime,
   FormDrawer,
   Named,
+  QueryTable,
   TAG,
   Toolbar,
-  formatTime,
-  usePhone,
-  useTableProps,
   useConfirm,
+  usePhone,
 } from '../components/console';
 import { maxLength, optionalUrl, pattern, requiredText } from '../components/rules';
 
@@ -44,7 +43,6 @@ export const portalOf = (code: string) =>
 
 export function TenantsPage() {
   const { t, i18n } = useTranslation();
-  const table = useTableProps<AdminTenant>();
   const phone = usePhone();
   const { page, pagination, toFirst } = usePaging();
   const [q, setQ] = useState('');
@@ -196,11 +194,8 @@ export function TenantsPage() {
           </Button>
         }
       />
-      {list.isError ? <Failed error={list.error} retry={() => void list.refetch()} /> : null}
-      <Table<AdminTenant>
-        {...table}
-        rowKey="id"
-        loading={list.isFetching}
+      <QueryTable<AdminTenant>
+        query={list}
         columns={columns}
         dataSource={list.data?.records}
         pagination={pagination(list.data?.total ?? 0)}

@@ -5,24 +5,14 @@
  */
 import { DownOutlined, PlusOutlined } from '@ant-design/icons';
 import { USER_STATES, type AdminUser, type UserQuery } from '@portal/contracts';
-import { Button, Dropdown, Input, Select, Space, Table, Tag, type MenuProps } from 'antd';
+import { Button, Dropdown, Input, Select, Space, Tag, type MenuProps } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { useState } from 'react';
 import { useTranslation } from '../../../lib/i18n';
 import { usePaging } from '../../../lib/paging';
 import { useSession } from '../../../lib/session';
 import { idPath, post, useChange, usePaged } from '../api/admin';
-import {
-  ConsolePage,
-  Failed,
-  Named,
-  TAG,
-  TagList,
-  Toolbar,
-  formatTime,
-  useTableProps,
-  useConfirm,
-} from '../components/console';
+import { ConsolePage, formatTime, Named, QueryTable, TAG, TagList, Toolbar, useConfirm } from '../components/console';
 import { useRoles } from '../components/pickers';
 import { MembershipDialog, PasswordDialog, UserDrawer } from './user-dialogs';
 
@@ -34,7 +24,6 @@ type Dialog = { kind: 'create' } | { kind: 'edit' | 'password' | 'roles' | 'ente
 
 export function UsersPage() {
   const { t, i18n } = useTranslation();
-  const table = useTableProps<AdminUser>();
   const { page, pagination, toFirst } = usePaging();
   const [q, setQ] = useState('');
   const [roleId, setRoleId] = useState<string | undefined>();
@@ -178,11 +167,8 @@ export function UsersPage() {
           </Button>
         }
       />
-      {list.isError ? <Failed error={list.error} retry={() => void list.refetch()} /> : null}
-      <Table<AdminUser>
-        {...table}
-        rowKey="id"
-        loading={list.isFetching}
+      <QueryTable<AdminUser>
+        query={list}
         columns={columns}
         dataSource={list.data?.records}
         pagination={pagination(list.data?.total ?? 0)}
