@@ -15,6 +15,12 @@ export const chinaTime = (column: AnyColumn | SQL, to: 'second' | 'minute' = 'se
 /** On every row of a page: how many rows the page was cut from. */
 export const totalRows = (): SQL.Aliased<number> => sql<number>`count(*) OVER ()`.mapWith(Number).as('total');
 
+/** A page read with `totalRows`: its rows without the count, and the count (0 for an empty page). */
+export const pageOf = <T extends { total: number }>(rows: T[]): { records: Omit<T, 'total'>[]; total: number } => ({
+  records: rows.map(({ total: _, ...r }) => r),
+  total: rows[0]?.total ?? 0,
+});
+
 /** A LIKE pattern containing `text` as typed (its wildcards escaped). */
 export const containing = (text: string): string => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 

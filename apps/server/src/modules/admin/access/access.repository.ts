@@ -10,8 +10,9 @@ import {
   type RoleInput,
   type RolePatch,
 } from '@portal/contracts';
-import { and, eq, inArray, ne, sql } from 'drizzle-orm';
+import { and, eq, ne, sql } from 'drizzle-orm';
 import { englishOf, tenantLock } from '../../../db/expressions.js';
+import { allOfTenant } from '../../../db/tenant-rows.js';
 import type { Db } from '../../../db/client.js';
 import {
   applications,
@@ -146,14 +147,8 @@ export function createAdminAccessRepository(db: Db) {
           .where(and(eq(roles.id, roleId), eq(roles.tenantId, tenantId)))
           .for('update');
         if (!role) return 'none';
+        if (!(await allOfTenant(tx, permissions, tenantId, ids))) return 'foreign';
         const unique = [...new Set(ids)];
-        if (unique.length) {
-          const found = await tx
-            .select({ id: permissions.id })
-            .from(permissions)
-            .where(and(eq(permissions.tenantId, tenantId), inArray(permissions.id, unique)));
-          if (found.length !== unique.length) return 'foreign';
-        }
         await tx.delete(rolePermissions).where(eq(rolePermissions.roleId, roleId));
         if (unique.length)
           await tx.insert(rolePermissions).values(unique.map((permissionId) => ({ roleId, permissionId })));
@@ -195,15 +190,7 @@ export function createAdminAccessRepository(db: Db) {
     },
 
     /** Whether every id names a permission code of the tenant. */
-    async permissionsOfTenant(tenantId: number, ids: number[]): Promise<boolean> {
-      const unique = [...new Set(ids)];
-      if (unique.length === 0) return true;
-      const found = await db
-        .select({ id: permissions.id })
-        .from(permissions)
-        .where(and(eq(permissions.tenantId, tenantId), inArray(permissions.id, unique)));
-      return found.length === unique.length;
-    },
+    permissionsOfTenant: (tenantId: number, ids: number[]) => allOfTenant(db, permissions, tenantId, ids),
 
     async updatePermission(tenantId: number, id: number, p: PermissionPatch): Promise<boolean> {
       const mine = and(eq(permissions.id, id), eq(permissions.tenantId, tenantId));

@@ -1,7 +1,8 @@
 import type { AdminMenu, MenuCreate, MenuExportEntry } from '@portal/contracts';
-import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../../db/client.js';
 import { tenantLock } from '../../../db/expressions.js';
+import { allOfTenant } from '../../../db/tenant-rows.js';
 import { applications, menus, roleMenus, roles } from '../../../db/schema.js';
 
 type Row = typeof menus.$inferSelect;
@@ -27,17 +28,6 @@ export function createAdminMenusRepository(db: Db) {
         .where(and(eq(menus.id, id), eq(menus.tenantId, tenantId)))
         .for('update')
     )[0];
-
-  /** Whether every id names a row of the tenant in `table`. */
-  const allOfTenant = async (tx: Tx, table: typeof roles | typeof applications, tenantId: number, ids: number[]) => {
-    const unique = [...new Set(ids)];
-    if (unique.length === 0) return true;
-    const found = await tx
-      .select({ id: table.id })
-      .from(table)
-      .where(and(eq(table.tenantId, tenantId), inArray(table.id, unique)));
-    return found.length === unique.length;
-  };
 
   const setRoles = async (tx: Tx, menuId: number, roleIds: number[]) => {
     await tx.delete(roleMenus).where(eq(roleMenus.menuId, menuId));

@@ -8,15 +8,11 @@ import type {
 } from '@portal/contracts';
 import { and, desc, eq, gte, like, lte, ne, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../../db/client.js';
-import { chinaTime, containing, englishOf, nameIn, totalRows } from '../../../db/expressions.js';
+import { chinaTime, containing, englishOf, nameIn, pageOf, totalRows } from '../../../db/expressions.js';
 import type { Lang } from '../../../platform/i18n.js';
 import { auditLog, enterpriseMembers, enterprises, smsOutbox, ssoServices, users } from '../../../db/schema.js';
 
 type Page = { page: number; limit: number };
-const paged = <T extends { total: number }>(rows: T[]) => ({
-  records: rows.map(({ total: _, ...r }) => r),
-  total: rows[0]?.total ?? 0,
-});
 /** A day alone (`2026-11-24`) means that day in China time; a time with its zone means itself. */
 const instant = (text: string, end: boolean) =>
   /^\d{4}-\d{2}-\d{2}$/.test(text)
@@ -77,7 +73,7 @@ export function createAdminRecordsRepository(db: Db) {
         .orderBy(enterprises.createdAt, enterprises.id)
         .limit(f.limit)
         .offset((f.page - 1) * f.limit);
-      return paged(rows) as { records: AdminEnterprise[]; total: number };
+      return pageOf(rows) as { records: AdminEnterprise[]; total: number };
     },
 
     async review(tenantId: number, id: number, estatus: 1 | 2, reason: string | null): Promise<boolean> {
@@ -153,7 +149,7 @@ export function createAdminRecordsRepository(db: Db) {
         .orderBy(desc(smsOutbox.id))
         .limit(f.limit)
         .offset((f.page - 1) * f.limit);
-      return paged(rows) as { records: OutboxMessage[]; total: number };
+      return pageOf(rows) as { records: OutboxMessage[]; total: number };
     },
 
     async audit(
@@ -192,7 +188,7 @@ export function createAdminRecordsRepository(db: Db) {
         .orderBy(desc(auditLog.at), desc(auditLog.id))
         .limit(f.limit)
         .offset((f.page - 1) * f.limit);
-      return paged(rows) as { records: AuditEntry[]; total: number };
+      return pageOf(rows) as { records: AuditEntry[]; total: number };
     },
   };
 }

@@ -1,7 +1,7 @@
 import type { AdminTenant, AgreementEdit, TenantPatch } from '@portal/contracts';
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../../db/client.js';
-import { chinaTime, containing, englishOf, totalRows } from '../../../db/expressions.js';
+import { chinaTime, containing, englishOf, pageOf, totalRows } from '../../../db/expressions.js';
 import { insertTenant } from '../../../db/seed.js';
 import { registerAgreements, sessions, ssoSessions, tenants, users } from '../../../db/schema.js';
 
@@ -32,7 +32,7 @@ export function createAdminTenantsRepository(db: Db) {
         .orderBy(tenants.id)
         .limit(f.limit)
         .offset((f.page - 1) * f.limit);
-      return { records: rows.map(({ total: _, ...r }): AdminTenant => r), total: rows[0]?.total ?? 0 };
+      return pageOf<AdminTenant & { total: number }>(rows);
     },
 
     /** A new tenant with its skeleton and first operator (db/seed.ts insertTenant), in one transaction. */

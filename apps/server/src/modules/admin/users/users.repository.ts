@@ -1,7 +1,8 @@
 import type { AdminUser, UserCreate, UserPatch } from '@portal/contracts';
 import { and, eq, inArray, isNull, notInArray, or, sql, type SQL } from 'drizzle-orm';
 import type { Db, Tx } from '../../../db/client.js';
-import { chinaTime, containing, englishOf, nameIn, totalRows } from '../../../db/expressions.js';
+import { chinaTime, containing, englishOf, nameIn, pageOf, totalRows } from '../../../db/expressions.js';
+import { allOfTenant } from '../../../db/tenant-rows.js';
 import type { Lang } from '../../../platform/i18n.js';
 import { enterpriseMembers, enterprises, roles, sessions, ssoSessions, userRoles, users } from '../../../db/schema.js';
 
@@ -53,16 +54,6 @@ async function endSessions(tx: Tx, userId: number, keep?: SQL): Promise<void> {
   }
 }
 
-/** The ids of `ids` that are objects of the tenant; a request naming any other is refused whole. */
-async function allOfTenant(tx: Tx, table: typeof roles | typeof enterprises, tenantId: number, ids: number[]) {
-  if (ids.length === 0) return true;
-  const found = await tx
-    .select({ id: table.id })
-    .from(table)
-    .where(and(eq(table.tenantId, tenantId), inArray(table.id, ids)));
-  return found.length === new Set(ids).size;
-}
-
 export function createAdminUsersRepository(db: Db) {
   /** Runs `work` on a user of the tenant inside one transaction; false when there is no such user. */
   const onUser = (tenantId: number, userId: number, work: (tx: Tx) => Promise<void>) =>
@@ -78,7 +69,7 @@ export function createAdminUsersRepository(db: Db) {
     });
 
   return {
-    async list(tenantId: number, f: UserFilter): Promise<{ rows: AdminUser[]; total: number }> {
+    async list(tenantId: number, f: UserFilter): Promise<{ records: AdminUser[]; total: number }> {
       const where = and(
         eq(users.tenantId, tenantId),
         f.q
@@ -115,7 +106,7 @@ export function createAdminUsersRepository(db: Db) {
         .orderBy(users.id)
         .limit(f.limit)
         .offset((f.page - 1) * f.limit);
-      return { rows: rows.map(({ total: _, ...r }) => r), total: rows[0]?.total ?? 0 };
+      return pageOf(rows);
     },
 
     /** Creates the user with its roles and enterprises; null when one of those is not the tenant's. */

@@ -88,7 +88,7 @@ export const adminUsersRoutes: FastifyPluginAsyncTypebox<AdminUsersDeps> = async
     async (req) => {
       const { tenantId } = await operatorOf(req);
       const q = req.query;
-      const { rows, total } = await repo.list(tenantId, {
+      const page = await repo.list(tenantId, {
         q: q.q?.trim() || undefined,
         roleId: optionalRowId(q.roleId) ?? undefined,
         state: q.state,
@@ -96,7 +96,7 @@ export const adminUsersRoutes: FastifyPluginAsyncTypebox<AdminUsersDeps> = async
         limit: q.limit ?? 20,
         lang: langOf(q),
       });
-      return ok(req, { records: rows, total });
+      return ok(req, page);
     },
   );
 
