@@ -93,7 +93,7 @@ import type { Config } from './platform/config.js';
 import { createInvalidationBus } from './platform/invalidation.js';
 import { clientErrorHandler, frameworkErrors, installErrorHandlers } from './platform/error-handling.js';
 import { DRAINING_SERVER_OPTIONS, drainOnClose } from './platform/graceful-stop.js';
-import { boundJsonBodies, textRuleValidators } from './platform/input-guard.js';
+import { boundJsonBodies, requireMultipartBoundaries, textRuleValidators } from './platform/input-guard.js';
 import { createPasswordDecryptor } from './platform/password-transport.js';
 import { createMetrics } from './platform/metrics.js';
 import { registerOpenApi } from './platform/openapi.js';
@@ -167,6 +167,7 @@ export async function buildApp({ config, db, secrets, logger }: AppDeps) {
   // The API speaks JSON only; Fastify's default text/plain parser would hand routes a raw string.
   app.removeContentTypeParser('text/plain');
   boundJsonBodies(app);
+  requireMultipartBoundaries(app);
   const routeTable = recordRoutes(app);
   await registerOpenApi(app, '1');
   app.decorate('routeTable', routeTable);

@@ -9,11 +9,13 @@ import pino from 'pino';
 import { buildApp, loggerOptions } from './app.js';
 import { openDatabase } from './db/open.js';
 import { DEMO_DEVICES_FILE, seedDemo } from './db/seed.js';
+import { createAdminUsersRepository } from './modules/admin/users/users.repository.js';
 import { seedIndustries } from './modules/catalog/industries-seed.js';
 import { hashPassword } from './modules/auth/auth.service.js';
 import { ConfigError, loadConfig } from './platform/config.js';
 import { startHousekeeping } from './platform/housekeeping.js';
 import { startMetricsServer } from './platform/metrics.js';
+import { reportStoredNames } from './platform/names.js';
 import { loadSecrets } from './platform/secrets.js';
 
 async function main(): Promise<void> {
@@ -102,6 +104,10 @@ async function main(): Promise<void> {
   process.stdout.write(lines.join('\n') + '\n\n');
   // A machine-readable line for scripts and tests that start the server on port 0.
   log.info({ url: local, port: Number(port) }, 'listening');
+  // Stored names the name grammar refuses are told, never renamed (ADR 032); in the background.
+  void reportStoredNames(createAdminUsersRepository(db).storedNames(null), (detail, message) =>
+    log.warn(detail, message),
+  ).catch((err: unknown) => log.warn({ err }, 'the stored names could not be checked'));
 }
 
 main().catch((err) => {

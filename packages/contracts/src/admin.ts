@@ -148,6 +148,8 @@ export const UserCreate = Type.Object({
 export type UserCreate = Static<typeof UserCreate>;
 
 export const UserPatch = Type.Object({
+  /** A rename (ADR 032: how an operator mends a stored name the grammar reports). */
+  username: Type.Optional(Text(64, 1)),
   name: Type.Optional(Text(64, 1)),
   nameEn: En(64),
   mobile: Type.Optional(Nullable(Text(20))),

@@ -4,6 +4,7 @@ export * from './dashboard.js';
 export * from './entities.js';
 export * from './envelope.js';
 export * from './rules.js';
+export * from './names.js';
 export * from './runtime-config.js';
 export * from './signing.js';
 export type * from './micro-host.js';

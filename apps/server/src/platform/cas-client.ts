@@ -6,7 +6,7 @@
  * (Apereo CAS, say): attributes may then be lists, and a server that sends no `tenantCode`
  * signs users into the portal's default tenant.
  */
-import { ResultCode, SERVICE_TICKET } from '@portal/contracts';
+import { ResultCode, SERVICE_TICKET, isOneLine } from '@portal/contracts';
 import { XMLParser } from 'fast-xml-parser';
 import { AppError } from './errors.js';
 
@@ -23,35 +23,67 @@ interface ServiceResponse {
   };
 }
 
-// Values stay text (a username "007" is not the number 7); namespaces dropped (cas:user → user);
-// no entities expanded (a CAS answer needs none).
+// Values stay text (a username "007" is not the number 7) and are not trimmed (a user "admin"
+// and a line break is not "admin"); namespaces dropped (cas:user → user); no entity a document
+// declares is expanded: only XML's own references are read (xmlDecoded).
 const xml = new XMLParser({
   removeNSPrefix: true,
   parseTagValue: false,
   ignoreAttributes: true,
-  trimValues: true,
+  trimValues: false,
   processEntities: false,
 });
+
+const PREDEFINED: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
+
+/**
+ * Text as XML means it: the five predefined entities and character references read, in one pass
+ * (so `&amp;lt;` is `&lt;`, not `<`); a server escapes a name with `&` or `<` in it this way.
+ */
+export function xmlDecoded(text: string): string {
+  return text.replace(/&(?:#x([0-9a-fA-F]{1,6})|#([0-9]{1,7})|(amp|lt|gt|quot|apos));/g, (whole, hex, dec, name) => {
+    if (name) return PREDEFINED[name as string]!;
+    const code = hex ? parseInt(hex as string, 16) : Number(dec);
+    return code <= 0x10ffff ? String.fromCodePoint(code) : whole;
+  });
+}
+
+/**
+ * Every text of a parsed XML tree read by xmlDecoded. An answer is at most MAX_ANSWER_CHARS; one
+ * nested deeper than the stack allows throws, and is told as the server failing.
+ */
+function decodedTree(node: unknown): unknown {
+  if (typeof node === 'string') return xmlDecoded(node);
+  if (Array.isArray(node)) return node.map(decodedTree);
+  if (node !== null && typeof node === 'object') {
+    return Object.fromEntries(Object.entries(node).map(([k, v]) => [k, decodedTree(v)]));
+  }
+  return node;
+}
 
 /** A validation answer is a few hundred bytes; anything this large is not one. */
 const MAX_ANSWER_CHARS = 64 * 1024;
 
 /**
  * The one value of an attribute that may be a single value or a list (CAS servers do both):
- * undefined when absent, null when present but not exactly one non-empty text.
+ * undefined when absent, null when present but not exactly one non-empty text. Trimmed, but for
+ * `exact` values (the user), which are taken only as they are and only when one line (isOneLine):
+ * a server that releases `admin` followed by a line break releases someone who is not `admin`,
+ * and this client must not make them so by trimming.
  */
-function single(v: unknown): string | null | undefined {
+function single(v: unknown, exact = false): string | null | undefined {
   if (v === undefined) return undefined;
   const list = Array.isArray(v) ? (v as unknown[]) : [v];
   const one = list.length === 1 ? list[0] : undefined;
-  const text = typeof one === 'string' || typeof one === 'number' ? String(one).trim() : '';
-  return text || null;
+  const text = typeof one === 'string' || typeof one === 'number' ? String(one) : '';
+  if (exact) return isOneLine(text) ? text : null;
+  return text.trim() || null;
 }
 
 /** A validation answer, JSON or XML, read as the same shape. */
 function readServiceResponse(text: string): ServiceResponse {
   const body = text.trimStart();
-  if (body.startsWith('<')) return xml.parse(body) as ServiceResponse;
+  if (body.startsWith('<')) return decodedTree(xml.parse(body)) as ServiceResponse;
   return JSON.parse(body) as ServiceResponse;
 }
 
@@ -74,7 +106,7 @@ export function createCasClient(ssoUrl: string, defaultTenantCode: string, timeo
       throw new AppError(ResultCode.UNAVAILABLE, 'ssoUnreachable');
     }
     const ok = body?.serviceResponse?.authenticationSuccess;
-    const username = single(ok?.user);
+    const username = single(ok?.user, true);
     // A tenantCode attribute must name one tenant; only its absence means the default tenant.
     const tenantCode = single(ok?.attributes?.tenantCode);
     if (!ok || !username || tenantCode === null) return null;

@@ -30,8 +30,23 @@ function telling<T extends { keyword: string; instancePath?: string }>(issues: T
   return told.reduce((best, i) => (depth(i) > depth(best) ? i : best), told[0] ?? issues[0]!);
 }
 
-function classify(error: FastifyError | AppError, lang: Lang): { code: number; message: string } | null {
+/**
+ * What the multipart reader (busboy) throws, with no status of its own, on a body that breaks the
+ * format (ends early, a part's headers malformed): the client's fault on every upload route.
+ */
+const MULTIPART_FAULT = /^(?:Unexpected end of (?:multipart data|form)|Malformed part header|Multipart: )/;
+const isMultipart = (req: FastifyRequest) =>
+  /^multipart\/form-data\s*(?:;|$)/i.test(String(req.headers['content-type'] ?? ''));
+
+function classify(
+  error: FastifyError | AppError,
+  lang: Lang,
+  multipart = false,
+): { code: number; message: string } | null {
   if (error instanceof AppError) return { code: error.code, message: t(lang, error.key, error.params) };
+  if (multipart && error.statusCode === undefined && MULTIPART_FAULT.test(error.message)) {
+    return { code: ResultCode.BAD_REQUEST, message: t(lang, 'multipartMalformed') };
+  }
   if (error.validation && error.validation.length > 0) {
     const detail = describeSchemaIssue(telling(error.validation), error.validationContext ?? 'body', lang);
     return { code: ResultCode.BAD_REQUEST, message: t(lang, 'badRequest', { detail }) };
@@ -54,7 +69,7 @@ function classify(error: FastifyError | AppError, lang: Lang): { code: number; m
 }
 
 function answer(error: FastifyError | AppError, req: FastifyRequest, reply: FastifyReply, lang: Lang) {
-  const known = classify(error, lang);
+  const known = classify(error, lang, isMultipart(req));
   if (!known) req.log.error({ err: error }, 'unhandled error');
   const { code, message } = known ?? { code: ResultCode.SERVER_ERROR, message: t(lang, 'serverError') };
   if (error instanceof AppError && error.headers) reply.headers(error.headers);

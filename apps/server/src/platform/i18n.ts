@@ -14,6 +14,14 @@ const messages = {
   bodyTooDeep: { zh: '请求体嵌套层级过深', en: 'The request body is nested too deeply' },
   bodyArrayTooLong: { zh: '请求体中的列表项过多', en: 'A list in the request body has too many items' },
   bodyStringTooLong: { zh: '请求体中的文本过长', en: 'A text in the request body is too long' },
+  multipartBoundary: {
+    zh: '上传的请求格式不正确：multipart/form-data 缺少有效的 boundary',
+    en: 'The upload is malformed: multipart/form-data without a valid boundary',
+  },
+  multipartMalformed: {
+    zh: '上传的请求格式不正确：multipart/form-data 内容不完整或已损坏',
+    en: 'The upload is malformed: the multipart/form-data body is incomplete or damaged',
+  },
   badRequestGeneric: { zh: '请求不正确', en: 'The request is not valid' },
   badUrl: { zh: '请求地址格式不正确', en: 'The request address is not valid' },
   urlTooLong: { zh: '请求地址过长', en: 'The request address is too long' },
@@ -46,6 +54,23 @@ const messages = {
   },
   usernameRequired: { zh: '请输入用户名', en: 'Please enter a username' },
   usernameIsMobile: { zh: '用户名不能是他人的手机号', en: "A username cannot be someone else's mobile number" },
+  usernameLength: { zh: '用户名长度应为{min}到{max}个字符', en: 'A username has {min} to {max} characters' },
+  usernameInvisible: {
+    zh: '用户名不能包含换行、控制字符或不可见字符',
+    en: 'A username cannot contain line breaks, control characters or invisible characters',
+  },
+  usernameSpaces: { zh: '用户名不能包含连续的空格', en: 'A username cannot contain two spaces in a row' },
+  usernameCharacters: {
+    zh: '用户名只能包含文字、数字、空格和 . _ - @ + · 符号',
+    en: 'A username may contain only letters, digits, spaces and . _ - @ + ·',
+  },
+  nameRequired: { zh: '请输入姓名', en: 'Please enter the name' },
+  nameTooLong: { zh: '名称最多{max}个字符', en: 'A name has at most {max} characters' },
+  nameInvisible: {
+    zh: '名称不能包含换行、控制字符或不可见字符',
+    en: 'A name cannot contain line breaks, control characters or invisible characters',
+  },
+  nameSpaces: { zh: '名称不能包含连续的空格', en: 'A name cannot contain two spaces in a row' },
   passwordRule: {
     zh: '口令长度至少8位，包括数字、小写字母、大写字母、特殊符号4类。口令不包含用户名，并且避免键盘排序密码!',
     en: 'At least 8 characters with digits, lowercase and uppercase letters and symbols; not containing the username and no keyboard runs!',
@@ -346,7 +371,9 @@ export function describeSchemaIssue(issue: SchemaIssue, context: string, lang: L
     format: `${field} 的格式不正确`,
     minItems: `${field} 至少 ${String(p.limit)} 项`,
     controlCharacter: `${field} 不能包含控制字符`,
+    loneSurrogate: `${field} 含有无效的字符（不成对的 UTF-16 代理项）`,
     numberRange: `${field} 不是有效的数值`,
+    nothingToChange: `请求体中没有可修改的字段，可修改的有：${String(p.fields)}`,
   };
   const en: Record<string, string> = {
     required: `missing required field ${field}`,
@@ -364,7 +391,9 @@ export function describeSchemaIssue(issue: SchemaIssue, context: string, lang: L
     format: `${field} has an invalid format`,
     minItems: `${field} must have at least ${String(p.limit)} items`,
     controlCharacter: `${field} must not contain control characters`,
+    loneSurrogate: `${field} contains an invalid character (half of a UTF-16 surrogate pair)`,
     numberRange: `${field} is not a valid number`,
+    nothingToChange: `the body changes nothing: give at least one of ${String(p.fields)}`,
   };
   const table = lang === 'en' ? en : zh;
   return table[issue.keyword ?? ''] ?? (lang === 'en' ? `${field} is not valid` : `${field} 的值不正确`);

@@ -104,7 +104,8 @@ export function createAuthService(deps: AuthServiceDeps) {
         userId: user?.id ?? null,
         action: user?.disabled ? 'login.disabled' : user?.locked ? 'login.locked' : 'login.failed',
         ip: input.ip,
-        detail: { username: input.username.slice(0, 64) },
+        // Cut by characters: cut by UTF-16 units, half a pair could remain, which no JSON column holds.
+        detail: { username: [...input.username].slice(0, 64).join('') },
       };
       // A disabled account is refused like any other, without counting towards a lockout.
       if (user && !user.disabled) await repo.recordFailure(user.id, LOCKOUT, audit);

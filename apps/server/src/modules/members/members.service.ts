@@ -4,6 +4,7 @@ import { optionalRowId, rowId } from '../../platform/ids.js';
 import type { InvalidationBus } from '../../platform/invalidation.js';
 import { localized, type Lang } from '../../platform/i18n.js';
 import { createLocalCache } from '../../platform/local-cache.js';
+import { NICKNAME_MAX, acceptPersonName } from '../../platform/names.js';
 import type { ActiveSession } from '../../platform/session.js';
 import type { MembersRepository } from './members.repository.js';
 
@@ -112,9 +113,11 @@ export function createMembersService({ repo, bus, cacheMs }: MembersServiceDeps)
     /** The caller's own nickname only (spec §5: required). */
     async setNickname(who: Who, userId: number | string, nickName: string): Promise<void> {
       if (rowId(userId) !== who.userId) throw refuse('notOwnAccount');
-      const nick = nickName.trim();
-      if (!nick) throw new AppError(ResultCode.BAD_REQUEST, 'nicknameRequired');
-      if ([...nick].length > 32) throw new AppError(ResultCode.BAD_REQUEST, 'nicknameTooLong');
+      const nick = acceptPersonName(nickName, {
+        required: 'nicknameRequired',
+        max: NICKNAME_MAX,
+        tooLong: 'nicknameTooLong',
+      });
       await repo.setNickname(who.tenantId, who.userId, nick);
       await bus.publish({ kind: 'user', id: who.userId });
     },

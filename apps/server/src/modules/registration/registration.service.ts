@@ -7,12 +7,14 @@ import {
   checkPassword,
   isBlank,
   isValidPhone,
+  normalizeName,
   ResultCode,
   type CompanyRegistration,
   type MemberRegistration,
 } from '@portal/contracts';
 import { AppError } from '../../platform/errors.js';
 import { localized, type Lang, type MessageKey } from '../../platform/i18n.js';
+import { acceptPersonName, acceptUsername } from '../../platform/names.js';
 import type { PasswordDecryptor } from '../../platform/password-transport.js';
 import type { RateLimiter } from '../../platform/rate-limit.js';
 import type { Tenants } from '../../platform/tenants.js';
@@ -99,8 +101,8 @@ export function createRegistrationService(deps: RegistrationDeps) {
 
   return {
     async registerMember(input: MemberRegistration, ip: string): Promise<void> {
-      const username = input.username.trim();
-      if (isBlank(username)) throw bad('usernameRequired');
+      if (isBlank(input.username)) throw bad('usernameRequired');
+      const username = acceptUsername(input.username);
       // A company's first member signs in with the mobile number: nobody may take one as a name.
       if (isValidPhone(username, deps.phonePattern) && username !== input.mobile.trim()) throw bad('usernameIsMobile');
       const tenantId = await deps.tenants.registrableIdOf(input.tenantCode);
@@ -124,11 +126,13 @@ export function createRegistrationService(deps: RegistrationDeps) {
       const tenantId = await deps.tenants.registrableIdOf(input.tenantCode);
       if (!(await deps.isIndustryLeaf(input.industryCode.trim()))) throw bad('industryRequired');
       if (!(await deps.isRegion(input.country.trim()))) throw bad('regionRequired');
+      const contacts = acceptPersonName(input.contacts, { required: 'contactRequired' });
       const password = deps.decryptor.decrypt(input.password);
       const mobile = input.mobile.trim();
       const company = input.companyName.trim();
+      // The first member signs in with the mobile number: it is their user name, under its rule too.
+      acceptUsername(mobile);
       await prove({ ...input, tenantId, username: mobile, password, mobile, company }, ip);
-      const contacts = input.contacts.trim();
       await create({
         tenantId,
         username: mobile,
@@ -148,7 +152,7 @@ export function createRegistrationService(deps: RegistrationDeps) {
     /** Whether a username is free in the tenant (rate-limited: it tells who has an account). */
     async usernameAvailable(tenantCode: string | undefined, username: string, ip: string): Promise<boolean> {
       await deps.limiter.hit(`check-user:ip:${ip}`, REGISTRATION_LIMITS.checksPerIpPerMinute, 60);
-      const name = username.trim();
+      const name = normalizeName(username);
       // Mobile numbers are not member names; answering for them would tell which are registered.
       if (isValidPhone(name, deps.phonePattern)) return false;
       return (await repo.taken(await deps.tenants.idOf(tenantCode), { username: name })) === null;

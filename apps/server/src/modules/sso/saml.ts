@@ -7,7 +7,7 @@
  * attributes) on success, or a RequestDenied status with the reason and no assertion.
  */
 import { randomBytes } from 'node:crypto';
-import { escapeMarkup } from '../../platform/html.js';
+import { forXml, xmlAttribute, xmlText, xmlWritable } from './answers.js';
 import type { Validation } from './sso.service.js';
 
 /** How far the assertion's validity reaches either side of now (Apereo's default skew, 30 s). */
@@ -30,9 +30,11 @@ const envelope = (response: string) =>
   `<?xml version="1.0" encoding="UTF-8"?><SOAP-ENV:Envelope xmlns:SOAP-ENV="http://schemas.xmlsoap.org/soap/envelope/"><SOAP-ENV:Body>${response}</SOAP-ENV:Body></SOAP-ENV:Envelope>`;
 
 export function samlResponse(
-  v: Validation,
+  validation: Validation,
   opts: { service: string; requestId: string | null; issuer: string; now?: number },
 ): string {
+  // A value XML cannot hold makes the answer a failure (answers.ts).
+  const v = forXml(validation);
   const now = opts.now ?? Date.now();
   const issued = iso(now);
   // No request id: Apereo answers in response to the service's host.
@@ -44,32 +46,35 @@ export function samlResponse(
       inResponseTo = '';
     }
   }
-  const head = `<saml1p:Response xmlns:saml1p="urn:oasis:names:tc:SAML:1.0:protocol" InResponseTo="${escapeMarkup(inResponseTo)}" IssueInstant="${issued}" MajorVersion="1" MinorVersion="1" ResponseID="${id()}">`;
+  // The request's own values too: one XML cannot hold is left out rather than break the answer.
+  if (!xmlWritable(inResponseTo)) inResponseTo = '';
+  const audience = xmlWritable(opts.service) ? opts.service : '';
+  const head = `<saml1p:Response xmlns:saml1p="urn:oasis:names:tc:SAML:1.0:protocol" InResponseTo="${xmlAttribute(inResponseTo)}" IssueInstant="${issued}" MajorVersion="1" MinorVersion="1" ResponseID="${id()}">`;
   if (!v.ok) {
     return envelope(
-      `${head}<saml1p:Status><saml1p:StatusCode Value="saml1p:RequestDenied"/><saml1p:StatusMessage>${escapeMarkup(
+      `${head}<saml1p:Status><saml1p:StatusCode Value="saml1p:RequestDenied"/><saml1p:StatusMessage>${xmlText(
         v.description,
       )}</saml1p:StatusMessage></saml1p:Status></saml1p:Response>`,
     );
   }
   const subject =
-    `<saml1:Subject><saml1:NameIdentifier>${escapeMarkup(v.user)}</saml1:NameIdentifier>` +
+    `<saml1:Subject><saml1:NameIdentifier>${xmlText(v.user)}</saml1:NameIdentifier>` +
     '<saml1:SubjectConfirmation><saml1:ConfirmationMethod>urn:oasis:names:tc:SAML:1.0:cm:artifact</saml1:ConfirmationMethod></saml1:SubjectConfirmation></saml1:Subject>';
   const attributes = Object.entries(v.attributes)
     .map(
       ([name, value]) =>
-        `<saml1:Attribute AttributeName="${escapeMarkup(name)}" AttributeNamespace="http://www.ja-sig.org/products/cas/"><saml1:AttributeValue>${escapeMarkup(
+        `<saml1:Attribute AttributeName="${xmlAttribute(name)}" AttributeNamespace="http://www.ja-sig.org/products/cas/"><saml1:AttributeValue>${xmlText(
           String(value),
         )}</saml1:AttributeValue></saml1:Attribute>`,
     )
     .join('');
   return envelope(
     `${head}<saml1p:Status><saml1p:StatusCode Value="saml1p:Success"/></saml1p:Status>` +
-      `<saml1:Assertion xmlns:saml1="urn:oasis:names:tc:SAML:1.0:assertion" AssertionID="${id()}" IssueInstant="${issued}" Issuer="${escapeMarkup(opts.issuer)}" MajorVersion="1" MinorVersion="1">` +
-      `<saml1:Conditions NotBefore="${iso(now - SKEW_MS)}" NotOnOrAfter="${iso(now + SKEW_MS)}"><saml1:AudienceRestrictionCondition><saml1:Audience>${escapeMarkup(
-        opts.service,
+      `<saml1:Assertion xmlns:saml1="urn:oasis:names:tc:SAML:1.0:assertion" AssertionID="${id()}" IssueInstant="${issued}" Issuer="${xmlAttribute(opts.issuer)}" MajorVersion="1" MinorVersion="1">` +
+      `<saml1:Conditions NotBefore="${iso(now - SKEW_MS)}" NotOnOrAfter="${iso(now + SKEW_MS)}"><saml1:AudienceRestrictionCondition><saml1:Audience>${xmlText(
+        audience,
       )}</saml1:Audience></saml1:AudienceRestrictionCondition></saml1:Conditions>` +
-      `<saml1:AuthenticationStatement AuthenticationInstant="${escapeMarkup(v.attributes.authenticationDate)}" AuthenticationMethod="urn:oasis:names:tc:SAML:1.0:am:password">${subject}</saml1:AuthenticationStatement>` +
+      `<saml1:AuthenticationStatement AuthenticationInstant="${xmlAttribute(v.attributes.authenticationDate)}" AuthenticationMethod="urn:oasis:names:tc:SAML:1.0:am:password">${subject}</saml1:AuthenticationStatement>` +
       `<saml1:AttributeStatement>${subject}${attributes}</saml1:AttributeStatement>` +
       '</saml1:Assertion></saml1p:Response>',
   );

@@ -4,7 +4,7 @@
  */
 import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
-import { Envelope, ResultCode, SystemSignOnBody } from '@portal/contracts';
+import { Envelope, ResultCode, SystemSignOnBody, normalizeName } from '@portal/contracts';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type, type Static } from 'typebox';
@@ -12,6 +12,7 @@ import { AppError } from '../../platform/errors.js';
 import { langOf, localized, t, type Lang } from '../../platform/i18n.js';
 import { ok } from '../../platform/reply.js';
 import { escapeMarkup, plainPage } from '../../platform/html.js';
+import { cas1Body, renderValidation, xmlText } from './answers.js';
 import { samlRequestOf, samlResponse } from './saml.js';
 import { SsoRefusal, type SsoService, type Validation } from './sso.service.js';
 
@@ -58,26 +59,6 @@ function messagePage(lang: Lang, text: string, action?: { href: string; text: st
 }
 
 const wantsJson = (req: FastifyRequest) => (req.headers.accept ?? '').includes('application/json');
-
-function renderValidation(v: Validation, json: boolean, withAttributes: boolean): string {
-  if (json) {
-    return JSON.stringify({
-      serviceResponse: v.ok
-        ? { authenticationSuccess: { user: v.user, ...(withAttributes ? { attributes: v.attributes } : {}) } }
-        : { authenticationFailure: { code: v.code, description: v.description } },
-    });
-  }
-  const body = v.ok
-    ? `<cas:authenticationSuccess><cas:user>${escapeMarkup(v.user)}</cas:user>${
-        withAttributes
-          ? `<cas:attributes>${Object.entries(v.attributes)
-              .map(([k, val]) => `<cas:${k}>${escapeMarkup(String(val))}</cas:${k}>`)
-              .join('')}</cas:attributes>`
-          : ''
-      }</cas:authenticationSuccess>`
-    : `<cas:authenticationFailure code="${v.code}">${escapeMarkup(v.description)}</cas:authenticationFailure>`;
-  return `<cas:serviceResponse xmlns:cas="http://www.yale.edu/tp/cas">${body}</cas:serviceResponse>\n`;
-}
 
 export const ssoRoutes: FastifyPluginAsyncTypebox<SsoRoutesOptions> = async (app, opts) => {
   const { sso } = opts;
@@ -165,7 +146,7 @@ export const ssoRoutes: FastifyPluginAsyncTypebox<SsoRoutesOptions> = async (app
       try {
         const { cookie, redirect } = await sso.login(
           {
-            username: b.username.trim(),
+            username: normalizeName(b.username),
             passwordCipher: b.password,
             captcha: { captchaKey: b.captchaKey, answer: b.imgvercode, verification: b.captchaVerification },
             tenantCode,
@@ -256,18 +237,18 @@ export const ssoRoutes: FastifyPluginAsyncTypebox<SsoRoutesOptions> = async (app
         .send(
           json
             ? JSON.stringify({ serviceResponse: { proxyFailure: { code, description } } })
-            : `<cas:serviceResponse xmlns:cas="http://www.yale.edu/tp/cas"><cas:proxyFailure code="${code}">${escapeMarkup(description)}</cas:proxyFailure></cas:serviceResponse>\n`,
+            : `<cas:serviceResponse xmlns:cas="http://www.yale.edu/tp/cas"><cas:proxyFailure code="${code}">${xmlText(description)}</cas:proxyFailure></cas:serviceResponse>\n`,
         );
     },
   );
 
-  // CAS 1.0: "yes\n<user>\n" or "no\n".
+  // CAS 1.0: "yes\n<user>\n" or "no\n" (answers.ts: a name that is not one line is a "no").
   app.get('/cas/validate', { schema: { querystring: ValidateQuery } }, async (req, reply) => {
-    const v = await sso.validate(req.query).catch(() => ({ ok: false }) as const);
-    return reply
-      .header('cache-control', 'no-store')
-      .type('text/plain; charset=utf-8')
-      .send(v.ok ? `yes\n${v.user}\n` : 'no\n');
+    const v = await sso.validate(req.query).catch((err: unknown) => {
+      req.log.error({ err }, 'CAS 1.0 ticket validation failed');
+      return null;
+    });
+    return reply.header('cache-control', 'no-store').type('text/plain; charset=utf-8').send(cas1Body(v));
   });
 
   app.get('/cas/logout', { schema: { querystring: LogoutQuery } }, async (req, reply) => {

@@ -24,6 +24,7 @@ import { AppError, errors } from '../../../platform/errors.js';
 import { sanitizeRichText } from '../../../platform/html.js';
 import { rowId } from '../../../platform/ids.js';
 import type { InvalidationBus } from '../../../platform/invalidation.js';
+import { acceptPersonName, acceptUsername } from '../../../platform/names.js';
 import type { OperatorGate } from '../../../platform/operators.js';
 import type { PasswordDecryptor } from '../../../platform/password-transport.js';
 import { ok } from '../../../platform/reply.js';
@@ -93,13 +94,14 @@ export const adminTenantsRoutes: FastifyPluginAsyncTypebox<AdminTenantsDeps> = a
     async (req) => {
       await platformOnly(req);
       const { operator, ...t } = req.body;
-      const username = operator.username.trim();
+      const username = acceptUsername(operator.username);
+      const operatorName = acceptPersonName(operator.name);
       const password = deps.decryptor.decrypt(operator.password);
       if (checkPassword(password, username).length > 0) throw new AppError(ResultCode.BAD_REQUEST, 'passwordRule');
       const id = await repo
         .create(
           { code: t.code, name: t.name.trim(), nameEn: t.nameEn?.trim(), homeUrl: t.homeUrl?.trim() || null },
-          { username, name: operator.name.trim(), passwordHash: await deps.hashPassword(password) },
+          { username, name: operatorName, passwordHash: await deps.hashPassword(password) },
         )
         .catch((err: unknown) => {
           if (violatedConstraint(err) === 'tenants_code_unique') throw new AppError(ResultCode.CONFLICT, 'tenantTaken');

@@ -22,6 +22,15 @@ export interface NewUser extends Omit<UserCreate, 'password' | 'roleIds' | 'ente
   enterpriseIds: number[];
 }
 
+export interface StoredUserNames {
+  id: number;
+  tenantId: number;
+  username: string;
+  name: string;
+  nameEn: string;
+  nickname: string | null;
+}
+
 const locked = sql<boolean>`coalesce(${users.lockedUntil} > now(), false)`;
 
 /**
@@ -147,6 +156,31 @@ export function createAdminUsersRepository(db: Db) {
       );
     },
 
+    /**
+     * Every user's stored names, a batch at a time in id order (the tenant's, or every tenant's
+     * for null): what the name grammar's report reads (ADR 032), at start-up and for operators.
+     */
+    async *storedNames(tenantId: number | null, batch = 2000): AsyncGenerator<StoredUserNames[]> {
+      for (let after = 0; ; ) {
+        const rows = await db
+          .select({
+            id: users.id,
+            tenantId: users.tenantId,
+            username: users.username,
+            name: users.name,
+            nameEn: englishOf(users.translations, 'name'),
+            nickname: users.nickname,
+          })
+          .from(users)
+          .where(and(sql`${users.id} > ${after}`, tenantId === null ? undefined : eq(users.tenantId, tenantId)))
+          .orderBy(users.id)
+          .limit(batch);
+        if (rows.length === 0) return;
+        yield rows;
+        after = rows[rows.length - 1]!.id;
+      }
+    },
+
     async usernameOf(tenantId: number, userId: number): Promise<string | null> {
       const [row] = await db
         .select({ username: users.username })
@@ -160,6 +194,7 @@ export function createAdminUsersRepository(db: Db) {
         await tx
           .update(users)
           .set({
+            ...(p.username !== undefined ? { username: p.username } : {}),
             ...(p.name !== undefined ? { name: p.name } : {}),
             ...(p.mobile !== undefined ? { mobile: p.mobile || null } : {}),
             ...(p.nameEn !== undefined

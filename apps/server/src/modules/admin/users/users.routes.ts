@@ -23,6 +23,7 @@ import type { InvalidationBus } from '../../../platform/invalidation.js';
 import type { OperatorGate } from '../../../platform/operators.js';
 import type { PasswordDecryptor } from '../../../platform/password-transport.js';
 import { langOf } from '../../../platform/i18n.js';
+import { acceptOptionalPersonName, acceptPersonName, acceptUsername } from '../../../platform/names.js';
 import { ok } from '../../../platform/reply.js';
 import type { AdminUsersRepository } from './users.repository.js';
 
@@ -109,8 +110,9 @@ export const adminUsersRoutes: FastifyPluginAsyncTypebox<AdminUsersDeps> = async
     async (req) => {
       const { tenantId } = await operatorOf(req);
       const b = req.body;
-      const username = b.username.trim();
-      if (!username) throw new AppError(ResultCode.BAD_REQUEST, 'usernameRequired');
+      const username = acceptUsername(b.username);
+      const name = acceptPersonName(b.name);
+      const nameEn = acceptOptionalPersonName(b.nameEn);
       checkMobile(b.mobile);
       const roleIds = (b.roleIds ?? []).map(rowId);
       const enterpriseIds = (b.enterpriseIds ?? []).map(rowId);
@@ -118,8 +120,8 @@ export const adminUsersRoutes: FastifyPluginAsyncTypebox<AdminUsersDeps> = async
       const id = await repo
         .create(tenantId, {
           username,
-          name: b.name.trim(),
-          nameEn: b.nameEn?.trim(),
+          name,
+          nameEn,
           mobile: b.mobile?.trim() || null,
           passwordHash: await newPassword(b.password, username),
           roleIds,
@@ -133,9 +135,17 @@ export const adminUsersRoutes: FastifyPluginAsyncTypebox<AdminUsersDeps> = async
 
   app.patch('/api/admin/users/:id', { ...auth, schema: { ...byId, body: UserPatch, response: done } }, async (req) => {
     const { tenantId } = await operatorOf(req);
-    checkMobile(req.body.mobile);
+    const b = req.body;
+    checkMobile(b.mobile);
     const userId = rowId(req.params.id);
-    await found(userId, await repo.update(tenantId, userId, req.body).catch(taken));
+    const change = {
+      // A rename is how an operator mends a stored name the grammar reports (ADR 032).
+      ...(b.username !== undefined ? { username: acceptUsername(b.username) } : {}),
+      ...(b.name !== undefined ? { name: acceptPersonName(b.name) } : {}),
+      ...(b.nameEn !== undefined ? { nameEn: acceptOptionalPersonName(b.nameEn) } : {}),
+      ...(b.mobile !== undefined ? { mobile: b.mobile?.trim() || null } : {}),
+    };
+    await found(userId, await repo.update(tenantId, userId, change).catch(taken));
     return ok(req, null);
   });
 
