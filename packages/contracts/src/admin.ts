@@ -156,6 +156,33 @@ export const UserPatch = Type.Object({
 });
 export type UserPatch = Static<typeof UserPatch>;
 
+/**
+ * The tenant's users whose stored names break the name grammar (ADR 032; names.ts): reported,
+ * never renamed. `problem` is a NameProblem; `total` counts them all, `records` holds the first 500.
+ */
+export const StoredNameIssues = Type.Object({
+  total: Type.Integer({ minimum: 0 }),
+  records: Type.Array(
+    Type.Object({
+      id: Type.String(),
+      username: Type.String(),
+      name: Type.String(),
+      issues: Type.Array(
+        Type.Object({
+          field: Type.Union([
+            Type.Literal('username'),
+            Type.Literal('name'),
+            Type.Literal('nameEn'),
+            Type.Literal('nickname'),
+          ]),
+          problem: Type.String(),
+        }),
+      ),
+    }),
+  ),
+});
+export type StoredNameIssues = Static<typeof StoredNameIssues>;
+
 export const PasswordSet = Type.Object({ password: Text(1024, 1) });
 export type PasswordSet = Static<typeof PasswordSet>;
 export const RoleIdsBody = Type.Object({ roleIds: Ids });

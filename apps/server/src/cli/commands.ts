@@ -8,12 +8,14 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import {
   OPERATOR_PERMISSION,
+  normalizeName,
   type AdminEnterprise,
   type AdminRole,
   type AdminUser,
   type MenuData,
   type MenuExport,
   type Paged,
+  type StoredNameIssues,
 } from '@portal/contracts';
 import { PortalApi, normalizePublicPath, normalizeServer, type Query } from './api.js';
 import {
@@ -31,6 +33,7 @@ import {
 } from './args.js';
 import { expired, readSession, tokenExpiry, writeSession, type SavedSession } from './config.js';
 import { formatOf, render } from './format.js';
+import { checkNames } from './names.js';
 import type { PromptInput, Prompter } from './prompt.js';
 import {
   PASSWORD_FIELDS,
@@ -314,7 +317,29 @@ export async function login(ctx: Ctx): Promise<number> {
     `Logged in to ${server} as ${username} (tenant ${tenantCode ?? 'default'}${roleTitle ? `, role ${roleTitle}` : ''}); ` +
       `session in ${ctx.file}${session.expiresAt ? ` until ${session.expiresAt}` : ''}\n`,
   );
+  if (role) await warnOfStoredNames(api, io);
   return EXIT.OK;
+}
+
+/**
+ * An operator is told at login of the tenant's stored names the name grammar refuses (ADR 032),
+ * which only a rename mends. A session that may not ask (no operator role) is told nothing.
+ */
+async function warnOfStoredNames(api: PortalApi, io: CliIo): Promise<void> {
+  let report: StoredNameIssues;
+  try {
+    report = await api.request<StoredNameIssues>('GET', '/api/admin/users/name-issues');
+  } catch {
+    return;
+  }
+  if (report.total === 0) return;
+  const ids = report.records.slice(0, 20).map((r) => r.id);
+  const more = report.total > ids.length ? ` and ${report.total - ids.length} more` : '';
+  io.stderr.write(
+    `Warning: ${report.total} user(s) of this tenant have stored names that break the name rule (ADR 032): ` +
+      `ids ${ids.join(', ')}${more}. See them with "get users/name-issues"; ` +
+      `rename with "update users/<id> -s username=…" (or name=…)\n`,
+  );
 }
 
 export async function logout(ctx: Ctx): Promise<number> {
@@ -418,6 +443,7 @@ export async function create(ctx: Ctx): Promise<number> {
   const t = resolveTarget(ctx.positionals[0]);
   const method = createMethod(t);
   const body = await bodyOf(ctx);
+  checkNames(t, body);
   return withSession(ctx, async (api) => {
     await encryptPasswords(api, body);
     const data = await api.request(method, apiPath(t), { body });
@@ -436,6 +462,7 @@ export async function update(ctx: Ctx): Promise<number> {
   const body = await bodyOf(ctx);
   if (method !== 'POST' && Object.keys(body).length === 0)
     throw usageError('nothing to update: give -s key=value or -f');
+  checkNames(t, body);
   return withSession(ctx, async (api) => {
     let sent = body;
     if (t.kind === 'collection' && !flag(ctx.values, 'no-merge')) {
@@ -470,9 +497,11 @@ async function findUser(api: PortalApi, values: Values): Promise<AdminUser> {
   const username = str(values, 'username');
   if (!id === !username) throw usageError('give --username NAME or --userid ID');
   if (id) return (await findItem(api, { kind: 'item', name: 'users', res: RESOURCES.users!, id }, [])) as AdminUser;
-  // `q` finds the word anywhere (names, mobiles too): the one whose username it is.
-  const records = await allPages<AdminUser>(api, '/api/admin/users', [['q', username!]]);
-  const user = records.find((u) => u.username.toLowerCase() === username!.toLowerCase());
+  // `q` finds the word anywhere (names, mobiles too): the one whose username it is, read as
+  // sign-in reads a typed one (normalizeName).
+  const wanted = normalizeName(username!);
+  const records = await allPages<AdminUser>(api, '/api/admin/users', [['q', wanted]]);
+  const user = records.find((u) => u.username.toLowerCase() === wanted.toLowerCase());
   if (!user) throw new CliError(`Error 404: no user '${username}'`, EXIT.REFUSED);
   return user;
 }

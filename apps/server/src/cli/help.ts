@@ -77,7 +77,8 @@ session file, readable by its owner only.
   --captcha ANSWER    the login captcha's answer; without it the image is saved to a temporary file
                       and the answer asked for (a server in test mode, PORTAL_TEST_CAPTCHA=1, takes 8888)
   --role ROLE         switch to this role after signing in: its id, title or code (e.g. park_operator);
-                      the operators' API needs a role holding system:manage
+                      the operators' API needs a role holding system:manage. An operator is warned
+                      here of the tenant's stored names that break the name rule (get users/name-issues)
   --public-path PATH  where the web app (and its config.js) is served (default /center/)
 
 ${GLOBAL}
@@ -114,7 +115,9 @@ POSTs the body to /api/admin/<path> and prints the new id on stdout (and "Create
 on stderr). -s values are JSON when they parse as JSON (true, null, ["1","2"], {"a":1}), else text;
 dotted keys make objects (-s operator.username=ops). -f reads a JSON object (- for stdin); -s
 fields go over it. Passwords (password, operator.password) are given in clear and sent
-RSA-encrypted.
+RSA-encrypted. Names (username, name, nameEn, operator.username, operator.name) are checked
+against the name rule before anything is sent (ADR 032: no line breaks, control or invisible
+characters; a user name of letters, digits, single spaces and . _ - @ + ·).
 
   -s key=value        a body field
   -f FILE             the body from a JSON file

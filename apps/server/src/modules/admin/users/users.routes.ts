@@ -8,6 +8,7 @@ import {
   PasswordSet,
   ResultCode,
   RoleIdsBody,
+  StoredNameIssues,
   UserCreate,
   UserPatch,
   UserQuery,
@@ -23,7 +24,7 @@ import type { InvalidationBus } from '../../../platform/invalidation.js';
 import type { OperatorGate } from '../../../platform/operators.js';
 import type { PasswordDecryptor } from '../../../platform/password-transport.js';
 import { langOf } from '../../../platform/i18n.js';
-import { acceptOptionalPersonName, acceptPersonName, acceptUsername } from '../../../platform/names.js';
+import { acceptOptionalPersonName, acceptPersonName, acceptUsername, nameReport } from '../../../platform/names.js';
 import { ok } from '../../../platform/reply.js';
 import type { AdminUsersRepository } from './users.repository.js';
 
@@ -98,6 +99,20 @@ export const adminUsersRoutes: FastifyPluginAsyncTypebox<AdminUsersDeps> = async
         lang: langOf(q),
       });
       return ok(req, page);
+    },
+  );
+
+  // Stored names the grammar refuses (ADR 032): told, for an operator to rename; nothing changes.
+  app.get(
+    '/api/admin/users/name-issues',
+    { ...auth, schema: { querystring: AdminTenantQuery, response: { 200: Envelope(StoredNameIssues) } } },
+    async (req) => {
+      const { tenantId } = await operatorOf(req);
+      const report = await nameReport(repo.storedNames(tenantId));
+      return ok(req, {
+        total: report.total,
+        records: report.records.map((r) => ({ id: String(r.id), username: r.username, name: r.name, issues: r.issues })),
+      });
     },
   );
 
