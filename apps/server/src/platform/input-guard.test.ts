@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { refuseUnsafeValues, shapeIssue, unsafeValueAt } from './input-guard.js';
+import { multipartBoundary, refuseEmptyPatch, refuseUnsafeValues, shapeIssue, unsafeValueAt } from './input-guard.js';
 
 const nested = (depth: number): unknown => (depth === 0 ? 1 : { a: nested(depth - 1) });
 
@@ -54,4 +54,51 @@ describe('values a schema accepted', () => {
       refuseUnsafeValues(coerce)(parent.querystring, { parentData: parent, parentDataProperty: 'querystring' }),
     ).toBe(false);
   });
+});
+
+describe('text that is not Unicode', () => {
+  it('finds half of a surrogate pair in a value or a key, never a whole pair', () => {
+    expect(unsafeValueAt({ a: '😀名' })).toBeNull();
+    expect(unsafeValueAt({ a: ['x', 'y\ud800'] })).toEqual({ path: '/a/1', issue: 'loneSurrogate' });
+    expect(unsafeValueAt({ a: '\udc00' })).toEqual({ path: '/a', issue: 'loneSurrogate' });
+    expect(unsafeValueAt({ ['k\udbff']: 1 })).toEqual({ path: '/k?', issue: 'loneSurrogate' });
+    // What a JSON body's parse checks: text only (numbers are the schemas' business).
+    expect(unsafeValueAt({ n: Infinity, s: 'ok' }, { numbers: false })).toBeNull();
+    expect(unsafeValueAt({ n: Infinity, s: '\u0000' }, { numbers: false })).toEqual({
+      path: '/s',
+      issue: 'controlCharacter',
+    });
+  });
+});
+
+describe('a PATCH body', () => {
+  it('must name one of the fields its route changes', () => {
+    const passes = Object.assign(() => true, { errors: null });
+    const checked = refuseEmptyPatch(passes, ['name', 'mobile']);
+    expect(checked({ mobile: null })).toBe(true);
+    expect(checked.errors).toBeNull();
+    for (const body of [{}, { other: 1 }, null]) {
+      expect(checked(body)).toBe(false);
+      expect(checked.errors).toEqual([
+        { keyword: 'nothingToChange', instancePath: '', params: { fields: 'name, mobile' } },
+      ]);
+    }
+  });
+});
+
+describe('a multipart boundary', () => {
+  it.each([
+    ['multipart/form-data; boundary=----WebKitFormBoundary7MA4YWxkTrZu0gW', '----WebKitFormBoundary7MA4YWxkTrZu0gW'],
+    ['multipart/form-data; charset=utf-8; BOUNDARY="a b:c"', 'a b:c'],
+    ['multipart/form-data;boundary=x', 'x'],
+  ])('reads %s', (type, boundary) => expect(multipartBoundary(type)).toBe(boundary));
+
+  it.each([
+    'multipart/form-data',
+    'multipart/form-data; boundary=',
+    'multipart/form-data; boundary=""',
+    'multipart/form-data; boundary="ends in space "',
+    `multipart/form-data; boundary=${'x'.repeat(71)}`,
+    'multipart/form-data; boundary=a\u0000b',
+  ])('refuses %j', (type) => expect(multipartBoundary(type)).toBeNull());
 });
