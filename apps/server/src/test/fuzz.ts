@@ -98,6 +98,40 @@ const HOSTILE_STRINGS: readonly string[] = [
   'a'.repeat(5000),
 ];
 
+/**
+ * Names that change the structure of what carries them, or hide what they are (ADR 032): line
+ * and paragraph separators, line breaks, format characters (bidi controls, zero-width ones, a byte
+ * order mark), other white space, half of a surrogate pair, a decomposed letter, spaces at the
+ * ends, markup, and a pair cut in half when a text is cut by UTF-16 units.
+ */
+export const HOSTILE_NAMES: readonly string[] = [
+  // The six every name field gets (systematicRequestsFor); the rest are drawn.
+  'admin\nzz',
+  'a\u2028b',
+  'a\u2029b',
+  '\u202eadmin',
+  'ad\u200bmin',
+  'ad\ud800min',
+  'a\rb',
+  'a\u0085b',
+  'a\u000bb',
+  'ad\u200dmin',
+  'ad\u2066min',
+  '\ufeffadmin',
+  'ad\u00admin',
+  'a\u00a0b',
+  'a\u3000b',
+  'admin\udc00',
+  ' admin ',
+  'e\u0301mile',
+  'a<b>&"c\'',
+  `a${'😀'.repeat(63)}`,
+  `a${'😀'.repeat(200)}`,
+];
+
+/** A field that holds a name (a user's, a person's, a site's, a file's …). */
+export const isNameField = (key: string) => /name(En)?$|^contacts$/i.test(key);
+
 /** Values of the wrong kind for any field. */
 const HOSTILE_VALUES: readonly unknown[] = [
   null,
@@ -158,16 +192,18 @@ export function validValue(s: Schema | undefined, r: Rng): unknown {
   }
 }
 
-export function validObject(s: Schema, r: Rng): Record<string, unknown> {
+/** Valid values for the required fields of `s`, and for some of the others unless `requiredOnly`. */
+export function validObject(s: Schema, r: Rng, requiredOnly = false): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [key, sub] of Object.entries(s.properties ?? {})) {
-    if (s.required?.includes(key) || r() < 0.6) out[key] = validValue(sub, r);
+    if (s.required?.includes(key) || (!requiredOnly && r() < 0.6)) out[key] = validValue(sub, r);
   }
   return out;
 }
 
 /** A value meant to be refused, or to reach code that must cope with it. */
-function hostileValue(s: Schema | undefined, r: Rng): unknown {
+function hostileValue(s: Schema | undefined, r: Rng, key = ''): unknown {
+  if (isNameField(key) && r() < 0.5) return pick(r, HOSTILE_NAMES);
   const roll = r();
   if (roll < 0.55) return pick(r, HOSTILE_STRINGS);
   if (roll < 0.8) return pick(r, HOSTILE_VALUES);
@@ -184,6 +220,8 @@ export interface FuzzRequest {
   body?: { json: Record<string, unknown> } | { raw: string; contentType: string };
   /** Send the caller's session token, if it has one. */
   withSession: boolean;
+  /** The session acts as an operator holding every operators' permission (else as a user). */
+  operator?: boolean;
   /** Sign the request (a few are sent unsigned or signed wrongly on purpose). */
   signing: 'good' | 'none' | 'bad';
   what: string;
@@ -214,6 +252,16 @@ const RAW_BODIES: ReadonlyArray<[string, string, string]> = [
   ['xml', '<a>1</a>', 'application/xml'],
   ['form', 'a=1&b=%00', 'application/x-www-form-urlencoded'],
   ['charset', '{"a":1}', 'application/json; charset=latin1'],
+  ['lone surrogate in an ignored field', '{"zz":"\\ud800"}', 'application/json'],
+  ['NUL in an ignored field', '{"zz":"a\\u0000"}', 'application/json'],
+  ['lone surrogate in a key', '{"\\udc00":1}', 'application/json'],
+  ['multipart without a boundary', 'abc', 'multipart/form-data'],
+  ['multipart with an empty boundary', 'abc', 'multipart/form-data; boundary='],
+  [
+    'multipart ending early',
+    '--xyz\r\nContent-Disposition: form-data; name="file"; filename="a.png"\r\n\r\nabc',
+    'multipart/form-data; boundary=xyz',
+  ],
 ];
 
 /** Percent-encodes for a path; a lone surrogate becomes the bytes of one (not valid UTF-8). */
@@ -249,7 +297,7 @@ export function requestsFor(route: RouteEntry, count: number, r: Rng): FuzzReque
         const [target, s] = pick(r, parts);
         const keys = Object.keys(s?.properties ?? {});
         const key = keys.length > 0 && r() < 0.9 ? pick(r, keys) : pick(r, ['extra', '__proto__', 'a\u0000']);
-        const value = hostileValue(s?.properties?.[key], r);
+        const value = hostileValue(s?.properties?.[key], r, key);
         target[key] = value;
         what = `${key}=${describe(value)}`;
       }
@@ -277,10 +325,89 @@ export function requestsFor(route: RouteEntry, count: number, r: Rng): FuzzReque
       query,
       ...(body !== undefined ? { body: { json: body } } : {}),
       withSession: r() < 0.5,
+      operator: route.url.startsWith('/api/admin/') && r() < 0.7,
       signing: 'good',
       what,
       ...req,
     });
+  }
+  return out;
+}
+
+/** The fields of a schema whose values may be text. */
+const textFields = (s: Schema | undefined) =>
+  Object.entries(s?.properties ?? {})
+    .filter(([, sub]) => JSON.stringify(sub).includes('"string"'))
+    .map(([key]) => key);
+
+/**
+ * Requests every route gets, not left to chance: the classes of input that once reached a 5xx
+ * somewhere, tried where each can reach. Each body text field gets half a surrogate pair; each
+ * name field in the body, query or path every kind of hostile name; every JSON body an ignored
+ * field with a NUL and one with half a pair; every PATCH a body naming nothing it knows; every
+ * POST and PUT a multipart body without a boundary. With a session (an operator's on the
+ * operators' routes), so that a refusal is not only the sign-in's.
+ */
+export function systematicRequestsFor(route: RouteEntry, r: Rng): FuzzRequest[] {
+  const schema = (route.schema ?? {}) as { querystring?: Schema; params?: Schema; body?: Schema };
+  const hasBody = route.method !== 'GET' && route.method !== 'HEAD';
+  const operator = route.url.startsWith('/api/admin/');
+  const out: FuzzRequest[] = [];
+  const request = (
+    what: string,
+    change: (q: Record<string, unknown>, p: Record<string, unknown>, b?: Record<string, unknown>) => void,
+    body?: FuzzRequest['body'],
+  ) => {
+    // Required fields only, so that nothing else (a random tenant named, say) refuses it first.
+    const query = schema.querystring ? validObject(schema.querystring, r, true) : {};
+    const params = schema.params ? validObject(schema.params, r, true) : {};
+    const json = hasBody ? (schema.body ? validObject(schema.body, r, true) : {}) : undefined;
+    change(query, params, json);
+    out.push({
+      method: route.method,
+      path: fill(route.url, params),
+      query,
+      ...(body ? { body } : json !== undefined ? { body: { json } } : {}),
+      withSession: true,
+      operator,
+      signing: 'good',
+      what,
+    });
+  };
+  if (hasBody) {
+    for (const key of textFields(schema.body)) {
+      request(`${key}=half a pair`, (_q, _p, b) => void (b![key] = `a\ud800${pick(r, ['', 'b'])}`));
+    }
+    request('ignored field with NUL', (_q, _p, b) => void (b!.zz = 'a\u0000'));
+    request('ignored field with half a pair', (_q, _p, b) => void (b!.zz = '\udfff'));
+  }
+  for (const [part, s] of [
+    ['querystring', schema.querystring],
+    ['params', schema.params],
+    ['body', schema.body],
+  ] as const) {
+    if (part === 'body' && !hasBody) continue;
+    for (const key of textFields(s).filter(isNameField)) {
+      // Every name field gets a line feed, the separators, a bidi control, a zero-width space and
+      // half a pair; two more of the others, so that all of them are tried somewhere each run.
+      for (const name of [...HOSTILE_NAMES.slice(0, 6), pick(r, HOSTILE_NAMES), pick(r, HOSTILE_NAMES)]) {
+        request(`${key}=${describe(name)}`, (q, p, b) => {
+          const target = part === 'querystring' ? q : part === 'params' ? p : b!;
+          target[key] = name;
+        });
+      }
+    }
+  }
+  if (route.method === 'PATCH' && schema.body) {
+    // Of a row that exists: the seeded database's first rows are the demo tenant's.
+    const existing = (p: Record<string, unknown>) => {
+      if ('id' in (schema.params?.properties ?? {})) p.id = String(int(r, 1, 3));
+    };
+    request('PATCH of nothing', (_q, p) => existing(p), { json: {} });
+    request('PATCH of unknown fields', (_q, p) => existing(p), { json: { unknownField: 1, other: 'x' } });
+  }
+  if (route.method === 'POST' || route.method === 'PUT') {
+    request('multipart without a boundary', () => undefined, { raw: 'abc', contentType: 'multipart/form-data' });
   }
   return out;
 }

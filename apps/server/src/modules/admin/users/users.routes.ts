@@ -149,10 +149,13 @@ export const adminUsersRoutes: FastifyPluginAsyncTypebox<AdminUsersDeps> = async
   );
 
   app.patch('/api/admin/users/:id', { ...auth, schema: { ...byId, body: UserPatch, response: done } }, async (req) => {
-    const { tenantId } = await operatorOf(req);
+    const { tenantId, session } = await operatorOf(req);
     const b = req.body;
     checkMobile(b.mobile);
     const userId = rowId(req.params.id);
+    // Their own sign-in name is not an operator's to slip on: another operator renames them.
+    if (b.username !== undefined && userId === session.userId)
+      throw new AppError(ResultCode.BAD_REQUEST, 'operatorSelf');
     const change = {
       // A rename is how an operator mends a stored name the grammar reports (ADR 032).
       ...(b.username !== undefined ? { username: acceptUsername(b.username) } : {}),
