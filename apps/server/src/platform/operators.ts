@@ -60,9 +60,12 @@ const SECRET_KEY = /password|secret|token|cipher|captcha/i;
 const MAX_TEXT = 300;
 const MAX_DETAIL = 8_000;
 
+/** `text`'s first `max` UTF-16 units, without half of a pair at the cut (no JSON column holds one). */
+const cut = (text: string, max: number) => text.slice(0, /[\ud800-\udbff]/.test(text[max - 1] ?? '') ? max - 1 : max);
+
 /** What of a request the audit keeps: secrets out, long texts cut. */
 export function auditedValue(value: unknown, depth = 0): unknown {
-  if (typeof value === 'string') return value.length > MAX_TEXT ? `${value.slice(0, MAX_TEXT)}…` : value;
+  if (typeof value === 'string') return value.length > MAX_TEXT ? `${cut(value, MAX_TEXT)}…` : value;
   if (value === null || typeof value !== 'object') return value;
   if (depth > 4) return '…';
   if (Array.isArray(value)) {

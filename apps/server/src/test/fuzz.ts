@@ -377,6 +377,11 @@ export function systematicRequestsFor(route: RouteEntry, r: Rng): FuzzRequest[] 
   if (hasBody) {
     for (const key of textFields(schema.body)) {
       request(`${key}=half a pair`, (_q, _p, b) => void (b![key] = `a\ud800${pick(r, ['', 'b'])}`));
+      // Whole pairs, more than 300 UTF-16 units: code that cuts a text by units leaves half a pair.
+      const max = schema.body?.properties?.[key]?.maxLength;
+      if (max === undefined || max >= 201) {
+        request(`${key}=pairs to cut`, (_q, _p, b) => void (b![key] = `a${'😀'.repeat(200)}`));
+      }
     }
     request('ignored field with NUL', (_q, _p, b) => void (b!.zz = 'a\u0000'));
     request('ignored field with half a pair', (_q, _p, b) => void (b!.zz = '\udfff'));
