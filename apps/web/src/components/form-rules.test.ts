@@ -1,7 +1,15 @@
 import type { RuleObject } from 'antd/es/form';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { setLocale } from '../lib/i18n';
-import { agreementRule, mobileRule, passwordRule, repeatRule, required } from './form-rules';
+import {
+  agreementRule,
+  mobileRule,
+  passwordRule,
+  personNameRule,
+  repeatRule,
+  required,
+  usernameRule,
+} from './form-rules';
 
 type Validator = (rule: RuleObject, value: unknown) => Promise<void>;
 const run = async (rule: unknown, value: unknown): Promise<string | null> => {
@@ -54,5 +62,24 @@ describe('form rules (spec §5 messages)', () => {
     setLocale('en-US');
     expect(await run(mobileRule, '1')).toBe('Please enter a valid mobile number');
     setLocale('zh-CN');
+  });
+
+  it("user names: the server's grammar and its messages (ADR 032)", async () => {
+    for (const ok of ['', 'lihua', '王小明', ' José Álvarez ', '买买提·艾力', 'ops+park@example.cn'])
+      expect(await run(usernameRule, ok), ok).toBeNull();
+    for (const bad of ['admin\nzz', 'a\rb', 'a\u2028b', 'a\u2029b', '\u202eadmin', 'ad\u200bmin', 'a\u00a0b'])
+      expect(await run(usernameRule, bad), bad).toBe('用户名不能包含换行、控制字符或不可见字符');
+    expect(await run(usernameRule, 'zhang  wei')).toBe('用户名不能包含连续的空格');
+    expect(await run(usernameRule, 'a<b>')).toBe('用户名只能包含文字、数字、空格和 . _ - @ + · 符号');
+    expect(await run(usernameRule, 'x')).toBe('用户名长度应为2到64个字符');
+  });
+
+  it("a person's name: one line of visible text, any characters otherwise", async () => {
+    const rule = personNameRule();
+    for (const ok of ['', '张敏', "O'Brien & Sons", '张三（财务）']) expect(await run(rule, ok), ok).toBeNull();
+    expect(await run(rule, '李\u2028雷')).toBe('名称不能包含换行、控制字符或不可见字符');
+    expect(await run(rule, '\u202e李雷')).toBe('名称不能包含换行、控制字符或不可见字符');
+    expect(await run(rule, 'Li  Lei')).toBe('名称不能包含连续的空格');
+    expect(await run(personNameRule(32), '名'.repeat(33))).toBe('名称过长');
   });
 });

@@ -2,7 +2,16 @@
  * The §5 rules as antd Form rules, with the product's messages: one place for the registration
  * and account forms. Each validator resolves or rejects with the message to show.
  */
-import { checkPassword, isBlank, isStrongEnough, isValidPhone, passwordsMatch } from '@portal/contracts';
+import {
+  checkPassword,
+  checkPersonName,
+  checkUsername,
+  isBlank,
+  isStrongEnough,
+  isValidPhone,
+  passwordsMatch,
+  type NameProblem,
+} from '@portal/contracts';
 import type { FormRule } from 'antd';
 import { runtimeConfig } from '../lib/config';
 import { i18n } from '../lib/i18n';
@@ -38,3 +47,37 @@ export const mobileRule: FormRule = {
 export const agreementRule: FormRule = {
   validator: (_, v: boolean | undefined) => check(v === true, 'forms.agreementRequired'),
 };
+
+/** The message of a name's first problem (ADR 032); input is normalised, so no space at an end. */
+const nameMessage = (kind: 'username' | 'name', problem: NameProblem): string => {
+  if (kind === 'username') {
+    if (problem === 'tooShort' || problem === 'tooLong') return 'forms.usernameLength';
+    if (problem === 'spaces') return 'forms.usernameSpaces';
+    if (problem === 'character' || problem === 'markFirst') return 'forms.usernameCharacters';
+    return 'forms.usernameInvisible';
+  }
+  if (problem === 'tooLong') return 'forms.nameTooLong';
+  if (problem === 'spaces') return 'forms.nameSpaces';
+  return 'forms.nameInvisible';
+};
+
+/**
+ * A user name by the contracts' grammar (ADR 032), as the server checks it: letters of any script,
+ * digits, single spaces and . _ - @ + ·, 2 to 64 of them. Empty is the required rule's to say.
+ */
+export const usernameRule: FormRule = {
+  validator: (_, v: string | undefined) => {
+    if (!v?.trim()) return Promise.resolve();
+    const { problem } = checkUsername(v);
+    return problem ? check(false, nameMessage('username', problem)) : Promise.resolve();
+  },
+};
+
+/** A person's name (a name, an English name, a nickname, a contact person): one line of visible text. */
+export const personNameRule = (max?: number): FormRule => ({
+  validator: (_, v: string | undefined) => {
+    if (!v?.trim()) return Promise.resolve();
+    const { problem } = checkPersonName(v, max);
+    return problem ? check(false, nameMessage('name', problem)) : Promise.resolve();
+  },
+});

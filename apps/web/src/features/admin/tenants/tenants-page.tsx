@@ -20,6 +20,7 @@ import { toast } from '../../../lib/feedback';
 import { useTranslation } from '../../../lib/i18n';
 import { usePaging } from '../../../lib/paging';
 import { useSession } from '../../../lib/session';
+import { personNameRule, usernameRule } from '../../../components/form-rules';
 import { NewPasswordFields } from '../../../components/new-password-fields';
 import { adminCall, idPath, useChange, usePaged } from '../api/admin';
 import { chooseTenant, useScope } from '../api/scope';
@@ -299,14 +300,14 @@ function TenantDrawer({ editing, onClose }: { editing: AdminTenant | 'new' | nul
             <Form.Item
               name="username"
               label={t('admin.users.username')}
-              rules={[requiredText('forms.usernameRequired'), maxLength(64)]}
+              rules={[requiredText('forms.usernameRequired'), usernameRule]}
             >
               <Input autoComplete="off" />
             </Form.Item>
             <Form.Item
               name="operatorName"
               label={t('admin.users.name')}
-              rules={[requiredText('admin.users.nameRequired'), maxLength(64)]}
+              rules={[requiredText('admin.users.nameRequired'), maxLength(64), personNameRule()]}
             >
               <Input />
             </Form.Item>

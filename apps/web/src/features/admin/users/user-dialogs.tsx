@@ -4,6 +4,7 @@ import { Form, Input, Modal } from 'antd';
 import { useEffect, type ReactNode } from 'react';
 import { encryptPassword } from '../../../lib/api/password';
 import { useTranslation } from '../../../lib/i18n';
+import { personNameRule, usernameRule } from '../../../components/form-rules';
 import { NewPasswordFields } from '../../../components/new-password-fields';
 import { idPath, patch, post, put, useChange } from '../api/admin';
 import { FormDrawer, usePhone } from '../components/console';
@@ -23,21 +24,25 @@ interface UserValues {
   enterpriseIds?: string[];
 }
 
-/** A new user (`user` null), or the name, English name and mobile of one. */
+/** A new user (`user` null), or the user name, name, English name and mobile of one. */
 export function UserDrawer({ open, user, onClose }: { open: boolean; user: AdminUser | null; onClose: () => void }) {
   const { t } = useTranslation();
   const [form] = Form.useForm<UserValues>();
   const { busy, run } = useChange();
   useEffect(() => {
-    if (open && user) form.setFieldsValue({ name: user.name, nameEn: user.nameEn, mobile: user.mobile ?? '' });
+    if (open && user)
+      form.setFieldsValue({ username: user.username, name: user.name, nameEn: user.nameEn, mobile: user.mobile ?? '' });
   }, [open, user, form]);
 
   async function save(v: UserValues) {
     const mobile = v.mobile?.trim() || null;
+    // A rename only when the name changed: it is how a name the grammar reports is mended.
+    const username = v.username.trim();
     const done = user
       ? await run(
           () =>
             patch(idPath(USERS, user.id), {
+              ...(username !== user.username ? { username } : {}),
               name: v.name.trim(),
               nameEn: v.nameEn?.trim() ?? '',
               mobile,
@@ -75,24 +80,20 @@ export function UserDrawer({ open, user, onClose }: { open: boolean; user: Admin
         className="admin-user-form"
         onFinish={(v) => void save(v)}
       >
-        {user ? null : (
-          <Form.Item
-            name="username"
-            label={t('admin.users.username')}
-            rules={[
-              { required: true, whitespace: true, message: t('forms.usernameRequired') },
-              { max: 64, message: t('admin.tooLong', { max: 64 }) },
-            ]}
-          >
-            <Input autoComplete="off" />
-          </Form.Item>
-        )}
+        <Form.Item
+          name="username"
+          label={t('admin.users.username')}
+          rules={[{ required: true, whitespace: true, message: t('forms.usernameRequired') }, usernameRule]}
+        >
+          <Input autoComplete="off" />
+        </Form.Item>
         <Form.Item
           name="name"
           label={t('admin.users.name')}
           rules={[
             { required: true, whitespace: true, message: t('admin.users.nameRequired') },
             { max: 64, message: t('admin.tooLong', { max: 64 }) },
+            personNameRule(),
           ]}
         >
           <Input />
@@ -100,7 +101,7 @@ export function UserDrawer({ open, user, onClose }: { open: boolean; user: Admin
         <Form.Item
           name="nameEn"
           label={t('admin.nameEn')}
-          rules={[{ max: 64, message: t('admin.tooLong', { max: 64 }) }]}
+          rules={[{ max: 64, message: t('admin.tooLong', { max: 64 }) }, personNameRule()]}
         >
           <Input />
         </Form.Item>

@@ -1,4 +1,4 @@
-import { isValidPhone, LIMITS } from '@portal/contracts';
+import { checkUsername, isValidPhone, LIMITS } from '@portal/contracts';
 import { Alert, Button, Form, Input, Result, Segmented, notification } from 'antd';
 import { useState, type ReactNode } from 'react';
 import { ApiError, ownMessage } from '../../../lib/api/client';
@@ -7,7 +7,7 @@ import { runtimeConfig } from '../../../lib/config';
 import { useDocumentTitle, useSiteName } from '../../../lib/site';
 import type { HumanCheck } from '../../../lib/human-check';
 import { useTranslation } from '../../../lib/i18n';
-import { agreementRule, mobileRule, required } from '../../../components/form-rules';
+import { agreementRule, mobileRule, personNameRule, required, usernameRule } from '../../../components/form-rules';
 import { NewPasswordFields } from '../../../components/new-password-fields';
 import { SmsCodeField } from '../../../components/sms-code-button';
 import { useRedirectCountdown } from '../../../components/use-redirect-countdown';
@@ -205,7 +205,11 @@ export function RegisterPage({
                 <RegionPicker />
               </Form.Item>
               <div className="reg-pair">
-                <Form.Item name="contacts" label={t('register.contacts')} rules={[required('forms.contactRequired')]}>
+                <Form.Item
+                  name="contacts"
+                  label={t('register.contacts')}
+                  rules={[required('forms.contactRequired'), personNameRule()]}
+                >
                   <Input maxLength={64} autoComplete="name" />
                 </Form.Item>
                 <Form.Item name="position" label={t('register.position')} rules={[required('forms.positionRequired')]}>
@@ -220,12 +224,14 @@ export function RegisterPage({
               validateTrigger={['onChange', 'onBlur']}
               rules={[
                 required('forms.usernameRequired'),
+                usernameRule,
                 {
                   // Asked on blur only: one call per name the person settles on, not per keystroke.
                   validateTrigger: 'onBlur',
                   validator: async (_, v: string | undefined) => {
-                    const name = v?.trim();
-                    if (!name) return;
+                    // As the server keeps it; a name the grammar refuses is usernameRule's to say.
+                    const { value: name, problem } = checkUsername(v ?? '');
+                    if (!name || problem) return;
                     // A mobile number is a name only for its owner (the server's rule, ADR 010).
                     if (isValidPhone(name, cfg.phonePattern)) {
                       if (name === (form.getFieldValue('mobile') as string | undefined)?.trim()) return;

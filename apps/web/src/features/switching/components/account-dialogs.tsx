@@ -1,7 +1,7 @@
 import { Form, Input, message, Modal } from 'antd';
 import { useState } from 'react';
 import { NewPasswordFields } from '../../../components/new-password-fields';
-import { required } from '../../../components/form-rules';
+import { personNameRule, required } from '../../../components/form-rules';
 import { useTranslation } from '../../../lib/i18n';
 import { useSession } from '../../../lib/session';
 import { updateNickName, updatePassword } from '../api/account';
@@ -77,7 +77,11 @@ export function NicknameDialog({ onClose }: { onClose: () => void }) {
       }}
     >
       <Form form={form} layout="vertical" requiredMark={false} initialValues={{ nickName: user?.name ?? '' }}>
-        <Form.Item name="nickName" label={t('switching.nickname')} rules={[required('switching.nicknameRequired')]}>
+        <Form.Item
+          name="nickName"
+          label={t('switching.nickname')}
+          rules={[required('switching.nicknameRequired'), personNameRule(32)]}
+        >
           <Input maxLength={32} />
         </Form.Item>
       </Form>
