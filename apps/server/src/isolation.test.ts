@@ -290,6 +290,11 @@ function call(field: Field, value: string, token: string) {
       parts[part][name] = kind ? objects.A[kind][0] : validValue(schema[part]!.properties![name], r);
     }
   }
+  // A PATCH must name a field it changes (the input rules refuse one that names none): its first.
+  const changes = Object.keys(schema.body?.properties ?? {});
+  if (route.method === 'PATCH' && Object.keys(parts.body).length === 0 && changes.length > 0) {
+    parts.body[changes[0]!] = validValue(schema.body!.properties![changes[0]!], r);
+  }
   const prop = schema[field.part]!.properties![field.name] as { type?: string; anyOf?: unknown[] };
   parts[field.part][field.name] = prop.type === 'integer' ? Number(value) : prop.type === 'array' ? [value] : value;
   const path = route.url.replace(/:(\w+)/g, (_, p: string) => encodeURIComponent(String(parts.params[p])));

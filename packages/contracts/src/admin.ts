@@ -20,6 +20,11 @@ import { RuntimeSwitches } from './runtime-config.js';
 const Id = Type.Union([Type.Integer(), Type.String({ maxLength: 64 })]);
 const Ids = Type.Array(Id, { maxItems: 500 });
 const Text = (max = 255, min = 0) => Type.String({ minLength: min, maxLength: max });
+/**
+ * A user name as a request brings it: the grammar (names.ts, ADR 032) is checked by the server
+ * after normalising, so the schema bounds only the length; the example is one the grammar takes.
+ */
+const Username = () => Type.String({ minLength: 1, maxLength: 64, examples: ['zhang.wei'] });
 /** Null first: the validator coerces types, and would otherwise read a null as '' or 0. */
 const Nullable = <T extends TSchema>(t: T) => Type.Union([Type.Null(), t]);
 /** An English name beside a Chinese one (ADR 020): empty or absent means the Chinese is shown. */
@@ -68,7 +73,7 @@ export const TenantCreate = Type.Object({
   nameEn: En(100),
   homeUrl: Type.Optional(Nullable(Text(1024))),
   /** The tenant's first operator: signs in with this name and password (RSA-encrypted, like every password). */
-  operator: Type.Object({ username: Text(64, 1), name: Text(64, 1), password: Text(1024, 1) }),
+  operator: Type.Object({ username: Username(), name: Text(64, 1), password: Text(1024, 1) }),
 });
 export type TenantCreate = Static<typeof TenantCreate>;
 
@@ -136,7 +141,7 @@ export const UserQuery = Type.Object({
 export type UserQuery = Static<typeof UserQuery>;
 
 export const UserCreate = Type.Object({
-  username: Text(64, 1),
+  username: Username(),
   name: Text(64, 1),
   nameEn: En(64),
   mobile: Type.Optional(Nullable(Text(20))),
@@ -149,7 +154,7 @@ export type UserCreate = Static<typeof UserCreate>;
 
 export const UserPatch = Type.Object({
   /** A rename (ADR 032: how an operator mends a stored name the grammar reports). */
-  username: Type.Optional(Text(64, 1)),
+  username: Type.Optional(Username()),
   name: Type.Optional(Text(64, 1)),
   nameEn: En(64),
   mobile: Type.Optional(Nullable(Text(20))),
