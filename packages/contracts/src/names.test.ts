@@ -95,9 +95,12 @@ describe('user names', () => {
 });
 
 describe("a person's name", () => {
-  it.each(['张敏', '系统管理员', "O'Brien & Sons", '张三（财务）', '<b>Li</b>', 'Zhang Min', '名'])('accepts %j', (name) => {
-    expect(personNameProblem(name)).toBeNull();
-  });
+  it.each(['张敏', '系统管理员', "O'Brien & Sons", '张三（财务）', '<b>Li</b>', 'Zhang Min', '名'])(
+    'accepts %j',
+    (name) => {
+      expect(personNameProblem(name)).toBeNull();
+    },
+  );
 
   it.each([
     ['', 'required'],
@@ -120,7 +123,9 @@ describe("a person's name", () => {
 });
 
 describe('one line', () => {
-  it.each(['admin', '张三', 'a<b&"c', 'zhang  wei', 'e\u0301'])('%j is one line', (v) => expect(isOneLine(v)).toBe(true));
+  it.each(['admin', '张三', 'a<b&"c', 'zhang  wei', 'e\u0301'])('%j is one line', (v) =>
+    expect(isOneLine(v)).toBe(true),
+  );
   it.each(['', 'admin\nzz', 'a\rb', 'a\u2028b', 'a\u0085b', ' admin', 'admin ', 'a\u202eb', 'a\ud800', 'a\u0000'])(
     '%j is not',
     (v) => expect(isOneLine(v)).toBe(false),

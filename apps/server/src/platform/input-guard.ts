@@ -29,6 +29,7 @@ const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
 /** Half of a surrogate pair on its own (under the u flag a whole pair is one code point, not Cs). */
 const LONE_SURROGATE = /\p{Cs}/u;
 /** What a field path shows instead of a character the rule refuses (the message must not carry it). */
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
 const SHOWN = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]|\p{Cs}/gu;
 
 export type ShapeIssue = 'bodyTooDeep' | 'bodyArrayTooLong' | 'bodyStringTooLong';
@@ -74,7 +75,8 @@ export function unsafeValueAt(
       const issue = textIssue(v);
       if (issue) return { path, issue };
     } else if (typeof v === 'number') {
-      if (numbers && (!Number.isFinite(v) || Math.abs(v) > Number.MAX_SAFE_INTEGER)) return { path, issue: 'numberRange' };
+      if (numbers && (!Number.isFinite(v) || Math.abs(v) > Number.MAX_SAFE_INTEGER))
+        return { path, issue: 'numberRange' };
     } else if (v !== null && typeof v === 'object') {
       for (const [key, item] of Object.entries(v as object)) {
         const issue = textIssue(key);
@@ -181,7 +183,9 @@ export function refuseEmptyPatch(validate: Validate, fields: string[]): Validate
     }
     const body = ctx ? ctx.parentData[ctx.parentDataProperty] : data;
     const names = body !== null && typeof body === 'object' && fields.some((f) => Object.hasOwn(body, f));
-    wrapped.errors = names ? null : [{ keyword: 'nothingToChange', instancePath: '', params: { fields: fields.join(', ') } }];
+    wrapped.errors = names
+      ? null
+      : [{ keyword: 'nothingToChange', instancePath: '', params: { fields: fields.join(', ') } }];
     return names;
   };
   wrapped.schemaEnv = validate.schemaEnv;

@@ -37,8 +37,7 @@ const ATTRIBUTE_ESCAPES: Record<string, string> = { ...TEXT_ESCAPES, '\n': '&#10
 export const xmlText = (value: string): string => value.replace(/[&<>"'\r]/g, (c) => TEXT_ESCAPES[c]!);
 
 /** `value` as a quoted XML attribute's content, its white space kept. */
-export const xmlAttribute = (value: string): string =>
-  value.replace(/[&<>"'\r\n\t]/g, (c) => ATTRIBUTE_ESCAPES[c]!);
+export const xmlAttribute = (value: string): string => value.replace(/[&<>"'\r\n\t]/g, (c) => ATTRIBUTE_ESCAPES[c]!);
 
 /** The values of a successful validation an answer writes: the user and every text attribute. */
 const textsOf = (v: Extract<Validation, { ok: true }>): string[] => [

@@ -161,7 +161,7 @@ export function createAdminUsersRepository(db: Db) {
      * for null): what the name grammar's report reads (ADR 032), at start-up and for operators.
      */
     async *storedNames(tenantId: number | null, batch = 2000): AsyncGenerator<StoredUserNames[]> {
-      for (let after = 0; ; ) {
+      for (let after = 0; ;) {
         const rows = await db
           .select({
             id: users.id,

@@ -111,7 +111,12 @@ export const adminUsersRoutes: FastifyPluginAsyncTypebox<AdminUsersDeps> = async
       const report = await nameReport(repo.storedNames(tenantId));
       return ok(req, {
         total: report.total,
-        records: report.records.map((r) => ({ id: String(r.id), username: r.username, name: r.name, issues: r.issues })),
+        records: report.records.map((r) => ({
+          id: String(r.id),
+          username: r.username,
+          name: r.name,
+          issues: r.issues,
+        })),
       });
     },
   );
