@@ -7,6 +7,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { LIMITS, SIGNING_HEADERS } from '@portal/contracts';
 import Fastify, { type FastifyBaseLogger, type FastifyServerOptions } from 'fastify';
 import { connectRelaxed, type Db } from './db/client.js';
+import { scopedDb } from './db/scope.js';
 import { createAuthRepository } from './modules/auth/auth.repository.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
 import { authCasRoutes } from './modules/auth/auth-cas.routes.js';
@@ -102,7 +103,7 @@ import { createRateLimiter } from './platform/rate-limit.js';
 import { recordRoutes } from './platform/route-table.js';
 import { apiSecurityHeaders, securityHeaders } from './platform/security-headers.js';
 import type { Secrets } from './platform/secrets.js';
-import { createNonceStore, createSignatureVerifier } from './platform/signing.js';
+import { createNonceStore, createRecentNonces, createSignatureVerifier } from './platform/signing.js';
 import { createTenants } from './platform/tenants.js';
 import { createTenantSettings } from './platform/tenant-settings.js';
 import { auditOperatorChanges, createOperatorGate } from './platform/operators.js';
@@ -151,7 +152,9 @@ export function loggerOptions(level: string): FastifyServerOptions['logger'] {
   };
 }
 
-export async function buildApp({ config, db, secrets, logger }: AppDeps) {
+export async function buildApp({ config, db: pool, secrets, logger }: AppDeps) {
+  // Repositories share one transaction when a piece of work opens one (db/scope.ts, ADR 037).
+  const db = scopedDb(pool);
   const app = Fastify({
     ...(logger ? { loggerInstance: logger } : { logger: logger === false ? false : loggerOptions(config.logLevel) }),
     trustProxy: config.trustProxy,
@@ -201,13 +204,16 @@ export async function buildApp({ config, db, secrets, logger }: AppDeps) {
       waiting: pool.waitingCount,
     }));
   }
+  const nonces = createNonceStore(relaxed, { warn: (message, err) => app.log.warn({ err }, message) });
   app.addHook('onClose', async () => {
     await bus.close();
+    // The nonces of the last reads are written in the background: they must be in before the pool goes.
+    await nonces.drain();
     await relaxed.end();
   });
   const guard = createPermissionGuard(db);
   const operatorOf = createOperatorGate(db, guard);
-  auditOperatorChanges(app, db, (err) => app.log.error({ err }, 'operator change not audited'));
+  auditOperatorChanges(app, db);
   const runtime = { ...config.runtime, signSecret: secrets.signSecret };
   const tenantSettings = createTenantSettings(db, runtime, bus);
   const noticesRepo = createNoticesRepository(db);
@@ -347,10 +353,14 @@ export async function buildApp({ config, db, secrets, logger }: AppDeps) {
     limiter,
     tenantOf: (code) => tenants.idOf(code),
   });
-  const verifySignature = createSignatureVerifier(
-    createNonceStore(relaxed, { warn: (message, err) => app.log.warn({ err }, message) }),
-    secrets.signSecret,
-  );
+  const recentNonces = createRecentNonces();
+  const verifySignature = createSignatureVerifier(nonces, secrets.signSecret, Date.now, recentNonces);
+  // A read is refused at once only when this instance saw its nonce (ADR 013): a restarted
+  // instance starts out knowing what was taken before it stopped, so a replay after a restart is too.
+  app.addHook('onReady', async () => {
+    for (const nonce of (await nonces.seenLately(recentNonces.perGeneration)).reverse())
+      recentNonces.add(nonce, Date.now());
+  });
 
   app.decorate('authenticate', async (req) => {
     const raw = req.headers[SIGNING_HEADERS.token];

@@ -12,6 +12,7 @@ import { DEMO_DEVICES_FILE, seedDemo } from './db/seed.js';
 import { seedIndustries } from './modules/catalog/industries-seed.js';
 import { hashPassword } from './modules/auth/auth.service.js';
 import { ConfigError, loadConfig } from './platform/config.js';
+import { stopAccepting } from './platform/graceful-stop.js';
 import { startHousekeeping } from './platform/housekeeping.js';
 import { startMetricsServer } from './platform/metrics.js';
 import { loadSecrets } from './platform/secrets.js';
@@ -70,6 +71,8 @@ async function main(): Promise<void> {
     force.unref();
     try {
       metricsServer?.close();
+      // Connections the system completed are taken first, while answers still keep theirs alive.
+      await stopAccepting(app);
       await app.close();
       await database.close();
       log.info('stopped cleanly');

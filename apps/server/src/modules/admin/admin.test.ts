@@ -425,4 +425,41 @@ describe('the operators API', () => {
     const none = data(await ctx.call({ url: '/api/admin/audit?actor=nobody', token: operator })) as { total: number };
     expect(none.total).toBe(0);
   });
+
+  it('makes no change that it cannot audit: the change and its audit row commit together', async () => {
+    // The audit log refuses this one row, as a full disk or a lost connection would.
+    await ctx.db.execute(sql`ALTER TABLE audit_log ADD CONSTRAINT refuse_one
+      CHECK (detail -> 'body' ->> 'username' IS DISTINCT FROM 'unaudited')`);
+    try {
+      const roles = data(await ctx.call({ url: '/api/admin/roles', token: operator })) as {
+        id: string;
+        code: string;
+      }[];
+      const body = {
+        username: 'unaudited',
+        name: '未审计',
+        password: ctx.encrypt('Welcome#2026x'),
+        roleIds: [roles.find((r) => r.code === 'ent_member')!.id],
+      };
+      const res = await ctx.call({ url: '/api/admin/users', body, token: operator });
+      expect(res.statusCode).not.toBe(200);
+      const { rows } = await ctx.db.execute(sql`SELECT id FROM users WHERE username = 'unaudited'`);
+      expect(rows).toEqual([]);
+      // Whatever a request carries, its row can be written: a NUL in a field no schema reads once
+      // made the row fail after the change had committed.
+      const device = await idOf(sql`SELECT d.id FROM devices d JOIN tenants t ON t.id = d.tenant_id
+        WHERE t.code = 'demo' ORDER BY d.id LIMIT 1`);
+      const before = await idOf(sql`SELECT count(*) AS id FROM audit_log`);
+      const odd = await ctx.call({
+        url: `/api/admin/devices/${device}/credentials`,
+        body: { a: 'x\u0000\ud800' },
+        token: operator,
+      });
+      const after = await idOf(sql`SELECT count(*) AS id FROM audit_log`);
+      if (odd.statusCode === 200) expect(Number(after)).toBe(Number(before) + 1);
+      else expect([odd.statusCode, after]).toEqual([400, before]);
+    } finally {
+      await ctx.db.execute(sql`ALTER TABLE audit_log DROP CONSTRAINT refuse_one`);
+    }
+  });
 });
