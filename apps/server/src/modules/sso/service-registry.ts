@@ -69,7 +69,7 @@ export function parseService(raw: string): URL | null {
   if (url.username || url.password || !url.hostname) return null;
   // One trailing dot is the same host (and is dropped); an empty label anywhere is no host name.
   const host = canonicalHostname(url);
-  if (!host || host.startsWith('.') || host.includes('..')) return null;
+  if (!host || host.startsWith('.') || host.endsWith('.') || host.includes('..')) return null;
   if (host !== url.hostname) url.hostname = host;
   // The raw text must already be in the form the parser gives (no "..", "./" or such left to
   // resolve): what is checked is then exactly what a browser will open.
