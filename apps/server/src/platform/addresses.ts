@@ -58,8 +58,7 @@ function plain(address: Address): Address {
     : address;
 }
 
-const inRange = (address: Address, [base, bits]: Range) =>
-  address.kind() === base.kind() && address.match(base, bits);
+const inRange = (address: Address, [base, bits]: Range) => address.kind() === base.kind() && address.match(base, bits);
 
 const same = (a: Address, b: Address) => a.kind() === b.kind() && a.toNormalizedString() === b.toNormalizedString();
 const isMetadata = (address: Address) => METADATA.some((m) => same(m, address));

@@ -163,8 +163,10 @@ describe('the outbound client', () => {
     ];
     try {
       for (const url of refused) {
-        await expect(outbound.send(url, { purpose: 'sso_logout', method: 'POST', body: 'x', timeoutMs: 2000 }), url)
-          .rejects.toBeInstanceOf(OutboundRefused);
+        await expect(
+          outbound.send(url, { purpose: 'sso_logout', method: 'POST', body: 'x', timeoutMs: 2000 }),
+          url,
+        ).rejects.toBeInstanceOf(OutboundRefused);
       }
       for (const [url, reason] of [
         ['http://10.0.0.5/', 'private'],
@@ -175,7 +177,9 @@ describe('the outbound client', () => {
         ['http://[fc00::1]/', 'unique_local'],
         [`http://0.0.0.0:${p}/`, 'unspecified'],
       ] as const) {
-        await expect(outbound.send(url, { purpose: 'sso_logout', timeoutMs: 2000 }), url).rejects.toMatchObject({ reason });
+        await expect(outbound.send(url, { purpose: 'sso_logout', timeoutMs: 2000 }), url).rejects.toMatchObject({
+          reason,
+        });
       }
       expect(target.seen).toEqual([]);
       const text = await metrics.registry.metrics();

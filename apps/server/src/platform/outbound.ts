@@ -104,8 +104,8 @@ export function createOutbound(deps: {
    * the address judged here (net.connect uses this answer; there is no second lookup).
    */
   const checkedLookup: LookupFunction = (hostname, options, callback) => {
-    resolve(hostname).then(
-      (all) => {
+    resolve(hostname)
+      .then((all) => {
         const wanted = all.filter((a) => !options.family || a.family === options.family);
         for (const a of all) {
           const verdict = rule.address(a.address);
@@ -114,8 +114,8 @@ export function createOutbound(deps: {
         if (wanted.length === 0) throw Object.assign(new Error(`${hostname} has no address`), { code: 'ENOTFOUND' });
         if (options.all) callback(null, wanted);
         else callback(null, wanted[0]!.address, wanted[0]!.family);
-      },
-    ).catch((err: NodeJS.ErrnoException) => callback(err, '', 0));
+      })
+      .catch((err: NodeJS.ErrnoException) => callback(err, '', 0));
   };
   const connector = buildConnector({ timeout: CONNECT_TIMEOUT_MS, lookup: checkedLookup });
   // An IP literal is never looked up: judged here, before a socket exists.
@@ -157,7 +157,8 @@ export function createOutbound(deps: {
      */
     async send(target: string | URL, call: OutboundCall): Promise<OutboundAnswer> {
       const url = new URL(target);
-      if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`not an http(s) address: ${url.protocol}`);
+      if (url.protocol !== 'http:' && url.protocol !== 'https:')
+        throw new Error(`not an http(s) address: ${url.protocol}`);
       if (!call.installation) {
         const verdict = rule.literal(url);
         if (verdict && !verdict.ok) throw refused(call.purpose, new OutboundRefused(verdict.reason, url.hostname));

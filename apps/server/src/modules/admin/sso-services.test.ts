@@ -36,7 +36,8 @@ const sample = (text: string, name: string, labels: string) => {
 };
 
 describe('addresses the server may not send to', () => {
-  const ZH = '该地址指向本机、内网、链路本地或云元数据地址，服务器不向这类地址发送请求，不能登记（安装者可在 OUTBOUND_ALLOWED_CIDRS 中列出允许的网段）';
+  const ZH =
+    '该地址指向本机、内网、链路本地或云元数据地址，服务器不向这类地址发送请求，不能登记（安装者可在 OUTBOUND_ALLOWED_CIDRS 中列出允许的网段）';
   const EN =
     'This address points to this machine, a private network, a link-local or a cloud metadata address; the server sends no requests there, so it cannot be registered (the installation can list allowed ranges in OUTBOUND_ALLOWED_CIDRS)';
   const hosts = [
@@ -56,24 +57,27 @@ describe('addresses the server may not send to', () => {
     '[fd00:ec2::254]',
   ];
 
-  it.each(hosts)('refuses %s as a pattern or a logout address in production, with a 409 in either language', async (host) => {
-    const before = await count(ctx);
-    const asPattern = await production.call({
-      url: '/api/admin/sso-services',
-      body: { name: 'Internal', pattern: `http://${host}/app/` },
-      token: operator,
-    });
-    expect(asPattern.statusCode, host).toBe(409);
-    expect(asPattern.json()).toEqual({ status: 409, message: ZH, data: null });
-    const asLogout = await production.call({
-      url: '/api/admin/sso-services?language=eng',
-      body: { name: 'Internal', pattern: 'https://public-app.example.com/', logoutUrl: `http://${host}/slo` },
-      token: operator,
-    });
-    expect(asLogout.statusCode, host).toBe(409);
-    expect(messageOf(asLogout)).toBe(EN);
-    expect(await count(ctx)).toBe(before);
-  });
+  it.each(hosts)(
+    'refuses %s as a pattern or a logout address in production, with a 409 in either language',
+    async (host) => {
+      const before = await count(ctx);
+      const asPattern = await production.call({
+        url: '/api/admin/sso-services',
+        body: { name: 'Internal', pattern: `http://${host}/app/` },
+        token: operator,
+      });
+      expect(asPattern.statusCode, host).toBe(409);
+      expect(asPattern.json()).toEqual({ status: 409, message: ZH, data: null });
+      const asLogout = await production.call({
+        url: '/api/admin/sso-services?language=eng',
+        body: { name: 'Internal', pattern: 'https://public-app.example.com/', logoutUrl: `http://${host}/slo` },
+        token: operator,
+      });
+      expect(asLogout.statusCode, host).toBe(409);
+      expect(messageOf(asLogout)).toBe(EN);
+      expect(await count(ctx)).toBe(before);
+    },
+  );
 
   it('refuses them on a change too, and counts every refusal in the metrics', async () => {
     const created = await production.call({
@@ -84,7 +88,12 @@ describe('addresses the server may not send to', () => {
     expect(statusOf(created)).toBe(200);
     const id = (created.json() as { data: string }).data;
     for (const body of [{ pattern: 'http://10.0.0.5/' }, { logoutUrl: 'http://169.254.169.254/latest/' }]) {
-      const res = await production.call({ method: 'PATCH', url: `/api/admin/sso-services/${id}`, body, token: operator });
+      const res = await production.call({
+        method: 'PATCH',
+        url: `/api/admin/sso-services/${id}`,
+        body,
+        token: operator,
+      });
       expect(res.statusCode, JSON.stringify(body)).toBe(409);
     }
     const [row] = (
@@ -94,8 +103,12 @@ describe('addresses the server may not send to', () => {
     ).rows;
     expect(row).toEqual({ pattern: 'https://erp.public-park.example.com/', logout_url: null });
     const text = await production.app.metrics.registry.metrics();
-    expect(sample(text, 'portal_outbound_refused_total', 'purpose="sso_registration",reason="private"')).toBeGreaterThanOrEqual(3);
-    expect(sample(text, 'portal_outbound_refused_total', 'purpose="sso_registration",reason="metadata"')).toBeGreaterThanOrEqual(7);
+    expect(
+      sample(text, 'portal_outbound_refused_total', 'purpose="sso_registration",reason="private"'),
+    ).toBeGreaterThanOrEqual(3);
+    expect(
+      sample(text, 'portal_outbound_refused_total', 'purpose="sso_registration",reason="metadata"'),
+    ).toBeGreaterThanOrEqual(7);
   });
 
   it('takes a host name (judged when called, on what it then resolves to) and what the installation lists', async () => {
@@ -161,7 +174,7 @@ describe("one owner per address, whatever way it is written (another tenant's si
     'https://apps.a.example/',
     'https://erp.xn--bcher-kva.example/',
     'https://ERP.BÜCHER.EXAMPLE./',
-  ])("refuses %s to another tenant when the demo holds it", async (pattern) => {
+  ])('refuses %s to another tenant when the demo holds it', async (pattern) => {
     const res = await ctx.call({
       url: '/api/admin/sso-services?tenant=platform',
       body: { name: 'Taken', pattern },
@@ -186,7 +199,11 @@ describe("one owner per address, whatever way it is written (another tenant's si
       token: platform,
     });
     expect(moved.statusCode).toBe(409);
-    for (const pattern of ['https://apps.a.example/finance/', 'https://erp.a.example:8443/', 'https://crm.a.example/']) {
+    for (const pattern of [
+      'https://apps.a.example/finance/',
+      'https://erp.a.example:8443/',
+      'https://crm.a.example/',
+    ]) {
       const res = await ctx.call({
         url: '/api/admin/sso-services?tenant=platform',
         body: { name: 'Other', pattern },

@@ -270,7 +270,11 @@ export function createSsoRepository(db: Db, relaxed: pg.Pool) {
                 FROM sso_tickets WHERE sso_session_id = ${r.id} AND validated) t
           ORDER BY turn, created_at DESC, ticket
           LIMIT ${max}`);
-        const tickets = rows.rows.map((t) => ({ ticket: t.ticket, service: t.service, serviceId: Number(t.serviceId) }));
+        const tickets = rows.rows.map((t) => ({
+          ticket: t.ticket,
+          service: t.service,
+          serviceId: Number(t.serviceId),
+        }));
         return {
           session: { id: r.id, tenantId: Number(r.tenantId), userId: Number(r.userId) },
           tickets,

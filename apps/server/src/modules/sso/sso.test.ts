@@ -858,7 +858,8 @@ describe('single logout through the outbound address rule, and its cap', () => {
       // The quiet service's ticket is the session's oldest; then 25 entries into the busy one.
       const { cookie, ticket: quiet } = await validated(ctx, `http://127.0.0.1:${slo.port}/quiet/`);
       const busy: string[] = [];
-      for (let i = 0; i < 25; i++) busy.push((await validated(ctx, `http://127.0.0.1:${slo.port}/busy/`, cookie)).ticket);
+      for (let i = 0; i < 25; i++)
+        busy.push((await validated(ctx, `http://127.0.0.1:${slo.port}/busy/`, cookie)).ticket);
       const before = await ctx.app.metrics.registry.metrics();
       await logout(ctx, cookie);
       expect(slo.seen).toHaveLength(20);
