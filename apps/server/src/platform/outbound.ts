@@ -27,7 +27,7 @@ export class OutboundRefused extends Error {
     readonly reason: RefusalReason,
     readonly host: string,
   ) {
-    super(`no request sent to ${host}: a ${reason.replace('_', '-')} address is not allowed`);
+    super(`no request sent to ${host}: its address is ${reason.replace('_', '-')}, which is not allowed`);
     this.name = 'OutboundRefused';
   }
 }
@@ -147,7 +147,8 @@ export function createOutbound(deps: {
      */
     judge(url: URL, purpose: OutboundPurpose): Verdict | null {
       const verdict = rule.literal(url);
-      if (verdict && !verdict.ok) refused(purpose, new OutboundRefused(verdict.reason, url.hostname));
+      // Counted as a refused address, not as a request: none was about to be sent.
+      if (verdict && !verdict.ok) metrics.outboundRefused(purpose, verdict.reason);
       return verdict;
     },
 
