@@ -97,6 +97,8 @@ import { DRAINING_SERVER_OPTIONS, drainOnClose } from './platform/graceful-stop.
 import { boundJsonBodies, textRuleValidators } from './platform/input-guard.js';
 import { createPasswordDecryptor } from './platform/password-transport.js';
 import { createMetrics } from './platform/metrics.js';
+import { createAddressRule } from './platform/addresses.js';
+import { createOutbound } from './platform/outbound.js';
 import { registerOpenApi } from './platform/openapi.js';
 import { createPermissionGuard } from './platform/permissions.js';
 import { createRateLimiter } from './platform/rate-limit.js';
@@ -121,6 +123,12 @@ import { LOGO_PURPOSE } from './modules/files/files.service.js';
 
 /** The largest logo a tenant may upload. */
 const LOGO_MAX_BYTES = 512 * 1024;
+
+/**
+ * The most single-logout requests one sign-on logout sends: every service's newest ticket first,
+ * the rest counted and logged (ADR 034). Twenty covers a working day of systems entered.
+ */
+export const SSO_LOGOUT_CALLBACKS_MAX = 20;
 
 /** Where the sign-on server sends single-logout requests for portal sessions. */
 export const PORTAL_SLO_PATH = '/sso/logout';
@@ -228,6 +236,9 @@ export async function buildApp({ config, db: pool, secrets, logger }: AppDeps) {
   app.addHook('preClose', async () => events.endAll());
   drainOnClose(app);
 
+  // Every request the server sends to another server goes through this client (ADR 034).
+  const outbound = createOutbound({ rule: createAddressRule(config.outbound.allowedCidrs), metrics });
+  app.addHook('onClose', async () => outbound.close());
   const limiter = createRateLimiter(relaxed);
   // The one rule for the tenant a request names, at every entry point (ADR 016).
   const tenants = createTenants(db, config.runtime.defaultTenantCode);
@@ -266,7 +277,7 @@ export async function buildApp({ config, db: pool, secrets, logger }: AppDeps) {
     sessionTtlHours: config.sessionTtlHours,
     loginPerIpPerMinute: config.loginPerIpPerMinute,
     sessionCacheMs: config.cacheTtlMs,
-    validateTicket: createCasClient(config.ssoUrl, tenants.defaultCode),
+    validateTicket: createCasClient(config.ssoUrl, tenants.defaultCode, outbound),
     isPortalService: (service) => findService(service, [PORTAL_SERVICE], portal) !== null,
   });
   // The sign-on server (CAS 3.0): its protocol routes are unsigned (below), its portal API signed.
@@ -279,11 +290,16 @@ export async function buildApp({ config, db: pool, secrets, logger }: AppDeps) {
       ticketTtlSeconds: config.sso.ticketTtlSeconds,
       portal,
       logoutTimeoutMs: 3000,
+      logoutCallbacksMax: SSO_LOGOUT_CALLBACKS_MAX,
       casBase,
     },
     tenants,
     verifyCredentials: (c) => auth.verifyCredentials(c),
-    postLogout: createLogoutPoster((err, url) => app.log.warn({ err, url }, 'single logout request failed')),
+    postLogout: createLogoutPoster(outbound, (err, url) => app.log.warn({ err, url }, 'single logout request failed')),
+    logoutsDropped: (count, sessionId) => {
+      outbound.dropped('sso_logout', count);
+      app.log.warn({ count, sessionId }, 'single logout requests over the cap not sent');
+    },
   });
   const smsRepo = createSmsRepository(db);
   const { webhookUrl, webhookSecret } = config.sms;
@@ -292,7 +308,7 @@ export async function buildApp({ config, db: pool, secrets, logger }: AppDeps) {
     metrics,
     provider:
       config.sms.provider === 'webhook' && webhookUrl && webhookSecret
-        ? createWebhookProvider({ url: webhookUrl, secret: webhookSecret, timeoutMs: 5_000 })
+        ? createWebhookProvider({ url: webhookUrl, secret: webhookSecret, timeoutMs: 5_000, outbound })
         : createOutboxProvider(smsRepo, app.log),
     key: secrets.smsKey,
     settings: config.sms,
@@ -454,6 +470,10 @@ export async function buildApp({ config, db: pool, secrets, logger }: AppDeps) {
       services: {
         // A `*` would read as a wildcard to a person; the registry matches by path prefix (`/` at the end).
         valid: (address) => parseService(address) !== null && !address.includes('*'),
+        reachable: (address) => {
+          const url = parseService(address);
+          return !url || outbound.judge(url, 'sso_registration')?.ok !== false;
+        },
         clashes: (pattern, others) => others.some((other) => patternsOverlap(pattern, resolvePattern(other, portal))),
       },
     });
@@ -483,7 +503,7 @@ export async function buildApp({ config, db: pool, secrets, logger }: AppDeps) {
     await app.register(exampleSystemRoutes, {
       system: createExampleSystemService({
         repo: createExampleSystemRepository(db),
-        validateTicket: createCasClient(casBase, tenants.defaultCode),
+        validateTicket: createCasClient(casBase, tenants.defaultCode, outbound),
         service,
         sessionTtlSeconds: 8 * 3600,
       }),

@@ -214,3 +214,25 @@ describe('bad settings stop the server with a message naming the variable', () =
     expect(configError({ PORTAL_TEST_CAPTCHA: 'true', NODE_ENV: 'production' })).toBeInstanceOf(ConfigError);
   });
 });
+
+describe('OUTBOUND_ALLOWED_CIDRS', () => {
+  it('allows loopback alone outside production and nothing in production, unless set', () => {
+    expect(loadConfig({}).outbound.allowedCidrs).toEqual(['127.0.0.0/8', '::1/128']);
+    expect(loadConfig({ NODE_ENV: 'test' }).outbound.allowedCidrs).toEqual(['127.0.0.0/8', '::1/128']);
+    expect(loadConfig({ NODE_ENV: 'production' }).outbound.allowedCidrs).toEqual([]);
+    expect(loadConfig({ NODE_ENV: 'test', OUTBOUND_ALLOWED_CIDRS: 'none' }).outbound.allowedCidrs).toEqual([]);
+    expect(
+      loadConfig({ NODE_ENV: 'production', OUTBOUND_ALLOWED_CIDRS: '10.20.0.0/16, fd12::/64 192.168.1.7' }).outbound
+        .allowedCidrs,
+    ).toEqual(['10.20.0.0/16', 'fd12::/64', '192.168.1.7/32']);
+  });
+
+  it.each(['10.0.0.0/33', '0x7f.1', 'localhost', '10.0.0.0/8;fd00::/8', '[::1]', 'fe80::1%eth0', '10.0.0.0/8/8'])(
+    'stops at %j with a message naming the variable',
+    (value) => {
+      const err = configError({ OUTBOUND_ALLOWED_CIDRS: value });
+      expect(err.message).toContain('OUTBOUND_ALLOWED_CIDRS');
+      expect(err.message).toContain(JSON.stringify(value));
+    },
+  );
+});

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { RUNTIME_DEFAULTS, RuntimeSwitches } from '@portal/contracts';
 import type { TSchema } from 'typebox';
 import { Value } from 'typebox/value';
+import { parseCidrs } from './addresses.js';
 
 export interface Config {
   port: number;
@@ -65,6 +66,12 @@ export interface Config {
     dailyPerPhone: number;
     dailyPerIp: number;
   };
+  /**
+   * Requests the server sends to addresses that come from data (single logout): the ranges beyond
+   * public addresses that they may reach (ADR 034). Loopback alone by default in development and
+   * test, nothing in production.
+   */
+  outbound: { allowedCidrs: string[] };
   /** Runtime switches of spec §1 (without secrets, which are added when config.js is served). */
   runtime: RuntimeSwitches;
 }
@@ -157,6 +164,19 @@ function smsConfig(env: Env): Config['sms'] {
   };
 }
 
+/** `OUTBOUND_ALLOWED_CIDRS`, or the default of the environment: loopback outside production. */
+function outboundConfig(env: Env, nodeEnv: Config['nodeEnv']): Config['outbound'] {
+  const raw = env.OUTBOUND_ALLOWED_CIDRS?.trim();
+  if (!raw) return { allowedCidrs: nodeEnv === 'production' ? [] : ['127.0.0.0/8', '::1/128'] };
+  const allowedCidrs = parseCidrs(raw);
+  if (!allowedCidrs) {
+    throw new ConfigError(
+      `OUTBOUND_ALLOWED_CIDRS must be CIDR ranges or addresses separated by commas, such as 10.20.0.0/16,fd12::/64, or none (got "${raw}")`,
+    );
+  }
+  return { allowedCidrs };
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const nodeEnvRaw = env.NODE_ENV ?? 'development';
   if (!['development', 'production', 'test'].includes(nodeEnvRaw)) {
@@ -233,6 +253,7 @@ export function loadConfig(env: Env = process.env): Config {
       ticketTtlSeconds: int(env, 'SSO_TICKET_TTL_SECONDS', 10, 1, 300),
     },
     sms: smsConfig(env),
+    outbound: outboundConfig(env, nodeEnv),
     runtime,
   };
 }

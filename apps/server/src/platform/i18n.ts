@@ -251,6 +251,10 @@ const messages = {
     zh: '服务地址须为完整的 http(s) 地址（以 / 结尾时包括其下所有地址）',
     en: 'A service address must be a whole http(s) address (ending in / covers everything below it)',
   },
+  serviceAddressRefused: {
+    zh: '该地址指向本机、内网、链路本地或云元数据地址，服务器不向这类地址发送请求，不能登记（安装者可在 OUTBOUND_ALLOWED_CIDRS 中列出允许的网段）',
+    en: 'This address points to this machine, a private network, a link-local or a cloud metadata address; the server sends no requests there, so it cannot be registered (the installation can list allowed ranges in OUTBOUND_ALLOWED_CIDRS)',
+  },
   servicePatternTaken: {
     zh: '该地址已登记在其他租户下，同一地址只能属于一个租户',
     en: 'This address is registered by another tenant; an address belongs to one tenant only',

@@ -6,9 +6,14 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { RefusalReason } from './addresses.js';
 
 export type LoginResult = 'success' | 'failure' | 'locked' | 'captcha_failed';
 export type SmsResult = 'sent' | 'refused' | 'failed';
+/** Why the server sends a request to another server (platform/outbound.ts). */
+export type OutboundPurpose = 'sso_logout' | 'cas_validate' | 'sms_webhook' | 'sso_registration';
+/** 2xx, another status (a redirect is one: never followed), no answer, refused by the address rule, over a cap. */
+export type OutboundResult = 'ok' | 'status' | 'failed' | 'refused' | 'dropped';
 
 export function createMetrics({ process: withProcess }: { process: boolean }) {
   const registry = new Registry();
@@ -41,6 +46,18 @@ export function createMetrics({ process: withProcess }: { process: boolean }) {
     labelNames: ['result'] as const,
     registers,
   });
+  const outbound = new Counter({
+    name: 'portal_outbound_requests_total',
+    help: 'Requests to other servers, by purpose and result (ok, status: another HTTP status, failed, refused by the address rule, dropped over a cap)',
+    labelNames: ['purpose', 'result'] as const,
+    registers,
+  });
+  const outboundRefused = new Counter({
+    name: 'portal_outbound_refused_total',
+    help: 'Addresses the outbound address rule refused (at registration or when called), by purpose and kind of address',
+    labelNames: ['purpose', 'reason'] as const,
+    registers,
+  });
 
   return {
     registry,
@@ -56,6 +73,12 @@ export function createMetrics({ process: withProcess }: { process: boolean }) {
     },
     sms(result: SmsResult): void {
       sms.inc({ result });
+    },
+    outbound(purpose: OutboundPurpose, result: OutboundResult, count = 1): void {
+      outbound.inc({ purpose, result }, count);
+    },
+    outboundRefused(purpose: OutboundPurpose, reason: RefusalReason): void {
+      outboundRefused.inc({ purpose, reason });
     },
     /** A gauge read when scraped: one value, or one per value of `label`. */
     gauge(name: string, help: string, read: () => number | Record<string, number>, label = 'state'): void {
