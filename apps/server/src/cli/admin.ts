@@ -157,4 +157,10 @@ function isEntry(): boolean {
   }
 }
 
-if (isEntry()) process.exitCode = await main(process.argv.slice(2));
+if (isEntry()) {
+  const code = await main(process.argv.slice(2));
+  process.exitCode = code;
+  // Once the output is out, the exit code is said outright: the embedded database's module, which the
+  // bootstrap loads, ends a process that runs out of work with 0 whatever exitCode says.
+  process.stdout.write('', () => process.stderr.write('', () => process.exit(code)));
+}
