@@ -57,7 +57,9 @@ async function admin(args: string[], { stdin = '', env = {} as Record<string, st
  * The built server as a process: `listening` with its port, or `exited` with its code and output
  * (a start that refuses).
  */
-function serve(env: Record<string, string>): Promise<
+function serve(
+  env: Record<string, string>,
+): Promise<
   | { kind: 'listening'; port: number; output: () => string; stop: () => Promise<void> }
   | { kind: 'exited'; code: number | null; output: string }
 > {
@@ -202,15 +204,19 @@ describe.skipIf(!existsSync(MAIN))('a production first run', () => {
     if (start.kind !== 'listening') return;
     const server = `http://127.0.0.1:${start.port}`;
     const login = (extra: string[] = [], password = FIRST) =>
-      admin(
-        ['login', '--server', server, '--tenant', 'platform', '--user', 'ops', '--password', password, ...extra],
-        { stdin: '' },
-      );
+      admin(['login', '--server', server, '--tenant', 'platform', '--user', 'ops', '--password', password, ...extra], {
+        stdin: '',
+      });
     try {
       // The session a sign-in gives can do nothing else: 40305 with a message, on the console's API too.
       const api = new PortalApi({ server, publicPath: '/center/', tenant: 'platform' });
       const captchaKey = randomBytes(8).toString('hex');
-      await api.request('GET', '/api/auth/kaptcha/get', { query: [['type', 'LOGIN'], ['data', captchaKey]] });
+      await api.request('GET', '/api/auth/kaptcha/get', {
+        query: [
+          ['type', 'LOGIN'],
+          ['data', captchaKey],
+        ],
+      });
       const encrypt = await api.encryptor();
       api.conn.token = await api.request<string>('POST', '/api/auth/jwt/front/token', {
         query: [['tenantCode', 'platform']],

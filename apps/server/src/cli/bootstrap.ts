@@ -149,7 +149,9 @@ export async function bootstrap(ctx: Ctx): Promise<number> {
       case 'exists':
         throw refused(`Nothing done: ${describe(done.state)}. ${NEVER}.`);
       case 'codeTaken':
-        throw refused(`Nothing done: a tenant "${tenantCode}" exists and is no platform tenant; choose another --tenant`);
+        throw refused(
+          `Nothing done: a tenant "${tenantCode}" exists and is no platform tenant; choose another --tenant`,
+        );
       case 'usernameTaken':
         throw refused(
           `Nothing done: the platform tenant "${done.tenantCode}" has a user "${username}" already, whose password ` +

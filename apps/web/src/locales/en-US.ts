@@ -203,7 +203,8 @@ const enUS: Messages = {
     temporaryPassword: 'Current (temporary) password',
     ownSubmit: 'Save and continue',
     signOut: 'Sign out',
-    temporaryNotice: 'The password of this account is a temporary one someone else set: change it here, then sign in again.',
+    temporaryNotice:
+      'The password of this account is a temporary one someone else set: change it here, then sign in again.',
   },
   switching: {
     role: 'Switch role',

@@ -32,7 +32,10 @@ function Protected() {
   if (data.isError) {
     // A logout code is being handled by the client (notice, then login), and so is a password that
     // must be changed first (to its page); anything else may pass.
-    if (data.error instanceof ApiError && [...LOGOUT_CODES, ResultCode.PASSWORD_CHANGE_REQUIRED].includes(data.error.status))
+    if (
+      data.error instanceof ApiError &&
+      [...LOGOUT_CODES, ResultCode.PASSWORD_CHANGE_REQUIRED].includes(data.error.status)
+    )
       return <Spin fullscreen />;
     return (
       <Result

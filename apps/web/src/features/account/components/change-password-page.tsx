@@ -98,7 +98,9 @@ export function ChangePasswordPage({
           initialValues={temporary ? { username: temporaryOf } : undefined}
           onFinish={(v) => void submit(v)}
         >
-          {temporary ? <Alert className="acct-notice" type="info" showIcon message={t('account.temporaryNotice')} /> : null}
+          {temporary ? (
+            <Alert className="acct-notice" type="info" showIcon message={t('account.temporaryNotice')} />
+          ) : null}
           <Form.Item name="username" label={t('account.username')} rules={[required('forms.usernameRequired')]}>
             <Input maxLength={64} autoComplete="username" />
           </Form.Item>
