@@ -20,6 +20,7 @@ const SHOTS = 'e2e/artifacts';
 const ROOT = resolve(import.meta.dirname, '..');
 const TEMPORARY = 'Harbour#2026x';
 const OWN = 'Lantern#2026q';
+const THIRD = 'Compass#2026w';
 const DESKTOP = { width: 1440, height: 900 };
 const PHONE = { width: 390, height: 844 };
 
@@ -144,11 +145,48 @@ describe('the first run', () => {
     }
   });
 
+  it('sends a temporary password from the sign-on page to the change page, and back to sign in with the new one', async () => {
+    // The same installation signing in through its own sign-on server (SSO_URL).
+    const signOn = await startServer({ SEED_DEMO: '0', DATABASE_URL: server.databaseUrl }, { signOn: true });
+    try {
+      await sql(`UPDATE users SET must_change_password = true WHERE username = 'ops'`);
+      const { context, page, errors } = await openPage(browser, { viewport: DESKTOP });
+      await page.goto(`${signOn.url}/center/login?tc=platform`);
+      await page.waitForURL(/\/cas\/login\?/);
+      await page.locator('#username').fill('ops');
+      await page.locator('#password').fill(OWN);
+      await fillCaptcha(page);
+      await page.keyboard.press('Enter');
+      // No ticket for a temporary password: the change without a session, the account filled in.
+      await page.waitForURL(/\/center\/user\/register-result\?/);
+      await page.getByText('该账号的密码是他人设置的临时密码').waitFor();
+      expect(await page.locator('#username').inputValue()).toBe('ops');
+      await page.screenshot({ path: `${SHOTS}/first-run-sign-on-change-zh-1440.png` });
+      await page.locator('#oldPwd').fill(OWN);
+      await page.locator('#password').fill(THIRD);
+      await page.locator('#repeat').fill(THIRD);
+      await fillCaptcha(page, '#imgCode');
+      await page.getByRole('button', { name: /确\s?定/ }).click();
+      await page.getByText('密码已修改').waitFor();
+      // Back to the sign-on page it came from, where the new password signs in.
+      await page.waitForURL(/\/cas\/login\?/, { timeout: 10_000 });
+      await page.locator('#username').fill('ops');
+      await page.locator('#password').fill(THIRD);
+      await fillCaptcha(page);
+      await page.keyboard.press('Enter');
+      await page.waitForURL((u) => u.pathname.startsWith('/center/') && !u.pathname.endsWith('/login'));
+      await page.getByRole('tablist').waitFor();
+      expect(errors).toEqual([]);
+      await context.close();
+    } finally {
+      await signOn.stop();
+    }
+  });
+
   it("shows the operator's choice of a temporary password in the new user's form, in both languages", async () => {
-    await sql(`UPDATE users SET must_change_password = false WHERE username = 'ops'`);
     for (const lang of ['zh', 'en'] as const) {
       const { context, page, errors } = await openPage(browser, { viewport: DESKTOP }, lang);
-      await signIn(page, OWN);
+      await signIn(page, THIRD);
       await page.getByRole('tablist').waitFor();
       await page.goto(`${server.url}/center/system/users`);
       await page.getByRole('button', { name: lang === 'zh' ? '新建用户' : 'New user' }).click();
