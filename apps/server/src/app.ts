@@ -342,7 +342,8 @@ export async function buildApp({ config, db: pool, secrets, logger }: AppDeps) {
     sendCode: (tenantId, phone, ip) => sms.sendCode(tenantId, phone, LIMITS.smsTypePasswordReset, ip),
     checkCode: (tenantId, phone, code) => sms.checkCode(tenantId, phone, LIMITS.smsTypePasswordReset, code),
     verifyHuman: proofOfPerson.human,
-    verifyCredentials: (input) => auth.verifyCredentials(input, 'password.verify'),
+    // The change with the old password is how a user whose password someone else set gets their own.
+    verifyCredentials: (input) => auth.verifyCredentials(input, 'password.verify', { forPasswordChange: true }),
     confirmPassword: (userId, cipher, ip) => auth.confirmPassword(userId, cipher, ip),
     later: (work) =>
       setImmediate(() => void work().catch((err: unknown) => app.log.warn({ err }, 'password reset code not sent'))),
@@ -380,7 +381,9 @@ export async function buildApp({ config, db: pool, secrets, logger }: AppDeps) {
 
   app.decorate('authenticate', async (req) => {
     const raw = req.headers[SIGNING_HEADERS.token];
-    req.session = await auth.authenticate(Array.isArray(raw) ? raw[0] : raw);
+    req.session = await auth.authenticate(Array.isArray(raw) ? raw[0] : raw, {
+      pendingPasswordChange: req.routeOptions.config.pendingPasswordChange === true,
+    });
   });
 
   await app.register(healthRoutes, { db });

@@ -47,6 +47,12 @@ export type AdminIdParams = Static<typeof AdminIdParams>;
 
 const Ref = Type.Object({ id: Type.String(), name: Type.String() });
 
+/**
+ * A password an operator sets is known to someone besides its owner: unless `false`, the owner must
+ * change it at their next sign-in before anything else (ADR 033, Keycloak's "temporary").
+ */
+const Temporary = Type.Optional(Type.Boolean());
+
 // ---- Tenants (platform operators) -----------------------------------------------------------------
 
 export const AdminTenant = Type.Object({
@@ -68,7 +74,7 @@ export const TenantCreate = Type.Object({
   nameEn: En(100),
   homeUrl: Type.Optional(Nullable(Text(1024))),
   /** The tenant's first operator: signs in with this name and password (RSA-encrypted, like every password). */
-  operator: Type.Object({ username: Text(64, 1), name: Text(64, 1), password: Text(1024, 1) }),
+  operator: Type.Object({ username: Text(64, 1), name: Text(64, 1), password: Text(1024, 1), temporary: Temporary }),
 });
 export type TenantCreate = Static<typeof TenantCreate>;
 
@@ -142,6 +148,7 @@ export const UserCreate = Type.Object({
   mobile: Type.Optional(Nullable(Text(20))),
   /** RSA-encrypted, as every password on the wire. */
   password: Text(1024, 1),
+  temporary: Temporary,
   roleIds: Type.Optional(Ids),
   enterpriseIds: Type.Optional(Ids),
 });
@@ -154,7 +161,7 @@ export const UserPatch = Type.Object({
 });
 export type UserPatch = Static<typeof UserPatch>;
 
-export const PasswordSet = Type.Object({ password: Text(1024, 1) });
+export const PasswordSet = Type.Object({ password: Text(1024, 1), temporary: Temporary });
 export type PasswordSet = Static<typeof PasswordSet>;
 export const RoleIdsBody = Type.Object({ roleIds: Ids });
 export type RoleIdsBody = Static<typeof RoleIdsBody>;

@@ -435,7 +435,7 @@ export async function insertTenant(
     homeUrl?: string | null | undefined;
     platform?: boolean;
   },
-  operator: { username: string; name: string; passwordHash: string },
+  operator: { username: string; name: string; passwordHash: string; mustChangePassword?: boolean },
 ): Promise<number> {
   const [tenant] = await tx
     .insert(s.tenants)

@@ -236,3 +236,30 @@ describe('OUTBOUND_ALLOWED_CIDRS', () => {
     },
   );
 });
+
+describe('the demo in production', () => {
+  it('seeds nothing in production unless SEED_DEMO asks for it; seeds in development and test', () => {
+    expect(loadConfig({ NODE_ENV: 'production' }).seedDemo).toBe(false);
+    expect(loadConfig({ NODE_ENV: 'production', SEED_DEMO: '' }).seedDemo).toBe(false);
+    expect(loadConfig({}).seedDemo).toBe(true);
+    expect(loadConfig({ NODE_ENV: 'test' }).seedDemo).toBe(true);
+  });
+
+  it.each([{}, { DEMO_PASSWORD: 'Demo@2026!' }])(
+    'refuses SEED_DEMO=1 in production with the published password (%j), naming DEMO_PASSWORD',
+    (env) => {
+      const err = configError({ NODE_ENV: 'production', SEED_DEMO: '1', ...env });
+      expect(err.message).toContain('DEMO_PASSWORD');
+      expect(err.message).toContain('SEED_DEMO=1');
+      expect(err.message).toContain('npm run admin -- bootstrap');
+    },
+  );
+
+  it('refuses a production demo password that breaks the password rule, and takes one that keeps it', () => {
+    expect(configError({ NODE_ENV: 'production', SEED_DEMO: '1', DEMO_PASSWORD: '12345678' }).message).toContain(
+      'DEMO_PASSWORD',
+    );
+    const c = loadConfig({ NODE_ENV: 'production', SEED_DEMO: '1', DEMO_PASSWORD: 'Harbour#2026x' });
+    expect(c).toMatchObject({ seedDemo: true, demoPassword: 'Harbour#2026x' });
+  });
+});

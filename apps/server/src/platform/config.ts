@@ -3,7 +3,7 @@
  * server with a message that names the variable. README's configuration table lists every entry.
  */
 import { join } from 'node:path';
-import { RUNTIME_DEFAULTS, RuntimeSwitches } from '@portal/contracts';
+import { RUNTIME_DEFAULTS, RuntimeSwitches, checkPassword } from '@portal/contracts';
 import type { TSchema } from 'typebox';
 import { Value } from 'typebox/value';
 import { parseCidrs } from './addresses.js';
@@ -77,6 +77,9 @@ export interface Config {
 }
 
 export class ConfigError extends Error {}
+
+/** The demo accounts' password when DEMO_PASSWORD is unset: printed in the README, so known to all. */
+export const PUBLISHED_DEMO_PASSWORD = 'Demo@2026!';
 
 type Env = Record<string, string | undefined>;
 
@@ -194,8 +197,25 @@ export function loadConfig(env: Env = process.env): Config {
   if (testCaptcha && nodeEnv === 'production') {
     throw new ConfigError('PORTAL_TEST_CAPTCHA=1 makes captchas guessable and is refused with NODE_ENV=production');
   }
-  const demoPassword = env.DEMO_PASSWORD ?? 'Demo@2026!';
+  const demoPassword = env.DEMO_PASSWORD ?? PUBLISHED_DEMO_PASSWORD;
   if (demoPassword.length < 8) throw new ConfigError('DEMO_PASSWORD must have at least 8 characters');
+  // A production installation gets no demo unless asked for, and never with the README's password:
+  // its accounts (the platform operator among them) would sign in with what anyone can read.
+  const seedDemo = bool(env, 'SEED_DEMO', nodeEnv !== 'production');
+  if (seedDemo && nodeEnv === 'production') {
+    if (demoPassword === PUBLISHED_DEMO_PASSWORD) {
+      throw new ConfigError(
+        `SEED_DEMO=1 with NODE_ENV=production needs a DEMO_PASSWORD of its own: ${PUBLISHED_DEMO_PASSWORD} is ` +
+          'published in the README (for no demo, leave SEED_DEMO unset and run "npm run admin -- bootstrap")',
+      );
+    }
+    if (checkPassword(demoPassword).length > 0) {
+      throw new ConfigError(
+        'DEMO_PASSWORD must follow the portal password rule with NODE_ENV=production (at least 8 characters ' +
+          'with a digit, a lowercase and an uppercase letter and a symbol, no keyboard runs)',
+      );
+    }
+  }
   const ssoUrl = url(env, 'SSO_URL', '');
   const publicUrl = url(env, 'PUBLIC_URL', `http://localhost:${port || 8080}`);
   const logLevel = env.LOG_LEVEL ?? 'info';
@@ -223,7 +243,7 @@ export function loadConfig(env: Env = process.env): Config {
     ssoUrl,
     nodeEnv,
     logLevel,
-    seedDemo: bool(env, 'SEED_DEMO', true),
+    seedDemo,
     demoPassword,
     testCaptcha,
     webDist: env.WEB_DIST ?? null,

@@ -22,5 +22,10 @@ declare module 'fastify' {
     changesState?: boolean;
     /** Answers with a stream that stays open (server-sent events): the route suites read its first event. */
     stream?: boolean;
+    /**
+     * Open to a session whose user must change the password first (ADR 033): only the change itself
+     * and the logout; every other session route answers 40305 to such a session.
+     */
+    pendingPasswordChange?: boolean;
   }
 }

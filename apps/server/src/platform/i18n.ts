@@ -71,6 +71,11 @@ const messages = {
   passwordChanged: { zh: '密码已修改，请重新登录', en: 'Password changed; please sign in again' },
   oldPasswordWrong: { zh: '原密码错误', en: 'The current password is wrong' },
   passwordLocked: { zh: '密码错误次数过多，请稍后再试', en: 'Too many wrong passwords. Please try again later' },
+  passwordChangeRequired: {
+    zh: '当前密码为他人设置的临时密码，请先修改密码',
+    en: 'Your password is a temporary one someone else set: change it first',
+  },
+  passwordUnchanged: { zh: '新密码不能与当前密码相同', en: 'The new password must differ from the current one' },
   signatureMissing: { zh: '请求未签名', en: 'The request is not signed' },
   signatureStale: {
     zh: '请求时间戳无效或已过期，请校准设备时间后重试',

@@ -254,7 +254,15 @@ describe('the operators API', () => {
       token: platform,
     });
     expect(statusOf(created)).toBe(200);
+    // The platform operator chose that password: the tenant's operator chooses their own first (ADR 033).
     const theirs = await ctx.login('north', 'Harbour#2026x', 'north-park');
+    expect(statusOf(await ctx.call({ url: '/api/admin/users', token: theirs }))).toBe(40305);
+    const own = await ctx.call({
+      url: '/api/front/account/auth/updatePassword',
+      body: { oldPwd: ctx.encrypt('Harbour#2026x'), newPwd: ctx.encrypt('Lantern#2026q') },
+      token: theirs,
+    });
+    expect(statusOf(own)).toBe(200);
     expect(statusOf(await ctx.call({ url: '/api/admin/users', token: theirs }))).toBe(200);
     // Its users see the park by its name, in their language.
     for (const [lang, name] of [
@@ -284,7 +292,7 @@ describe('the operators API', () => {
     });
     expect(statusOf(disabled)).toBe(200);
     expect((await ctx.call({ url: '/api/admin/users', token: theirs })).statusCode).toBe(401);
-    await expect(ctx.login('north', 'Harbour#2026x', 'north-park')).rejects.toThrow(/login failed/);
+    await expect(ctx.login('north', 'Lantern#2026q', 'north-park')).rejects.toThrow(/login failed/);
   });
 
   it('keeps a service address to one tenant, the operator code enforced, and the platform closed to sign-ups', async () => {

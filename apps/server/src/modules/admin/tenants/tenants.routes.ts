@@ -99,7 +99,13 @@ export const adminTenantsRoutes: FastifyPluginAsyncTypebox<AdminTenantsDeps> = a
       const id = await repo
         .create(
           { code: t.code, name: t.name.trim(), nameEn: t.nameEn?.trim(), homeUrl: t.homeUrl?.trim() || null },
-          { username, name: operator.name.trim(), passwordHash: await deps.hashPassword(password) },
+          {
+            username,
+            name: operator.name.trim(),
+            passwordHash: await deps.hashPassword(password),
+            // The platform operator knows it: the tenant's operator sets their own at the first sign-in.
+            mustChangePassword: operator.temporary !== false,
+          },
         )
         .catch((err: unknown) => {
           if (violatedConstraint(err) === 'tenants_code_unique') throw new AppError(ResultCode.CONFLICT, 'tenantTaken');

@@ -21,6 +21,7 @@ import { useTranslation } from '../../../lib/i18n';
 import { usePaging } from '../../../lib/paging';
 import { useSession } from '../../../lib/session';
 import { NewPasswordFields } from '../../../components/new-password-fields';
+import { TemporaryField } from '../components/temporary-field';
 import { adminCall, idPath, useChange, usePaged } from '../api/admin';
 import { chooseTenant, useScope } from '../api/scope';
 import {
@@ -215,6 +216,7 @@ interface Values {
   operatorName: string;
   password: string;
   repeat: string;
+  temporary: boolean;
 }
 
 function TenantDrawer({ editing, onClose }: { editing: AdminTenant | 'new' | null; onClose: () => void }) {
@@ -246,6 +248,7 @@ function TenantDrawer({ editing, onClose }: { editing: AdminTenant | 'new' | nul
                   username: v.username.trim(),
                   name: v.operatorName.trim(),
                   password: await encryptPassword(v.password),
+                  temporary: v.temporary,
                 },
               } satisfies TenantCreate,
             }),
@@ -316,6 +319,7 @@ function TenantDrawer({ editing, onClose }: { editing: AdminTenant | 'new' | nul
               repeatLabel={t('admin.users.repeat')}
               username={() => form.getFieldValue('username') as string | undefined}
             />
+            <TemporaryField />
           </>
         )}
       </Form>

@@ -7,6 +7,7 @@ import { useTranslation } from '../../../lib/i18n';
 import { NewPasswordFields } from '../../../components/new-password-fields';
 import { idPath, patch, post, put, useChange } from '../api/admin';
 import { FormDrawer, usePhone } from '../components/console';
+import { TemporaryField } from '../components/temporary-field';
 import { EnterprisesSelect, RolesSelect } from '../components/pickers';
 import { optionalMobile } from '../components/rules';
 
@@ -19,6 +20,7 @@ interface UserValues {
   mobile?: string;
   password: string;
   repeat: string;
+  temporary: boolean;
   roleIds?: string[];
   enterpriseIds?: string[];
 }
@@ -52,6 +54,7 @@ export function UserDrawer({ open, user, onClose }: { open: boolean; user: Admin
               nameEn: v.nameEn?.trim() ?? '',
               mobile,
               password: await encryptPassword(v.password),
+              temporary: v.temporary,
               roleIds: v.roleIds ?? [],
               enterpriseIds: v.enterpriseIds ?? [],
             } satisfies UserCreate),
@@ -115,6 +118,7 @@ export function UserDrawer({ open, user, onClose }: { open: boolean; user: Admin
               repeatLabel={t('admin.users.repeat')}
               username={() => form.getFieldValue('username') as string | undefined}
             />
+            <TemporaryField />
             <Form.Item name="roleIds" label={t('admin.users.roles')}>
               <RolesSelect />
             </Form.Item>
@@ -164,7 +168,7 @@ function FormModal({
 /** A new password for a user (RSA-encrypted on the way, like every password). */
 export function PasswordDialog({ user, onClose }: { user: AdminUser | null; onClose: () => void }) {
   const { t } = useTranslation();
-  const [form] = Form.useForm<{ password: string; repeat: string }>();
+  const [form] = Form.useForm<{ password: string; repeat: string; temporary: boolean }>();
   const { busy, run } = useChange();
   return (
     <FormModal
@@ -180,7 +184,11 @@ export function PasswordDialog({ user, onClose }: { user: AdminUser | null; onCl
         preserve={false}
         onFinish={async (v) => {
           const done = await run(
-            async () => post(idPath(USERS, user!.id, 'password'), { password: await encryptPassword(v.password) }),
+            async () =>
+              post(idPath(USERS, user!.id, 'password'), {
+                password: await encryptPassword(v.password),
+                temporary: v.temporary,
+              }),
             t('admin.users.passwordSet'),
           );
           if (done) onClose();
@@ -192,6 +200,7 @@ export function PasswordDialog({ user, onClose }: { user: AdminUser | null; onCl
           repeatLabel={t('admin.users.repeat')}
           username={() => user?.username}
         />
+        <TemporaryField />
       </Form>
     </FormModal>
   );
