@@ -148,12 +148,23 @@ const OPEN_SESSION = named(
    SELECT id, tenant_id::int8 AS "tenantId", "expiresAt" FROM s`,
 );
 
+/**
+ * What makes a session live: not revoked (logout, switch, and every change that ends a user's
+ * sessions revokes them: disable, password, lost role or enterprise, disabled tenant) and not expired.
+ */
+const LIVE = 'revoked_at IS NULL AND expires_at > now()';
+
 const ACTIVE_SESSION = named(
   'auth_active_session',
   `SELECT id, user_id AS "userId", tenant_id AS "tenantId", role_id AS "roleId",
           application_id AS "applicationId", workbench_id AS "workbenchId", enterprise_id AS "enterpriseId",
           floor(extract(epoch FROM expires_at))::int8 AS "expiresAt"
-   FROM sessions WHERE id = $1 AND revoked_at IS NULL AND expires_at > now()`,
+   FROM sessions WHERE id = $1 AND ${LIVE}`,
+);
+
+const LIVE_SESSIONS = named<{ id: string }>(
+  'auth_live_sessions',
+  `SELECT id FROM sessions WHERE id = ANY($1::uuid[]) AND ${LIVE}`,
 );
 
 const REVOKE_SESSION = named(
@@ -408,6 +419,12 @@ export function createAuthRepository(db: Db, relaxed: pg.Pool) {
     async activeSession(id: string): Promise<(ActiveSession & { expiresAt: number }) | null> {
       const { rows } = await ACTIVE_SESSION(pool, [id]);
       return (rows[0] as (ActiveSession & { expiresAt: number }) | undefined) ?? null;
+    },
+
+    /** Of these session ids, the live ones (by the rule of `activeSession`). */
+    async liveSessions(ids: string[]): Promise<Set<string>> {
+      const { rows } = await LIVE_SESSIONS(pool, [ids]);
+      return new Set(rows.map((r) => r.id));
     },
 
     /** Ends the session and audits the logout, once. */
