@@ -109,11 +109,15 @@ async function endsWithin(act: (token: string) => Promise<{ json(): unknown; bod
 
 describe('a live stream ends with its session, on every instance', () => {
   it('when the user is disabled, and no notice published after reaches it', async () => {
-    await endsWithin(
-      () => a.call({ url: `/api/admin/users/${memberId}/disable`, body: {}, token: operator }),
-      '停用之后的通知',
-    );
-    expect(statusOf(await a.call({ url: `/api/admin/users/${memberId}/enable`, body: {}, token: operator }))).toBe(200);
+    try {
+      await endsWithin(
+        () => a.call({ url: `/api/admin/users/${memberId}/disable`, body: {}, token: operator }),
+        '停用之后的通知',
+      );
+    } finally {
+      const enabled = await a.call({ url: `/api/admin/users/${memberId}/enable`, body: {}, token: operator });
+      expect(statusOf(enabled)).toBe(200);
+    }
   });
 
   it('when an operator sets the password', async () => {
@@ -133,34 +137,38 @@ describe('a live stream ends with its session, on every instance', () => {
     const enterprises = await ids(
       sql`SELECT enterprise_id AS id FROM enterprise_members WHERE user_id = ${memberId} ORDER BY enterprise_id`,
     );
-    const sessionOf = (token: string, column: 'role_id' | 'enterprise_id') =>
+    /** The role or enterprise of the member's newest session: the stream's. */
+    const sessionOf = (column: 'role_id' | 'enterprise_id') =>
       idOf(sql`SELECT ${sql.raw(column)} AS id FROM sessions
         WHERE user_id = ${memberId} AND revoked_at IS NULL ORDER BY created_at DESC LIMIT 1`);
     expect(roles.length).toBeGreaterThan(1);
     expect(enterprises.length).toBeGreaterThan(1);
-    await endsWithin(async (token) => {
-      const role = await sessionOf(token, 'role_id');
-      return a.call({
-        method: 'PUT',
-        url: `/api/admin/users/${memberId}/roles`,
-        body: { roleIds: roles.filter((r) => r !== role) },
-        token: operator,
-      });
-    }, '失去角色之后的通知');
-    await endsWithin(async (token) => {
-      const enterprise = await sessionOf(token, 'enterprise_id');
-      return a.call({
-        method: 'PUT',
-        url: `/api/admin/users/${memberId}/enterprises`,
-        body: { enterpriseIds: enterprises.filter((e) => e !== enterprise) },
-        token: operator,
-      });
-    }, '失去企业之后的通知');
-    for (const [url, body] of [
-      [`/api/admin/users/${memberId}/roles`, { roleIds: roles }],
-      [`/api/admin/users/${memberId}/enterprises`, { enterpriseIds: enterprises }],
-    ] as const) {
-      expect(statusOf(await a.call({ method: 'PUT', url, body, token: operator }))).toBe(200);
+    try {
+      await endsWithin(async () => {
+        const role = await sessionOf('role_id');
+        return a.call({
+          method: 'PUT',
+          url: `/api/admin/users/${memberId}/roles`,
+          body: { roleIds: roles.filter((r) => r !== role) },
+          token: operator,
+        });
+      }, '失去角色之后的通知');
+      await endsWithin(async (token) => {
+        const enterprise = await sessionOf(token, 'enterprise_id');
+        return a.call({
+          method: 'PUT',
+          url: `/api/admin/users/${memberId}/enterprises`,
+          body: { enterpriseIds: enterprises.filter((e) => e !== enterprise) },
+          token: operator,
+        });
+      }, '失去企业之后的通知');
+    } finally {
+      for (const [url, body] of [
+        [`/api/admin/users/${memberId}/roles`, { roleIds: roles }],
+        [`/api/admin/users/${memberId}/enterprises`, { enterpriseIds: enterprises }],
+      ] as const) {
+        expect(statusOf(await a.call({ method: 'PUT', url, body, token: operator }))).toBe(200);
+      }
     }
   });
 
