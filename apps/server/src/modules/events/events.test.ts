@@ -153,8 +153,8 @@ describe('a live stream ends with its session, on every instance', () => {
           token: operator,
         });
       }, '失去角色之后的通知');
-      await endsWithin(async (token) => {
-        const enterprise = await sessionOf(token, 'enterprise_id');
+      await endsWithin(async () => {
+        const enterprise = await sessionOf('enterprise_id');
         return a.call({
           method: 'PUT',
           url: `/api/admin/users/${memberId}/enterprises`,
