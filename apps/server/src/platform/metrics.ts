@@ -10,7 +10,8 @@ import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom
 export type LoginResult = 'success' | 'failure' | 'locked' | 'captcha_failed';
 export type SmsResult = 'sent' | 'refused' | 'failed';
 /** Why an upload was refused: one of the per-user limits, its size, or its name or content. */
-export type UploadRefusal = 'files_per_hour' | 'files_per_day' | 'bytes_per_hour' | 'bytes_per_day' | 'too_large' | 'type';
+export type UploadRefusal =
+  'files_per_hour' | 'files_per_day' | 'bytes_per_hour' | 'bytes_per_day' | 'too_large' | 'type';
 /** Why stored files were removed: no row names them as used, or no row is left for a file on disk. */
 export type FileRemoval = 'unreferenced' | 'orphaned';
 

@@ -6,7 +6,7 @@ import { AppError } from '../../platform/errors.js';
 import { ok } from '../../platform/reply.js';
 import type { FilesService } from './files.service.js';
 
-/** §7 uploadReplyFile: one multipart part `file` → `data` = its stored path. */
+/** uploadReplyFile: one multipart part `file` → `data` = its stored path (docs/api.md). */
 export const uploadRoutes: FastifyPluginAsyncTypebox<{ files: FilesService }> = async (app, { files }) => {
   // Multipart only here: every other route keeps to JSON. One file, no other fields.
   await app.register(multipart, {

@@ -108,8 +108,18 @@ export function createFilesService({
     const result = await limiter.take([
       { key: `upload:files:h:${userId}`, amount: 1, limit: limits.filesPerHour, windowSeconds: 3600 },
       { key: `upload:files:d:${userId}`, amount: 1, limit: limits.filesPerDay, windowSeconds: 86_400 },
-      { key: `upload:kib:h:${userId}`, amount: kib(bytes), limit: Math.floor(limits.bytesPerHour / 1024), windowSeconds: 3600 },
-      { key: `upload:kib:d:${userId}`, amount: kib(bytes), limit: Math.floor(limits.bytesPerDay / 1024), windowSeconds: 86_400 },
+      {
+        key: `upload:kib:h:${userId}`,
+        amount: kib(bytes),
+        limit: Math.floor(limits.bytesPerHour / 1024),
+        windowSeconds: 3600,
+      },
+      {
+        key: `upload:kib:d:${userId}`,
+        amount: kib(bytes),
+        limit: Math.floor(limits.bytesPerDay / 1024),
+        windowSeconds: 86_400,
+      },
     ]);
     if ('refused' in result) {
       const q = quotas[result.refused]!;

@@ -178,7 +178,7 @@ describe('attachments', () => {
   it('keeps a file whose name and content agree, and refuses the rest', async () => {
     const ok = await upload(member, '现场照片.png', PNG);
     expect(ok.statusCode, ok.body).toBe(200);
-    // §7: `data` is the stored path itself, and the answer is the envelope and nothing more.
+    // `data` is the stored path itself, and the answer is the envelope and nothing more.
     expect(Object.keys(ok.json()).sort()).toEqual(['data', 'message', 'status']);
     expect(ok.json().data).toMatch(/^files\/[0-9a-f-]{36}$/);
     expect(await storedName(ok.json().data)).toBe('现场照片.png');

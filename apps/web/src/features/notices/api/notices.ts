@@ -56,7 +56,7 @@ export function replyNotice(id: string, replyName: string, content: string, file
 }
 
 /**
- * One attachment (§7 uploadReplyFile); the token goes in Authorization_front as on every call. The
+ * One attachment (uploadReplyFile); the token goes in Authorization_front as on every call. The
  * answer's `data` is the stored path; the reply names it with the file's own name (the server keeps
  * its cleaned copy of that name and shows that one).
  */
