@@ -111,13 +111,13 @@ export function createFilesService({
       {
         key: `upload:kib:h:${userId}`,
         amount: kib(bytes),
-        limit: Math.floor(limits.bytesPerHour / 1024),
+        limit: kib(limits.bytesPerHour),
         windowSeconds: 3600,
       },
       {
         key: `upload:kib:d:${userId}`,
         amount: kib(bytes),
-        limit: Math.floor(limits.bytesPerDay / 1024),
+        limit: kib(limits.bytesPerDay),
         windowSeconds: 86_400,
       },
     ]);

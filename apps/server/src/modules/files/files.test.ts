@@ -126,7 +126,7 @@ describe('per-user upload limits', () => {
 
   it('refuses the bytes past an hour and a day before writing them, and gives back what a refused upload held', async () => {
     const { id, token } = await newUser();
-    const file = 'a'.repeat(90_000); // 88 KiB of the hour's 195 and the day's 292
+    const file = 'a'.repeat(90_000); // 88 KiB of the hour's 196 and the day's 293
     expect((await upload(token, 'a.txt', file)).statusCode).toBe(200);
     expect((await upload(token, 'b.txt', file)).statusCode).toBe(200);
     const disk = await onDisk();
