@@ -70,11 +70,12 @@ const LOCK = named(
 
 const TAKE_ENSURE = `INSERT INTO rate_limits (key, window_start, count) SELECT unnest($1::text[]), now(), 0
    ON CONFLICT (key) DO NOTHING`;
-// Locked in key order, so that two takes of overlapping keys wait for each other instead of deadlocking.
+// Locked in key order (ORDER BY sorts before FOR UPDATE locks), so that two takes of overlapping keys
+// wait for each other instead of deadlocking.
 const TAKE_READ = `SELECT r.key, r.count, r.window_start <= now() - make_interval(secs => w.secs) AS over,
      EXTRACT(EPOCH FROM (r.window_start + make_interval(secs => w.secs) - now()))::float8 AS retry
    FROM rate_limits r JOIN unnest($1::text[], $2::int[]) AS w (key, secs) ON w.key = r.key
-   ORDER BY r.key FOR UPDATE OF r`;
+   ORDER BY r.key COLLATE "C" FOR UPDATE OF r`;
 const TAKE_WRITE = `UPDATE rate_limits r SET
      count = CASE WHEN r.window_start <= now() - make_interval(secs => w.secs) THEN w.amount ELSE r.count + w.amount END,
      window_start = CASE WHEN r.window_start <= now() - make_interval(secs => w.secs) THEN now() ELSE r.window_start END
@@ -94,7 +95,8 @@ export function createRateLimiter(pool: pg.Pool): RateLimiter {
       let failed = false;
       try {
         await client.query('BEGIN');
-        await client.query(TAKE_ENSURE, [keys]);
+        // In key order, as they are locked below: two takes wait for each other, never in a cycle.
+        await client.query(TAKE_ENSURE, [[...keys].sort()]);
         const read = await client.query<{ key: string; count: number; over: boolean; retry: number }>(TAKE_READ, [
           keys,
           secs,
