@@ -91,6 +91,7 @@ import {
   webRoutes,
 } from './modules/web/web.routes.js';
 import type { Config } from './platform/config.js';
+import type { HousekeepingTask } from './platform/housekeeping.js';
 import { createInvalidationBus } from './platform/invalidation.js';
 import { clientErrorHandler, frameworkErrors, installErrorHandlers } from './platform/error-handling.js';
 import { DRAINING_SERVER_OPTIONS, drainOnClose } from './platform/graceful-stop.js';
@@ -229,6 +230,8 @@ export async function buildApp({ config, db: pool, secrets, logger }: AppDeps) {
     repo: createEventsRepository(db),
     bus,
     unread: (tenantId, userIds) => noticesRepo.unreadMany(tenantId, userIds),
+    // The auth module's own rule of a live session; only called once the app is built.
+    liveSessions: (ids) => auth.liveSessions(ids),
     onError: (err) => app.log.warn({ err }, 'live stream not told'),
   });
   metrics.gauge('portal_event_streams_open', 'Live event streams open on this instance', () => events.openCount());
@@ -355,7 +358,15 @@ export async function buildApp({ config, db: pool, secrets, logger }: AppDeps) {
     dir: config.filesDir,
     key: secrets.downloadKey,
     maxBytes: config.uploadMaxBytes,
+    limits: config.uploads,
+    limiter,
+    metrics,
   });
+  const housekeeping: HousekeepingTask[] = [
+    { name: 'unused uploads', everyMs: 10 * 60_000, run: () => files.removeUnused() },
+    { name: 'orphaned files', everyMs: 60 * 60_000, run: () => files.removeOrphans() },
+  ];
+  app.decorate('housekeeping', housekeeping);
   const notices = createNoticesService({
     repo: noticesRepo,
     guard,
@@ -462,7 +473,7 @@ export async function buildApp({ config, db: pool, secrets, logger }: AppDeps) {
       hashPassword,
       bus,
       storeLogo: async (owner, upload) =>
-        `/api/resources/logos/${(await files.store(owner, LOGO_PURPOSE, upload)).addr.slice('files/'.length)}`,
+        `/api/resources/logos/${(await files.store(owner, LOGO_PURPOSE, upload, LOGO_MAX_BYTES)).id}`,
       logoMaxBytes: LOGO_MAX_BYTES,
     });
     await api.register(adminAccessRoutes, { repo: createAdminAccessRepository(db), operatorOf, bus });

@@ -67,7 +67,12 @@ async function main(): Promise<void> {
   if (!administered) log.warn(`${NO_OPERATOR}.`);
   const secrets = await loadSecrets(db);
   const app = await buildApp({ config, db, secrets, logger: log });
-  const stopHousekeeping = startHousekeeping(db, (err) => log.warn({ err }, 'housekeeping failed'));
+  const stopHousekeeping = startHousekeeping(
+    db,
+    (err, task) => log.warn({ err, task }, 'housekeeping failed'),
+    undefined,
+    app.housekeeping,
+  );
   // Prometheus reads /metrics on a port of its own, never the public one (README "Operate it").
   const metricsServer = config.metricsPort
     ? await startMetricsServer(app.metrics, config.metricsHost, config.metricsPort)

@@ -263,3 +263,40 @@ describe('the demo in production', () => {
     expect(c).toMatchObject({ seedDemo: true, demoPassword: 'Harbour#2026x' });
   });
 });
+
+describe('per-user upload limits', () => {
+  it('has defaults, reads each variable, and raises the byte defaults with UPLOAD_MAX_BYTES', () => {
+    expect(loadConfig({}).uploads).toEqual({
+      filesPerHour: 30,
+      filesPerDay: 100,
+      bytesPerHour: 200 * 2 ** 20,
+      bytesPerDay: 500 * 2 ** 20,
+      unusedHours: 24,
+    });
+    expect(
+      loadConfig({
+        UPLOAD_FILES_PER_HOUR: '5',
+        UPLOAD_FILES_PER_DAY: '20',
+        UPLOAD_BYTES_PER_HOUR: '31457280',
+        UPLOAD_BYTES_PER_DAY: '52428800',
+        UPLOAD_UNUSED_HOURS: '2',
+      }).uploads,
+    ).toEqual({ filesPerHour: 5, filesPerDay: 20, bytesPerHour: 31457280, bytesPerDay: 52428800, unusedHours: 2 });
+    const big = loadConfig({ UPLOAD_MAX_BYTES: String(600 * 2 ** 20) }).uploads;
+    expect(big).toMatchObject({ bytesPerHour: 600 * 2 ** 20, bytesPerDay: 600 * 2 ** 20 });
+    expect(loadConfig({ UPLOAD_FILES_PER_HOUR: '500' }).uploads.filesPerDay).toBe(500);
+  });
+
+  it.each([
+    ['UPLOAD_FILES_PER_HOUR', { UPLOAD_FILES_PER_HOUR: '0' }],
+    ['UPLOAD_FILES_PER_DAY', { UPLOAD_FILES_PER_DAY: 'many' }],
+    ['UPLOAD_BYTES_PER_HOUR', { UPLOAD_BYTES_PER_HOUR: '1.5' }],
+    ['UPLOAD_BYTES_PER_DAY', { UPLOAD_BYTES_PER_DAY: '-1' }],
+    ['UPLOAD_UNUSED_HOURS', { UPLOAD_UNUSED_HOURS: '0' }],
+    ['UPLOAD_BYTES_PER_HOUR', { UPLOAD_MAX_BYTES: '2000000', UPLOAD_BYTES_PER_HOUR: '1000000' }],
+    ['UPLOAD_BYTES_PER_DAY', { UPLOAD_BYTES_PER_HOUR: '300000000', UPLOAD_BYTES_PER_DAY: '200000000' }],
+    ['UPLOAD_FILES_PER_DAY', { UPLOAD_FILES_PER_HOUR: '50', UPLOAD_FILES_PER_DAY: '10' }],
+  ] as Array<[string, Record<string, string>]>)('stops at a bad %s (%j)', (name, env) => {
+    expect(configError(env).message).toContain(name);
+  });
+});

@@ -32,6 +32,8 @@ export interface Config {
   /** Where uploaded files are kept (outside the web root), and the largest one taken. */
   filesDir: string;
   uploadMaxBytes: number;
+  /** Per user: uploads and their bytes an hour and a day (429 beyond); uploads nothing names are removed after `unusedHours`. */
+  uploads: UploadLimits;
   /** How long sessions and profiles may be served from memory; changes are broadcast at once. */
   cacheTtlMs: number;
   /** Behavioural captcha (AJ-Captcha protocol): see README. */
@@ -74,6 +76,14 @@ export interface Config {
   outbound: { allowedCidrs: string[] };
   /** Runtime switches of spec §1 (without secrets, which are added when config.js is served). */
   runtime: RuntimeSwitches;
+}
+
+export interface UploadLimits {
+  filesPerHour: number;
+  filesPerDay: number;
+  bytesPerHour: number;
+  bytesPerDay: number;
+  unusedHours: number;
 }
 
 export class ConfigError extends Error {}
@@ -180,6 +190,25 @@ function outboundConfig(env: Env, nodeEnv: Config['nodeEnv']): Config['outbound'
   return { allowedCidrs };
 }
 
+function uploadLimits(env: Env, maxBytes: number): UploadLimits {
+  const filesPerHour = int(env, 'UPLOAD_FILES_PER_HOUR', 30, 1, 1_000_000);
+  const bytesPerHour = int(env, 'UPLOAD_BYTES_PER_HOUR', Math.max(200 * 2 ** 20, maxBytes), 1024, 2 ** 40);
+  const limits = {
+    filesPerHour,
+    filesPerDay: int(env, 'UPLOAD_FILES_PER_DAY', Math.max(100, filesPerHour), 1, 1_000_000),
+    bytesPerHour,
+    bytesPerDay: int(env, 'UPLOAD_BYTES_PER_DAY', Math.max(500 * 2 ** 20, bytesPerHour), 1024, 2 ** 40),
+    unusedHours: int(env, 'UPLOAD_UNUSED_HOURS', 24, 1, 24 * 365),
+  };
+  // A limit no single upload could fit in would refuse every file of the largest allowed size.
+  if (limits.bytesPerHour < maxBytes) throw new ConfigError('UPLOAD_BYTES_PER_HOUR must be at least UPLOAD_MAX_BYTES');
+  if (limits.bytesPerDay < limits.bytesPerHour)
+    throw new ConfigError('UPLOAD_BYTES_PER_DAY must be at least UPLOAD_BYTES_PER_HOUR');
+  if (limits.filesPerDay < limits.filesPerHour)
+    throw new ConfigError('UPLOAD_FILES_PER_DAY must be at least UPLOAD_FILES_PER_HOUR');
+  return limits;
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const nodeEnvRaw = env.NODE_ENV ?? 'development';
   if (!['development', 'production', 'test'].includes(nodeEnvRaw)) {
@@ -218,6 +247,7 @@ export function loadConfig(env: Env = process.env): Config {
   }
   const ssoUrl = url(env, 'SSO_URL', '');
   const publicUrl = url(env, 'PUBLIC_URL', `http://localhost:${port || 8080}`);
+  const uploadMaxBytes = int(env, 'UPLOAD_MAX_BYTES', 20 * 1024 * 1024, 1024, 1024 * 1024 * 1024);
   const logLevel = env.LOG_LEVEL ?? 'info';
   if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(logLevel)) {
     throw new ConfigError(
@@ -255,7 +285,8 @@ export function loadConfig(env: Env = process.env): Config {
     captchaPerClientPerMinute: int(env, 'CAPTCHA_RATE_PER_MINUTE', 30, 1, 1_000_000),
     bodyLimitBytes: int(env, 'BODY_LIMIT_BYTES', 64 * 1024, 1024, 64 * 1024 * 1024),
     filesDir: env.FILES_DIR ?? join(env.DATA_DIR ?? './data', 'files'),
-    uploadMaxBytes: int(env, 'UPLOAD_MAX_BYTES', 20 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
+    uploadMaxBytes,
+    uploads: uploadLimits(env, uploadMaxBytes),
     cacheTtlMs: int(env, 'CACHE_TTL_MS', 5_000, 0, 60_000),
     behaviourCaptcha: {
       enabled: bool(env, 'CAPTCHA_BEHAVIOUR', false),

@@ -115,6 +115,22 @@ const messages = {
   fileNameInvalid: { zh: '文件名不正确：{name}', en: 'The file name is not valid: {name}' },
   fileTooLarge: { zh: '文件过大，请上传{mb}MB以内的文件', en: 'The file is too large; the limit is {mb} MB' },
   fileMissing: { zh: '请选择要上传的文件', en: 'Choose a file to upload' },
+  uploadFilesPerHour: {
+    zh: '上传过于频繁：每小时最多上传 {limit} 个文件，请稍后再试',
+    en: 'Too many uploads: at most {limit} files an hour; please try again later',
+  },
+  uploadFilesPerDay: {
+    zh: '上传过于频繁：每天最多上传 {limit} 个文件，请稍后再试',
+    en: 'Too many uploads: at most {limit} files a day; please try again later',
+  },
+  uploadBytesPerHour: {
+    zh: '上传的文件过多：每小时最多上传 {mb} MB，请稍后再试',
+    en: 'Too much uploaded: at most {mb} MB an hour; please try again later',
+  },
+  uploadBytesPerDay: {
+    zh: '上传的文件过多：每天最多上传 {mb} MB，请稍后再试',
+    en: 'Too much uploaded: at most {mb} MB a day; please try again later',
+  },
   fileNotYours: { zh: '附件不存在或不是本人上传的文件', en: 'An attachment does not exist or was not uploaded by you' },
   noticeNotFound: { zh: '通知不存在', en: 'No such notice' },
   noticeClosed: {

@@ -154,13 +154,24 @@ const OPEN_SESSION = named(
    SELECT id, tenant_id::int8 AS "tenantId", "expiresAt" FROM s`,
 );
 
+/**
+ * What makes a session live: not revoked (logout, switch, and every change that ends a user's
+ * sessions revokes them: disable, password, lost role or enterprise, disabled tenant) and not expired.
+ */
+const LIVE = 's.revoked_at IS NULL AND s.expires_at > now()';
+
 const ACTIVE_SESSION = named(
   'auth_active_session',
   `SELECT s.id, s.user_id AS "userId", s.tenant_id AS "tenantId", s.role_id AS "roleId",
           s.application_id AS "applicationId", s.workbench_id AS "workbenchId", s.enterprise_id AS "enterpriseId",
           floor(extract(epoch FROM s.expires_at))::int8 AS "expiresAt", u.must_change_password AS "mustChangePassword"
    FROM sessions s JOIN users u ON u.id = s.user_id
-   WHERE s.id = $1 AND s.revoked_at IS NULL AND s.expires_at > now()`,
+   WHERE s.id = $1 AND ${LIVE}`,
+);
+
+const LIVE_SESSIONS = named<{ id: string }>(
+  'auth_live_sessions',
+  `SELECT s.id FROM sessions s WHERE s.id = ANY($1::uuid[]) AND ${LIVE}`,
 );
 
 const REVOKE_SESSION = named(
@@ -417,6 +428,12 @@ export function createAuthRepository(db: Db, relaxed: pg.Pool) {
     async activeSession(id: string): Promise<LiveSession | null> {
       const { rows } = await ACTIVE_SESSION(pool, [id]);
       return (rows[0] as LiveSession | undefined) ?? null;
+    },
+
+    /** Of these session ids, the live ones (by the rule of `activeSession`). */
+    async liveSessions(ids: string[]): Promise<Set<string>> {
+      const { rows } = await LIVE_SESSIONS(pool, [ids]);
+      return new Set(rows.map((r) => r.id));
     },
 
     /** Ends the session and audits the logout, once. */

@@ -239,6 +239,15 @@ export function createAuthService(deps: AuthServiceDeps) {
     },
 
     /**
+     * Of these sessions, the ones still live, read from the database (never from this instance's
+     * memory): for what holds a session open past a single request, such as a live stream.
+     */
+    async liveSessions(ids: string[]): Promise<Set<string>> {
+      const valid = ids.filter((id) => /^[0-9a-f-]{36}$/.test(id));
+      return valid.length === 0 ? new Set() : repo.liveSessions(valid);
+    },
+
+    /**
      * Switches the session's role, application, workbench or enterprise (issue 7): a privilege
      * change, so a new token; the old one is refused from then on, on every instance.
      */
