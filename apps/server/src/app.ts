@@ -290,7 +290,7 @@ export async function buildApp({ config, db, secrets, logger }: AppDeps) {
         : createOutboxProvider(smsRepo, app.log),
     key: secrets.smsKey,
     settings: config.sms,
-    siteName: async (tenantId) => (await tenantSettings.configOfId(tenantId)).siteName,
+    signature: config.sms.signature,
   });
   const { phonePattern } = config.runtime;
   const catalog = createCatalogRepository(db, { bus });

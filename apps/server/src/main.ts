@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import pino from 'pino';
 import { buildApp, loggerOptions } from './app.js';
 import { openDatabase } from './db/open.js';
+import { defaultRolesHoldingOperatorCodes } from './db/role-powers.js';
 import { DEMO_DEVICES_FILE, seedDemo } from './db/seed.js';
 import { seedIndustries } from './modules/catalog/industries-seed.js';
 import { hashPassword } from './modules/auth/auth.service.js';
@@ -47,6 +48,12 @@ async function main(): Promise<void> {
     });
     if (demo.result === 'created') log.info('demo tenant "demo" seeded');
     if (demo.result === 'updated') log.info(`demo tenant "demo" brought up to date: ${demo.added} rows added`);
+  }
+  // A default role that holds a code that administers (left by hand or an older version, ADR 036).
+  for (const { tenant, codes } of await defaultRolesHoldingOperatorCodes(db)) {
+    log.warn(
+      `tenant "${tenant}": its default role holds ${codes.join(', ')}; registration is closed until an operator takes them away`,
+    );
   }
   const secrets = await loadSecrets(db);
   const app = await buildApp({ config, db, secrets, logger: log });
