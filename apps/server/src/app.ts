@@ -390,6 +390,7 @@ export async function buildApp({ config, db, secrets, logger }: AppDeps) {
         repo: createPagesRepository(db),
         guard,
         frameOrigins: (tenantId) => microApps.frameOrigins(tenantId),
+        portalOrigin: new URL(config.publicUrl).origin,
       }),
     });
     await api.register(workbenchRoutes, { workbench: createWorkbenchRepository(db) });

@@ -66,8 +66,11 @@ export const LAYOUT_NAME = '^[A-Za-z0-9_-]{0,32}$';
 /** The park's home address (`domianURL`): empty, or an http(s) address without spaces or quotes. */
 export const HOME_ADDRESS = '^(?:|https?://[^\\s"\'<>\\\\]+)$';
 
+/** The address of an image a tenant uploaded, which the portal serves inline (its logo). */
+export const UPLOADED_IMAGE = '/api/resources/logos/[0-9a-f-]{36}';
+
 /** A tenant's logo: empty, or one of its uploads the portal serves (never an outside image). */
-export const TENANT_LOGO = '^(?:|/api/resources/logos/[0-9a-f-]{36})$';
+export const TENANT_LOGO = `^(?:|${UPLOADED_IMAGE})$`;
 
 /** The switches of spec §1 a tenant sets for itself; the rest belong to the installation. */
 export const TENANT_SWITCHES = [

@@ -2,7 +2,7 @@
  * Server messages in the request's language (spec §7: query `language` = `eng` for English, else
  * zh_CN). Chinese texts are the product's own; English is the translation.
  */
-import { DISPLAY_NAME, HOME_ADDRESS, LAYOUT_NAME, TENANT_LOGO } from '@portal/contracts';
+import { DISPLAY_NAME, HOME_ADDRESS, LAYOUT_NAME, PAGE_IMAGE_SRC, TENANT_LOGO } from '@portal/contracts';
 import type { Translations } from '../db/schema.js';
 
 export type Lang = 'zh' | 'en';
@@ -273,8 +273,8 @@ const messages = {
     en: 'The entry’s host name may hold only letters, digits, hyphens and dots (no * or other wildcards)',
   },
   imageNotAllowed: {
-    zh: '图片 {src} 不可用：图片须为上传的图片，或本园区登记的应用所在地址的 http(s) 图片',
-    en: 'The image {src} is not allowed: an image is an uploaded one, or an http(s) image at a registered application’s address',
+    zh: '{field}：图片 {src} 不可用，图片须为上传的图片，或本园区登记的应用所在地址的 http(s) 图片',
+    en: '{field}: the image {src} is not allowed; an image is an uploaded one, or an http(s) image at a registered application’s address',
   },
   ingestTooManyMetrics: {
     zh: '每台设备最多上报 {max} 种指标，本次上报的新指标会超出这个数量',
@@ -361,6 +361,10 @@ const PATTERN_RULES: Record<string, Record<Lang, string>> = {
     en: 'must be an address starting with http:// or https://',
   },
   [TENANT_LOGO]: { zh: '须为上传的 PNG 或 JPEG 图片', en: 'must be an uploaded PNG or JPEG image' },
+  [PAGE_IMAGE_SRC]: {
+    zh: '须为上传的图片或 http(s) 图片地址，不能是门户自身的路径',
+    en: 'must be an uploaded image or an http(s) image address, never a path of the portal',
+  },
 };
 
 /** A person-readable line for the first schema issue, in the request's language. */
