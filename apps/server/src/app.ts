@@ -315,7 +315,7 @@ export async function buildApp({ config, db: pool, secrets, logger }: AppDeps) {
         : createOutboxProvider(smsRepo, app.log),
     key: secrets.smsKey,
     settings: config.sms,
-    siteName: async (tenantId) => (await tenantSettings.configOfId(tenantId)).siteName,
+    signature: config.sms.signature,
   });
   const { phonePattern } = config.runtime;
   const catalog = createCatalogRepository(db, { bus });
@@ -430,6 +430,7 @@ export async function buildApp({ config, db: pool, secrets, logger }: AppDeps) {
         repo: createPagesRepository(db),
         guard,
         frameOrigins: (tenantId) => microApps.frameOrigins(tenantId),
+        portalOrigin: new URL(config.publicUrl).origin,
       }),
     });
     await api.register(workbenchRoutes, { workbench: createWorkbenchRepository(db) });

@@ -9,6 +9,7 @@ import pino from 'pino';
 import { buildApp, loggerOptions } from './app.js';
 import { hasActiveOperator, platformState } from './db/bootstrap.js';
 import { openDatabase } from './db/open.js';
+import { defaultRolesHoldingOperatorCodes } from './db/role-powers.js';
 import { DEMO_DEVICES_FILE, seedDemo } from './db/seed.js';
 import { seedIndustries } from './modules/catalog/industries-seed.js';
 import { hashPassword } from './modules/auth/auth.service.js';
@@ -65,6 +66,12 @@ async function main(): Promise<void> {
     process.exit(1);
   }
   if (!administered) log.warn(`${NO_OPERATOR}.`);
+  // A default role that holds a code that administers (left by hand or an older version, ADR 036).
+  for (const { tenant, codes } of await defaultRolesHoldingOperatorCodes(db)) {
+    log.warn(
+      `tenant "${tenant}": its default role holds ${codes.join(', ')}; registration is closed until an operator takes them away`,
+    );
+  }
   const secrets = await loadSecrets(db);
   const app = await buildApp({ config, db, secrets, logger: log });
   const stopHousekeeping = startHousekeeping(

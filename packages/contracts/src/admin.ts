@@ -11,6 +11,7 @@ import {
   PERMISSION_CODE,
   ROLE_CODE,
   TENANT_CODE,
+  TENANT_LOGO,
   TENANT_SWITCHES,
   USER_STATES,
   type TenantSwitch,
@@ -88,8 +89,16 @@ export type TenantPatch = Static<typeof TenantPatch>;
 
 // ---- Per-tenant settings --------------------------------------------------------------------------
 
-/** A switch's schema as a request checks it: no default filled in, no note for the config loader. */
-const asSetting = (key: TenantSwitch) => {
+/**
+ * Where a tenant's rule is narrower than the installation's (ADR 036): its logo is one of its
+ * uploads, while the installation may name any image of its own.
+ */
+const TENANT_ONLY: Partial<Record<TenantSwitch, TSchema>> = {
+  logo: Type.String({ maxLength: 64, pattern: TENANT_LOGO }),
+};
+
+/** A switch's schema as the installation has it, without the default or the note for the config loader. */
+const installationSetting = (key: TenantSwitch) => {
   const {
     default: _,
     expected: __,
@@ -100,6 +109,8 @@ const asSetting = (key: TenantSwitch) => {
   };
   return schema as TSchema;
 };
+/** A switch's schema as a tenant's request is checked: every text with a length and a character rule. */
+const asSetting = (key: TenantSwitch) => TENANT_ONLY[key] ?? installationSetting(key);
 export const TenantSettings = Type.Object(
   Object.fromEntries(TENANT_SWITCHES.map((key) => [key, Type.Optional(asSetting(key))])),
   { additionalProperties: false },
@@ -110,7 +121,7 @@ export const TenantSettingsView = Type.Object({
   /** What the tenant set (absent keys follow the installation). */
   settings: TenantSettings,
   /** The installation's values, which an absent key falls back to. */
-  defaults: Type.Object(Object.fromEntries(TENANT_SWITCHES.map((key) => [key, asSetting(key)]))),
+  defaults: Type.Object(Object.fromEntries(TENANT_SWITCHES.map((key) => [key, installationSetting(key)]))),
 });
 export type TenantSettingsView = { settings: TenantSettings; defaults: Pick<RuntimeSwitches, TenantSwitch> };
 

@@ -3,7 +3,7 @@
  * server with a message that names the variable. README's configuration table lists every entry.
  */
 import { join } from 'node:path';
-import { RUNTIME_DEFAULTS, RuntimeSwitches, checkPassword } from '@portal/contracts';
+import { DISPLAY_NAME, RUNTIME_DEFAULTS, RuntimeSwitches, checkPassword } from '@portal/contracts';
 import type { TSchema } from 'typebox';
 import { Value } from 'typebox/value';
 import { parseCidrs } from './addresses.js';
@@ -67,6 +67,11 @@ export interface Config {
     maxAttempts: number;
     dailyPerPhone: number;
     dailyPerIp: number;
+    /**
+     * The signature every SMS begins with (【…】): the installation's, never a tenant's, since the
+     * carrier registers it for the sender (ADR 036).
+     */
+    signature: string;
   };
   /**
    * Requests the server sends to addresses that come from data (single logout): the ranges beyond
@@ -123,6 +128,23 @@ function url(env: Env, name: string, def: string): string {
   }
 }
 
+type SwitchSchema = TSchema & { type?: string; expected?: string };
+const mustBe = (schema: SwitchSchema) =>
+  schema.expected ?? `a ${schema.type === 'integer' ? 'whole number' : schema.type}`;
+
+/**
+ * A switch the environment sets by a variable of its own (`SITE_NAME` → siteName), held to the
+ * switch's schema like `PORTAL_RUNTIME_CONFIG` is: a tenant's value and the installation's meet
+ * the same rule.
+ */
+function switchVar<K extends keyof RuntimeSwitches>(env: Env, name: string, key: K): RuntimeSwitches[K] | undefined {
+  const raw = env[name];
+  if (raw === undefined) return undefined;
+  const schema = RuntimeSwitches.properties[key] as SwitchSchema;
+  if (!Value.Check(schema, raw)) throw new ConfigError(`${name} must be ${mustBe(schema)}`);
+  return raw as RuntimeSwitches[K];
+}
+
 /**
  * `PORTAL_RUNTIME_CONFIG`: a JSON object of runtime switches, each checked against its schema in
  * contracts (ADR 018); an unknown key or a wrong value stops the server with a message naming it.
@@ -139,20 +161,42 @@ function runtimeOverrides(env: Env): Partial<RuntimeSwitches> {
   if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) {
     throw new ConfigError('PORTAL_RUNTIME_CONFIG must be a JSON object');
   }
-  const switches: Record<string, TSchema & { type?: string; expected?: string }> = RuntimeSwitches.properties;
+  const switches: Record<string, SwitchSchema> = RuntimeSwitches.properties;
   for (const [key, value] of Object.entries(parsed)) {
     // Own keys only: "constructor" or "__proto__" must not pass as known through the prototype.
     const schema = Object.hasOwn(switches, key) ? switches[key] : undefined;
     if (!schema) throw new ConfigError(`PORTAL_RUNTIME_CONFIG has an unknown key "${key}"`);
-    if (!Value.Check(schema, value)) {
-      const must = schema.expected ?? `a ${schema.type === 'integer' ? 'whole number' : schema.type}`;
-      throw new ConfigError(`PORTAL_RUNTIME_CONFIG.${key} must be ${must}`);
-    }
+    if (!Value.Check(schema, value)) throw new ConfigError(`PORTAL_RUNTIME_CONFIG.${key} must be ${mustBe(schema)}`);
   }
   return parsed as Partial<RuntimeSwitches>;
 }
 
-function smsConfig(env: Env): Config['sms'] {
+/** An SMS signature: a short name by the site name's rule, as carriers take them. */
+const SIGNATURE_MIN = 2;
+const SIGNATURE_MAX = 20;
+const signatureRule = `a name of ${SIGNATURE_MIN} to ${SIGNATURE_MAX} characters by the rule of SITE_NAME`;
+const isSignature = (text: string) =>
+  [...text].length >= SIGNATURE_MIN && [...text].length <= SIGNATURE_MAX && new RegExp(DISPLAY_NAME, 'u').test(text);
+
+/**
+ * `SMS_SIGNATURE`, else the installation's site name when that is short enough to sign with; a
+ * longer site name needs the variable, and the message names it.
+ */
+function smsSignature(env: Env, siteName: string): string {
+  const given = env.SMS_SIGNATURE;
+  if (given !== undefined && given !== '') {
+    if (!isSignature(given)) throw new ConfigError(`SMS_SIGNATURE must be ${signatureRule} (got "${given}")`);
+    return given;
+  }
+  if (!isSignature(siteName)) {
+    throw new ConfigError(
+      `SMS_SIGNATURE must be set: the site name "${siteName}" is not a short name to sign SMS with (${signatureRule})`,
+    );
+  }
+  return siteName;
+}
+
+function smsConfig(env: Env, siteName: string): Config['sms'] {
   const provider = env.SMS_PROVIDER || 'outbox';
   if (provider !== 'outbox' && provider !== 'webhook') {
     throw new ConfigError(`SMS_PROVIDER must be outbox or webhook (got "${provider}")`);
@@ -174,6 +218,7 @@ function smsConfig(env: Env): Config['sms'] {
     maxAttempts: int(env, 'SMS_MAX_ATTEMPTS', 5, 1, 20),
     dailyPerPhone: int(env, 'SMS_DAILY_PER_PHONE', 10, 1, 1_000_000),
     dailyPerIp: int(env, 'SMS_DAILY_PER_IP', 30, 1, 1_000_000),
+    signature: smsSignature(env, siteName),
   };
 }
 
@@ -257,8 +302,8 @@ export function loadConfig(env: Env = process.env): Config {
 
   const runtime: Config['runtime'] = {
     ...RUNTIME_DEFAULTS,
-    siteName: env.SITE_NAME ?? RUNTIME_DEFAULTS.siteName,
-    siteNameEn: env.SITE_NAME_EN ?? RUNTIME_DEFAULTS.siteNameEn,
+    siteName: switchVar(env, 'SITE_NAME', 'siteName') ?? RUNTIME_DEFAULTS.siteName,
+    siteNameEn: switchVar(env, 'SITE_NAME_EN', 'siteNameEn') ?? RUNTIME_DEFAULTS.siteNameEn,
     ssoUrl,
     defaultTenantCode: env.DEFAULT_TENANT ?? RUNTIME_DEFAULTS.defaultTenantCode,
     ...runtimeOverrides(env),
@@ -303,7 +348,7 @@ export function loadConfig(env: Env = process.env): Config {
       sessionIdleMinutes: int(env, 'SSO_SESSION_IDLE_MINUTES', 120, 1, 24 * 60),
       ticketTtlSeconds: int(env, 'SSO_TICKET_TTL_SECONDS', 10, 1, 300),
     },
-    sms: smsConfig(env),
+    sms: smsConfig(env, runtime.siteName),
     outbound: outboundConfig(env, nodeEnv),
     runtime,
   };

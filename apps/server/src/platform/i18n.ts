@@ -2,6 +2,7 @@
  * Server messages in the request's language (spec §7: query `language` = `eng` for English, else
  * zh_CN). Chinese texts are the product's own; English is the translation.
  */
+import { DISPLAY_NAME, HOME_ADDRESS, LAYOUT_NAME, PAGE_IMAGE_SRC, TENANT_LOGO } from '@portal/contracts';
 import type { Translations } from '../db/schema.js';
 
 export type Lang = 'zh' | 'en';
@@ -281,8 +282,28 @@ const messages = {
     en: 'This address is registered by another tenant; an address belongs to one tenant only',
   },
   operatorCodeFixed: {
-    zh: '系统管理权限必须保持生效，其类型和状态不能修改',
-    en: 'The system management code stays enforced: its type and status cannot change',
+    zh: '管理权限必须保持生效：{code} 的类型和状态不能修改',
+    en: 'A code that administers the tenant stays enforced: the type and status of {code} cannot change',
+  },
+  defaultRoleOperatorCode: {
+    zh: '默认角色不能拥有管理权限：{codes}。每个新注册的用户都会获得默认角色，请把这些权限交给其他角色',
+    en: 'The default role cannot hold codes that administer the tenant: {codes}. Every newcomer gets the default role; give these codes to another role',
+  },
+  appReplaceNeedsOperator: {
+    zh: '应用“{code}”已登记，替换它的入口需要系统管理权限（system:manage）',
+    en: 'The application "{code}" is registered; replacing its entry needs the system management code (system:manage)',
+  },
+  entryHostInvalid: {
+    zh: '入口地址的主机名只能由字母、数字、连字符和点组成（不能使用 * 等通配符）',
+    en: 'The entry’s host name may hold only letters, digits, hyphens and dots (no * or other wildcards)',
+  },
+  imageNotAllowed: {
+    zh: '{field}：图片 {src} 不可用，图片须为上传的图片，或本园区登记的应用所在地址的 http(s) 图片',
+    en: '{field}: the image {src} is not allowed; an image is an uploaded one, or an http(s) image at a registered application’s address',
+  },
+  ingestTooManyMetrics: {
+    zh: '每台设备最多上报 {max} 种指标，本次上报的新指标会超出这个数量',
+    en: 'A device reports at most {max} different metrics; the new metrics of this post would exceed that',
   },
   registrationClosed: { zh: '该园区暂不开放注册', en: 'This park does not take registrations' },
   timeInvalid: { zh: '时间格式不正确或不存在', en: 'The time is not valid' },
@@ -348,6 +369,29 @@ interface SchemaIssue {
   message?: string;
 }
 
+const NAME_RULE = {
+  zh: "只能包含文字、数字、单个空格和 · & ' ( ) _ - . , ， 、，须以文字或数字开头，不能包含网址或域名",
+  en: "may hold only letters, digits, single spaces and · & ' ( ) _ - . , ， 、, must begin with a letter or a digit, and has no link or domain name",
+};
+/**
+ * Patterns of the contracts whose failure is told as the rule itself, not only as a wrong format:
+ * a person who typed a site name with a link learns why it was refused (ADR 036).
+ */
+const PATTERN_RULES: Record<string, Record<Lang, string>> = {
+  [DISPLAY_NAME]: NAME_RULE,
+  [`${DISPLAY_NAME}|^$`]: NAME_RULE,
+  [LAYOUT_NAME]: { zh: '最多 32 个字母、数字、_ 或 -', en: 'may hold at most 32 letters, digits, _ or -' },
+  [HOME_ADDRESS]: {
+    zh: '须为 http:// 或 https:// 开头的地址',
+    en: 'must be an address starting with http:// or https://',
+  },
+  [TENANT_LOGO]: { zh: '须为上传的 PNG 或 JPEG 图片', en: 'must be an uploaded PNG or JPEG image' },
+  [PAGE_IMAGE_SRC]: {
+    zh: '须为上传的图片或 http(s) 图片地址，不能是门户自身的路径',
+    en: 'must be an uploaded image or an http(s) image address, never a path of the portal',
+  },
+};
+
 /** A person-readable line for the first schema issue, in the request's language. */
 export function describeSchemaIssue(issue: SchemaIssue, context: string, lang: Lang): string {
   const field =
@@ -391,6 +435,8 @@ export function describeSchemaIssue(issue: SchemaIssue, context: string, lang: L
     controlCharacter: `${field} must not contain control characters`,
     numberRange: `${field} is not a valid number`,
   };
+  const rule = issue.keyword === 'pattern' ? PATTERN_RULES[String(p.pattern)] : undefined;
+  if (rule) return `${field} ${rule[lang]}`;
   const table = lang === 'en' ? en : zh;
   return table[issue.keyword ?? ''] ?? (lang === 'en' ? `${field} is not valid` : `${field} 的值不正确`);
 }

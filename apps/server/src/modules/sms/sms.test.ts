@@ -45,7 +45,7 @@ function service(provider?: SmsProvider, settings: Partial<SmsSettings> = {}) {
     provider: provider ?? createOutboxProvider(repo, pino({ level: 'silent' })),
     key: ctx.secrets.smsKey,
     settings: { ...SETTINGS, ...settings },
-    siteName: async () => '演示园区',
+    signature: '演示园区',
   });
 }
 

@@ -101,6 +101,10 @@ addMessages('admin', {
       open: '对所有人开放',
       createPermission: '新建权限编码',
       editPermission: '编辑权限编码 {{name}}',
+      operator: '管理权限',
+      operatorHelp: '管理整个园区的权限：不能交给默认角色，类型和状态固定',
+      defaultNoOperator: '这是默认角色，每个新注册的用户都会获得它，因此不能拥有管理权限。',
+      defaultBlocked: '该角色拥有管理权限（{{codes}}），不能设为默认角色',
     },
     menus: {
       createTop: '新建顶级菜单',
@@ -260,6 +264,12 @@ addMessages('admin', {
       logoType: '请选择 PNG 或 JPEG 图片',
       logoSize: '图片不能超过 512 KB',
       logoUploaded: '已上传，保存后生效',
+      rules: {
+        required: '请填写站点名称',
+        tooLong: '最多 {{max}} 个字符',
+        name: "只能包含文字、数字、单个空格和 · & ' ( ) _ - . , ， 、，须以文字或数字开头，不能包含网址或域名",
+        url: '请输入以 http:// 或 https:// 开头的地址',
+      },
       logoPreview: '标志预览',
       agreementHelp: '注册页显示的协议，HTML 格式；保存时会清除脚本等不安全的内容。',
       agreementZh: '中文',
@@ -417,6 +427,11 @@ addMessages('admin', {
       open: 'Open to everyone',
       createPermission: 'New permission code',
       editPermission: 'Edit permission code {{name}}',
+      operator: 'Administers',
+      operatorHelp: 'Administers the whole park: never the default role’s, its type and status fixed',
+      defaultNoOperator:
+        'This is the default role, which everyone who registers gets: it cannot hold codes that administer.',
+      defaultBlocked: 'This role holds codes that administer ({{codes}}); it cannot be the default role',
     },
     menus: {
       createTop: 'New top-level entry',
@@ -578,6 +593,12 @@ addMessages('admin', {
       logoType: 'Choose a PNG or JPEG picture',
       logoSize: 'The picture may be at most 512 KB',
       logoUploaded: 'Uploaded; save to use it',
+      rules: {
+        required: 'Enter the site name',
+        tooLong: 'At most {{max}} characters',
+        name: "Only letters, digits, single spaces and · & ' ( ) _ - . , ， 、, beginning with a letter or a digit, with no link or domain name",
+        url: 'Enter an address beginning with http:// or https://',
+      },
       logoPreview: 'Logo preview',
       agreementHelp:
         'The agreement the registration page shows, as HTML; scripts and other unsafe content are removed when it is saved.',
