@@ -17,6 +17,23 @@ const folders = (dir) =>
 const WEB_FEATURES = folders('apps/web/src/features');
 const SERVER_MODULES = folders('apps/server/src/modules');
 
+// The server sends requests to other servers through platform/outbound.ts alone (ADR 034): its
+// address rule, no redirects and deadlines then hold for every one. Creating servers stays allowed.
+const OUTBOUND_ONLY = 'The server sends requests to other servers through platform/outbound.ts only (ADR 034).';
+const OUTBOUND_IMPORTS = [
+  ...['undici', 'node:https', 'https', 'node:http2', 'http2'].map((name) => ({ name, message: OUTBOUND_ONLY })),
+  ...['node:http', 'http'].map((name) => ({
+    name,
+    importNames: ['default', 'request', 'get', 'Agent', 'ClientRequest', 'globalAgent'],
+    message: OUTBOUND_ONLY,
+  })),
+  ...['node:net', 'net', 'node:tls', 'tls'].map((name) => ({
+    name,
+    importNames: ['default', 'connect', 'createConnection'],
+    message: OUTBOUND_ONLY,
+  })),
+];
+
 export default tseslint.config(
   { ignores: ['**/dist/**', '**/node_modules/**', 'e2e/artifacts/**', '.test-data/**', 'data/**', 'bench/results/**'] },
   js.configs.recommended,
@@ -102,11 +119,39 @@ export default tseslint.config(
     },
   },
   {
+    files: ['apps/server/src/**/*.ts'],
+    // The outbound client itself; the admin CLI and the device simulator, which are clients of the
+    // portal run by the installation, not the server; tests, which play the other servers.
+    ignores: [
+      '**/*.test.ts',
+      'apps/server/src/test/**',
+      'apps/server/src/platform/outbound.ts',
+      'apps/server/src/cli/**',
+      'apps/server/src/modules/devices/simulate.ts',
+    ],
+    rules: {
+      'no-restricted-imports': ['error', { paths: OUTBOUND_IMPORTS }],
+      'no-restricted-globals': [
+        'error',
+        ...['fetch', 'XMLHttpRequest', 'WebSocket', 'EventSource'].map((name) => ({ name, message: OUTBOUND_ONLY })),
+      ],
+      'no-restricted-properties': [
+        'error',
+        ...['fetch', 'XMLHttpRequest', 'WebSocket', 'EventSource'].map((property) => ({
+          object: 'globalThis',
+          property,
+          message: OUTBOUND_ONLY,
+        })),
+      ],
+    },
+  },
+  {
     files: ['apps/server/src/**/*.service.ts', 'apps/server/src/**/*.repository.ts'],
     rules: {
       'no-restricted-imports': [
         'error',
         {
+          paths: OUTBOUND_IMPORTS,
           patterns: [{ group: ['fastify', '@fastify/*'], message: 'Services and repositories never import Fastify.' }],
         },
       ],
@@ -118,6 +163,7 @@ export default tseslint.config(
       'no-restricted-imports': [
         'error',
         {
+          paths: OUTBOUND_IMPORTS,
           patterns: [
             { group: ['fastify', '@fastify/*'], message: 'Repositories never import Fastify.' },
             { group: ['*.service.js', '*.routes.js'], message: 'Repositories sit below services and routes.' },
@@ -132,6 +178,7 @@ export default tseslint.config(
       'no-restricted-imports': [
         'error',
         {
+          paths: OUTBOUND_IMPORTS,
           patterns: [
             { group: ['fastify', '@fastify/*'], message: 'Services never import Fastify.' },
             { group: ['*.routes.js'], message: 'Services sit below routes.' },

@@ -160,11 +160,19 @@ describe('replying', () => {
       // A page named .png: refused by the server for its content.
       await input.setInputFiles({ name: 'page.png', mimeType: 'image/png', buffer: Buffer.from('<html></html>') });
       await page.getByText(zh ? 'page.png 该文件格式不符合要求' : 'page.png: this file type is not accepted').waitFor();
+      const uploaded = page.waitForResponse((r) => r.url().includes('/api/front/letter/uploadReplyFile'));
       await input.setInputFiles({ name: '回执.txt', mimeType: 'text/plain', buffer: Buffer.from('已收到通知。\n') });
+      // The answer's `data` is the stored path itself, and the reply names it so.
+      const answer = (await (await uploaded).json()) as { status: number; data: unknown };
+      expect(answer.status).toBe(200);
+      expect(answer.data).toMatch(/^files\/[0-9a-f-]{36}$/);
+      const replied = page.waitForRequest((r) => r.url().includes('/api/front/letter/reply?'));
       await page.locator('.ant-upload-list-item-done', { hasText: '回执.txt' }).waitFor();
       await page.locator('.notice-drawer textarea').fill(zh ? '材料见附件' : 'See the attachment');
+      await settled(page);
       await page.screenshot({ path: `${SHOTS}/notice-reply-${lang}-${width}.png` });
       await page.getByRole('button', { name: zh ? '提交回复' : 'Submit reply' }).click();
+      expect((await replied).postDataJSON()).toMatchObject({ fileList: [{ addr: answer.data, fileName: '回执.txt' }] });
       await page.locator('.notice-drawer').waitFor({ state: 'hidden' });
 
       await openNotice(page, `${files}-${tag}`);

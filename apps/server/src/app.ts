@@ -7,6 +7,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { LIMITS, SIGNING_HEADERS } from '@portal/contracts';
 import Fastify, { type FastifyBaseLogger, type FastifyServerOptions } from 'fastify';
 import { connectRelaxed, type Db } from './db/client.js';
+import { scopedDb } from './db/scope.js';
 import { createAuthRepository } from './modules/auth/auth.repository.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
 import { authCasRoutes } from './modules/auth/auth-cas.routes.js';
@@ -90,19 +91,22 @@ import {
   webRoutes,
 } from './modules/web/web.routes.js';
 import type { Config } from './platform/config.js';
+import type { HousekeepingTask } from './platform/housekeeping.js';
 import { createInvalidationBus } from './platform/invalidation.js';
 import { clientErrorHandler, frameworkErrors, installErrorHandlers } from './platform/error-handling.js';
 import { DRAINING_SERVER_OPTIONS, drainOnClose } from './platform/graceful-stop.js';
 import { boundJsonBodies, requireMultipartBoundaries, textRuleValidators } from './platform/input-guard.js';
 import { createPasswordDecryptor } from './platform/password-transport.js';
 import { createMetrics } from './platform/metrics.js';
+import { createAddressRule } from './platform/addresses.js';
+import { createOutbound } from './platform/outbound.js';
 import { registerOpenApi } from './platform/openapi.js';
 import { createPermissionGuard } from './platform/permissions.js';
 import { createRateLimiter } from './platform/rate-limit.js';
 import { recordRoutes } from './platform/route-table.js';
 import { apiSecurityHeaders, securityHeaders } from './platform/security-headers.js';
 import type { Secrets } from './platform/secrets.js';
-import { createNonceStore, createSignatureVerifier } from './platform/signing.js';
+import { createNonceStore, createRecentNonces, createSignatureVerifier } from './platform/signing.js';
 import { createTenants } from './platform/tenants.js';
 import { createTenantSettings } from './platform/tenant-settings.js';
 import { auditOperatorChanges, createOperatorGate } from './platform/operators.js';
@@ -120,6 +124,12 @@ import { LOGO_PURPOSE } from './modules/files/files.service.js';
 
 /** The largest logo a tenant may upload. */
 const LOGO_MAX_BYTES = 512 * 1024;
+
+/**
+ * The most single-logout requests one sign-on logout sends: every service's newest ticket first,
+ * the rest counted and logged (ADR 034). Twenty covers a working day of systems entered.
+ */
+export const SSO_LOGOUT_CALLBACKS_MAX = 20;
 
 /** Where the sign-on server sends single-logout requests for portal sessions. */
 export const PORTAL_SLO_PATH = '/sso/logout';
@@ -151,7 +161,9 @@ export function loggerOptions(level: string): FastifyServerOptions['logger'] {
   };
 }
 
-export async function buildApp({ config, db, secrets, logger }: AppDeps) {
+export async function buildApp({ config, db: pool, secrets, logger }: AppDeps) {
+  // Repositories share one transaction when a piece of work opens one (db/scope.ts, ADR 037).
+  const db = scopedDb(pool);
   const app = Fastify({
     ...(logger ? { loggerInstance: logger } : { logger: logger === false ? false : loggerOptions(config.logLevel) }),
     trustProxy: config.trustProxy,
@@ -202,13 +214,16 @@ export async function buildApp({ config, db, secrets, logger }: AppDeps) {
       waiting: pool.waitingCount,
     }));
   }
+  const nonces = createNonceStore(relaxed, { warn: (message, err) => app.log.warn({ err }, message) });
   app.addHook('onClose', async () => {
     await bus.close();
+    // The nonces of the last reads are written in the background: they must be in before the pool goes.
+    await nonces.drain();
     await relaxed.end();
   });
   const guard = createPermissionGuard(db);
   const operatorOf = createOperatorGate(db, guard);
-  auditOperatorChanges(app, db, (err) => app.log.error({ err }, 'operator change not audited'));
+  auditOperatorChanges(app, db);
   const runtime = { ...config.runtime, signSecret: secrets.signSecret };
   const tenantSettings = createTenantSettings(db, runtime, bus);
   const noticesRepo = createNoticesRepository(db);
@@ -216,6 +231,8 @@ export async function buildApp({ config, db, secrets, logger }: AppDeps) {
     repo: createEventsRepository(db),
     bus,
     unread: (tenantId, userIds) => noticesRepo.unreadMany(tenantId, userIds),
+    // The auth module's own rule of a live session; only called once the app is built.
+    liveSessions: (ids) => auth.liveSessions(ids),
     onError: (err) => app.log.warn({ err }, 'live stream not told'),
   });
   metrics.gauge('portal_event_streams_open', 'Live event streams open on this instance', () => events.openCount());
@@ -223,6 +240,9 @@ export async function buildApp({ config, db, secrets, logger }: AppDeps) {
   app.addHook('preClose', async () => events.endAll());
   drainOnClose(app);
 
+  // Every request the server sends to another server goes through this client (ADR 034).
+  const outbound = createOutbound({ rule: createAddressRule(config.outbound.allowedCidrs), metrics });
+  app.addHook('onClose', async () => outbound.close());
   const limiter = createRateLimiter(relaxed);
   // The one rule for the tenant a request names, at every entry point (ADR 016).
   const tenants = createTenants(db, config.runtime.defaultTenantCode);
@@ -261,7 +281,7 @@ export async function buildApp({ config, db, secrets, logger }: AppDeps) {
     sessionTtlHours: config.sessionTtlHours,
     loginPerIpPerMinute: config.loginPerIpPerMinute,
     sessionCacheMs: config.cacheTtlMs,
-    validateTicket: createCasClient(config.ssoUrl, tenants.defaultCode),
+    validateTicket: createCasClient(config.ssoUrl, tenants.defaultCode, outbound),
     isPortalService: (service) => findService(service, [PORTAL_SERVICE], portal) !== null,
   });
   // The sign-on server (CAS 3.0): its protocol routes are unsigned (below), its portal API signed.
@@ -274,11 +294,16 @@ export async function buildApp({ config, db, secrets, logger }: AppDeps) {
       ticketTtlSeconds: config.sso.ticketTtlSeconds,
       portal,
       logoutTimeoutMs: 3000,
+      logoutCallbacksMax: SSO_LOGOUT_CALLBACKS_MAX,
       casBase,
     },
     tenants,
     verifyCredentials: (c) => auth.verifyCredentials(c),
-    postLogout: createLogoutPoster((err, url) => app.log.warn({ err, url }, 'single logout request failed')),
+    postLogout: createLogoutPoster(outbound, (err, url) => app.log.warn({ err, url }, 'single logout request failed')),
+    logoutsDropped: (count, sessionId) => {
+      outbound.dropped('sso_logout', count);
+      app.log.warn({ count, sessionId }, 'single logout requests over the cap not sent');
+    },
   });
   const smsRepo = createSmsRepository(db);
   const { webhookUrl, webhookSecret } = config.sms;
@@ -287,11 +312,11 @@ export async function buildApp({ config, db, secrets, logger }: AppDeps) {
     metrics,
     provider:
       config.sms.provider === 'webhook' && webhookUrl && webhookSecret
-        ? createWebhookProvider({ url: webhookUrl, secret: webhookSecret, timeoutMs: 5_000 })
+        ? createWebhookProvider({ url: webhookUrl, secret: webhookSecret, timeoutMs: 5_000, outbound })
         : createOutboxProvider(smsRepo, app.log),
     key: secrets.smsKey,
     settings: config.sms,
-    siteName: async (tenantId) => (await tenantSettings.configOfId(tenantId)).siteName,
+    signature: config.sms.signature,
   });
   const { phonePattern } = config.runtime;
   const catalog = createCatalogRepository(db, { bus });
@@ -321,7 +346,8 @@ export async function buildApp({ config, db, secrets, logger }: AppDeps) {
     sendCode: (tenantId, phone, ip) => sms.sendCode(tenantId, phone, LIMITS.smsTypePasswordReset, ip),
     checkCode: (tenantId, phone, code) => sms.checkCode(tenantId, phone, LIMITS.smsTypePasswordReset, code),
     verifyHuman: proofOfPerson.human,
-    verifyCredentials: (input) => auth.verifyCredentials(input, 'password.verify'),
+    // The change with the old password is how a user whose password someone else set gets their own.
+    verifyCredentials: (input) => auth.verifyCredentials(input, 'password.verify', { forPasswordChange: true }),
     confirmPassword: (userId, cipher, ip) => auth.confirmPassword(userId, cipher, ip),
     later: (work) =>
       setImmediate(() => void work().catch((err: unknown) => app.log.warn({ err }, 'password reset code not sent'))),
@@ -333,7 +359,15 @@ export async function buildApp({ config, db, secrets, logger }: AppDeps) {
     dir: config.filesDir,
     key: secrets.downloadKey,
     maxBytes: config.uploadMaxBytes,
+    limits: config.uploads,
+    limiter,
+    metrics,
   });
+  const housekeeping: HousekeepingTask[] = [
+    { name: 'unused uploads', everyMs: 10 * 60_000, run: () => files.removeUnused() },
+    { name: 'orphaned files', everyMs: 60 * 60_000, run: () => files.removeOrphans() },
+  ];
+  app.decorate('housekeeping', housekeeping);
   const notices = createNoticesService({
     repo: noticesRepo,
     guard,
@@ -348,14 +382,20 @@ export async function buildApp({ config, db, secrets, logger }: AppDeps) {
     limiter,
     tenantOf: (code) => tenants.idOf(code),
   });
-  const verifySignature = createSignatureVerifier(
-    createNonceStore(relaxed, { warn: (message, err) => app.log.warn({ err }, message) }),
-    secrets.signSecret,
-  );
+  const recentNonces = createRecentNonces();
+  const verifySignature = createSignatureVerifier(nonces, secrets.signSecret, Date.now, recentNonces);
+  // A read is refused at once only when this instance saw its nonce (ADR 013): a restarted
+  // instance starts out knowing what was taken before it stopped, so a replay after a restart is too.
+  app.addHook('onReady', async () => {
+    for (const nonce of (await nonces.seenLately(recentNonces.perGeneration)).reverse())
+      recentNonces.add(nonce, Date.now());
+  });
 
   app.decorate('authenticate', async (req) => {
     const raw = req.headers[SIGNING_HEADERS.token];
-    req.session = await auth.authenticate(Array.isArray(raw) ? raw[0] : raw);
+    req.session = await auth.authenticate(Array.isArray(raw) ? raw[0] : raw, {
+      pendingPasswordChange: req.routeOptions.config.pendingPasswordChange === true,
+    });
   });
 
   await app.register(healthRoutes, { db });
@@ -391,6 +431,7 @@ export async function buildApp({ config, db, secrets, logger }: AppDeps) {
         repo: createPagesRepository(db),
         guard,
         frameOrigins: (tenantId) => microApps.frameOrigins(tenantId),
+        portalOrigin: new URL(config.publicUrl).origin,
       }),
     });
     await api.register(workbenchRoutes, { workbench: createWorkbenchRepository(db) });
@@ -434,7 +475,7 @@ export async function buildApp({ config, db, secrets, logger }: AppDeps) {
       hashPassword,
       bus,
       storeLogo: async (owner, upload) =>
-        `/api/resources/logos/${(await files.store(owner, LOGO_PURPOSE, upload)).addr.slice('files/'.length)}`,
+        `/api/resources/logos/${(await files.store(owner, LOGO_PURPOSE, upload, LOGO_MAX_BYTES)).id}`,
       logoMaxBytes: LOGO_MAX_BYTES,
     });
     await api.register(adminAccessRoutes, { repo: createAdminAccessRepository(db), operatorOf, bus });
@@ -445,6 +486,10 @@ export async function buildApp({ config, db, secrets, logger }: AppDeps) {
       services: {
         // A `*` would read as a wildcard to a person; the registry matches by path prefix (`/` at the end).
         valid: (address) => parseService(address) !== null && !address.includes('*'),
+        reachable: (address) => {
+          const url = parseService(address);
+          return !url || outbound.judge(url, 'sso_registration')?.ok !== false;
+        },
         clashes: (pattern, others) => others.some((other) => patternsOverlap(pattern, resolvePattern(other, portal))),
       },
     });
@@ -474,7 +519,7 @@ export async function buildApp({ config, db, secrets, logger }: AppDeps) {
     await app.register(exampleSystemRoutes, {
       system: createExampleSystemService({
         repo: createExampleSystemRepository(db),
-        validateTicket: createCasClient(casBase, tenants.defaultCode),
+        validateTicket: createCasClient(casBase, tenants.defaultCode, outbound),
         service,
         sessionTtlSeconds: 8 * 3600,
       }),

@@ -7,16 +7,25 @@ import './platform/threadpool.js';
 import { join } from 'node:path';
 import pino from 'pino';
 import { buildApp, loggerOptions } from './app.js';
+import { hasActiveOperator, platformState } from './db/bootstrap.js';
 import { openDatabase } from './db/open.js';
+import { defaultRolesHoldingOperatorCodes } from './db/role-powers.js';
 import { DEMO_DEVICES_FILE, seedDemo } from './db/seed.js';
 import { createAdminUsersRepository } from './modules/admin/users/users.repository.js';
 import { seedIndustries } from './modules/catalog/industries-seed.js';
 import { hashPassword } from './modules/auth/auth.service.js';
 import { ConfigError, loadConfig } from './platform/config.js';
+import { stopAccepting } from './platform/graceful-stop.js';
 import { startHousekeeping } from './platform/housekeeping.js';
 import { startMetricsServer } from './platform/metrics.js';
 import { reportStoredNames } from './platform/names.js';
 import { loadSecrets } from './platform/secrets.js';
+
+/** What a start without any platform operator says (ADR 033). */
+const NO_OPERATOR =
+  'No platform operator yet: nobody can sign in to administer this installation. Run ' +
+  '"npm run admin -- bootstrap" with this server\'s DATABASE_URL or DATA_DIR; it asks for the first ' +
+  "operator's password";
 
 async function main(): Promise<void> {
   let config;
@@ -50,9 +59,29 @@ async function main(): Promise<void> {
     if (demo.result === 'created') log.info('demo tenant "demo" seeded');
     if (demo.result === 'updated') log.info(`demo tenant "demo" brought up to date: ${demo.added} rows added`);
   }
+  // Nobody can administer an installation without a platform operator (ADR 033): production does
+  // not start that way; elsewhere the start says what to run.
+  const administered = hasActiveOperator(await platformState(db));
+  if (!administered && config.nodeEnv === 'production') {
+    await database.close();
+    process.stderr.write(`${NO_OPERATOR}, then start the server again.\n`);
+    process.exit(1);
+  }
+  if (!administered) log.warn(`${NO_OPERATOR}.`);
+  // A default role that holds a code that administers (left by hand or an older version, ADR 036).
+  for (const { tenant, codes } of await defaultRolesHoldingOperatorCodes(db)) {
+    log.warn(
+      `tenant "${tenant}": its default role holds ${codes.join(', ')}; registration is closed until an operator takes them away`,
+    );
+  }
   const secrets = await loadSecrets(db);
   const app = await buildApp({ config, db, secrets, logger: log });
-  const stopHousekeeping = startHousekeeping(db, (err) => log.warn({ err }, 'housekeeping failed'));
+  const stopHousekeeping = startHousekeeping(
+    db,
+    (err, task) => log.warn({ err, task }, 'housekeeping failed'),
+    undefined,
+    app.housekeeping,
+  );
   // Prometheus reads /metrics on a port of its own, never the public one (README "Operate it").
   const metricsServer = config.metricsPort
     ? await startMetricsServer(app.metrics, config.metricsHost, config.metricsPort)
@@ -72,6 +101,8 @@ async function main(): Promise<void> {
     force.unref();
     try {
       metricsServer?.close();
+      // Connections the system completed are taken first, while answers still keep theirs alive.
+      await stopAccepting(app);
       await app.close();
       await database.close();
       log.info('stopped cleanly');
@@ -101,6 +132,7 @@ async function main(): Promise<void> {
     );
   }
   if (config.testCaptcha) lines.push('  Test mode: every image captcha answer is 8888');
+  if (!administered) lines.push(`  ${NO_OPERATOR}.`);
   process.stdout.write(lines.join('\n') + '\n\n');
   // A machine-readable line for scripts and tests that start the server on port 0.
   log.info({ url: local, port: Number(port) }, 'listening');

@@ -558,7 +558,7 @@ describe.skipIf(!haveNginx && !process.env.CI)('two instances behind nginx on on
       },
       token: member,
     });
-    const file = upload.json().data as { addr: string; fileName: string };
+    const file = { addr: upload.json().data as string, fileName: 'plan.png' };
     const reply = await call('/api/front/letter/reply', {
       body: { id: noticeId, replyName: '张敏', content: '收到，两台都行', fileList: [file] },
       token: member,

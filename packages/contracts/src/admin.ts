@@ -11,6 +11,7 @@ import {
   PERMISSION_CODE,
   ROLE_CODE,
   TENANT_CODE,
+  TENANT_LOGO,
   TENANT_SWITCHES,
   USER_STATES,
   type TenantSwitch,
@@ -52,6 +53,12 @@ export type AdminIdParams = Static<typeof AdminIdParams>;
 
 const Ref = Type.Object({ id: Type.String(), name: Type.String() });
 
+/**
+ * A password an operator sets is known to someone besides its owner: unless `false`, the owner must
+ * change it at their next sign-in before anything else (ADR 033, Keycloak's "temporary").
+ */
+const Temporary = Type.Optional(Type.Boolean());
+
 // ---- Tenants (platform operators) -----------------------------------------------------------------
 
 export const AdminTenant = Type.Object({
@@ -73,7 +80,12 @@ export const TenantCreate = Type.Object({
   nameEn: En(100),
   homeUrl: Type.Optional(Nullable(Text(1024))),
   /** The tenant's first operator: signs in with this name and password (RSA-encrypted, like every password). */
-  operator: Type.Object({ username: Username(), name: Text(64, 1), password: Text(1024, 1) }),
+  operator: Type.Object({
+    username: Username(),
+    name: Text(64, 1),
+    password: Text(1024, 1),
+    temporary: Temporary,
+  }),
 });
 export type TenantCreate = Static<typeof TenantCreate>;
 
@@ -87,8 +99,16 @@ export type TenantPatch = Static<typeof TenantPatch>;
 
 // ---- Per-tenant settings --------------------------------------------------------------------------
 
-/** A switch's schema as a request checks it: no default filled in, no note for the config loader. */
-const asSetting = (key: TenantSwitch) => {
+/**
+ * Where a tenant's rule is narrower than the installation's (ADR 036): its logo is one of its
+ * uploads, while the installation may name any image of its own.
+ */
+const TENANT_ONLY: Partial<Record<TenantSwitch, TSchema>> = {
+  logo: Type.String({ maxLength: 64, pattern: TENANT_LOGO }),
+};
+
+/** A switch's schema as the installation has it, without the default or the note for the config loader. */
+const installationSetting = (key: TenantSwitch) => {
   const {
     default: _,
     expected: __,
@@ -99,6 +119,8 @@ const asSetting = (key: TenantSwitch) => {
   };
   return schema as TSchema;
 };
+/** A switch's schema as a tenant's request is checked: every text with a length and a character rule. */
+const asSetting = (key: TenantSwitch) => TENANT_ONLY[key] ?? installationSetting(key);
 export const TenantSettings = Type.Object(
   Object.fromEntries(TENANT_SWITCHES.map((key) => [key, Type.Optional(asSetting(key))])),
   { additionalProperties: false },
@@ -109,7 +131,7 @@ export const TenantSettingsView = Type.Object({
   /** What the tenant set (absent keys follow the installation). */
   settings: TenantSettings,
   /** The installation's values, which an absent key falls back to. */
-  defaults: Type.Object(Object.fromEntries(TENANT_SWITCHES.map((key) => [key, asSetting(key)]))),
+  defaults: Type.Object(Object.fromEntries(TENANT_SWITCHES.map((key) => [key, installationSetting(key)]))),
 });
 export type TenantSettingsView = { settings: TenantSettings; defaults: Pick<RuntimeSwitches, TenantSwitch> };
 
@@ -147,6 +169,7 @@ export const UserCreate = Type.Object({
   mobile: Type.Optional(Nullable(Text(20))),
   /** RSA-encrypted, as every password on the wire. */
   password: Text(1024, 1),
+  temporary: Temporary,
   roleIds: Type.Optional(Ids),
   enterpriseIds: Type.Optional(Ids),
 });
@@ -188,7 +211,7 @@ export const StoredNameIssues = Type.Object({
 });
 export type StoredNameIssues = Static<typeof StoredNameIssues>;
 
-export const PasswordSet = Type.Object({ password: Text(1024, 1) });
+export const PasswordSet = Type.Object({ password: Text(1024, 1), temporary: Temporary });
 export type PasswordSet = Static<typeof PasswordSet>;
 export const RoleIdsBody = Type.Object({ roleIds: Ids });
 export type RoleIdsBody = Static<typeof RoleIdsBody>;

@@ -16,6 +16,11 @@ export const ResultCode = {
   TICKET_EXPIRED: 40121,
   NO_PERMISSION_LOGOUT: 40301,
   NO_PERMISSION: 40303,
+  /**
+   * The account's password was set by someone else (the bootstrap, an operator) and must be
+   * changed first: the session may change it and log out, nothing else (ADR 033).
+   */
+  PASSWORD_CHANGE_REQUIRED: 40305,
   FORCED_LOGOUT: 40307,
   NOT_FOUND: 404,
   /** Already taken: a username, mobile number or company name at registration. */

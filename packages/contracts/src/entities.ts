@@ -525,6 +525,16 @@ export type SwitchEnterprise = Static<typeof SwitchEnterprise>;
 export const FileRef = Type.Object({ addr: Text(1024), fileName: Text(255) });
 export type FileRef = Static<typeof FileRef>;
 
+/**
+ * uploadReplyFile's `data`: the stored path, `files/<uuid>`, which a reply names as a FileRef's
+ * `addr`. The answer is the envelope alone: the name shown is the one the client chose the file by,
+ * and the server keeps its own cleaned copy of it (docs/api.md).
+ */
+export const UploadedPath = Type.String({
+  pattern: '^files/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$',
+});
+export type UploadedPath = Static<typeof UploadedPath>;
+
 /** A file in an answer: also `url`, a download address signed for a few minutes (ours, ADR 024). */
 export const FileLink = Type.Object({ addr: Type.String(), fileName: Type.String(), url: Type.String() });
 export type FileLink = Static<typeof FileLink>;

@@ -3,6 +3,7 @@
  * kind): one schema, checked by the editor before it saves and by the server on every save.
  */
 import { Type, type Static } from 'typebox';
+import { UPLOADED_IMAGE } from './admin-rules.js';
 
 /** Columns of the page grid; a phone shows one column, widgets in reading order. */
 export const PAGE_COLUMNS = 12;
@@ -26,14 +27,25 @@ const Title = Type.Optional(LocalText(100));
 /** An address inside the portal (a menu path); links never leave it or run script. */
 const InAppPath = Type.String({ pattern: '^/(?!/)[^\\s\\\\]*$', maxLength: 500 });
 /**
- * An image the portal itself serves (a path) or one embedded in the page (a PNG, JPEG, GIF or WebP
- * data URL; never SVG, which can hold script). Outside origins are not allowed by the pages'
- * content security policy, so they are not offered.
+ * Where a page's image comes from (ADR 036): embedded in the page (a PNG, JPEG, GIF or WebP data URL,
+ * what the editor makes of a chosen picture; never SVG, which can hold script), an image the tenant
+ * uploaded, or an http(s) address (at an origin the tenant registered, checked when saved). Never
+ * another path of the portal: every viewer's browser requests an image with their cookies, and a
+ * request there can act (`/cas/logout` signs the viewer out).
  */
-const ImageSrc = Type.String({
-  maxLength: 65_000,
-  pattern: '^(?:/(?!/)[^\\s\\\\]*|data:image/(?:png|jpeg|gif|webp);base64,[A-Za-z0-9+/]+={0,2})$',
-});
+export const PAGE_IMAGE_SRC = `^(?:data:image/(?:png|jpeg|gif|webp);base64,[A-Za-z0-9+/]+={0,2}|${UPLOADED_IMAGE}|https?://[^\\s"'<>\\\\]+)$`;
+const ImageSrc = Type.String({ maxLength: 65_000, pattern: PAGE_IMAGE_SRC });
+
+/**
+ * Whether a page may show the image `src` to a viewer of the portal at `portalOrigin`: the rule
+ * above, and an http(s) address never at the portal's own origin. The server checks it when a page
+ * is saved or published, and the view again before it renders.
+ */
+export function pageImageAllowed(src: string, portalOrigin: string): boolean {
+  if (!new RegExp(PAGE_IMAGE_SRC).test(src)) return false;
+  if (!/^https?:/.test(src)) return true;
+  return URL.canParse(src) && new URL(src).origin !== portalOrigin;
+}
 /** A framed page's address: http(s), at an origin the tenant registered (checked when saved). */
 const FrameUrl = Type.String({ maxLength: 2000, pattern: '^https?://[^\\s]+$' });
 

@@ -6,21 +6,42 @@
  * read the same type and defaults.
  */
 import { Type, type Static } from 'typebox';
+import { DISPLAY_NAME, HOME_ADDRESS, LAYOUT_NAME, SITE_NAME_MAX } from './admin-rules.js';
 import { CAPTCHA_TYPES } from './entities.js';
 
 /** What a value must be, for the message when it is not (`PORTAL_RUNTIME_CONFIG.x must be …`). */
 const expected = (text: string) => ({ expected: text });
+const SITE_NAME_RULE =
+  `a name of at most ${SITE_NAME_MAX} characters: letters, digits, single spaces and · & ' ( ) _ - . , ， 、, ` +
+  'beginning with a letter or a digit, with no link or domain name';
+const LAYOUT_RULE = 'a word of at most 32 letters, digits, _ or -';
 
 export const RuntimeSwitches = Type.Object(
   {
-    siteName: Type.String({ default: '企业服务门户', description: 'site name (also SITE_NAME)' }),
+    /**
+     * The site's name (also SITE_NAME). A tenant sets its own (ADR 036), so it is a short name that
+     * can carry no link: the same rule for a tenant, `PORTAL_RUNTIME_CONFIG` and `SITE_NAME`.
+     */
+    siteName: Type.String({
+      minLength: 1,
+      maxLength: SITE_NAME_MAX,
+      pattern: DISPLAY_NAME,
+      default: '企业服务门户',
+      description: 'site name (also SITE_NAME)',
+      ...expected(SITE_NAME_RULE),
+    }),
     /** The site name in English mode; empty shows `siteName` (also SITE_NAME_EN). */
-    siteNameEn: Type.String({ default: 'Enterprise Service Portal' }),
+    siteNameEn: Type.String({
+      maxLength: SITE_NAME_MAX,
+      pattern: `${DISPLAY_NAME}|^$`,
+      default: 'Enterprise Service Portal',
+      ...expected(`empty, or ${SITE_NAME_RULE}`),
+    }),
     logo: Type.String({ default: '' }),
     /** Layout theme; empty is the default side-menu layout. */
-    theme: Type.String({ default: '' }),
-    apptheme: Type.String({ default: '' }),
-    registerTheme: Type.String({ default: '' }),
+    theme: Type.String({ maxLength: 32, pattern: LAYOUT_NAME, default: '', ...expected(LAYOUT_RULE) }),
+    apptheme: Type.String({ maxLength: 32, pattern: LAYOUT_NAME, default: '', ...expected(LAYOUT_RULE) }),
+    registerTheme: Type.String({ maxLength: 32, pattern: LAYOUT_NAME, default: '', ...expected(LAYOUT_RULE) }),
     noticeEnabled: Type.Boolean({ default: false }),
     registerWithoutSms: Type.Boolean({ default: false }),
     /** SMS verification on registration (spec §1 `notsms`, default on). */
@@ -41,7 +62,12 @@ export const RuntimeSwitches = Type.Object(
     /** The header shows a back-to-portal link; without `domianURL` it warns 园区首页地址未配置！. */
     homePortalLink: Type.Boolean({ default: false }),
     /** Home-portal (park) address the back-to-portal link opens. */
-    domianURL: Type.String({ default: '' }),
+    domianURL: Type.String({
+      maxLength: 1024,
+      pattern: HOME_ADDRESS,
+      default: '',
+      ...expected('empty or an http(s) address of at most 1024 characters'),
+    }),
     backurl: Type.String({ default: '' }),
     appBaseUrl: Type.String({ default: '' }),
     baseurl: Type.String({ default: '' }),

@@ -44,6 +44,7 @@ const COMMANDS: Record<string, Command> = {
       captcha: { type: 'string' },
       role: { type: 'string' },
       'public-path': { type: 'string' },
+      'new-password': { type: 'string' },
     },
     run: commands.login,
   },
@@ -60,7 +61,10 @@ const COMMANDS: Record<string, Command> = {
   create: { options: body, run: commands.create },
   update: { options: { ...body, 'no-merge': { type: 'boolean' } }, run: commands.update },
   delete: { options: {}, run: commands.remove },
-  'set-password': { options: { ...who, 'new-password': { type: 'string' } }, run: commands.setPassword },
+  'set-password': {
+    options: { ...who, 'new-password': { type: 'string' }, permanent: { type: 'boolean' } },
+    run: commands.setPassword,
+  },
   'add-roles': { options: roles, run: commands.addRoles },
   'remove-roles': { options: roles, run: commands.removeRoles },
   'review-enterprise': {
@@ -75,6 +79,17 @@ const COMMANDS: Record<string, Command> = {
   },
   'export-menus': { options: { output: { type: 'string', short: 'o' } }, run: commands.exportMenus },
   'import-menus': { options: { file: { type: 'string', short: 'f' } }, run: commands.importMenus },
+  // The first run works on the database, not the API: its code (and the database driver) loads only here.
+  bootstrap: {
+    options: {
+      user: { type: 'string' },
+      name: { type: 'string' },
+      'password-file': { type: 'string' },
+      'tenant-name': { type: 'string' },
+      'tenant-name-en': { type: 'string' },
+    },
+    run: async (ctx) => (await import('./bootstrap.js')).bootstrap(ctx),
+  },
 };
 
 const oneLine = (text: string) => text.replace(/\s*\n\s*/g, ' ').trim();
@@ -142,4 +157,10 @@ function isEntry(): boolean {
   }
 }
 
-if (isEntry()) process.exitCode = await main(process.argv.slice(2));
+if (isEntry()) {
+  const code = await main(process.argv.slice(2));
+  process.exitCode = code;
+  // Once the output is out, the exit code is said outright: the embedded database's module, which the
+  // bootstrap loads, ends a process that runs out of work with 0 whatever exitCode says.
+  process.stdout.write('', () => process.stderr.write('', () => process.exit(code)));
+}

@@ -99,7 +99,8 @@ async function readJsonFile(ctx: Ctx, name: string): Promise<unknown> {
   }
 }
 
-function readAll(input: PromptInput): Promise<string> {
+/** Everything `input` gives until it ends (a `-` file: stdin). */
+export function readAll(input: PromptInput): Promise<string> {
   return new Promise((done) => {
     const chunks: Buffer[] = [];
     const onData = (c: Buffer | string) => chunks.push(typeof c === 'string' ? Buffer.from(c) : c);
@@ -237,6 +238,43 @@ async function switchRole(api: PortalApi, wanted: string): Promise<FrontRole> {
   return role;
 }
 
+/**
+ * A password someone else set (the bootstrap's, an operator's) is temporary: the session can do
+ * nothing but change it (40305, ADR 033). The login then asks for the user's own, as the portal's
+ * sign-in does, or takes --new-password / PORTAL_NEW_PASSWORD; without one it says what to do.
+ */
+async function ownPassword(ctx: Ctx, api: PortalApi, username: string, current: string): Promise<void> {
+  try {
+    await api.request('GET', '/api/front/member/front/infoV2');
+    return;
+  } catch (err) {
+    if (!(err instanceof CliError && /^Error 40305\b/.test(err.message))) throw err;
+  }
+  const { io, values } = ctx;
+  io.stderr.write(`The password of ${username} is temporary (someone else set it): choose your own to go on.\n`);
+  const given = str(values, 'new-password') ?? io.env.PORTAL_NEW_PASSWORD;
+  let next = given;
+  if (next === undefined) {
+    const first = await ctx.prompter.ask(`New password for ${username}: `, { hidden: true });
+    const again = first ? await ctx.prompter.ask('The same password again: ', { hidden: true }) : null;
+    if (!first || again === null) {
+      throw new CliError(
+        `The password of ${username} is temporary and must be changed before anything else: log in again with ` +
+          `--new-password (or PORTAL_NEW_PASSWORD), or sign in once at ${api.conn.server}${api.conn.publicPath}login ` +
+          'and choose it there',
+        EXIT.REFUSED,
+      );
+    }
+    if (again !== first) throw new CliError('The two passwords differ; the password is unchanged', EXIT.REFUSED);
+    next = first;
+  }
+  const encrypt = await api.encryptor();
+  await api.request('POST', '/api/front/account/auth/updatePassword', {
+    body: { oldPwd: encrypt(current), newPwd: encrypt(next) },
+  });
+  io.stderr.write(`Password of ${username} changed.\n`);
+}
+
 export async function login(ctx: Ctx): Promise<number> {
   noExtraPositionals(ctx, 0);
   const { values, io } = ctx;
@@ -293,6 +331,7 @@ export async function login(ctx: Ctx): Promise<number> {
   let roleTitle: string | undefined;
   let tenantCode = tenant;
   try {
+    await ownPassword(ctx, api, username, password);
     if (role) roleTitle = (await switchRole(api, role)).title;
     const info = await api.request<{ tenantCode: string; name: string }>('GET', '/api/front/member/front/infoV2');
     tenantCode = info.tenantCode;
@@ -517,10 +556,13 @@ export async function setPassword(ctx: Ctx): Promise<number> {
       ctx.io.env.PORTAL_NEW_PASSWORD ??
       (await ask(ctx, `New password for ${user.username}: `, true));
     const encrypt = await api.encryptor();
+    const permanent = flag(ctx.values, 'permanent');
     await api.request('POST', `/api/admin/users/${encodeURIComponent(user.id)}/password`, {
-      body: { password: encrypt(password) },
+      body: { password: encrypt(password), temporary: !permanent },
     });
-    ctx.io.stderr.write(`Password of ${user.username} set\n`);
+    ctx.io.stderr.write(
+      `Password of ${user.username} set${permanent ? '' : ' (temporary: they choose their own at the next sign-in)'}\n`,
+    );
     return EXIT.OK;
   });
 }

@@ -49,6 +49,7 @@ Commands:
   review-enterprise   pass or reject a registered enterprise
   export-menus        write the tenant's menu tree to a file (or stdout)
   import-menus        replace the tenant's menu tree with a file's
+  bootstrap           first run: the platform tenant and its first operator (on the database itself)
   help [command]      this text, or a command's
 
 Examples:
@@ -80,6 +81,9 @@ session file, readable by its owner only.
                       the operators' API needs a role holding system:manage. An operator is warned
                       here of the tenant's stored names that break the name rule (get users/name-issues)
   --public-path PATH  where the web app (and its config.js) is served (default /center/)
+  --new-password PW   for an account whose password someone else set (temporary): its new password;
+                      else PORTAL_NEW_PASSWORD; else asked twice without echo. Such an account can do
+                      nothing before it has its own password.
 
 ${GLOBAL}
 
@@ -154,10 +158,11 @@ ${GLOBAL}
 
 ${EXITS}`,
 
-  'set-password': `Usage: ${RUN} set-password (--username NAME | --userid ID) [--new-password PW]
+  'set-password': `Usage: ${RUN} set-password (--username NAME | --userid ID) [--new-password PW] [--permanent]
 
 Sets a user's password (lifts a lock, ends the user's sessions). Without --new-password, the
-password is PORTAL_NEW_PASSWORD or asked without echo.
+password is PORTAL_NEW_PASSWORD or asked without echo. The password is temporary: at their next
+sign-in the user must choose their own before anything else, unless --permanent.
 
 ${GLOBAL}
 
@@ -204,4 +209,29 @@ the number of entries written.
 ${GLOBAL}
 
 ${EXITS}`,
+
+  bootstrap: `Usage: ${RUN} bootstrap [--user NAME] [--name TEXT] [--password-file FILE]
+                           [--tenant CODE] [--tenant-name TEXT] [--tenant-name-en TEXT]
+
+The first run of an installation without the demo: creates the platform tenant and its first
+operator, who administers every tenant. There is no operator to sign in as yet, so this command
+works on the server's database itself: run it with the server's environment (DATABASE_URL, or the
+embedded database under DATA_DIR; the server may be running or not).
+
+The password is temporary: the first sign-in (portal or "login") asks for the operator's own.
+When an operator who can sign in exists, the command says who and changes nothing: it never makes
+a second platform tenant and never resets a password.
+
+  --user NAME             the operator's username (default admin)
+  --name TEXT             the operator's display name (default 平台管理员)
+  --password-file FILE    the password from FILE's one line (- reads stdin); without it the
+                          password is asked twice without echo. It must follow the portal's rule:
+                          8+ characters with a digit, a lowercase and an uppercase letter and a
+                          symbol, without the username or keyboard runs.
+  --tenant CODE           the platform tenant's code (default platform)
+  --tenant-name TEXT      its name (default 平台运营中心)
+  --tenant-name-en TEXT   its English name (default Platform operations)
+
+Exit codes: 0 created; 1 refused (an operator exists, the password rule, a configuration error),
+with the reason on stderr; 2 usage error.`,
 };

@@ -4,7 +4,7 @@
  */
 import pg from 'pg';
 import { connect, migrateDb, type Db } from './client.js';
-import { startEmbeddedPostgres } from './embedded.js';
+import { runningEmbeddedUrl, startEmbeddedPostgres } from './embedded.js';
 
 export interface OpenedDatabase {
   db: Db;
@@ -62,4 +62,29 @@ export async function openDatabase(opts: {
       if (stopEmbedded) await stopEmbedded();
     },
   };
+}
+
+/**
+ * The server's database for a command run beside it (`npm run import:industries`, `npm run admin --
+ * bootstrap`), migrated: DATABASE_URL; else the embedded database under DATA_DIR, through the running
+ * server when there is one, otherwise started for the command (and stopped by `close`). `say` tells
+ * the person which it is; `log` gets the embedded database's own lines.
+ */
+export async function openCommandDatabase(
+  config: { databaseUrl: string | null; dataDir: string },
+  opts: { say: (line: string) => void; log: Logger },
+): Promise<OpenedDatabase> {
+  const running = config.databaseUrl ? null : runningEmbeddedUrl(config.dataDir);
+  if (running) {
+    opts.say('Using the embedded database the running server serves.');
+    const db = connect(running, 2);
+    try {
+      await migrateDb(db);
+    } catch (err) {
+      await db.$client.end().catch(() => undefined);
+      throw err;
+    }
+    return { db, close: () => db.$client.end() };
+  }
+  return openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, log: opts.log });
 }

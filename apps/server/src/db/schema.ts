@@ -155,6 +155,11 @@ export const users = pgTable(
     lastLoginAt: timestamp('last_login_at', { withTimezone: true }),
     /** Set by an operator: the user cannot sign in, and every session ended when it was set. */
     disabledAt: timestamp('disabled_at', { withTimezone: true }),
+    /**
+     * The password was set by someone else (the bootstrap, an operator): a session can only change
+     * it or log out until the user sets their own (ADR 033).
+     */
+    mustChangePassword: boolean('must_change_password').notNull().default(false),
     createdAt: createdAt(),
   },
   (t) => [

@@ -11,6 +11,7 @@ import { dirname, join } from 'node:path';
 import { and, eq, inArray, isNull, max, notExists, sql } from 'drizzle-orm';
 import type { AnyPgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { Db, Tx } from './client.js';
+import { keepDefaultRolePlain } from './role-powers.js';
 import * as s from './schema.js';
 import { DEMO_PAGES } from './seed-pages.js';
 import { newApiKey } from '../platform/hash.js';
@@ -435,7 +436,7 @@ export async function insertTenant(
     homeUrl?: string | null | undefined;
     platform?: boolean;
   },
-  operator: { username: string; name: string; passwordHash: string },
+  operator: { username: string; name: string; passwordHash: string; mustChangePassword?: boolean },
 ): Promise<number> {
   const [tenant] = await tx
     .insert(s.tenants)
@@ -473,6 +474,8 @@ export async function insertTenant(
     .values({ tenantId, ...operator, defaultRoleId: operatorRole })
     .returning({ id: s.users.id });
   await tx.insert(s.userRoles).values({ userId: user!.id, roleId: operatorRole });
+  // The skeleton's default role is the members' (ADR 036): a newcomer is never an operator.
+  await keepDefaultRolePlain(tx, tenantId);
   return tenantId;
 }
 

@@ -5,10 +5,16 @@
  * and also reads the XML every CAS 3.0 server answers, so `SSO_URL` may name another CAS server
  * (Apereo CAS, say): attributes may then be lists, and a server that sends no `tenantCode`
  * signs users into the portal's default tenant.
+ *
+ * The sign-on server's address is the installation's (SSO_URL, else PUBLIC_URL), so the request is
+ * sent as `installation` through the server's one outbound client (ADR 034): not judged by the
+ * address rule (an intranet CAS server is normal), but never following a redirect, within a
+ * deadline, and reading at most 64 KiB.
  */
 import { ResultCode, SERVICE_TICKET, isOneLine } from '@portal/contracts';
 import { XMLParser } from 'fast-xml-parser';
 import { AppError } from './errors.js';
+import type { Outbound } from './outbound.js';
 
 export interface CasUser {
   username: string;
@@ -62,7 +68,7 @@ function decodedTree(node: unknown): unknown {
 }
 
 /** A validation answer is a few hundred bytes; anything this large is not one. */
-const MAX_ANSWER_CHARS = 64 * 1024;
+const MAX_ANSWER_BYTES = 64 * 1024;
 
 /**
  * The one value of an attribute that may be a single value or a list (CAS servers do both):
@@ -87,21 +93,28 @@ function readServiceResponse(text: string): ServiceResponse {
   return JSON.parse(body) as ServiceResponse;
 }
 
-export function createCasClient(ssoUrl: string, defaultTenantCode: string, timeoutMs = 5000) {
+export function createCasClient(
+  ssoUrl: string,
+  defaultTenantCode: string,
+  outbound: Pick<Outbound, 'send'>,
+  timeoutMs = 5000,
+) {
   return async function validateTicket(ticket: string, service: string): Promise<CasUser | null> {
     if (!ssoUrl) throw new AppError(ResultCode.BAD_REQUEST, 'ssoNotConfigured');
     const url = new URL(`${ssoUrl.replace(/\/$/, '')}/cas/p3/serviceValidate`);
     url.search = new URLSearchParams({ ticket, service, format: 'JSON' }).toString();
     let body: ServiceResponse;
     try {
-      const res = await fetch(url, {
-        signal: AbortSignal.timeout(timeoutMs),
+      const res = await outbound.send(url, {
+        purpose: 'cas_validate',
+        timeoutMs,
         headers: { accept: 'application/json, application/xml;q=0.9' },
+        maxResponseBytes: MAX_ANSWER_BYTES,
+        installation: true,
       });
-      const text = await res.text();
-      // An error page or an oversized answer is the server failing, not the ticket.
-      if (!res.ok || text.length > MAX_ANSWER_CHARS) throw new Error(`HTTP ${res.status}`);
-      body = readServiceResponse(text);
+      // An error page, a redirect or an oversized answer is the server failing, not the ticket.
+      if (res.status < 200 || res.status >= 300) throw new Error(`HTTP ${res.status}`);
+      body = readServiceResponse(res.text);
     } catch {
       throw new AppError(ResultCode.UNAVAILABLE, 'ssoUnreachable');
     }

@@ -214,3 +214,89 @@ describe('bad settings stop the server with a message naming the variable', () =
     expect(configError({ PORTAL_TEST_CAPTCHA: 'true', NODE_ENV: 'production' })).toBeInstanceOf(ConfigError);
   });
 });
+
+describe('OUTBOUND_ALLOWED_CIDRS', () => {
+  it('allows loopback alone outside production and nothing in production, unless set', () => {
+    expect(loadConfig({}).outbound.allowedCidrs).toEqual(['127.0.0.0/8', '::1/128']);
+    expect(loadConfig({ NODE_ENV: 'test' }).outbound.allowedCidrs).toEqual(['127.0.0.0/8', '::1/128']);
+    expect(loadConfig({ NODE_ENV: 'production' }).outbound.allowedCidrs).toEqual([]);
+    expect(loadConfig({ NODE_ENV: 'test', OUTBOUND_ALLOWED_CIDRS: 'none' }).outbound.allowedCidrs).toEqual([]);
+    expect(
+      loadConfig({ NODE_ENV: 'production', OUTBOUND_ALLOWED_CIDRS: '10.20.0.0/16, fd12::/64 192.168.1.7' }).outbound
+        .allowedCidrs,
+    ).toEqual(['10.20.0.0/16', 'fd12::/64', '192.168.1.7/32']);
+  });
+
+  it.each(['10.0.0.0/33', '0x7f.1', 'localhost', '10.0.0.0/8;fd00::/8', '[::1]', 'fe80::1%eth0', '10.0.0.0/8/8'])(
+    'stops at %j with a message naming the variable',
+    (value) => {
+      const err = configError({ OUTBOUND_ALLOWED_CIDRS: value });
+      expect(err.message).toContain('OUTBOUND_ALLOWED_CIDRS');
+      expect(err.message).toContain(JSON.stringify(value));
+    },
+  );
+});
+
+describe('the demo in production', () => {
+  it('seeds nothing in production unless SEED_DEMO asks for it; seeds in development and test', () => {
+    expect(loadConfig({ NODE_ENV: 'production' }).seedDemo).toBe(false);
+    expect(loadConfig({ NODE_ENV: 'production', SEED_DEMO: '' }).seedDemo).toBe(false);
+    expect(loadConfig({}).seedDemo).toBe(true);
+    expect(loadConfig({ NODE_ENV: 'test' }).seedDemo).toBe(true);
+  });
+
+  it.each([{}, { DEMO_PASSWORD: 'Demo@2026!' }])(
+    'refuses SEED_DEMO=1 in production with the published password (%j), naming DEMO_PASSWORD',
+    (env) => {
+      const err = configError({ NODE_ENV: 'production', SEED_DEMO: '1', ...env });
+      expect(err.message).toContain('DEMO_PASSWORD');
+      expect(err.message).toContain('SEED_DEMO=1');
+      expect(err.message).toContain('npm run admin -- bootstrap');
+    },
+  );
+
+  it('refuses a production demo password that breaks the password rule, and takes one that keeps it', () => {
+    expect(configError({ NODE_ENV: 'production', SEED_DEMO: '1', DEMO_PASSWORD: '12345678' }).message).toContain(
+      'DEMO_PASSWORD',
+    );
+    const c = loadConfig({ NODE_ENV: 'production', SEED_DEMO: '1', DEMO_PASSWORD: 'Harbour#2026x' });
+    expect(c).toMatchObject({ seedDemo: true, demoPassword: 'Harbour#2026x' });
+  });
+});
+
+describe('per-user upload limits', () => {
+  it('has defaults, reads each variable, and raises the byte defaults with UPLOAD_MAX_BYTES', () => {
+    expect(loadConfig({}).uploads).toEqual({
+      filesPerHour: 30,
+      filesPerDay: 100,
+      bytesPerHour: 200 * 2 ** 20,
+      bytesPerDay: 500 * 2 ** 20,
+      unusedHours: 24,
+    });
+    expect(
+      loadConfig({
+        UPLOAD_FILES_PER_HOUR: '5',
+        UPLOAD_FILES_PER_DAY: '20',
+        UPLOAD_BYTES_PER_HOUR: '31457280',
+        UPLOAD_BYTES_PER_DAY: '52428800',
+        UPLOAD_UNUSED_HOURS: '2',
+      }).uploads,
+    ).toEqual({ filesPerHour: 5, filesPerDay: 20, bytesPerHour: 31457280, bytesPerDay: 52428800, unusedHours: 2 });
+    const big = loadConfig({ UPLOAD_MAX_BYTES: String(600 * 2 ** 20) }).uploads;
+    expect(big).toMatchObject({ bytesPerHour: 600 * 2 ** 20, bytesPerDay: 600 * 2 ** 20 });
+    expect(loadConfig({ UPLOAD_FILES_PER_HOUR: '500' }).uploads.filesPerDay).toBe(500);
+  });
+
+  it.each([
+    ['UPLOAD_FILES_PER_HOUR', { UPLOAD_FILES_PER_HOUR: '0' }],
+    ['UPLOAD_FILES_PER_DAY', { UPLOAD_FILES_PER_DAY: 'many' }],
+    ['UPLOAD_BYTES_PER_HOUR', { UPLOAD_BYTES_PER_HOUR: '1.5' }],
+    ['UPLOAD_BYTES_PER_DAY', { UPLOAD_BYTES_PER_DAY: '-1' }],
+    ['UPLOAD_UNUSED_HOURS', { UPLOAD_UNUSED_HOURS: '0' }],
+    ['UPLOAD_BYTES_PER_HOUR', { UPLOAD_MAX_BYTES: '2000000', UPLOAD_BYTES_PER_HOUR: '1000000' }],
+    ['UPLOAD_BYTES_PER_DAY', { UPLOAD_BYTES_PER_HOUR: '300000000', UPLOAD_BYTES_PER_DAY: '200000000' }],
+    ['UPLOAD_FILES_PER_DAY', { UPLOAD_FILES_PER_HOUR: '50', UPLOAD_FILES_PER_DAY: '10' }],
+  ] as Array<[string, Record<string, string>]>)('stops at a bad %s (%j)', (name, env) => {
+    expect(configError(env).message).toContain(name);
+  });
+});

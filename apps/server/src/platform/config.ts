@@ -3,9 +3,10 @@
  * server with a message that names the variable. README's configuration table lists every entry.
  */
 import { join } from 'node:path';
-import { RUNTIME_DEFAULTS, RuntimeSwitches } from '@portal/contracts';
+import { DISPLAY_NAME, RUNTIME_DEFAULTS, RuntimeSwitches, checkPassword } from '@portal/contracts';
 import type { TSchema } from 'typebox';
 import { Value } from 'typebox/value';
+import { parseCidrs } from './addresses.js';
 
 export interface Config {
   port: number;
@@ -31,6 +32,8 @@ export interface Config {
   /** Where uploaded files are kept (outside the web root), and the largest one taken. */
   filesDir: string;
   uploadMaxBytes: number;
+  /** Per user: uploads and their bytes an hour and a day (429 beyond); uploads nothing names are removed after `unusedHours`. */
+  uploads: UploadLimits;
   /** How long sessions and profiles may be served from memory; changes are broadcast at once. */
   cacheTtlMs: number;
   /** Behavioural captcha (AJ-Captcha protocol): see README. */
@@ -64,12 +67,34 @@ export interface Config {
     maxAttempts: number;
     dailyPerPhone: number;
     dailyPerIp: number;
+    /**
+     * The signature every SMS begins with (【…】): the installation's, never a tenant's, since the
+     * carrier registers it for the sender (ADR 036).
+     */
+    signature: string;
   };
+  /**
+   * Requests the server sends to addresses that come from data (single logout): the ranges beyond
+   * public addresses that they may reach (ADR 034). Loopback alone by default in development and
+   * test, nothing in production.
+   */
+  outbound: { allowedCidrs: string[] };
   /** Runtime switches of spec §1 (without secrets, which are added when config.js is served). */
   runtime: RuntimeSwitches;
 }
 
+export interface UploadLimits {
+  filesPerHour: number;
+  filesPerDay: number;
+  bytesPerHour: number;
+  bytesPerDay: number;
+  unusedHours: number;
+}
+
 export class ConfigError extends Error {}
+
+/** The demo accounts' password when DEMO_PASSWORD is unset: printed in the README, so known to all. */
+export const PUBLISHED_DEMO_PASSWORD = 'Demo@2026!';
 
 type Env = Record<string, string | undefined>;
 
@@ -103,6 +128,23 @@ function url(env: Env, name: string, def: string): string {
   }
 }
 
+type SwitchSchema = TSchema & { type?: string; expected?: string };
+const mustBe = (schema: SwitchSchema) =>
+  schema.expected ?? `a ${schema.type === 'integer' ? 'whole number' : schema.type}`;
+
+/**
+ * A switch the environment sets by a variable of its own (`SITE_NAME` → siteName), held to the
+ * switch's schema like `PORTAL_RUNTIME_CONFIG` is: a tenant's value and the installation's meet
+ * the same rule.
+ */
+function switchVar<K extends keyof RuntimeSwitches>(env: Env, name: string, key: K): RuntimeSwitches[K] | undefined {
+  const raw = env[name];
+  if (raw === undefined) return undefined;
+  const schema = RuntimeSwitches.properties[key] as SwitchSchema;
+  if (!Value.Check(schema, raw)) throw new ConfigError(`${name} must be ${mustBe(schema)}`);
+  return raw as RuntimeSwitches[K];
+}
+
 /**
  * `PORTAL_RUNTIME_CONFIG`: a JSON object of runtime switches, each checked against its schema in
  * contracts (ADR 018); an unknown key or a wrong value stops the server with a message naming it.
@@ -119,20 +161,42 @@ function runtimeOverrides(env: Env): Partial<RuntimeSwitches> {
   if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) {
     throw new ConfigError('PORTAL_RUNTIME_CONFIG must be a JSON object');
   }
-  const switches: Record<string, TSchema & { type?: string; expected?: string }> = RuntimeSwitches.properties;
+  const switches: Record<string, SwitchSchema> = RuntimeSwitches.properties;
   for (const [key, value] of Object.entries(parsed)) {
     // Own keys only: "constructor" or "__proto__" must not pass as known through the prototype.
     const schema = Object.hasOwn(switches, key) ? switches[key] : undefined;
     if (!schema) throw new ConfigError(`PORTAL_RUNTIME_CONFIG has an unknown key "${key}"`);
-    if (!Value.Check(schema, value)) {
-      const must = schema.expected ?? `a ${schema.type === 'integer' ? 'whole number' : schema.type}`;
-      throw new ConfigError(`PORTAL_RUNTIME_CONFIG.${key} must be ${must}`);
-    }
+    if (!Value.Check(schema, value)) throw new ConfigError(`PORTAL_RUNTIME_CONFIG.${key} must be ${mustBe(schema)}`);
   }
   return parsed as Partial<RuntimeSwitches>;
 }
 
-function smsConfig(env: Env): Config['sms'] {
+/** An SMS signature: a short name by the site name's rule, as carriers take them. */
+const SIGNATURE_MIN = 2;
+const SIGNATURE_MAX = 20;
+const signatureRule = `a name of ${SIGNATURE_MIN} to ${SIGNATURE_MAX} characters by the rule of SITE_NAME`;
+const isSignature = (text: string) =>
+  [...text].length >= SIGNATURE_MIN && [...text].length <= SIGNATURE_MAX && new RegExp(DISPLAY_NAME, 'u').test(text);
+
+/**
+ * `SMS_SIGNATURE`, else the installation's site name when that is short enough to sign with; a
+ * longer site name needs the variable, and the message names it.
+ */
+function smsSignature(env: Env, siteName: string): string {
+  const given = env.SMS_SIGNATURE;
+  if (given !== undefined && given !== '') {
+    if (!isSignature(given)) throw new ConfigError(`SMS_SIGNATURE must be ${signatureRule} (got "${given}")`);
+    return given;
+  }
+  if (!isSignature(siteName)) {
+    throw new ConfigError(
+      `SMS_SIGNATURE must be set: the site name "${siteName}" is not a short name to sign SMS with (${signatureRule})`,
+    );
+  }
+  return siteName;
+}
+
+function smsConfig(env: Env, siteName: string): Config['sms'] {
   const provider = env.SMS_PROVIDER || 'outbox';
   if (provider !== 'outbox' && provider !== 'webhook') {
     throw new ConfigError(`SMS_PROVIDER must be outbox or webhook (got "${provider}")`);
@@ -154,7 +218,40 @@ function smsConfig(env: Env): Config['sms'] {
     maxAttempts: int(env, 'SMS_MAX_ATTEMPTS', 5, 1, 20),
     dailyPerPhone: int(env, 'SMS_DAILY_PER_PHONE', 10, 1, 1_000_000),
     dailyPerIp: int(env, 'SMS_DAILY_PER_IP', 30, 1, 1_000_000),
+    signature: smsSignature(env, siteName),
   };
+}
+
+/** `OUTBOUND_ALLOWED_CIDRS`, or the default of the environment: loopback outside production. */
+function outboundConfig(env: Env, nodeEnv: Config['nodeEnv']): Config['outbound'] {
+  const raw = env.OUTBOUND_ALLOWED_CIDRS?.trim();
+  if (!raw) return { allowedCidrs: nodeEnv === 'production' ? [] : ['127.0.0.0/8', '::1/128'] };
+  const allowedCidrs = parseCidrs(raw);
+  if (!allowedCidrs) {
+    throw new ConfigError(
+      `OUTBOUND_ALLOWED_CIDRS must be CIDR ranges or addresses separated by commas, such as 10.20.0.0/16,fd12::/64, or none (got "${raw}")`,
+    );
+  }
+  return { allowedCidrs };
+}
+
+function uploadLimits(env: Env, maxBytes: number): UploadLimits {
+  const filesPerHour = int(env, 'UPLOAD_FILES_PER_HOUR', 30, 1, 1_000_000);
+  const bytesPerHour = int(env, 'UPLOAD_BYTES_PER_HOUR', Math.max(200 * 2 ** 20, maxBytes), 1024, 2 ** 40);
+  const limits = {
+    filesPerHour,
+    filesPerDay: int(env, 'UPLOAD_FILES_PER_DAY', Math.max(100, filesPerHour), 1, 1_000_000),
+    bytesPerHour,
+    bytesPerDay: int(env, 'UPLOAD_BYTES_PER_DAY', Math.max(500 * 2 ** 20, bytesPerHour), 1024, 2 ** 40),
+    unusedHours: int(env, 'UPLOAD_UNUSED_HOURS', 24, 1, 24 * 365),
+  };
+  // A limit no single upload could fit in would refuse every file of the largest allowed size.
+  if (limits.bytesPerHour < maxBytes) throw new ConfigError('UPLOAD_BYTES_PER_HOUR must be at least UPLOAD_MAX_BYTES');
+  if (limits.bytesPerDay < limits.bytesPerHour)
+    throw new ConfigError('UPLOAD_BYTES_PER_DAY must be at least UPLOAD_BYTES_PER_HOUR');
+  if (limits.filesPerDay < limits.filesPerHour)
+    throw new ConfigError('UPLOAD_FILES_PER_DAY must be at least UPLOAD_FILES_PER_HOUR');
+  return limits;
 }
 
 export function loadConfig(env: Env = process.env): Config {
@@ -174,10 +271,28 @@ export function loadConfig(env: Env = process.env): Config {
   if (testCaptcha && nodeEnv === 'production') {
     throw new ConfigError('PORTAL_TEST_CAPTCHA=1 makes captchas guessable and is refused with NODE_ENV=production');
   }
-  const demoPassword = env.DEMO_PASSWORD ?? 'Demo@2026!';
+  const demoPassword = env.DEMO_PASSWORD ?? PUBLISHED_DEMO_PASSWORD;
   if (demoPassword.length < 8) throw new ConfigError('DEMO_PASSWORD must have at least 8 characters');
+  // A production installation gets no demo unless asked for, and never with the README's password:
+  // its accounts (the platform operator among them) would sign in with what anyone can read.
+  const seedDemo = bool(env, 'SEED_DEMO', nodeEnv !== 'production');
+  if (seedDemo && nodeEnv === 'production') {
+    if (demoPassword === PUBLISHED_DEMO_PASSWORD) {
+      throw new ConfigError(
+        `SEED_DEMO=1 with NODE_ENV=production needs a DEMO_PASSWORD of its own: ${PUBLISHED_DEMO_PASSWORD} is ` +
+          'published in the README (for no demo, leave SEED_DEMO unset and run "npm run admin -- bootstrap")',
+      );
+    }
+    if (checkPassword(demoPassword).length > 0) {
+      throw new ConfigError(
+        'DEMO_PASSWORD must follow the portal password rule with NODE_ENV=production (at least 8 characters ' +
+          'with a digit, a lowercase and an uppercase letter and a symbol, no keyboard runs)',
+      );
+    }
+  }
   const ssoUrl = url(env, 'SSO_URL', '');
   const publicUrl = url(env, 'PUBLIC_URL', `http://localhost:${port || 8080}`);
+  const uploadMaxBytes = int(env, 'UPLOAD_MAX_BYTES', 20 * 1024 * 1024, 1024, 1024 * 1024 * 1024);
   const logLevel = env.LOG_LEVEL ?? 'info';
   if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(logLevel)) {
     throw new ConfigError(
@@ -187,8 +302,8 @@ export function loadConfig(env: Env = process.env): Config {
 
   const runtime: Config['runtime'] = {
     ...RUNTIME_DEFAULTS,
-    siteName: env.SITE_NAME ?? RUNTIME_DEFAULTS.siteName,
-    siteNameEn: env.SITE_NAME_EN ?? RUNTIME_DEFAULTS.siteNameEn,
+    siteName: switchVar(env, 'SITE_NAME', 'siteName') ?? RUNTIME_DEFAULTS.siteName,
+    siteNameEn: switchVar(env, 'SITE_NAME_EN', 'siteNameEn') ?? RUNTIME_DEFAULTS.siteNameEn,
     ssoUrl,
     defaultTenantCode: env.DEFAULT_TENANT ?? RUNTIME_DEFAULTS.defaultTenantCode,
     ...runtimeOverrides(env),
@@ -203,7 +318,7 @@ export function loadConfig(env: Env = process.env): Config {
     ssoUrl,
     nodeEnv,
     logLevel,
-    seedDemo: bool(env, 'SEED_DEMO', true),
+    seedDemo,
     demoPassword,
     testCaptcha,
     webDist: env.WEB_DIST ?? null,
@@ -215,7 +330,8 @@ export function loadConfig(env: Env = process.env): Config {
     captchaPerClientPerMinute: int(env, 'CAPTCHA_RATE_PER_MINUTE', 30, 1, 1_000_000),
     bodyLimitBytes: int(env, 'BODY_LIMIT_BYTES', 64 * 1024, 1024, 64 * 1024 * 1024),
     filesDir: env.FILES_DIR ?? join(env.DATA_DIR ?? './data', 'files'),
-    uploadMaxBytes: int(env, 'UPLOAD_MAX_BYTES', 20 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
+    uploadMaxBytes,
+    uploads: uploadLimits(env, uploadMaxBytes),
     cacheTtlMs: int(env, 'CACHE_TTL_MS', 5_000, 0, 60_000),
     behaviourCaptcha: {
       enabled: bool(env, 'CAPTCHA_BEHAVIOUR', false),
@@ -232,7 +348,8 @@ export function loadConfig(env: Env = process.env): Config {
       sessionIdleMinutes: int(env, 'SSO_SESSION_IDLE_MINUTES', 120, 1, 24 * 60),
       ticketTtlSeconds: int(env, 'SSO_TICKET_TTL_SECONDS', 10, 1, 300),
     },
-    sms: smsConfig(env),
+    sms: smsConfig(env, runtime.siteName),
+    outbound: outboundConfig(env, nodeEnv),
     runtime,
   };
 }

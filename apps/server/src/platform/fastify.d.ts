@@ -1,4 +1,5 @@
 import type { preHandlerAsyncHookHandler } from 'fastify';
+import type { HousekeepingTask } from './housekeeping.js';
 import type { Metrics } from './metrics.js';
 import type { RouteEntry } from './route-table.js';
 import type { ActiveSession } from './session.js';
@@ -11,6 +12,8 @@ declare module 'fastify' {
     routeTable: readonly RouteEntry[];
     /** Prometheus metrics (platform/metrics.ts), served by main.ts on METRICS_PORT. */
     metrics: Metrics;
+    /** The modules' housekeeping work (platform/housekeeping.ts), started by main.ts. */
+    housekeeping: readonly HousekeepingTask[];
   }
   interface FastifyRequest {
     session: ActiveSession | null;
@@ -22,5 +25,10 @@ declare module 'fastify' {
     changesState?: boolean;
     /** Answers with a stream that stays open (server-sent events): the route suites read its first event. */
     stream?: boolean;
+    /**
+     * Open to a session whose user must change the password first (ADR 033): only the change itself
+     * and the logout; every other session route answers 40305 to such a session.
+     */
+    pendingPasswordChange?: boolean;
   }
 }

@@ -1,5 +1,6 @@
 /**
- * How the server stops (SIGTERM, or app.close()): it stops accepting connections at once, but
+ * How the server stops (SIGTERM, or app.close()): it stops accepting connections — after taking
+ * those the operating system had already completed, see stopAccepting — but
  * answers every request that still arrives on an open keep-alive connection normally, with
  * `Connection: close`, so the client stops reusing it (a load balancer sends its next request to
  * another instance). Connections that stay idle, or never carried a request, are closed after a
@@ -19,39 +20,81 @@ export const DRAINING_SERVER_OPTIONS = {
   forceCloseConnections: false,
 } satisfies FastifyServerOptions;
 
+/** Servers whose listener stopAccepting closed: their connections are still drained on close. */
+const stopped = new WeakSet<FastifyInstance['server']>();
+
+const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/**
+ * Stops listening without touching open connections (http.Server#close would close idle ones),
+ * after accepting every connection the operating system completed before: closing a listener
+ * resets those, and their clients, whose requests were already sent, saw ECONNRESET. A loaded
+ * server can hold dozens of them between two turns of its event loop. So it first lets the event
+ * loop poll until a turn brings no new connection (the answers meanwhile keep their connections
+ * alive, so clients have no reason to open new ones), at most `maxTurns`; then it closes. Call it
+ * before app.close(), which makes every answer `Connection: close`.
+ */
+export async function stopAccepting(app: FastifyInstance, maxTurns = 50): Promise<void> {
+  const server = app.server;
+  if (!server.listening || stopped.has(server)) return;
+  let accepted = 0;
+  const count = () => void accepted++;
+  server.on('connection', count);
+  try {
+    // The first turn ends the current one (which may be the poll that brought the signal); each
+    // next one has polled the listener again.
+    await turn();
+    for (let turns = 0, before = -1; turns < maxTurns && accepted !== before; turns++) {
+      before = accepted;
+      await turn();
+    }
+  } finally {
+    server.off('connection', count);
+  }
+  stopped.add(server);
+  NetServer.prototype.close.call(server);
+}
+
 const connections = (app: FastifyInstance) =>
   new Promise<number>((resolve) => app.server.getConnections((err, n) => resolve(err ? 0 : n)));
 
 export function drainOnClose(app: FastifyInstance, graceMs = 2000, limitMs = 10_000): void {
   let closing = false;
-  // Connections that never carried a request (a client's pre-opened spare, e.g. undici's after an
-  // aborted fetch) are not "idle" to Node, so closeIdleConnections leaves them: they are counted
-  // here, with the requests in flight on each connection.
+  // Every connection, with the requests in flight on it and when it last did something: a
+  // connection that never carried a request (a client's pre-opened spare, e.g. undici's after an
+  // aborted fetch) is not "idle" to Node, and one taken by stopAccepting a moment ago has not had
+  // its grace period yet (its client may be about to send).
   const open = new Set<Socket>();
   const inFlight = new WeakMap<Socket, number>();
+  const lastActive = new WeakMap<Socket, number>();
   app.server.on('connection', (socket: Socket) => {
     open.add(socket);
+    lastActive.set(socket, Date.now());
     socket.on('close', () => open.delete(socket));
   });
   app.server.on('request', (req: IncomingMessage, res: ServerResponse) => {
     const socket = req.socket;
     inFlight.set(socket, (inFlight.get(socket) ?? 0) + 1);
-    res.on('close', () => inFlight.set(socket, (inFlight.get(socket) ?? 1) - 1));
+    res.on('close', () => {
+      inFlight.set(socket, (inFlight.get(socket) ?? 1) - 1);
+      lastActive.set(socket, Date.now());
+    });
   });
   app.addHook('preClose', async () => {
     closing = true;
-    if (!app.server.listening) return;
-    // Stop listening without touching open connections (http.Server#close would close idle ones).
-    NetServer.prototype.close.call(app.server);
+    if (!app.server.listening && !stopped.has(app.server)) return;
+    await stopAccepting(app);
     const started = Date.now();
     while ((await connections(app)) > 0) {
-      // Past the grace period, connections with nothing in flight are closed; a busy one closes
-      // itself after its answer (Connection: close). Past the limit, whatever still hangs is cut.
-      const waited = Date.now() - started;
-      if (waited >= limitMs) app.server.closeAllConnections();
-      else if (waited >= graceMs) {
-        app.server.closeIdleConnections();
-        for (const socket of open) if (!inFlight.get(socket)) socket.destroy();
+      // A connection with nothing in flight is closed once it has been idle for the grace period;
+      // a busy one closes itself after its answer (Connection: close). Past the limit, whatever
+      // still hangs is cut.
+      const now = Date.now();
+      if (now - started >= limitMs) app.server.closeAllConnections();
+      else {
+        for (const socket of open) {
+          if (!inFlight.get(socket) && now - (lastActive.get(socket) ?? 0) >= graceMs) socket.destroy();
+        }
       }
       await new Promise((r) => setTimeout(r, 50));
     }

@@ -1,7 +1,8 @@
 /**
  * Deletes what has expired: nonces, captchas, rate-limit windows and locks, long-dead sessions (the
  * portal's and the example system's), and device readings older than 30 days (a device's latest
- * values stay on the device).
+ * values stay on the device); and runs the modules' own tasks (uploads nothing names, files on disk
+ * no row names).
  */
 import { lt, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
@@ -33,8 +34,37 @@ export async function sweep(db: Db): Promise<void> {
   await db.delete(deviceReadings).where(lt(deviceReadings.recordedAt, ago('30 days')));
 }
 
-export function startHousekeeping(db: Db, onError: (err: unknown) => void, everyMs = 60_000): () => void {
-  const timer = setInterval(() => sweep(db).catch(onError), everyMs);
-  timer.unref();
-  return () => clearInterval(timer);
+/**
+ * Work of a module's that housekeeping runs on its own period (removing uploads nothing names):
+ * `app.ts` builds these from the modules, `main.ts` starts them with the sweep.
+ */
+export interface HousekeepingTask {
+  name: string;
+  everyMs: number;
+  run: () => Promise<unknown>;
+}
+
+export function startHousekeeping(
+  db: Db,
+  onError: (err: unknown, task: string) => void,
+  everyMs = 60_000,
+  tasks: readonly HousekeepingTask[] = [],
+): () => void {
+  const timers = [{ name: 'sweep', everyMs, run: () => sweep(db) }, ...tasks].map((task) => {
+    // A round still running when the next is due is not run twice at once.
+    let running = false;
+    const timer = setInterval(() => {
+      if (running) return;
+      running = true;
+      task
+        .run()
+        .catch((err: unknown) => onError(err, task.name))
+        .finally(() => {
+          running = false;
+        });
+    }, task.everyMs);
+    timer.unref();
+    return timer;
+  });
+  return () => timers.forEach((t) => clearInterval(t));
 }

@@ -2,6 +2,7 @@
  * Server messages in the request's language (spec §7: query `language` = `eng` for English, else
  * zh_CN). Chinese texts are the product's own; English is the translation.
  */
+import { DISPLAY_NAME, HOME_ADDRESS, LAYOUT_NAME, PAGE_IMAGE_SRC, TENANT_LOGO } from '@portal/contracts';
 import type { Translations } from '../db/schema.js';
 
 export type Lang = 'zh' | 'en';
@@ -96,6 +97,11 @@ const messages = {
   passwordChanged: { zh: '密码已修改，请重新登录', en: 'Password changed; please sign in again' },
   oldPasswordWrong: { zh: '原密码错误', en: 'The current password is wrong' },
   passwordLocked: { zh: '密码错误次数过多，请稍后再试', en: 'Too many wrong passwords. Please try again later' },
+  passwordChangeRequired: {
+    zh: '当前密码为他人设置的临时密码，请先修改密码',
+    en: 'Your password is a temporary one someone else set: change it first',
+  },
+  passwordUnchanged: { zh: '新密码不能与当前密码相同', en: 'The new password must differ from the current one' },
   signatureMissing: { zh: '请求未签名', en: 'The request is not signed' },
   signatureStale: {
     zh: '请求时间戳无效或已过期，请校准设备时间后重试',
@@ -135,6 +141,22 @@ const messages = {
   fileNameInvalid: { zh: '文件名不正确：{name}', en: 'The file name is not valid: {name}' },
   fileTooLarge: { zh: '文件过大，请上传{mb}MB以内的文件', en: 'The file is too large; the limit is {mb} MB' },
   fileMissing: { zh: '请选择要上传的文件', en: 'Choose a file to upload' },
+  uploadFilesPerHour: {
+    zh: '上传过于频繁：每小时最多上传 {limit} 个文件，请稍后再试',
+    en: 'Too many uploads: at most {limit} files an hour; please try again later',
+  },
+  uploadFilesPerDay: {
+    zh: '上传过于频繁：每天最多上传 {limit} 个文件，请稍后再试',
+    en: 'Too many uploads: at most {limit} files a day; please try again later',
+  },
+  uploadBytesPerHour: {
+    zh: '上传的文件过多：每小时最多上传 {mb} MB，请稍后再试',
+    en: 'Too much uploaded: at most {mb} MB an hour; please try again later',
+  },
+  uploadBytesPerDay: {
+    zh: '上传的文件过多：每天最多上传 {mb} MB，请稍后再试',
+    en: 'Too much uploaded: at most {mb} MB a day; please try again later',
+  },
   fileNotYours: { zh: '附件不存在或不是本人上传的文件', en: 'An attachment does not exist or was not uploaded by you' },
   noticeNotFound: { zh: '通知不存在', en: 'No such notice' },
   noticeClosed: {
@@ -276,13 +298,37 @@ const messages = {
     zh: '服务地址须为完整的 http(s) 地址（以 / 结尾时包括其下所有地址）',
     en: 'A service address must be a whole http(s) address (ending in / covers everything below it)',
   },
+  serviceAddressRefused: {
+    zh: '该地址指向本机、内网、链路本地或云元数据地址，服务器不向这类地址发送请求，不能登记（安装者可在 OUTBOUND_ALLOWED_CIDRS 中列出允许的网段）',
+    en: 'This address points to this machine, a private network, a link-local or a cloud metadata address; the server sends no requests there, so it cannot be registered (the installation can list allowed ranges in OUTBOUND_ALLOWED_CIDRS)',
+  },
   servicePatternTaken: {
     zh: '该地址已登记在其他租户下，同一地址只能属于一个租户',
     en: 'This address is registered by another tenant; an address belongs to one tenant only',
   },
   operatorCodeFixed: {
-    zh: '系统管理权限必须保持生效，其类型和状态不能修改',
-    en: 'The system management code stays enforced: its type and status cannot change',
+    zh: '管理权限必须保持生效：{code} 的类型和状态不能修改',
+    en: 'A code that administers the tenant stays enforced: the type and status of {code} cannot change',
+  },
+  defaultRoleOperatorCode: {
+    zh: '默认角色不能拥有管理权限：{codes}。每个新注册的用户都会获得默认角色，请把这些权限交给其他角色',
+    en: 'The default role cannot hold codes that administer the tenant: {codes}. Every newcomer gets the default role; give these codes to another role',
+  },
+  appReplaceNeedsOperator: {
+    zh: '应用“{code}”已登记，替换它的入口需要系统管理权限（system:manage）',
+    en: 'The application "{code}" is registered; replacing its entry needs the system management code (system:manage)',
+  },
+  entryHostInvalid: {
+    zh: '入口地址的主机名只能由字母、数字、连字符和点组成（不能使用 * 等通配符）',
+    en: 'The entry’s host name may hold only letters, digits, hyphens and dots (no * or other wildcards)',
+  },
+  imageNotAllowed: {
+    zh: '{field}：图片 {src} 不可用，图片须为上传的图片，或本园区登记的应用所在地址的 http(s) 图片',
+    en: '{field}: the image {src} is not allowed; an image is an uploaded one, or an http(s) image at a registered application’s address',
+  },
+  ingestTooManyMetrics: {
+    zh: '每台设备最多上报 {max} 种指标，本次上报的新指标会超出这个数量',
+    en: 'A device reports at most {max} different metrics; the new metrics of this post would exceed that',
   },
   registrationClosed: { zh: '该园区暂不开放注册', en: 'This park does not take registrations' },
   timeInvalid: { zh: '时间格式不正确或不存在', en: 'The time is not valid' },
@@ -348,6 +394,29 @@ interface SchemaIssue {
   message?: string;
 }
 
+const NAME_RULE = {
+  zh: "只能包含文字、数字、单个空格和 · & ' ( ) _ - . , ， 、，须以文字或数字开头，不能包含网址或域名",
+  en: "may hold only letters, digits, single spaces and · & ' ( ) _ - . , ， 、, must begin with a letter or a digit, and has no link or domain name",
+};
+/**
+ * Patterns of the contracts whose failure is told as the rule itself, not only as a wrong format:
+ * a person who typed a site name with a link learns why it was refused (ADR 036).
+ */
+const PATTERN_RULES: Record<string, Record<Lang, string>> = {
+  [DISPLAY_NAME]: NAME_RULE,
+  [`${DISPLAY_NAME}|^$`]: NAME_RULE,
+  [LAYOUT_NAME]: { zh: '最多 32 个字母、数字、_ 或 -', en: 'may hold at most 32 letters, digits, _ or -' },
+  [HOME_ADDRESS]: {
+    zh: '须为 http:// 或 https:// 开头的地址',
+    en: 'must be an address starting with http:// or https://',
+  },
+  [TENANT_LOGO]: { zh: '须为上传的 PNG 或 JPEG 图片', en: 'must be an uploaded PNG or JPEG image' },
+  [PAGE_IMAGE_SRC]: {
+    zh: '须为上传的图片或 http(s) 图片地址，不能是门户自身的路径',
+    en: 'must be an uploaded image or an http(s) image address, never a path of the portal',
+  },
+};
+
 /** A person-readable line for the first schema issue, in the request's language. */
 export function describeSchemaIssue(issue: SchemaIssue, context: string, lang: Lang): string {
   const field =
@@ -395,6 +464,8 @@ export function describeSchemaIssue(issue: SchemaIssue, context: string, lang: L
     numberRange: `${field} is not a valid number`,
     nothingToChange: `the body changes nothing: give at least one of ${String(p.fields)}`,
   };
+  const rule = issue.keyword === 'pattern' ? PATTERN_RULES[String(p.pattern)] : undefined;
+  if (rule) return `${field} ${rule[lang]}`;
   const table = lang === 'en' ? en : zh;
   return table[issue.keyword ?? ''] ?? (lang === 'en' ? `${field} is not valid` : `${field} 的值不正确`);
 }

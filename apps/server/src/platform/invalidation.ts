@@ -5,12 +5,14 @@
  * PostgreSQL LISTEN/NOTIFY, so instances behind a load balancer need nothing but the database.
  * A publisher applies the change to its own caches at once, before the database round trip, and
  * returns once every listening instance has confirmed it applied it too (or after `ackWaitMs`), so
- * a logout's answer comes after every instance refuses the token (ADR 030). While the listening connection
+ * a logout's answer comes after every instance refuses the token (ADR 030). Published inside a
+ * transaction of `db/scope.ts`, an event goes out after the commit. While the listening connection
  * is down, subscribers are told to drop everything (they may have missed events), and the short
  * TTL of local-cache.ts bounds the rest.
  */
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
+import { afterCommit } from '../db/scope.js';
 
 export type Invalidation =
   | { kind: 'session'; id: string }
@@ -119,43 +121,47 @@ export function createInvalidationBus(
   }
   void listen();
 
-  return {
-    async publish(event) {
-      deliver(event);
-      // Live-stream news changes no cached state: it is not worth a wait for every instance.
-      if (!listening || event.kind === 'events') {
-        await pool.query('SELECT pg_notify($1, $2)', [CHANNEL, JSON.stringify(event)]);
-        return;
-      }
-      const ask = `${self}:${++sent}`;
-      let done = () => {};
-      const confirmed = new Promise<void>((resolve) => {
-        const timer = setTimeout(() => done(), ackWaitMs);
-        done = () => {
-          clearTimeout(timer);
-          waiting.delete(ask);
-          resolve();
-        };
-      });
-      // Counted with the notification: the instances listening when it was sent (this one too).
-      waiting.set(ask, { acks: 0, need: Number.POSITIVE_INFINITY, done });
-      try {
-        const { rows } = await pool.query<{ listeners: number }>(
-          `SELECT pg_notify($1, $2), (SELECT count(*) FROM pg_stat_activity
+  async function publish(event: Invalidation): Promise<void> {
+    deliver(event);
+    // Live-stream news changes no cached state: it is not worth a wait for every instance.
+    if (!listening || event.kind === 'events') {
+      await pool.query('SELECT pg_notify($1, $2)', [CHANNEL, JSON.stringify(event)]);
+      return;
+    }
+    const ask = `${self}:${++sent}`;
+    let done = () => {};
+    const confirmed = new Promise<void>((resolve) => {
+      const timer = setTimeout(() => done(), ackWaitMs);
+      done = () => {
+        clearTimeout(timer);
+        waiting.delete(ask);
+        resolve();
+      };
+    });
+    // Counted with the notification: the instances listening when it was sent (this one too).
+    waiting.set(ask, { acks: 0, need: Number.POSITIVE_INFINITY, done });
+    try {
+      const { rows } = await pool.query<{ listeners: number }>(
+        `SELECT pg_notify($1, $2), (SELECT count(*) FROM pg_stat_activity
              WHERE datname = current_database() AND application_name = $3)::int AS listeners`,
-          [CHANNEL, JSON.stringify({ ...event, ask }), LISTENER],
-        );
-        const w = waiting.get(ask);
-        if (w) {
-          w.need = rows[0]!.listeners;
-          if (w.acks >= w.need) w.done();
-        }
-      } catch (err) {
-        done();
-        throw err;
+        [CHANNEL, JSON.stringify({ ...event, ask }), LISTENER],
+      );
+      const w = waiting.get(ask);
+      if (w) {
+        w.need = rows[0]!.listeners;
+        if (w.acks >= w.need) w.done();
       }
-      await confirmed;
-    },
+    } catch (err) {
+      done();
+      throw err;
+    }
+    await confirmed;
+  }
+
+  return {
+    // Inside a transaction, once it has committed: told earlier, an instance would read the old
+    // state again and keep it.
+    publish: (event) => afterCommit(() => publish(event)),
     subscribe(fn) {
       subscribers.push(fn);
     },

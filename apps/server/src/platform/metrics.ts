@@ -6,9 +6,19 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { RefusalReason } from './addresses.js';
 
 export type LoginResult = 'success' | 'failure' | 'locked' | 'captcha_failed';
 export type SmsResult = 'sent' | 'refused' | 'failed';
+/** Why the server sends a request to another server (platform/outbound.ts). */
+export type OutboundPurpose = 'sso_logout' | 'cas_validate' | 'sms_webhook' | 'sso_registration';
+/** 2xx, another status (a redirect is one: never followed), no answer, refused by the address rule, over a cap. */
+export type OutboundResult = 'ok' | 'status' | 'failed' | 'refused' | 'dropped';
+/** Why an upload was refused: one of the per-user limits, its size, or its name or content. */
+export type UploadRefusal =
+  'files_per_hour' | 'files_per_day' | 'bytes_per_hour' | 'bytes_per_day' | 'too_large' | 'type';
+/** Why stored files were removed: no row names them as used, or no row is left for a file on disk. */
+export type FileRemoval = 'unreferenced' | 'orphaned';
 
 export function createMetrics({ process: withProcess }: { process: boolean }) {
   const registry = new Registry();
@@ -41,6 +51,36 @@ export function createMetrics({ process: withProcess }: { process: boolean }) {
     labelNames: ['result'] as const,
     registers,
   });
+  const outbound = new Counter({
+    name: 'portal_outbound_requests_total',
+    help: 'Requests to other servers, by purpose and result (ok, status: another HTTP status, failed, refused by the address rule, dropped over a cap)',
+    labelNames: ['purpose', 'result'] as const,
+    registers,
+  });
+  const outboundRefused = new Counter({
+    name: 'portal_outbound_refused_total',
+    help: 'Addresses the outbound address rule refused (at registration or when called), by purpose and kind of address',
+    labelNames: ['purpose', 'reason'] as const,
+    registers,
+  });
+  const uploadsRefused = new Counter({
+    name: 'portal_uploads_refused_total',
+    help: 'Uploads refused, by reason (a per-user limit, too large, a name or content not allowed)',
+    labelNames: ['reason'] as const,
+    registers,
+  });
+  const filesRemoved = new Counter({
+    name: 'portal_files_removed_total',
+    help: 'Uploaded files removed by housekeeping, by reason (unreferenced after the grace period, orphaned on disk)',
+    labelNames: ['reason'] as const,
+    registers,
+  });
+  const bytesRemoved = new Counter({
+    name: 'portal_files_removed_bytes_total',
+    help: 'Bytes of the uploaded files removed by housekeeping, by reason',
+    labelNames: ['reason'] as const,
+    registers,
+  });
 
   return {
     registry,
@@ -56,6 +96,19 @@ export function createMetrics({ process: withProcess }: { process: boolean }) {
     },
     sms(result: SmsResult): void {
       sms.inc({ result });
+    },
+    outbound(purpose: OutboundPurpose, result: OutboundResult, count = 1): void {
+      outbound.inc({ purpose, result }, count);
+    },
+    outboundRefused(purpose: OutboundPurpose, reason: RefusalReason): void {
+      outboundRefused.inc({ purpose, reason });
+    },
+    uploadRefused(reason: UploadRefusal): void {
+      uploadsRefused.inc({ reason });
+    },
+    filesRemoved(reason: FileRemoval, files: number, bytes: number): void {
+      filesRemoved.inc({ reason }, files);
+      bytesRemoved.inc({ reason }, bytes);
     },
     /** A gauge read when scraped: one value, or one per value of `label`. */
     gauge(name: string, help: string, read: () => number | Record<string, number>, label = 'state'): void {

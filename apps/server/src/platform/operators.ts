@@ -1,19 +1,20 @@
 /**
- * The operators' API (issue 20, ADR 029), its two cross-cutting rules in one place:
+ * The operators' API (ADR 031), its two cross-cutting rules in one place:
  *
  * - **Who.** `operatorOf(req)` lets through a session whose current role holds `system:manage`
  *   (the permission guard, as every other code). It acts on its own tenant, or — a platform
  *   operator, whose tenant is the platform tenant — on the tenant the `tenant` query field names.
  *   Naming another tenant without being a platform operator is 40303, whether it exists or not.
- * - **What was done.** Every change under `/api/admin/` (any method but GET) that succeeded is
- *   written to the audit log before its answer leaves (onSend): the route's template as the
- *   action, the actor, the tenant acted on, the client's address, and the request's parameters
- *   and body with secrets taken out. The hook sees routes added later without being told.
+ * - **What was done.** Every change under `/api/admin/` (any method but GET) that succeeds is
+ *   written to the audit log in the change's own transaction: the route's template as the action,
+ *   the actor, the tenant acted on, the client's address, and the request's parameters and body
+ *   with secrets taken out. The hook sees routes added later without being told.
  */
 import { OPERATOR_PERMISSION, ResultCode, cleanTenantCode } from '@portal/contracts';
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Db } from '../db/client.js';
+import { inOneTransaction } from '../db/scope.js';
 import { auditLog, tenants } from '../db/schema.js';
 import { AppError } from './errors.js';
 import type { PermissionGuard } from './permissions.js';
@@ -60,12 +61,16 @@ const SECRET_KEY = /password|secret|token|cipher|captcha/i;
 const MAX_TEXT = 300;
 const MAX_DETAIL = 8_000;
 
-/** `text`'s first `max` UTF-16 units, without half of a pair at the cut (no JSON column holds one). */
-const cut = (text: string, max: number) => text.slice(0, /[\ud800-\udbff]/.test(text[max - 1] ?? '') ? max - 1 : max);
+/**
+ * A text as jsonb can hold it: no U+0000 and no lone surrogate (PostgreSQL refuses both), so that
+ * what a request carried can never make its audit row, and with it the change, fail.
+ */
+// eslint-disable-next-line no-control-regex -- U+0000 is exactly what is replaced
+const storable = (text: string) => text.toWellFormed().replace(/\u0000/g, '\ufffd');
 
 /** What of a request the audit keeps: secrets out, long texts cut. */
 export function auditedValue(value: unknown, depth = 0): unknown {
-  if (typeof value === 'string') return value.length > MAX_TEXT ? `${cut(value, MAX_TEXT)}…` : value;
+  if (typeof value === 'string') return storable(value.length > MAX_TEXT ? `${value.slice(0, MAX_TEXT)}…` : value);
   if (value === null || typeof value !== 'object') return value;
   if (depth > 4) return '…';
   if (Array.isArray(value)) {
@@ -73,46 +78,57 @@ export function auditedValue(value: unknown, depth = 0): unknown {
     return value.length > 50 ? [...kept, `… ${value.length - 50} more`] : kept;
   }
   return Object.fromEntries(
-    Object.entries(value).map(([k, v]) => [k, SECRET_KEY.test(k) ? '[redacted]' : auditedValue(v, depth + 1)]),
+    Object.entries(value).map(([k, v]) => [
+      storable(k),
+      SECRET_KEY.test(k) ? '[redacted]' : auditedValue(v, depth + 1),
+    ]),
   );
 }
 
-function resultOf(payload: unknown): unknown {
-  if (typeof payload !== 'string' || payload.length > 2_000) return undefined;
-  try {
-    const data = (JSON.parse(payload) as { data?: unknown }).data;
-    return typeof data === 'string' || typeof data === 'number' ? data : undefined;
-  } catch {
-    return undefined;
-  }
+/** The id or text a change answered with (a created row's id), if that is what it answered. */
+function resultOf(result: unknown): unknown {
+  const data = (result as { data?: unknown } | null)?.data;
+  return typeof data === 'string' || typeof data === 'number' ? auditedValue(data) : undefined;
 }
 
-/** Writes every successful change under /api/admin/ to the audit log (see the file's comment). */
-export function auditOperatorChanges(app: FastifyInstance, db: Db, onError: (err: unknown) => void): void {
+const succeeded = (result: unknown) => (result as { status?: unknown } | null)?.status === ResultCode.OK;
+
+/**
+ * Every change under /api/admin/ (any method but GET and HEAD) runs in one transaction with its
+ * audit row (see the file's comment): the handler's statements and the row commit together, or
+ * neither does, and what the handler announces to other instances goes out after the commit. A
+ * change that can't be audited does not happen.
+ */
+export function auditOperatorChanges(app: FastifyInstance, db: Db): void {
   app.decorateRequest('operatorTenant', null);
-  app.addHook('onSend', async (req, reply, payload) => {
-    const url = req.routeOptions.url;
-    if (!url?.startsWith(ADMIN_PREFIX) || req.method === 'GET' || req.method === 'HEAD') return payload;
-    if (reply.statusCode !== 200 || !req.session) return payload;
-    let detail: Record<string, unknown> = {
-      params: auditedValue(req.params),
-      body: auditedValue(req.body),
-      // The tenant acted on is the row's tenant; the operator's own is told when they differ.
-      ...(req.operatorTenant !== null ? { operatorTenant: req.session.tenantId } : {}),
-      result: resultOf(payload),
-    };
-    if (JSON.stringify(detail).length > MAX_DETAIL) detail = { params: detail.params, body: '… (too large to keep)' };
-    try {
-      await db.insert(auditLog).values({
-        tenantId: req.operatorTenant ?? req.session.tenantId,
-        userId: req.session.userId,
-        action: `${ADMIN_ACTION}${req.method} ${url}`,
-        detail,
-        ip: req.ip,
+  app.addHook('onRoute', (route) => {
+    if (!route.url.startsWith(ADMIN_PREFIX)) return;
+    if ([route.method].flat().every((m) => m === 'GET' || m === 'HEAD')) return;
+    const handler = route.handler;
+    route.handler = function audited(this: FastifyInstance, req, reply) {
+      return inOneTransaction(db, async (tx) => {
+        const result: unknown = await handler.call(this, req, reply);
+        if (!succeeded(result)) return result;
+        const session = req.session;
+        if (!session) throw new Error(`${req.method} ${route.url} changed something without a session`);
+        let detail: Record<string, unknown> = {
+          params: auditedValue(req.params),
+          body: auditedValue(req.body),
+          // The tenant acted on is the row's tenant; the operator's own is told when they differ.
+          ...(req.operatorTenant !== null ? { operatorTenant: session.tenantId } : {}),
+          result: resultOf(result),
+        };
+        if (JSON.stringify(detail).length > MAX_DETAIL)
+          detail = { params: detail.params, body: '… (too large to keep)' };
+        await tx.insert(auditLog).values({
+          tenantId: req.operatorTenant ?? session.tenantId,
+          userId: session.userId,
+          action: `${ADMIN_ACTION}${req.method} ${route.url}`,
+          detail,
+          ip: req.ip,
+        });
+        return result;
       });
-    } catch (err) {
-      onError(err);
-    }
-    return payload;
+    };
   });
 }

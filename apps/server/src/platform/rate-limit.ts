@@ -16,6 +16,30 @@ export interface RateLimiter {
    * counted), or 0 after counting; throws 429 like `hit` over the limit.
    */
   hitUnlessLocked(key: string, lockKey: string, limit: number, windowSeconds: number): Promise<number>;
+  /**
+   * Adds each allowance's `amount` to its key's window, all of them or none: when one would pass its
+   * limit, nothing is counted and the answer names it (its index) with the seconds until its window
+   * ends. The rows are locked while they are read and written, so instances taking from the same
+   * keys at once never together pass a limit.
+   */
+  take(allowances: Allowance[]): Promise<{ taken: Taken[] } | { refused: number; retrySeconds: number }>;
+  /** Gives back what `take` counted and was not used, to the windows it was counted in (not to later ones). */
+  giveBack(taken: Taken[]): Promise<void>;
+}
+
+/** An amount to take from a fixed window of `windowSeconds` that holds at most `limit`. */
+export interface Allowance {
+  key: string;
+  amount: number;
+  limit: number;
+  windowSeconds: number;
+}
+
+/** What `take` counted: the key, the window it went into, and how much. */
+export interface Taken {
+  key: string;
+  window: string;
+  amount: number;
 }
 
 const HIT_SET = `count = CASE WHEN r.window_start <= now() - make_interval(secs => $2) THEN 1 ELSE r.count + 1 END,
@@ -44,9 +68,71 @@ const LOCK = named(
    ON CONFLICT (key) DO UPDATE SET until = greatest(l.until, EXCLUDED.until)`,
 );
 
+const TAKE_ENSURE = `INSERT INTO rate_limits (key, window_start, count) SELECT unnest($1::text[]), now(), 0
+   ON CONFLICT (key) DO NOTHING`;
+// Locked in key order (ORDER BY sorts before FOR UPDATE locks), so that two takes of overlapping keys
+// wait for each other instead of deadlocking.
+const TAKE_READ = `SELECT r.key, r.count, r.window_start <= now() - make_interval(secs => w.secs) AS over,
+     EXTRACT(EPOCH FROM (r.window_start + make_interval(secs => w.secs) - now()))::float8 AS retry
+   FROM rate_limits r JOIN unnest($1::text[], $2::int[]) AS w (key, secs) ON w.key = r.key
+   ORDER BY r.key COLLATE "C" FOR UPDATE OF r`;
+const TAKE_WRITE = `UPDATE rate_limits r SET
+     count = CASE WHEN r.window_start <= now() - make_interval(secs => w.secs) THEN w.amount ELSE r.count + w.amount END,
+     window_start = CASE WHEN r.window_start <= now() - make_interval(secs => w.secs) THEN now() ELSE r.window_start END
+   FROM unnest($1::text[], $2::int[], $3::int[]) AS w (key, secs, amount) WHERE r.key = w.key
+   RETURNING r.key, r.window_start::text AS window`;
+const GIVE_BACK = `UPDATE rate_limits r SET count = greatest(r.count - w.amount, 0)
+   FROM unnest($1::text[], $2::text[], $3::int[]) AS w (key, win, amount)
+   WHERE r.key = w.key AND r.window_start = w.win::timestamptz`;
+
 /** `pool`: the relaxed pool (db/client.ts connectRelaxed). */
 export function createRateLimiter(pool: pg.Pool): RateLimiter {
   return {
+    async take(allowances) {
+      const keys = allowances.map((a) => a.key);
+      const secs = allowances.map((a) => a.windowSeconds);
+      const client = await pool.connect();
+      let failed = false;
+      try {
+        await client.query('BEGIN');
+        // In key order, as they are locked below: two takes wait for each other, never in a cycle.
+        await client.query(TAKE_ENSURE, [[...keys].sort()]);
+        const read = await client.query<{ key: string; count: number; over: boolean; retry: number }>(TAKE_READ, [
+          keys,
+          secs,
+        ]);
+        const held = new Map(read.rows.map((r) => [r.key, r]));
+        const refused = allowances.findIndex((a) => {
+          const r = held.get(a.key)!;
+          return (r.over ? 0 : r.count) + a.amount > a.limit;
+        });
+        if (refused >= 0) {
+          await client.query('ROLLBACK');
+          const r = held.get(allowances[refused]!.key)!;
+          return { refused, retrySeconds: r.over ? allowances[refused]!.windowSeconds : r.retry };
+        }
+        const written = await client.query<{ key: string; window: string }>(TAKE_WRITE, [
+          keys,
+          secs,
+          allowances.map((a) => a.amount),
+        ]);
+        await client.query('COMMIT');
+        const windows = new Map(written.rows.map((r) => [r.key, r.window]));
+        return { taken: allowances.map((a) => ({ key: a.key, window: windows.get(a.key)!, amount: a.amount })) };
+      } catch (err) {
+        failed = true;
+        await client.query('ROLLBACK').catch(() => undefined);
+        throw err;
+      } finally {
+        // A connection that failed mid-transaction is closed rather than given back to the pool.
+        client.release(failed);
+      }
+    },
+    async giveBack(taken) {
+      const back = taken.filter((t) => t.amount > 0);
+      if (back.length === 0) return;
+      await pool.query(GIVE_BACK, [back.map((t) => t.key), back.map((t) => t.window), back.map((t) => t.amount)]);
+    },
     async hit(key, limit, windowSeconds) {
       const res = await HIT(pool, [key, windowSeconds]);
       const row = res.rows[0];

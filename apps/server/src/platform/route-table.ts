@@ -14,6 +14,8 @@ export interface RouteEntry {
   session: boolean;
   /** A 200 is a stream that stays open (server-sent events), not the envelope. */
   stream: boolean;
+  /** Open to a session that must change its password first (the change and the logout; ADR 033). */
+  pendingPasswordChange: boolean;
 }
 
 /** Records the routes registered on `app` from now on (the hook is inherited by every plugin). */
@@ -28,6 +30,7 @@ export function recordRoutes(app: FastifyInstance): readonly RouteEntry[] {
         schema: route.schema,
         session: app.hasDecorator('authenticate') && hooks.includes(app.authenticate),
         stream: route.config?.stream === true,
+        pendingPasswordChange: route.config?.pendingPasswordChange === true,
       });
     }
   });

@@ -39,10 +39,21 @@ export interface DocumentOrigins {
 }
 
 /**
- * The content security policy of a tenant's document: the portal's own, with the tenant's
- * registered origins where they are needed, and nowhere else.
+ * An origin as a policy may name it: http(s), a host name of letters, digits, hyphens and dots
+ * (or an IP literal), and a port. A URL parser takes hosts such as `*.example.com`, `*` or
+ * `a;b`, which in a policy would be a wildcard or end the directive (ADR 036).
  */
-export function documentPolicy({ apps, frames }: DocumentOrigins): string {
+const PLAIN_ORIGIN = /^https?:\/\/(?:(?:[a-z0-9-]+\.)*[a-z0-9-]+|\[[0-9a-f:.]+\])(?::\d{1,5})?$/;
+export const isPlainOrigin = (origin: string): boolean => PLAIN_ORIGIN.test(origin);
+
+/**
+ * The content security policy of a tenant's document: the portal's own, with the tenant's
+ * registered origins where they are needed, and nowhere else. Only plain origins are written,
+ * whatever a caller passes: this is where an origin meets the header.
+ */
+export function documentPolicy(origins: DocumentOrigins): string {
+  const apps = origins.apps.filter(isPlainOrigin);
+  const frames = origins.frames.filter(isPlainOrigin);
   const extra: Record<string, string[]> = {
     scriptSrc: apps,
     styleSrc: apps,

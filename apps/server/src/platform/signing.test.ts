@@ -227,7 +227,12 @@ describe('nonces of reads and writes (docs/decisions/013)', () => {
     ]);
 
   it("answers a read without waiting for the database's verdict on its nonce; a write waits for it", async () => {
-    const never: NonceStore = { spend: () => new Promise<boolean>(() => undefined), record: () => undefined };
+    const never: NonceStore = {
+      spend: () => new Promise<boolean>(() => undefined),
+      record: () => undefined,
+      drain: async () => undefined,
+      seenLately: async () => [],
+    };
     const verify = createSignatureVerifier(never, ctx.secrets.signSecret);
     expect(await settled(verify(fakeRequest('GET', newNonce())))).toBe('passed');
     expect(await settled(verify(fakeRequest('POST', newNonce())))).toBe('waiting');
@@ -236,7 +241,12 @@ describe('nonces of reads and writes (docs/decisions/013)', () => {
   });
 
   it('refuses a nonce this instance saw, at once, for reads and writes', async () => {
-    const never: NonceStore = { spend: () => new Promise<boolean>(() => undefined), record: () => undefined };
+    const never: NonceStore = {
+      spend: () => new Promise<boolean>(() => undefined),
+      record: () => undefined,
+      drain: async () => undefined,
+      seenLately: async () => [],
+    };
     const verify = createSignatureVerifier(never, ctx.secrets.signSecret);
     const nonce = newNonce();
     expect(await settled(verify(fakeRequest('GET', nonce)))).toBe('passed');
@@ -267,6 +277,24 @@ describe('nonces of reads and writes (docs/decisions/013)', () => {
     expect(
       await settled(createSignatureVerifier(store, ctx.secrets.signSecret)(fakeRequest('POST', other)), 2000),
     ).toBe('refused');
+  });
+
+  it('refuses a read replayed after a graceful restart: its nonce is written before the stop and read at the start', async () => {
+    const stopping = await createTestContext({}, { databaseUrl: ctx.url });
+    const nonces = Array.from({ length: 20 }, newNonce);
+    const signed = nonces.map((nonce) => headersWith(KEY_URL, nonce));
+    // Answered, then the instance stops at once.
+    const answers = await Promise.all(signed.map((headers) => stopping.app.inject({ url: KEY_URL, headers })));
+    expect(answers.map((a) => a.statusCode)).toEqual(nonces.map(() => 200));
+    await stopping.close();
+    const { rowCount } = await ctx.db.$client.query('SELECT 1 FROM request_nonces WHERE nonce = ANY($1)', [nonces]);
+    expect(rowCount).toBe(nonces.length);
+    const restarted = await createTestContext({}, { databaseUrl: ctx.url });
+    try {
+      for (const headers of signed) expectRefused(await restarted.app.inject({ url: KEY_URL, headers }), ZH.replay);
+    } finally {
+      await restarted.close();
+    }
   });
 
   it('keeps at most two generations of recent nonces', () => {

@@ -16,6 +16,14 @@ const RECORD_NONCES = named(
   'nonces_record',
   'INSERT INTO request_nonces (nonce) SELECT unnest($1::text[]) ON CONFLICT (nonce) DO NOTHING',
 );
+/**
+ * The nonces any instance took in the last two windows (a request signed at the edge of one window
+ * can be replayed until the end of the next), newest first: what a starting instance remembers.
+ */
+const SEEN_LATELY = named<{ nonce: string }>(
+  'nonces_seen_lately',
+  "SELECT nonce FROM request_nonces WHERE seen_at > now() - $1 * interval '1 second' ORDER BY seen_at DESC LIMIT $2",
+);
 const SPEND_NONCES = named<{ nonce: string }>(
   'nonces_spend',
   'INSERT INTO request_nonces (nonce) SELECT unnest($1::text[]) ON CONFLICT (nonce) DO NOTHING RETURNING nonce',
@@ -35,6 +43,13 @@ export interface NonceStore {
   spend(nonce: string): Promise<boolean>;
   /** Records a read's nonce without waiting for, or being told, the verdict (docs/decisions/013). */
   record(nonce: string): void;
+  /**
+   * Resolves once every nonce taken so far is written (or its write failed): the server stops only
+   * after this, so a read answered just before a graceful stop can't be replayed after it.
+   */
+  drain(): Promise<void>;
+  /** Up to `limit` nonces seen lately, on any instance. */
+  seenLately(limit: number): Promise<string[]>;
 }
 
 /**
@@ -57,6 +72,7 @@ export function createNonceStore(
   let waiters = 0;
   let scheduled = false;
   let inFlight = 0;
+  const drained: Array<() => void> = [];
 
   function schedule(): void {
     if (scheduled || inFlight >= maxInFlight || pending.size === 0) return;
@@ -95,6 +111,7 @@ export function createNonceStore(
     } finally {
       inFlight--;
       schedule();
+      if (inFlight === 0 && pending.size === 0) for (const done of drained.splice(0)) done();
     }
   }
 
@@ -112,6 +129,18 @@ export function createNonceStore(
       pending.set(nonce, null);
       schedule();
     },
+    async seenLately(limit) {
+      const { rows } = await SEEN_LATELY(pool, [LIMITS.signatureWindowSeconds * 2, limit]);
+      return rows.map((r) => r.nonce);
+    },
+    drain() {
+      if (inFlight === 0 && pending.size === 0) return Promise.resolve();
+      return new Promise((resolve) => {
+        drained.push(resolve);
+        // A batch held back by setImmediate goes now; one over maxInFlight follows the running ones.
+        if (!scheduled && pending.size > 0 && inFlight < maxInFlight) void flush();
+      });
+    },
   };
 }
 
@@ -125,6 +154,7 @@ export function createRecentNonces(perGeneration = 100_000, windowMs = LIMITS.si
   let previous = new Set<string>();
   let since: number | null = null;
   return {
+    perGeneration,
     has: (nonce: string) => current.has(nonce) || previous.has(nonce),
     /** `at`: the verifier's clock, which also started the generation. */
     add(nonce: string, at: number) {

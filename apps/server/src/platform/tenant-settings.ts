@@ -5,8 +5,15 @@
  * instance, so config.js and the server's own uses (registration's SMS step, the SMS text) follow
  * it without a restart.
  */
-import { TENANT_SWITCHES, type RuntimeConfig, type TenantSettings } from '@portal/contracts';
+import {
+  TENANT_SWITCHES,
+  TenantSettings as TenantSettingsSchema,
+  type RuntimeConfig,
+  type TenantSettings,
+} from '@portal/contracts';
 import { eq } from 'drizzle-orm';
+import type { TSchema } from 'typebox';
+import { Value } from 'typebox/value';
 import type { Db } from '../db/client.js';
 import { tenants } from '../db/schema.js';
 import type { InvalidationBus } from './invalidation.js';
@@ -23,10 +30,18 @@ export interface TenantSettingsStore {
   save(id: number, settings: TenantSettings): Promise<boolean>;
 }
 
-/** Only the tenant's own keys: anything else a row may hold is never served. */
+const rules = TenantSettingsSchema.properties as Record<string, TSchema>;
+
+/**
+ * Only the tenant's own keys, each as the settings schema takes it: anything else a row may hold,
+ * and a value stored before a rule existed (a site name with a link, ADR 036), is never served;
+ * the installation's value applies instead.
+ */
 export function tenantOwn(raw: Record<string, unknown> | null | undefined): TenantSettings {
   const own: Record<string, unknown> = {};
-  for (const key of TENANT_SWITCHES) if (raw && raw[key] !== undefined) own[key] = raw[key];
+  for (const key of TENANT_SWITCHES) {
+    if (raw && raw[key] !== undefined && Value.Check(rules[key]!, raw[key])) own[key] = raw[key];
+  }
   return own as TenantSettings;
 }
 

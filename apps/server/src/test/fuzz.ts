@@ -87,6 +87,13 @@ const HOSTILE_STRINGS: readonly string[] = [
   '<script>alert(1)</script>',
   '<img src=x onerror=alert(1)>',
   'javascript:alert(1)',
+  // Addresses the server must never be made to send requests to, and a host written another way.
+  'http://127.0.0.1:8080/',
+  'http://2130706433/',
+  'http://[::ffff:127.0.0.1]/',
+  'http://169.254.169.254/latest/meta-data/',
+  'http://localhost./',
+  'HTTPS://ERP.DEMO-PARK.EXAMPLE./',
   '\ud800',
   '\u202eevil',
   '😀'.repeat(40),

@@ -205,6 +205,13 @@ const enUS: Messages = {
     toLogin: 'Back to login',
     forgot: 'Forgot password?',
     oldRequired: 'Please enter the current password',
+    ownTitle: 'Choose your password',
+    ownNotice: 'Your current password was set for you by someone else. Choose your own to go on.',
+    temporaryPassword: 'Current (temporary) password',
+    ownSubmit: 'Save and continue',
+    signOut: 'Sign out',
+    temporaryNotice:
+      'The password of this account is a temporary one someone else set: change it here, then sign in again.',
   },
   switching: {
     role: 'Switch role',

@@ -200,6 +200,12 @@ const zhCN = {
     toLogin: '返回登录',
     forgot: '忘记密码？',
     oldRequired: '请输入原密码',
+    ownTitle: '设置新密码',
+    ownNotice: '当前密码是他人为您设置的临时密码。请先设置您自己的密码，之后即可正常使用。',
+    temporaryPassword: '当前密码（临时密码）',
+    ownSubmit: '确定并进入',
+    signOut: '退出登录',
+    temporaryNotice: '该账号的密码是他人设置的临时密码，请先在此修改，再重新登录。',
   },
   switching: {
     role: '切换角色',

@@ -61,7 +61,8 @@ export function createAccountRepository(db: Db) {
         }
         const [user] = await tx
           .update(users)
-          .set({ passwordHash: p.passwordHash, failedLogins: 0, lockedUntil: null })
+          // The user's own password now: whatever someone else had set is replaced (ADR 033).
+          .set({ passwordHash: p.passwordHash, failedLogins: 0, lockedUntil: null, mustChangePassword: false })
           .where(eq(users.id, p.userId))
           .returning({ tenantId: users.tenantId });
         await tx

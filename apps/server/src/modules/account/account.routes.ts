@@ -54,10 +54,15 @@ export const accountRoutes: FastifyPluginAsyncTypebox<{ account: AccountService 
     },
   );
 
-  // The header dialog's change (spec §7 `api/front/account/auth/updatePassword`, issue 7's dialog).
+  // The header dialog's change (spec §7 `api/front/account/auth/updatePassword`, issue 7's dialog),
+  // and the one call besides logout that a session whose password someone else set may make (ADR 033).
   app.post(
     '/api/front/account/auth/updatePassword',
-    { preHandler: app.authenticate, schema: { body: UpdatePasswordBody, response: done } },
+    {
+      preHandler: app.authenticate,
+      config: { pendingPasswordChange: true },
+      schema: { body: UpdatePasswordBody, response: done },
+    },
     async (req) => {
       await account.change(req.session!, req.body.oldPwd, req.body.newPwd, req.ip);
       return say(req, 'ok');

@@ -42,8 +42,9 @@ export interface AccountDeps {
  */
 export const RESET_LIMITS = { perIpPerHour: 10, verifiesPerIpPerHour: 30, grantTtlSeconds: 600 } as const;
 
-const bad = (key: 'phoneInvalid' | 'tenantUnknown' | 'humanCheckFailed' | 'smsCodeInvalid' | 'passwordRule') =>
-  new AppError(ResultCode.BAD_REQUEST, key);
+const bad = (
+  key: 'phoneInvalid' | 'tenantUnknown' | 'humanCheckFailed' | 'smsCodeInvalid' | 'passwordRule' | 'passwordUnchanged',
+) => new AppError(ResultCode.BAD_REQUEST, key);
 /** Changes of one's own password per hour: each costs an argon2 hash, and guesses the old one. */
 const PASSWORD_CHANGES_PER_HOUR = 10;
 const sha256 = (s: string) => createHash('sha256').update(s).digest('base64url');
@@ -51,9 +52,14 @@ const sha256 = (s: string) => createHash('sha256').update(s).digest('base64url')
 export function createAccountService(deps: AccountDeps) {
   const { repo } = deps;
 
-  function newPassword(cipher: string, username: string): string {
+  /**
+   * The new password, checked against the rule; with the old one's cipher, it must differ from it
+   * too (a change that keeps a password someone else set would change nothing, ADR 033).
+   */
+  function newPassword(cipher: string, username: string, oldCipher?: string): string {
     const password = deps.decryptor.decrypt(cipher);
     if (checkPassword(password, username).length > 0) throw bad('passwordRule');
+    if (oldCipher !== undefined && deps.decryptor.decrypt(oldCipher) === password) throw bad('passwordUnchanged');
     return password;
   }
 
@@ -137,7 +143,7 @@ export function createAccountService(deps: AccountDeps) {
     ): Promise<void> {
       const username = normalizeName(input.username);
       // The new password's rule first: a refused one must not spend the captcha or count as a login.
-      const password = newPassword(input.newPwd, username);
+      const password = newPassword(input.newPwd, username, input.oldPwd);
       const { userId } = await deps.verifyCredentials({
         tenantCode: deps.tenants.codeOf(input.tenantCode),
         username,
@@ -155,7 +161,9 @@ export function createAccountService(deps: AccountDeps) {
       const old = await deps.confirmPassword(session.userId, oldCipher, ip);
       if (old !== 'ok')
         throw new AppError(ResultCode.BAD_REQUEST, old === 'locked' ? 'passwordLocked' : 'oldPasswordWrong');
-      const passwordHash = await deps.hashPassword(newPassword(newCipher, await repo.username(session.userId)));
+      const passwordHash = await deps.hashPassword(
+        newPassword(newCipher, await repo.username(session.userId), oldCipher),
+      );
       await setPassword({
         userId: session.userId,
         passwordHash,

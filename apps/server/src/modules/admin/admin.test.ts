@@ -254,7 +254,15 @@ describe('the operators API', () => {
       token: platform,
     });
     expect(statusOf(created)).toBe(200);
+    // The platform operator chose that password: the tenant's operator chooses their own first (ADR 033).
     const theirs = await ctx.login('north', 'Harbour#2026x', 'north-park');
+    expect(statusOf(await ctx.call({ url: '/api/admin/users', token: theirs }))).toBe(40305);
+    const own = await ctx.call({
+      url: '/api/front/account/auth/updatePassword',
+      body: { oldPwd: ctx.encrypt('Harbour#2026x'), newPwd: ctx.encrypt('Lantern#2026q') },
+      token: theirs,
+    });
+    expect(statusOf(own)).toBe(200);
     expect(statusOf(await ctx.call({ url: '/api/admin/users', token: theirs }))).toBe(200);
     // Its users see the park by its name, in their language.
     for (const [lang, name] of [
@@ -284,7 +292,7 @@ describe('the operators API', () => {
     });
     expect(statusOf(disabled)).toBe(200);
     expect((await ctx.call({ url: '/api/admin/users', token: theirs })).statusCode).toBe(401);
-    await expect(ctx.login('north', 'Harbour#2026x', 'north-park')).rejects.toThrow(/login failed/);
+    await expect(ctx.login('north', 'Lantern#2026q', 'north-park')).rejects.toThrow(/login failed/);
   });
 
   it('keeps a service address to one tenant, the operator code enforced, and the platform closed to sign-ups', async () => {
@@ -424,5 +432,42 @@ describe('the operators API', () => {
     expect(north.records.map((r) => r.action)).toContain('admin:PUT /api/admin/settings');
     const none = data(await ctx.call({ url: '/api/admin/audit?actor=nobody', token: operator })) as { total: number };
     expect(none.total).toBe(0);
+  });
+
+  it('makes no change that it cannot audit: the change and its audit row commit together', async () => {
+    // The audit log refuses this one row, as a full disk or a lost connection would.
+    await ctx.db.execute(sql`ALTER TABLE audit_log ADD CONSTRAINT refuse_one
+      CHECK (detail -> 'body' ->> 'username' IS DISTINCT FROM 'unaudited')`);
+    try {
+      const roles = data(await ctx.call({ url: '/api/admin/roles', token: operator })) as {
+        id: string;
+        code: string;
+      }[];
+      const body = {
+        username: 'unaudited',
+        name: '未审计',
+        password: ctx.encrypt('Welcome#2026x'),
+        roleIds: [roles.find((r) => r.code === 'ent_member')!.id],
+      };
+      const res = await ctx.call({ url: '/api/admin/users', body, token: operator });
+      expect(res.statusCode).not.toBe(200);
+      const { rows } = await ctx.db.execute(sql`SELECT id FROM users WHERE username = 'unaudited'`);
+      expect(rows).toEqual([]);
+      // Whatever a request carries, its row can be written: a NUL in a field no schema reads once
+      // made the row fail after the change had committed.
+      const device = await idOf(sql`SELECT d.id FROM devices d JOIN tenants t ON t.id = d.tenant_id
+        WHERE t.code = 'demo' ORDER BY d.id LIMIT 1`);
+      const before = await idOf(sql`SELECT count(*) AS id FROM audit_log`);
+      const odd = await ctx.call({
+        url: `/api/admin/devices/${device}/credentials`,
+        body: { a: 'x\u0000\ud800' },
+        token: operator,
+      });
+      const after = await idOf(sql`SELECT count(*) AS id FROM audit_log`);
+      if (odd.statusCode === 200) expect(Number(after)).toBe(Number(before) + 1);
+      else expect([odd.statusCode, after]).toEqual([400, before]);
+    } finally {
+      await ctx.db.execute(sql`ALTER TABLE audit_log DROP CONSTRAINT refuse_one`);
+    }
   });
 });

@@ -33,8 +33,13 @@ export type LoginTarget = {
     locked: boolean;
     /** The user or the tenant was disabled by an operator (issue 20). */
     disabled: boolean;
+    /** The password was set by someone else and must be changed first (ADR 033). */
+    mustChangePassword: boolean;
   } | null;
 };
+
+/** A live session, its expiry (seconds since the epoch) and whether its user must change the password first. */
+export type LiveSession = ActiveSession & { expiresAt: number; mustChangePassword: boolean };
 
 export interface NewSession {
   userId: number;
@@ -67,7 +72,8 @@ const FIND_TARGET = named(
   'auth_find_target',
   `SELECT t.id AS "tenantId", u.id, u.tenant_id AS "userTenantId", u.password_hash AS "passwordHash",
           coalesce(u.locked_until > now(), false) AS locked,
-          u.disabled_at IS NOT NULL OR t.disabled_at IS NOT NULL AS disabled
+          u.disabled_at IS NOT NULL OR t.disabled_at IS NOT NULL AS disabled,
+          u.must_change_password AS "mustChangePassword"
    FROM tenants t LEFT JOIN users u ON u.tenant_id = t.id AND u.username = $2
    WHERE t.code = $1`,
 );
@@ -148,12 +154,24 @@ const OPEN_SESSION = named(
    SELECT id, tenant_id::int8 AS "tenantId", "expiresAt" FROM s`,
 );
 
+/**
+ * What makes a session live: not revoked (logout, switch, and every change that ends a user's
+ * sessions revokes them: disable, password, lost role or enterprise, disabled tenant) and not expired.
+ */
+const LIVE = 's.revoked_at IS NULL AND s.expires_at > now()';
+
 const ACTIVE_SESSION = named(
   'auth_active_session',
-  `SELECT id, user_id AS "userId", tenant_id AS "tenantId", role_id AS "roleId",
-          application_id AS "applicationId", workbench_id AS "workbenchId", enterprise_id AS "enterpriseId",
-          floor(extract(epoch FROM expires_at))::int8 AS "expiresAt"
-   FROM sessions WHERE id = $1 AND revoked_at IS NULL AND expires_at > now()`,
+  `SELECT s.id, s.user_id AS "userId", s.tenant_id AS "tenantId", s.role_id AS "roleId",
+          s.application_id AS "applicationId", s.workbench_id AS "workbenchId", s.enterprise_id AS "enterpriseId",
+          floor(extract(epoch FROM s.expires_at))::int8 AS "expiresAt", u.must_change_password AS "mustChangePassword"
+   FROM sessions s JOIN users u ON u.id = s.user_id
+   WHERE s.id = $1 AND ${LIVE}`,
+);
+
+const LIVE_SESSIONS = named<{ id: string }>(
+  'auth_live_sessions',
+  `SELECT s.id FROM sessions s WHERE s.id = ANY($1::uuid[]) AND ${LIVE}`,
 );
 
 const REVOKE_SESSION = named(
@@ -216,6 +234,7 @@ export function createAuthRepository(db: Db, relaxed: pg.Pool) {
             passwordHash: string;
             locked: boolean;
             disabled: boolean;
+            mustChangePassword: boolean;
           }
         | undefined;
       if (!r) return { tenantId: null, user: null };
@@ -230,6 +249,7 @@ export function createAuthRepository(db: Db, relaxed: pg.Pool) {
                 passwordHash: r.passwordHash,
                 locked: r.locked,
                 disabled: r.disabled,
+                mustChangePassword: r.mustChangePassword,
               },
       };
     },
@@ -405,9 +425,15 @@ export function createAuthRepository(db: Db, relaxed: pg.Pool) {
       return (rows as { id: string }[]).map((r) => r.id);
     },
 
-    async activeSession(id: string): Promise<(ActiveSession & { expiresAt: number }) | null> {
+    async activeSession(id: string): Promise<LiveSession | null> {
       const { rows } = await ACTIVE_SESSION(pool, [id]);
-      return (rows[0] as (ActiveSession & { expiresAt: number }) | undefined) ?? null;
+      return (rows[0] as LiveSession | undefined) ?? null;
+    },
+
+    /** Of these session ids, the live ones (by the rule of `activeSession`). */
+    async liveSessions(ids: string[]): Promise<Set<string>> {
+      const { rows } = await LIVE_SESSIONS(pool, [ids]);
+      return new Set(rows.map((r) => r.id));
     },
 
     /** Ends the session and audits the logout, once. */

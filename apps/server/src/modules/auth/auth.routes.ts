@@ -100,7 +100,12 @@ export const authRoutes: FastifyPluginAsyncTypebox<AuthRoutesOptions> = async (a
 
   app.post(
     '/api/auth/jwt/logout',
-    { preHandler: app.authenticate, schema: { response: { 200: Envelope(Type.Null()) } } },
+    {
+      preHandler: app.authenticate,
+      // A session that must change its password first may still end (ADR 033).
+      config: { pendingPasswordChange: true },
+      schema: { response: { 200: Envelope(Type.Null()) } },
+    },
     async (req) => {
       await opts.auth.logout(req.session!, req.ip);
       return ok(req, null);

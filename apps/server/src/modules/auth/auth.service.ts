@@ -14,7 +14,7 @@ import type { PasswordDecryptor } from '../../platform/password-transport.js';
 import type { Metrics } from '../../platform/metrics.js';
 import type { RateLimiter } from '../../platform/rate-limit.js';
 import type { ActiveSession } from '../../platform/session.js';
-import type { AuthRepository, LockoutPolicy, SwitchTarget } from './auth.repository.js';
+import type { AuthRepository, LiveSession, LockoutPolicy, SwitchTarget } from './auth.repository.js';
 
 /** Switches per user and hour before 429. */
 const SWITCHES_PER_HOUR = 120;
@@ -61,8 +61,8 @@ export interface AuthServiceDeps {
 }
 
 const loginFailed = () => new AppError(ResultCode.LOGIN_FAILED, 'loginFailed');
-
-type CachedSession = ActiveSession & { expiresAt: number };
+/** A user whose password someone else set: only its change (and a logout) is open to them (ADR 033). */
+const passwordChangeRequired = () => new AppError(ResultCode.PASSWORD_CHANGE_REQUIRED, 'passwordChangeRequired');
 
 export function createAuthService(deps: AuthServiceDeps) {
   const { repo, decryptor } = deps;
@@ -74,7 +74,7 @@ export function createAuthService(deps: AuthServiceDeps) {
   // Verified against when the user does not exist, so both paths cost one argon2 verification.
   const dummyHash = hashPassword(randomBytes(16).toString('hex'));
   // token → its live session; a hit skips both the JWT check and the database read.
-  const sessions = createLocalCache<CachedSession>({ ttlMs: deps.sessionCacheMs, max: 50_000 });
+  const sessions = createLocalCache<LiveSession>({ ttlMs: deps.sessionCacheMs, max: 50_000 });
   deps.bus.subscribe((e) => {
     if (e.kind === 'all') sessions.clear();
     else if (e.kind === 'session') sessions.deleteWhere((s) => s.id === e.id);
@@ -86,7 +86,9 @@ export function createAuthService(deps: AuthServiceDeps) {
    * captcha (spent first, so the endpoint cannot test passwords without one), the password and
    * the lockout. Refusals are one message whatever failed.
    */
-  async function checkCredentials(input: Credentials): Promise<{ userId: number; tenantId: number }> {
+  async function checkCredentials(
+    input: Credentials,
+  ): Promise<{ userId: number; tenantId: number; mustChangePassword: boolean }> {
     await deps.limiter.hit(`login:ip:${input.ip}`, deps.loginPerIpPerMinute, 60);
     const captchaOk = await deps.verifyCaptcha(input.captcha);
     if (!captchaOk) {
@@ -113,7 +115,27 @@ export function createAuthService(deps: AuthServiceDeps) {
       throw loginFailed();
     }
     deps.metrics.login('success');
-    return { userId: user.id, tenantId: user.tenantId };
+    return { userId: user.id, tenantId: user.tenantId, mustChangePassword: user.mustChangePassword };
+  }
+
+  /** The live session a token names (cached, ADR 005), or 401. */
+  async function live(token: string | undefined): Promise<LiveSession> {
+    if (!token) throw errors.unauthorized();
+    const cached = sessions.get(token);
+    if (cached) return cached;
+    const version = sessions.version;
+    let sessionId: string | undefined;
+    try {
+      const { payload } = await jwtVerify(token, await jwtKey, { algorithms: ['HS256'] });
+      sessionId = payload.jti;
+    } catch {
+      throw errors.unauthorized();
+    }
+    if (!sessionId || !/^[0-9a-f-]{36}$/.test(sessionId)) throw errors.unauthorized();
+    const session = await repo.activeSession(sessionId);
+    if (!session) throw errors.unauthorized();
+    sessions.set(token, session, { ttlMs: session.expiresAt * 1000 - Date.now(), version });
+    return session;
   }
 
   async function openPortalSession(userId: number, input: { ip: string; userAgent: string }, ticket: string | null) {
@@ -144,12 +166,22 @@ export function createAuthService(deps: AuthServiceDeps) {
   return {
     /**
      * The login's checks without a portal session (the sign-on server's login, a password change
-     * with the old password): a success resets the failure count and is audited as `action`.
+     * with the old password): a success resets the failure count and is audited as `action`. A
+     * user who must change their password first passes only for that change (`forPasswordChange`):
+     * a sign-on would hand other systems a session the change was meant to come before.
      */
-    async verifyCredentials(input: Credentials, action = 'sso.login'): Promise<{ userId: number; tenantId: number }> {
-      const user = await checkCredentials(input);
-      await repo.recordSuccess(user.userId, input.ip, action);
-      return user;
+    async verifyCredentials(
+      input: Credentials,
+      action = 'sso.login',
+      { forPasswordChange = false } = {},
+    ): Promise<{ userId: number; tenantId: number }> {
+      const { userId, tenantId, mustChangePassword } = await checkCredentials(input);
+      if (mustChangePassword && !forPasswordChange) {
+        await repo.audit({ tenantId, userId, action: `${action}.password_change_required`, ip: input.ip });
+        throw passwordChangeRequired();
+      }
+      await repo.recordSuccess(userId, input.ip, action);
+      return { userId, tenantId };
     },
 
     /**
@@ -197,24 +229,23 @@ export function createAuthService(deps: AuthServiceDeps) {
       return ids.length;
     },
 
-    /** The live session a token names, or 401. */
-    async authenticate(token: string | undefined): Promise<ActiveSession> {
-      if (!token) throw errors.unauthorized();
-      const cached = sessions.get(token);
-      if (cached) return cached;
-      const version = sessions.version;
-      let sessionId: string | undefined;
-      try {
-        const { payload } = await jwtVerify(token, await jwtKey, { algorithms: ['HS256'] });
-        sessionId = payload.jti;
-      } catch {
-        throw errors.unauthorized();
-      }
-      if (!sessionId || !/^[0-9a-f-]{36}$/.test(sessionId)) throw errors.unauthorized();
-      const session = await repo.activeSession(sessionId);
-      if (!session) throw errors.unauthorized();
-      sessions.set(token, session, { ttlMs: session.expiresAt * 1000 - Date.now(), version });
+    /**
+     * The live session a token names, or 401. A session whose user must change the password first
+     * is refused (40305) unless the route is the change or the logout (`pendingPasswordChange`).
+     */
+    async authenticate(token: string | undefined, { pendingPasswordChange = false } = {}): Promise<ActiveSession> {
+      const session = await live(token);
+      if (session.mustChangePassword && !pendingPasswordChange) throw passwordChangeRequired();
       return session;
+    },
+
+    /**
+     * Of these sessions, the ones still live, read from the database (never from this instance's
+     * memory): for what holds a session open past a single request, such as a live stream.
+     */
+    async liveSessions(ids: string[]): Promise<Set<string>> {
+      const valid = ids.filter((id) => /^[0-9a-f-]{36}$/.test(id));
+      return valid.length === 0 ? new Set() : repo.liveSessions(valid);
     },
 
     /**

@@ -12,9 +12,7 @@
  */
 import { readFileSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { connect, migrateDb } from '../../db/client.js';
-import { runningEmbeddedUrl } from '../../db/embedded.js';
-import { openDatabase, type OpenedDatabase } from '../../db/open.js';
+import { openCommandDatabase, type OpenedDatabase } from '../../db/open.js';
 import { ConfigError, loadConfig } from '../../platform/config.js';
 import { createInvalidationBus } from '../../platform/invalidation.js';
 import { replaceIndustries } from './catalog.repository.js';
@@ -29,18 +27,10 @@ function fail(message: string): never {
   process.exit(1);
 }
 
-async function open(config: ReturnType<typeof loadConfig>): Promise<OpenedDatabase> {
-  const running = config.databaseUrl ? null : runningEmbeddedUrl(config.dataDir);
-  if (running) {
-    process.stdout.write('Using the embedded database the running server serves.\n');
-    const db = connect(running, 2);
-    await migrateDb(db);
-    return { db, close: () => db.$client.end() };
-  }
+function open(config: ReturnType<typeof loadConfig>): Promise<OpenedDatabase> {
   const verbose = process.env.LOG_LEVEL === 'debug';
-  return openDatabase({
-    databaseUrl: config.databaseUrl,
-    dataDir: config.dataDir,
+  return openCommandDatabase(config, {
+    say: (line) => process.stdout.write(`${line}\n`),
     log: {
       info: (m) => verbose && process.stderr.write(`${m}\n`),
       warn: (m) => process.stderr.write(`${m}\n`),

@@ -138,31 +138,49 @@ export function createDevicesRepository(db: Db) {
       return done.length > 0;
     },
 
-    /** The live credential a key id names, with its device's tenant; marks it used. */
+    /** The live credential a key id names, with its device's tenant (read only: its secret is checked next). */
     async credentialOf(keyId: string) {
       const [row] = await db
-        .update(deviceCredentials)
-        .set({ lastUsedAt: sql`now()` })
-        .where(and(eq(deviceCredentials.keyId, keyId), isNull(deviceCredentials.revokedAt)))
-        .returning({
+        .select({
+          id: deviceCredentials.id,
           deviceId: deviceCredentials.deviceId,
           tenantId: deviceCredentials.tenantId,
           secretHash: deviceCredentials.secretHash,
-        });
+        })
+        .from(deviceCredentials)
+        .where(and(eq(deviceCredentials.keyId, keyId), isNull(deviceCredentials.revokedAt)));
       return row ?? null;
+    },
+
+    /** Marks a credential used, once its secret was found right. */
+    async markUsed(id: number): Promise<void> {
+      await db
+        .update(deviceCredentials)
+        .set({ lastUsedAt: sql`now()` })
+        .where(eq(deviceCredentials.id, id));
     },
 
     /**
      * Stores a device's readings and alerts and moves its last-seen time and latest values, in one
-     * transaction: a payload is kept whole or not at all.
+     * transaction: a payload is kept whole or not at all. The latest values keep at most
+     * `maxMetrics` names: a payload that would add more stores nothing ('tooManyMetrics').
      */
     async ingest(
       tenantId: number,
       deviceId: number,
       readings: { metric: string; value: number; at: Date }[],
       alerts: { severity: string; message: string; messageEn: string | null }[],
-    ) {
-      await db.transaction(async (tx) => {
+      maxMetrics: number,
+    ): Promise<'done' | 'tooManyMetrics'> {
+      return db.transaction(async (tx) => {
+        // The device's row, locked: two posts at once cannot each add the last name that fits.
+        const [device] = await tx
+          .select({ latest: devices.latest })
+          .from(devices)
+          .where(and(eq(devices.tenantId, tenantId), eq(devices.id, deviceId)))
+          .for('update');
+        const names = new Set([...Object.keys(device?.latest ?? {}), ...readings.map((r) => r.metric)]);
+        if (names.size > maxMetrics) return 'tooManyMetrics';
         if (readings.length > 0) {
           await tx
             .insert(deviceReadings)
@@ -186,6 +204,7 @@ export function createDevicesRepository(db: Db) {
           .update(devices)
           .set({ lastSeenAt: sql`now()`, latest: sql`${devices.latest} || ${JSON.stringify(latest)}::jsonb` })
           .where(and(eq(devices.tenantId, tenantId), eq(devices.id, deviceId)));
+        return 'done';
       });
     },
 

@@ -26,6 +26,12 @@ export const MANAGE_PERMISSION = 'device:manage';
 export const HANDLE_PERMISSION = 'alert:handle';
 /** Posts one device may make a minute: a reading every few seconds, and room for bursts. */
 const INGEST_PER_MINUTE = 60;
+/**
+ * Metric names one device keeps latest values of: a real device reports a handful, and the open
+ * device views answer them all. A post that would add a name beyond this is refused whole (400);
+ * the names it has keep reporting.
+ */
+const METRICS_PER_DEVICE = 64;
 /** A reading may be this old, or this far ahead of the server's clock. */
 const OLDEST_MS = 24 * 3_600_000;
 const AHEAD_MS = 5 * 60_000;
@@ -175,7 +181,7 @@ export function createDevicesService(deps: DevicesServiceDeps) {
         }
         return { metric: r.metric, value: r.value, at: when };
       });
-      await repo.ingest(
+      const stored = await repo.ingest(
         device.tenantId,
         device.deviceId,
         timed,
@@ -184,7 +190,10 @@ export function createDevicesService(deps: DevicesServiceDeps) {
           message: a.message.trim(),
           messageEn: a.messageEn?.trim() || null,
         })),
+        METRICS_PER_DEVICE,
       );
+      if (stored === 'tooManyMetrics')
+        throw new AppError(ResultCode.BAD_REQUEST, 'ingestTooManyMetrics', { max: METRICS_PER_DEVICE });
       return { readings: timed.length, alerts: alerts.length };
     },
   };
@@ -195,6 +204,8 @@ export function createDevicesService(deps: DevicesServiceDeps) {
     const given = Buffer.from(sha256Hex(m?.[2] ?? ''), 'hex');
     const kept = Buffer.from(found?.secretHash ?? '0'.repeat(64), 'hex');
     if (!found || !timingSafeEqual(given, kept)) throw new AppError(ResultCode.UNAUTHORIZED, 'deviceCredentialInvalid');
+    // Used only once proven: a wrong secret under a known key id leaves no trace an operator would trust.
+    await repo.markUsed(found.id);
     return found;
   }
 }

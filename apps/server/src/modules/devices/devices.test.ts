@@ -167,6 +167,53 @@ describe('device credentials and the ingest API', () => {
     }
   });
 
+  it('checks the secret before it marks a credential used', async () => {
+    const cred = await credential('AQ-C1-01');
+    const lastUsed = async () =>
+      (
+        await ctx.db.execute<{ at: string | null }>(
+          sql`SELECT last_used_at AS at FROM device_credentials WHERE id = ${cred.id}`,
+        )
+      ).rows[0]!.at;
+    const wrong = `${cred.token.slice(0, 13)}${'A'.repeat(43)}`;
+    expect((await ingest(wrong, { readings: [{ metric: 'pm25', value: 1 }] })).statusCode).toBe(401);
+    expect(await lastUsed()).toBeNull();
+    expect((await ingest(cred.token, { readings: [{ metric: 'pm25', value: 1 }] })).statusCode).toBe(200);
+    expect(await lastUsed()).not.toBeNull();
+  });
+
+  it('keeps at most 64 metrics of a device: a post that would add more is refused whole', async () => {
+    const cred = await credential('EM-SUB-01');
+    const known = async () =>
+      (
+        await ctx.db.execute<{ n: number }>(
+          sql`SELECT count(*)::int AS n FROM devices d, jsonb_object_keys(d.latest) WHERE d.code = 'EM-SUB-01'`,
+        )
+      ).rows[0]!.n;
+    const readings = async () =>
+      (await ctx.db.execute<{ n: number }>(sql`SELECT count(*)::int AS n FROM device_readings`)).rows[0]!.n;
+    const room = 64 - (await known());
+    const fill = await ingest(cred.token, {
+      readings: Array.from({ length: room }, (_, i) => ({ metric: `m${i}`, value: i })),
+    });
+    expect(fill.json().status, fill.body).toBe(200);
+    expect(await known()).toBe(64);
+    const before = await readings();
+    const more = await ingest(cred.token, {
+      readings: [
+        { metric: 'm0', value: 10 },
+        { metric: 'one_too_many', value: 1 },
+      ],
+    });
+    expect(more.statusCode).toBe(400);
+    expect(more.json().message).toBe('每台设备最多上报 64 种指标，本次上报的新指标会超出这个数量');
+    expect(await readings()).toBe(before);
+    expect(await known()).toBe(64);
+    // The metrics it has keep reporting.
+    const again = await ingest(cred.token, { readings: [{ metric: 'm0', value: 11 }] });
+    expect(again.json().status).toBe(200);
+  });
+
   it('refuses bad payloads with a clear message and stores nothing of them', async () => {
     const cred = await credential('WM-B-01');
     const count = async () =>

@@ -1,12 +1,12 @@
 import multipart from '@fastify/multipart';
-import { Envelope, FileRef, ResultCode } from '@portal/contracts';
+import { Envelope, ResultCode, UploadedPath } from '@portal/contracts';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { AppError } from '../../platform/errors.js';
 import { ok } from '../../platform/reply.js';
 import type { FilesService } from './files.service.js';
 
-/** §7 uploadReplyFile: one multipart part `file` → `data` = its stored path (and name, ours). */
+/** uploadReplyFile: one multipart part `file` → `data` = its stored path (docs/api.md). */
 export const uploadRoutes: FastifyPluginAsyncTypebox<{ files: FilesService }> = async (app, { files }) => {
   // Multipart only here: every other route keeps to JSON. One file, no other fields.
   await app.register(multipart, {
@@ -15,13 +15,16 @@ export const uploadRoutes: FastifyPluginAsyncTypebox<{ files: FilesService }> = 
 
   app.post(
     '/api/front/letter/uploadReplyFile',
-    { preHandler: app.authenticate, schema: { response: { 200: Envelope(FileRef) } } },
+    { preHandler: app.authenticate, schema: { response: { 200: Envelope(UploadedPath) } } },
     async (req) => {
       if (!req.isMultipart()) throw new AppError(ResultCode.BAD_REQUEST, 'fileMissing');
       const part = await req.file();
       if (!part || part.fieldname !== 'file') throw new AppError(ResultCode.BAD_REQUEST, 'fileMissing');
       const s = req.session!;
-      return ok(req, await files.store({ tenantId: s.tenantId, userId: s.userId }, 'reply', part));
+      // The request's length bounds the file: the user's upload limits are checked before it is written.
+      const length = Number(req.headers['content-length']);
+      const stored = await files.store({ tenantId: s.tenantId, userId: s.userId }, 'reply', part, length || undefined);
+      return ok(req, stored.addr);
     },
   );
 };

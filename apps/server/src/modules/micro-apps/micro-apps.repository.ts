@@ -1,6 +1,7 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { microApps, tenants } from '../../db/schema.js';
+import { tenantLock } from '../../db/expressions.js';
+import { auditLog, microApps, tenants } from '../../db/schema.js';
 
 export type MicroAppRow = typeof microApps.$inferSelect;
 
@@ -29,23 +30,51 @@ export function createMicroAppsRepository(db: Db) {
       return row?.homeUrl ?? null;
     },
 
-    /** Registers an application, or replaces the one with the same code: one statement on the code's index. */
-    async save(row: Omit<typeof microApps.$inferInsert, 'id' | 'createdAt'>): Promise<number> {
-      const [saved] = await db
-        .insert(microApps)
-        .values(row)
-        .onConflictDoUpdate({
-          target: [microApps.tenantId, microApps.code],
-          set: {
-            name: row.name,
-            entry: row.entry,
-            serviceType: row.serviceType,
-            sort: row.sort,
-            translations: row.translations,
-          },
-        })
-        .returning({ id: microApps.id });
-      return saved!.id;
+    /**
+     * Registers an application, or changes the one with the same code, under the tenant's lock of
+     * its registry. Its name and order change freely; its entry (address or type) is replaced only
+     * with `mayReplace` ('replaceRefused' otherwise), and then the audit, in the same transaction,
+     * keeps what it was.
+     */
+    save(
+      row: Omit<typeof microApps.$inferInsert, 'id' | 'createdAt'>,
+      by: { mayReplace: boolean; userId: number; ip: string },
+    ): Promise<number | 'replaceRefused'> {
+      return db.transaction(async (tx) => {
+        await tx.execute(tenantLock('micro-apps', row.tenantId));
+        const [was] = await tx
+          .select({ id: microApps.id, entry: microApps.entry, serviceType: microApps.serviceType })
+          .from(microApps)
+          .where(and(eq(microApps.tenantId, row.tenantId), eq(microApps.code, row.code)));
+        const fields = {
+          name: row.name,
+          entry: row.entry,
+          serviceType: row.serviceType,
+          sort: row.sort,
+          translations: row.translations,
+        };
+        if (!was) {
+          const [saved] = await tx.insert(microApps).values(row).returning({ id: microApps.id });
+          return saved!.id;
+        }
+        const replaced = was.entry !== row.entry || was.serviceType !== row.serviceType;
+        if (replaced && !by.mayReplace) return 'replaceRefused';
+        await tx.update(microApps).set(fields).where(eq(microApps.id, was.id));
+        if (replaced) {
+          await tx.insert(auditLog).values({
+            tenantId: row.tenantId,
+            userId: by.userId,
+            action: 'microapp.replaced',
+            detail: {
+              code: row.code,
+              from: { entry: was.entry, serviceType: was.serviceType },
+              to: { entry: row.entry, serviceType: row.serviceType },
+            },
+            ip: by.ip,
+          });
+        }
+        return was.id;
+      });
     },
 
     /** Whether the tenant had the application (another tenant's id removes nothing). */

@@ -42,7 +42,7 @@ export const microAppsRoutes: FastifyPluginAsyncTypebox<{ microApps: MicroAppsSe
   app.post(
     '/api/admin/micro-apps',
     { ...auth, schema: { body: MicroAppInput, response: { 200: Envelope(Type.String()) } } },
-    async (req) => ok(req, await microApps.save(req.session!, req.body)),
+    async (req) => ok(req, await microApps.save(req.session!, req.body, req.ip)),
   );
 
   app.post(

@@ -1,4 +1,5 @@
 import {
+  OPERATOR_PERMISSION,
   ResultCode,
   type MicroApp,
   type MicroAppInput,
@@ -10,6 +11,7 @@ import { localized, type Lang } from '../../platform/i18n.js';
 import type { InvalidationBus } from '../../platform/invalidation.js';
 import { createLocalCache } from '../../platform/local-cache.js';
 import type { PermissionGuard } from '../../platform/permissions.js';
+import { isPlainOrigin } from '../../platform/security-headers.js';
 import type { ActiveSession } from '../../platform/session.js';
 import type { MicroAppsRepository } from './micro-apps.repository.js';
 
@@ -29,7 +31,8 @@ export interface TenantOrigins {
 
 /**
  * An entry as stored, and its origin (null for a path on the portal's own origin). Only http(s),
- * without credentials or a fragment; a path starts with one `/`.
+ * without credentials or a fragment, at a plain host name (its origin goes into the documents'
+ * policy, where `*` is a wildcard); a path starts with one `/`.
  */
 export function readEntry(raw: string): { entry: string; origin: string | null } {
   const text = raw.trim();
@@ -48,7 +51,20 @@ export function readEntry(raw: string): { entry: string; origin: string | null }
   if ((url.protocol !== 'https:' && url.protocol !== 'http:') || url.username || url.password || url.hash) {
     throw new AppError(ResultCode.BAD_REQUEST, 'entryInvalid');
   }
+  if (!isPlainOrigin(url.origin)) throw new AppError(ResultCode.BAD_REQUEST, 'entryHostInvalid');
   return { entry: url.href, origin: url.origin };
+}
+
+/**
+ * The origin of a stored entry, or null: for a path on the portal's own origin, and for an entry
+ * stored before a rule existed that breaks it now (it reaches no policy and no allow-list).
+ */
+export function storedOrigin(entry: string): string | null {
+  try {
+    return readEntry(entry).origin;
+  } catch {
+    return null;
+  }
 }
 
 export interface MicroAppsServiceDeps {
@@ -98,35 +114,48 @@ export function createMicroAppsService({ repo, guard, bus }: MicroAppsServiceDep
         entry: r.entry,
         serviceType: r.serviceType,
         sort: r.sort,
-        origin: readEntry(r.entry).origin ?? 'self',
+        // An entry stored before a rule that it breaks reaches no allow-list: no origin.
+        origin: r.entry.startsWith('/') ? 'self' : (storedOrigin(r.entry) ?? ''),
       }));
     },
 
-    async save(session: ActiveSession, input: MicroAppInput): Promise<string> {
+    /**
+     * Registers a new code, or changes a registered one. A sub-application's script runs in every
+     * user's session on the portal's origin, so replacing an entry (its address or its type) needs
+     * `system:manage` besides `microapp:manage`, and the audit keeps what it was (ADR 036).
+     */
+    async save(session: ActiveSession, input: MicroAppInput, ip: string): Promise<string> {
       await guard.require(session, MANAGE_PERMISSION);
       const { entry } = readEntry(input.entry);
-      const id = await repo.save({
-        tenantId: session.tenantId,
-        code: input.code,
-        name: input.name.trim(),
-        entry,
-        serviceType: input.serviceType,
-        sort: input.sort ?? 0,
-        translations: input.translations ?? {},
-      });
+      const saved = await repo.save(
+        {
+          tenantId: session.tenantId,
+          code: input.code,
+          name: input.name.trim(),
+          entry,
+          serviceType: input.serviceType,
+          sort: input.sort ?? 0,
+          translations: input.translations ?? {},
+        },
+        { mayReplace: await guard.allows(session, OPERATOR_PERMISSION), userId: session.userId, ip },
+      );
+      if (saved === 'replaceRefused')
+        throw new AppError(ResultCode.NO_PERMISSION, 'appReplaceNeedsOperator', { code: input.code });
       await changed(session.tenantId);
-      return String(id);
+      return String(saved);
     },
 
+    /** Removes an application: like a replacement (its code could be registered anew), an operator's. */
     async remove(session: ActiveSession, id: number): Promise<void> {
       await guard.require(session, MANAGE_PERMISSION);
+      await guard.require(session, OPERATOR_PERMISSION);
       if (!(await repo.remove(session.tenantId, id))) throw new AppError(ResultCode.NOT_FOUND, 'appUnknown');
       await changed(session.tenantId);
     },
 
     /** The origins of the tenant's registered applications: what its pages may frame. */
     async frameOrigins(tenantId: number): Promise<string[]> {
-      const origins = (await repo.list(tenantId)).map((r) => readEntry(r.entry).origin);
+      const origins = (await repo.list(tenantId)).map((r) => storedOrigin(r.entry));
       return origins.filter((o): o is string => o !== null);
     },
 
@@ -138,7 +167,7 @@ export function createMicroAppsService({ repo, guard, bus }: MicroAppsServiceDep
       const apps = new Set<string>();
       const frames = new Set<string>();
       for (const row of await repo.entriesOfTenant(code)) {
-        const origin = readEntry(row.entry).origin;
+        const origin = storedOrigin(row.entry);
         if (!origin) continue;
         frames.add(origin);
         if (row.serviceType === SUB_APP) apps.add(origin);

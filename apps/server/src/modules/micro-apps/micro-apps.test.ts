@@ -154,3 +154,150 @@ describe("the operators' registration", () => {
     );
   });
 });
+
+describe('what microapp:manage alone may do', () => {
+  /** A session whose role holds microapp:manage and nothing that administers the tenant beyond it. */
+  let keeper: string;
+  beforeAll(async () => {
+    await ctx.db.execute(sql`INSERT INTO roles (tenant_id, code, title)
+      SELECT id, 'app_keeper', '应用维护' FROM tenants WHERE code = 'demo'`);
+    await ctx.db.execute(sql`INSERT INTO role_permissions (role_id, permission_id)
+      SELECT r.id, p.id FROM roles r JOIN permissions p ON p.tenant_id = r.tenant_id AND p.code = 'microapp:manage'
+      WHERE r.code = 'app_keeper'`);
+    await ctx.db.execute(sql`INSERT INTO user_roles (user_id, role_id)
+      SELECT u.id, r.id FROM users u JOIN roles r ON r.tenant_id = u.tenant_id AND r.code = 'app_keeper'
+      JOIN tenants t ON t.id = u.tenant_id WHERE t.code = 'demo' AND u.username = 'admin'`);
+    keeper = await ctx.asRole(await ctx.login('admin'), 'app_keeper');
+  });
+
+  it('registers new codes, but replacing or removing an existing entry needs system:manage and is audited', async () => {
+    const fresh = await ctx.call({
+      url: ADMIN,
+      body: { code: 'forms', name: '表单', entry: 'https://forms.example.org/', serviceType: 1 },
+      token: keeper,
+    });
+    expect(fresh.json().status, fresh.body).toBe(200);
+    // Its name and order may change while the entry stays.
+    const renamed = await ctx.call({
+      url: ADMIN,
+      body: { code: 'forms', name: '在线表单', entry: 'https://forms.example.org/', serviceType: 1, sort: 5 },
+      token: keeper,
+    });
+    expect(renamed.json().status, renamed.body).toBe(200);
+    // The demo's sub-application runs in every user's session: its entry is not this role's to replace.
+    for (const body of [
+      { code: 'park-services', name: '园区服务', entry: 'https://evil.example/', serviceType: 0 },
+      { code: 'forms', name: '在线表单', entry: 'https://forms.example.org/', serviceType: 0 },
+    ]) {
+      const res = await ctx.call({ url: ADMIN, body, token: keeper });
+      expect(res.json(), body.code).toMatchObject({
+        status: 40303,
+        message: `应用“${body.code}”已登记，替换它的入口需要系统管理权限（system:manage）`,
+      });
+    }
+    const { rows } = await ctx.db.execute<{ entry: string; service_type: number }>(
+      sql`SELECT entry, service_type FROM micro_apps WHERE code IN ('park-services', 'forms') ORDER BY code`,
+    );
+    expect(rows).toEqual([
+      { entry: 'https://forms.example.org/', service_type: 1 },
+      { entry: '/micro/park-services/', service_type: 0 },
+    ]);
+    // Nor may it remove one and register the code anew.
+    const listed = (await ctx.call({ url: ADMIN, token: keeper })).json().data as { id: string; code: string }[];
+    const parkServices = listed.find((a) => a.code === 'park-services')!;
+    const removed = await ctx.call({ url: `${ADMIN}/${parkServices.id}/remove`, body: {}, token: keeper });
+    expect(removed.json().status).toBe(40303);
+
+    // An operator replaces it, and the audit keeps what it was.
+    const replaced = await ctx.call({
+      url: ADMIN,
+      body: { code: 'forms', name: '在线表单', entry: 'https://forms2.example.org/', serviceType: 1 },
+      token: operator,
+    });
+    expect(replaced.json().status, replaced.body).toBe(200);
+    const audit = await ctx.db.execute<{ detail: unknown; username: string }>(sql`
+      SELECT a.detail, u.username FROM audit_log a JOIN users u ON u.id = a.user_id
+      WHERE a.action = 'microapp.replaced' ORDER BY a.id DESC LIMIT 1`);
+    expect(audit.rows[0]).toEqual({
+      username: 'admin',
+      detail: {
+        code: 'forms',
+        from: { entry: 'https://forms.example.org/', serviceType: 1 },
+        to: { entry: 'https://forms2.example.org/', serviceType: 1 },
+      },
+    });
+  });
+
+  it('refuses an entry whose host is not a plain host name: a * would become a wildcard in the policy', async () => {
+    for (const entry of [
+      'https://*.evil.example/',
+      'https://*/',
+      'https://a*b.example/',
+      'https://a;script-src.example/',
+      'https://a,b.example/',
+      "https://a'b.example/",
+    ]) {
+      const res = await ctx.call({
+        url: ADMIN,
+        body: { code: 'wild', name: '通配', entry, serviceType: 0 },
+        token: operator,
+      });
+      expect(res.json(), entry).toMatchObject({
+        status: 400,
+        message: '入口地址的主机名只能由字母、数字、连字符和点组成（不能使用 * 等通配符）',
+      });
+    }
+    const count = await ctx.db.execute(sql`SELECT count(*)::int AS n FROM micro_apps WHERE code = 'wild'`);
+    expect(count.rows[0]).toEqual({ n: 0 });
+  });
+
+  it('keeps a stored wildcard entry out of every policy and allow-list', async () => {
+    // As a row written before the rule, or by hand.
+    await ctx.db.execute(sql`INSERT INTO micro_apps (tenant_id, code, name, entry, service_type)
+      SELECT id, 'wild-old', '旧通配', 'https://*.evil.example/', 0 FROM tenants WHERE code = 'demo'`);
+    await ctx.db.execute(sql`INSERT INTO micro_apps (tenant_id, code, name, entry, service_type)
+      SELECT id, 'wild-frame', '旧通配', 'https://*/', 1 FROM tenants WHERE code = 'demo'`);
+    const fresh = await createTestContext({}, { databaseUrl: ctx.url });
+    try {
+      const res = await fresh.app.inject({ url: '/center/index?tc=demo' });
+      expect(res.statusCode).toBe(200);
+      const csp = res.headers['content-security-policy'] as string;
+      expect(csp).not.toContain('*');
+      expect(scriptSrc(csp)).toBe("script-src 'self'");
+      // Nor may a page frame it.
+      const saved = await fresh.call({
+        url: '/api/admin/pages/wild-frame/versions',
+        body: {
+          baseVersion: 0,
+          document: {
+            format: 1,
+            title: { zh: '通配' },
+            widgets: [{ id: 'f', x: 0, y: 0, w: 6, h: 3, kind: 'iframe', props: { url: 'https://x.evil.example/' } }],
+          },
+        },
+        token: await fresh.asRole(await fresh.login('admin'), 'park_operator'),
+      });
+      expect(saved.json().status).toBe(400);
+    } finally {
+      await fresh.close();
+      await ctx.db.execute(sql`DELETE FROM micro_apps WHERE code IN ('wild-old', 'wild-frame')`);
+    }
+  });
+
+  it('writes only plain origins into a policy, whatever it is given', () => {
+    const csp = documentPolicy({
+      apps: [
+        'https://ok.example',
+        'https://*.evil.example',
+        'https://a;b',
+        "'unsafe-inline'",
+        'https://x.example:8443',
+      ],
+      frames: ['https://*', 'http://[::1]:8080', 'https://frame.example'],
+    });
+    expect(scriptSrc(csp)).toBe("script-src 'self' https://ok.example https://x.example:8443");
+    expect(frameSrc(csp)).toBe(
+      "frame-src 'self' https://ok.example https://x.example:8443 http://[::1]:8080 https://frame.example",
+    );
+  });
+});

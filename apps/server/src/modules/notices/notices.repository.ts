@@ -4,6 +4,7 @@ import type { Db } from '../../db/client.js';
 import { chinaTime, containing, totalRows } from '../../db/expressions.js';
 import {
   enterpriseMembers,
+  files as uploads,
   noticeRecipients as rcp,
   notices,
   userEvents,
@@ -143,8 +144,17 @@ export function createNoticesRepository(db: Db) {
       );
     },
 
-    /** Replies to a notice that takes replies and is still open; false when there is none such. */
+    /**
+     * Replies to a notice that takes replies and is still open; false when there is none such, or
+     * when a file it names is gone. The files are locked until the reply commits, so housekeeping,
+     * which removes uploads nothing names, waits for it or has removed them first.
+     */
     reply(tenantId: number, userId: number, noticeId: number, content: string, files: StoredFileRef[]) {
+      const ids = [...new Set(files.map((f) => f.addr.slice('files/'.length)))];
+      const present =
+        ids.length === 0
+          ? undefined
+          : sql`(SELECT count(*) FROM (SELECT 1 FROM ${uploads} WHERE ${inArray(uploads.id, ids)} FOR KEY SHARE) AS held) = ${ids.length}`;
       return answer(
         tenantId,
         userId,
@@ -157,7 +167,7 @@ export function createNoticesRepository(db: Db) {
           readStatus: 1,
           readAt: sql`coalesce(${rcp.readAt}, now())`,
         },
-        eq(rcp.answerStatus, 0),
+        and(eq(rcp.answerStatus, 0), present)!,
         inArray(notices.replyWay, [1, 2]),
       );
     },

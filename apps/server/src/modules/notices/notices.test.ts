@@ -51,6 +51,14 @@ function upload(token: string, fileName: string, content: Buffer | string) {
   });
 }
 
+/** The name an upload was kept under (the answer carries its stored path only). */
+async function storedName(addr: string): Promise<string> {
+  const { rows } = await ctx.db.execute<{ name: string }>(
+    sql`SELECT file_name AS name FROM files WHERE 'files/' || id::text = ${addr}`,
+  );
+  return rows[0]!.name;
+}
+
 // The smallest real PNG: its signature and an IHDR chunk are what file-type reads.
 const PNG = Buffer.from(
   '89504e470d0a1a0a0000000d4948445200000001000000010806000000' +
@@ -170,10 +178,10 @@ describe('attachments', () => {
   it('keeps a file whose name and content agree, and refuses the rest', async () => {
     const ok = await upload(member, '现场照片.png', PNG);
     expect(ok.statusCode, ok.body).toBe(200);
-    expect(ok.json().data).toMatchObject({
-      fileName: '现场照片.png',
-      addr: expect.stringMatching(/^files\/[0-9a-f-]{36}$/),
-    });
+    // `data` is the stored path itself, and the answer is the envelope and nothing more.
+    expect(Object.keys(ok.json()).sort()).toEqual(['data', 'message', 'status']);
+    expect(ok.json().data).toMatch(/^files\/[0-9a-f-]{36}$/);
+    expect(await storedName(ok.json().data)).toBe('现场照片.png');
     expect((await upload(member, 'notes.txt', '会议纪要：\n一、……\n')).statusCode).toBe(200);
 
     const cases: [string, Buffer | string, string][] = [
@@ -201,18 +209,18 @@ describe('attachments', () => {
   });
 
   it('cleans names: path parts, control characters and length', async () => {
-    const name = async (raw: string) => (await upload(member, raw, PNG)).json();
-    expect((await name('../../etc/passwd.png')).data.fileName).toBe('passwd.png');
-    expect((await name('..\\\\windows\\\\a.png')).data.fileName).toBe('a.png');
-    expect((await name('a\u202egnp.png')).data.fileName).toBe('agnp.png');
-    expect([...(await name(`${'长'.repeat(300)}.png`)).data.fileName]).toHaveLength(120);
-    expect((await name('..')).status).toBe(400);
+    const name = async (raw: string) => storedName((await upload(member, raw, PNG)).json().data as string);
+    expect(await name('../../etc/passwd.png')).toBe('passwd.png');
+    expect(await name('..\\\\windows\\\\a.png')).toBe('a.png');
+    expect(await name('a\u202egnp.png')).toBe('agnp.png');
+    expect([...(await name(`${'长'.repeat(300)}.png`))]).toHaveLength(120);
+    expect((await upload(member, '..', PNG)).json().status).toBe(400);
   });
 
   it("replies with the caller's own uploads only, and downloads by signed address only", async () => {
     const notice = await byWay(2);
-    const mine = (await upload(member, '报告.png', PNG)).json().data as { addr: string; fileName: string };
-    const theirs = (await upload(admin, 'theirs.png', PNG)).json().data as { addr: string };
+    const mine = { addr: (await upload(member, '报告.png', PNG)).json().data as string, fileName: '报告.png' };
+    const theirs = { addr: (await upload(admin, 'theirs.png', PNG)).json().data as string, fileName: 'theirs.png' };
     const reply = (fileList: unknown[]) =>
       ctx.call({
         url: '/api/front/letter/reply',

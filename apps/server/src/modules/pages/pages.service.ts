@@ -3,6 +3,7 @@ import {
   ResultCode,
   documentIssue,
   localText,
+  pageImageAllowed,
   type PageDocument,
   type PageSummary,
   type PageVersion,
@@ -24,6 +25,8 @@ export interface PagesDeps {
   guard: PermissionGuard;
   /** The origins the tenant registered (its applications): the only ones a page may frame. */
   frameOrigins: (tenantId: number) => Promise<string[]>;
+  /** The portal's own origin (PUBLIC_URL's): never an image's or a frame's, whose requests could act there. */
+  portalOrigin: string;
 }
 
 /** The document schema, compiled once: what a stored document must still satisfy to be shown. */
@@ -32,19 +35,34 @@ const valid = Compile(PageDocumentSchema);
 /** An address's origin, or the address itself when it is no URL at all. */
 const originOf = (url: string) => (URL.canParse(url) ? new URL(url).origin : url);
 
-export function createPagesService({ repo, guard, frameOrigins }: PagesDeps) {
+export function createPagesService({ repo, guard, frameOrigins, portalOrigin }: PagesDeps) {
   /**
-   * What the schema cannot say: unique ids, the grid's width, the size, and the frames' origins
-   * (checked again when a version is published or restored: an application may be gone since).
+   * What the schema cannot say: unique ids, the grid's width, the size, and where frames and
+   * images come from: a frame or an http(s) image only at an origin the tenant registered, never
+   * the portal's own (checked again when a version is published or restored: an application may
+   * be gone since).
    */
   async function check(s: ActiveSession, doc: PageDocument): Promise<void> {
     const issue = documentIssue(doc);
     if (issue) throw new AppError(ResultCode.BAD_REQUEST, issue);
+    const images = doc.widgets.flatMap((w, i) => (w.kind === 'image' ? [{ src: w.props.src, i }] : []));
+    const imageRefused = ({ src, i }: { src: string; i: number }) =>
+      new AppError(ResultCode.BAD_REQUEST, 'imageNotAllowed', {
+        field: `document.widgets.${i}.props.src`,
+        src: src.length > 80 ? `${src.slice(0, 80)}…` : src,
+      });
+    const own = images.find(({ src }) => !pageImageAllowed(src, portalOrigin));
+    if (own) throw imageRefused(own);
     const frames = doc.widgets.flatMap((w) => (w.kind === 'iframe' ? [w.props.url] : []));
-    if (frames.length === 0) return;
+    const linked = images.filter(({ src }) => /^https?:/.test(src));
+    if (frames.length + linked.length === 0) return;
     const allowed = new Set(await frameOrigins(s.tenantId));
-    const refused = frames.find((url) => !URL.canParse(url) || !allowed.has(new URL(url).origin));
-    if (refused) throw new AppError(ResultCode.BAD_REQUEST, 'frameNotAllowed', { origin: originOf(refused) });
+    allowed.delete(portalOrigin);
+    const refused = (url: string) => !URL.canParse(url) || !allowed.has(new URL(url).origin);
+    const frame = frames.find(refused);
+    if (frame) throw new AppError(ResultCode.BAD_REQUEST, 'frameNotAllowed', { origin: originOf(frame) });
+    const image = linked.find(({ src }) => refused(src));
+    if (image) throw imageRefused(image);
   }
 
   /**

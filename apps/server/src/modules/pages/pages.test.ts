@@ -370,3 +370,52 @@ describe('documents the schema no longer accepts, and frames that are gone', () 
     }
   });
 });
+
+describe("images: uploads or http(s) addresses, never a path of the portal's own", () => {
+  const image = (src: string) => ({ ...EVERY_KIND[1], props: { ...EVERY_KIND[1].props, src } });
+
+  it('refuses an image at a path of the portal or at its own origin, whose request could act (sign out)', async () => {
+    for (const src of [
+      '/cas/logout',
+      '/cas/logout?service=x',
+      '/api/front/member/logout',
+      '/center/anything.png',
+      'http://localhost:8080/cas/logout',
+      'https://evil.example/pixel.png',
+      'javascript:alert(1)',
+      'data:image/svg+xml;base64,PHN2Zz4=',
+    ]) {
+      const res = await save('img-bad', 0, doc([image(src)]));
+      expect(res.statusCode, src).toBe(400);
+      expect(res.json().message, src).toMatch(/图片/);
+    }
+    const en = await ctx.call({
+      url: '/api/admin/pages/img-bad/versions?language=eng',
+      body: { baseVersion: 0, document: doc([image('/cas/logout')]) },
+      token: operator,
+    });
+    expect(en.json().message).toMatch(/image/);
+  });
+
+  it('takes an embedded picture, an uploaded image and an image of a registered application', async () => {
+    for (const [code, src] of [
+      ['img-data', 'data:image/png;base64,iVBORw0KGgo='],
+      ['img-upload', '/api/resources/logos/0f0e0d0c-0b0a-4908-8706-050403020100'],
+      ['img-app', 'https://park.example.com/banner.png'],
+    ]) {
+      const res = await save(code!, 0, doc([image(src!)]));
+      expect(res.json().status, `${src}: ${res.body}`).toBe(200);
+    }
+  });
+
+  it('never shows or publishes a stored page whose image points at the portal (written by hand, or before the rule)', async () => {
+    await save('img-old', 0, doc([EVERY_KIND[0]]));
+    await ctx.db.execute(sql`
+      UPDATE page_versions SET document = ${JSON.stringify(doc([image('/cas/logout')]))}::jsonb
+      WHERE page_id = (SELECT id FROM page_definitions WHERE code = 'img-old') AND version = 1`);
+    const publish = await ctx.call({ url: '/api/admin/pages/img-old/publish', body: { version: 1 }, token: operator });
+    expect(publish.statusCode).toBe(409);
+    const latest = await ctx.call({ url: '/api/admin/pages/img-old', token: operator });
+    expect(latest.statusCode).toBe(409);
+  });
+});

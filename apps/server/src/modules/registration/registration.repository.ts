@@ -1,6 +1,7 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, not, sql } from 'drizzle-orm';
 import { unionAll } from 'drizzle-orm/pg-core';
 import type { Db, Tx } from '../../db/client.js';
+import { holdsOperatorCode } from '../../db/role-powers.js';
 import { violatedConstraint } from '../../db/violation.js';
 import {
   auditLog,
@@ -12,12 +13,16 @@ import {
   users,
 } from '../../db/schema.js';
 
-/** The role a self-registered user gets (at most one per tenant), or null when the tenant has none. */
+/**
+ * The role a self-registered user gets (at most one per tenant), or null when the tenant has none,
+ * or when it holds a code that administers the tenant (made so by hand or by an older version; the
+ * API refuses it, ADR 036): then nobody registers until an operator mends it.
+ */
 async function defaultRole(db: Db | Tx, tenantId: number): Promise<number | null> {
   const [row] = await db
     .select({ id: roles.id })
     .from(roles)
-    .where(and(eq(roles.tenantId, tenantId), eq(roles.isDefault, true)));
+    .where(and(eq(roles.tenantId, tenantId), eq(roles.isDefault, true), not(holdsOperatorCode(tenantId, roles.id))));
   return row?.id ?? null;
 }
 

@@ -6,6 +6,7 @@
  */
 import { createHmac } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
+import type { Outbound } from '../../platform/outbound.js';
 import type { SmsRepository } from './sms.repository.js';
 
 export interface SmsMessage {
@@ -37,13 +38,23 @@ export function signWebhook(secret: string, timestamp: string, body: string): st
   return `sha256=${createHmac('sha256', secret).update(`${timestamp}.${body}`).digest('hex')}`;
 }
 
-export function createWebhookProvider(opts: { url: string; secret: string; timeoutMs: number }): SmsProvider {
+/**
+ * The gateway's address is the installation's (SMS_WEBHOOK_URL), sent through the server's one
+ * outbound client: no redirect followed (a 3xx is a failure), a deadline, the answer not read.
+ */
+export function createWebhookProvider(opts: {
+  url: string;
+  secret: string;
+  timeoutMs: number;
+  outbound: Pick<Outbound, 'send'>;
+}): SmsProvider {
   return {
     name: 'webhook',
     async send(m) {
       const body = JSON.stringify({ phone: m.phone, purpose: m.purpose, text: m.text });
       const timestamp = String(Date.now());
-      const res = await fetch(opts.url, {
+      const res = await opts.outbound.send(opts.url, {
+        purpose: 'sms_webhook',
         method: 'POST',
         headers: {
           'content-type': 'application/json',
@@ -51,11 +62,11 @@ export function createWebhookProvider(opts: { url: string; secret: string; timeo
           'x-signature': signWebhook(opts.secret, timestamp, body),
         },
         body,
-        redirect: 'error',
-        signal: AbortSignal.timeout(opts.timeoutMs),
+        timeoutMs: opts.timeoutMs,
+        maxResponseBytes: 0,
+        installation: true,
       });
-      await res.body?.cancel();
-      if (!res.ok) throw new Error(`sms gateway answered ${res.status}`);
+      if (res.status < 200 || res.status >= 300) throw new Error(`sms gateway answered ${res.status}`);
     },
   };
 }

@@ -27,12 +27,14 @@ export interface SmsServiceDeps {
   /** Server secret that keys the stored hashes. */
   key: Uint8Array;
   settings: SmsSettings;
-  /** The site's name, which the message starts with (【site】). */
-  /** The tenant's site name, for the message text. */
-  siteName: (tenantId: number) => Promise<string>;
+  /**
+   * The signature the message starts with (【…】): the installation's, checked at start. Never a
+   * tenant's own words: the message goes out from the platform's sender (ADR 036).
+   */
+  signature: string;
 }
 
-export function createSmsService({ repo, metrics, provider, key, settings, siteName }: SmsServiceDeps) {
+export function createSmsService({ repo, metrics, provider, key, settings, signature }: SmsServiceDeps) {
   const hash = (tenantId: number, phone: string, purpose: number, code: string) =>
     createHmac('sha256', key).update(`${tenantId}:${phone}:${purpose}:${code}`).digest('base64url');
 
@@ -69,7 +71,7 @@ export function createSmsService({ repo, metrics, provider, key, settings, siteN
           tenantId,
           phone,
           purpose,
-          text: t('zh', 'smsText', { site: await siteName(tenantId), code, minutes }),
+          text: t('zh', 'smsText', { site: signature, code, minutes }),
         });
         metrics.sms('sent');
       } catch {

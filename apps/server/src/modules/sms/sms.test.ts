@@ -9,7 +9,9 @@ import { sql } from 'drizzle-orm';
 import pino from 'pino';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { AppError } from '../../platform/errors.js';
+import { createAddressRule } from '../../platform/addresses.js';
 import { createMetrics } from '../../platform/metrics.js';
+import { createOutbound } from '../../platform/outbound.js';
 import { createTestContext, type TestContext } from '../../test/harness.js';
 import { createOutboxProvider, createWebhookProvider, signWebhook, type SmsProvider } from './sms.providers.js';
 import { createSmsRepository } from './sms.repository.js';
@@ -43,7 +45,7 @@ function service(provider?: SmsProvider, settings: Partial<SmsSettings> = {}) {
     provider: provider ?? createOutboxProvider(repo, pino({ level: 'silent' })),
     key: ctx.secrets.smsKey,
     settings: { ...SETTINGS, ...settings },
-    siteName: async () => '演示园区',
+    signature: '演示园区',
   });
 }
 
@@ -222,7 +224,9 @@ describe('webhook provider', () => {
     await new Promise<void>((done) => listener.listen(0, '127.0.0.1', done));
     const url = `http://127.0.0.1:${(listener.address() as AddressInfo).port}/sms`;
     const secret = 'a-shared-secret-of-some-length';
-    const provider = createWebhookProvider({ url, secret, timeoutMs: 300 });
+    // The gateway is the installation's own address: a private or loopback one is normal there.
+    const outbound = createOutbound({ rule: createAddressRule([]), metrics: createMetrics({ process: false }) });
+    const provider = createWebhookProvider({ url, secret, timeoutMs: 300, outbound });
     try {
       await provider.send({ tenantId: tenant, phone: '13900001111', purpose: REG, text: '验证码123456' });
       const got = seen[0]!;
@@ -235,7 +239,14 @@ describe('webhook provider', () => {
       answer = 200;
       delayMs = 1000;
       await expect(provider.send({ tenantId: tenant, phone: '1', purpose: REG, text: 'x' })).rejects.toThrow();
+      // A redirect is a failure, not followed.
+      delayMs = 0;
+      answer = 302;
+      const before = seen.length;
+      await expect(provider.send({ tenantId: tenant, phone: '1', purpose: REG, text: 'x' })).rejects.toThrow('302');
+      expect(seen.length).toBe(before + 1);
     } finally {
+      await outbound.close();
       listener.closeAllConnections();
       await new Promise<void>((done) => listener.close(() => done()));
     }

@@ -6,11 +6,16 @@
  * another parser: credentials, backslashes, control characters, encoded dots, slashes or percent
  * signs in the path, and a path the parser would change (`..`, `.`).
  *
+ * Hosts are compared in one canonical form everywhere (platform/addresses.ts): the URL parser's
+ * (lower case, punycode, numeric IPv4 read, default port dropped) without a trailing dot, so
+ * `https://erp.example./x` is `https://erp.example/x` to the registry, its tickets and validation.
+ *
  * The portal itself is registered as `{PORTAL}` (single logout at `{PORTAL_SLO}`), read as the
  * configured public address, so a changed PUBLIC_URL needs no data change; `{SERVER}` is that
  * address without the portal's path (the example system the demo serves beside the portal).
  */
 import { PORTAL_PATTERN, PORTAL_SLO, SERVER_PATTERN } from '../../db/schema.js';
+import { canonicalHostname } from '../../platform/addresses.js';
 
 export { PORTAL_PATTERN, PORTAL_SLO };
 
@@ -62,6 +67,10 @@ export function parseService(raw: string): URL | null {
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') return null;
   if (url.username || url.password || !url.hostname) return null;
+  // One trailing dot is the same host (and is dropped); an empty label anywhere is no host name.
+  const host = canonicalHostname(url);
+  if (!host || host.startsWith('.') || host.endsWith('.') || host.includes('..')) return null;
+  if (host !== url.hostname) url.hostname = host;
   // The raw text must already be in the form the parser gives (no "..", "./" or such left to
   // resolve): what is checked is then exactly what a browser will open.
   const rawPath =
@@ -80,14 +89,22 @@ export function resolvePattern(pattern: string, portal: PortalAddresses): string
   return pattern;
 }
 
-export function matches(service: URL, pattern: string): boolean {
+/** A pattern's URL with its host in the canonical form, or null when it is no URL. */
+function patternUrl(pattern: string): URL | null {
   let p: URL;
   try {
     p = new URL(pattern);
   } catch {
-    return false;
+    return null;
   }
-  if (service.protocol !== p.protocol || service.host !== p.host) return false;
+  const host = canonicalHostname(p);
+  if (host && host !== p.hostname) p.hostname = host;
+  return p;
+}
+
+export function matches(service: URL, pattern: string): boolean {
+  const p = patternUrl(pattern);
+  if (!p || service.protocol !== p.protocol || service.host !== p.host) return false;
   return p.pathname.endsWith('/') ? service.pathname.startsWith(p.pathname) : service.pathname === p.pathname;
 }
 
@@ -103,27 +120,52 @@ export function findService(
   return service ? { service, url } : null;
 }
 
-/** Where single-logout requests for a ticket of `service` (issued for `ticketService`) go. */
-export function logoutTarget(service: RegisteredService, ticketService: string, portal: PortalAddresses): string {
-  if (service.logoutUrl === PORTAL_SLO) return portal.slo;
-  return service.logoutUrl ?? ticketService;
+/**
+ * Where single-logout requests for a ticket of `service` (issued for `ticketService`) go, and
+ * whether that address is the installation's own: a service the seed registered with the portal's
+ * placeholders (an operator cannot write one) is on the configured public address, which the
+ * outbound address rule does not judge (ADR 034).
+ */
+export function logoutTarget(
+  service: RegisteredService,
+  ticketService: string,
+  portal: PortalAddresses,
+): { url: string; installation: boolean } {
+  if (service.logoutUrl === PORTAL_SLO) return { url: portal.slo, installation: true };
+  if (service.logoutUrl) return { url: service.logoutUrl, installation: false };
+  const placeholder = service.pattern.startsWith(PORTAL_PATTERN) || service.pattern.startsWith(SERVER_PATTERN);
+  return { url: ticketService, installation: placeholder };
 }
 
 /**
- * Whether two patterns (placeholders read) can match one URL: then a ticket for that URL could be
+ * Who owns an address, for telling tenants apart: the canonical host and its port, with http and
+ * https of one host as one owner (80 and 443 are the web's default ports, so no port), and the path
+ * without case and percent-encoding of plain characters, which many servers ignore. Null when it is
+ * no URL.
+ */
+function ownerOf(pattern: string): { host: string; path: string } | null {
+  const p = patternUrl(pattern);
+  if (!p) return null;
+  const port = p.port === '' || p.port === '80' || p.port === '443' ? '' : `:${p.port}`;
+  let path = p.pathname;
+  try {
+    path = decodeURIComponent(path);
+  } catch {
+    // A malformed escape stays as written.
+  }
+  return { host: `${canonicalHostname(p)}${port}`, path: path.toLowerCase() };
+}
+
+/**
+ * Whether two patterns (placeholders read) can mean one address: then a ticket for it could be
  * issued in either tenant, and a CAS client, which learns only the username, could not tell whose
- * user it is. A tenant's new pattern must overlap no other tenant's (issue 20).
+ * user it is. A tenant's new pattern must overlap no other tenant's. Owners are compared (above):
+ * `HTTP://ERP.EXAMPLE./Finance/` overlaps `https://erp.example/`.
  */
 export function patternsOverlap(a: string, b: string): boolean {
-  let x: URL;
-  let y: URL;
-  try {
-    x = new URL(a);
-    y = new URL(b);
-  } catch {
-    return false;
-  }
-  if (x.protocol !== y.protocol || x.host !== y.host) return false;
-  const [p, q] = [x.pathname, y.pathname];
+  const x = ownerOf(a);
+  const y = ownerOf(b);
+  if (!x || !y || x.host !== y.host) return false;
+  const [p, q] = [x.path, y.path];
   return p === q || (p.endsWith('/') && q.startsWith(p)) || (q.endsWith('/') && p.startsWith(q));
 }

@@ -246,7 +246,16 @@ export function createSsoRepository(db: Db, relaxed: pg.Pool) {
     },
 
     /** Ends the session a cookie names; returns it and the tickets its services validated. */
-    async endSession(cookieHash: string): Promise<{ session: SsoSession; tickets: ValidatedTicket[] } | null> {
+    /**
+     * Ends a session and returns the validated tickets whose services single logout tells: at most
+     * `max`, each service's newest first and taken in turns (every service's newest ticket, then
+     * every service's second newest, …), so a session with many tickets at one service cannot
+     * crowd out the others. `total` counts them all.
+     */
+    async endSession(
+      cookieHash: string,
+      max: number,
+    ): Promise<{ session: SsoSession; tickets: ValidatedTicket[]; total: number } | null> {
       return db.transaction(async (tx) => {
         const ended = await tx.execute<{ id: string; tenantId: number; userId: number }>(sql`
           UPDATE sso_sessions SET ended_at = now()
@@ -254,11 +263,23 @@ export function createSsoRepository(db: Db, relaxed: pg.Pool) {
           RETURNING id, tenant_id AS "tenantId", user_id::int8 AS "userId"`);
         const r = ended.rows[0];
         if (!r) return null;
-        const tickets = await tx
-          .select({ ticket: s.ssoTickets.ticket, service: s.ssoTickets.service, serviceId: s.ssoTickets.serviceId })
-          .from(s.ssoTickets)
-          .where(and(eq(s.ssoTickets.ssoSessionId, r.id), eq(s.ssoTickets.validated, true)));
-        return { session: { id: r.id, tenantId: Number(r.tenantId), userId: Number(r.userId) }, tickets };
+        const rows = await tx.execute<{ ticket: string; service: string; serviceId: string; total: string }>(sql`
+          SELECT ticket, service, "serviceId", count(*) OVER () AS total
+          FROM (SELECT ticket, service, service_id::int8 AS "serviceId", created_at,
+                  row_number() OVER (PARTITION BY service_id ORDER BY created_at DESC, ticket) AS turn
+                FROM sso_tickets WHERE sso_session_id = ${r.id} AND validated) t
+          ORDER BY turn, created_at DESC, ticket
+          LIMIT ${max}`);
+        const tickets = rows.rows.map((t) => ({
+          ticket: t.ticket,
+          service: t.service,
+          serviceId: Number(t.serviceId),
+        }));
+        return {
+          session: { id: r.id, tenantId: Number(r.tenantId), userId: Number(r.userId) },
+          tickets,
+          total: Number(rows.rows[0]?.total ?? 0),
+        };
       });
     },
   };

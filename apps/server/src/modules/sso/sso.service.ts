@@ -10,6 +10,7 @@ import { AppError } from '../../platform/errors.js';
 import { randomAlnum, sha256Hex } from '../../platform/hash.js';
 import { escapeMarkup } from '../../platform/html.js';
 import type { Credentials, VerifyCredentials } from '../../platform/credentials.js';
+import type { Outbound } from '../../platform/outbound.js';
 import type { Tenants } from '../../platform/tenants.js';
 import {
   findService,
@@ -24,6 +25,8 @@ import type { SsoRepository, SsoSession, Tenant, TenantWithServices } from './ss
 
 export const TICKET_PREFIX = 'ST-';
 
+export type LogoutTarget = ReturnType<typeof logoutTarget>;
+
 export interface SsoSettings {
   sessionMaxSeconds: number;
   sessionIdleSeconds: number;
@@ -31,6 +34,8 @@ export interface SsoSettings {
   portal: PortalAddresses;
   /** How long a single-logout POST may take before it is given up. */
   logoutTimeoutMs: number;
+  /** The most single-logout requests one logout sends (the rest are counted and logged, not sent). */
+  logoutCallbacksMax: number;
   /** The sign-on server users sign in at (SSO_URL, else this server's own /cas). */
   casBase: string;
 }
@@ -42,8 +47,10 @@ export interface SsoDeps {
   tenants: Pick<Tenants, 'named' | 'defaultCode'>;
   /** Throws the login's AppError when refused; the user's id and tenant when accepted. */
   verifyCredentials: VerifyCredentials;
-  /** Sends one single-logout request; failures are logged, never thrown. */
-  postLogout: (url: string, body: string, timeoutMs: number) => Promise<void>;
+  /** Sends one single-logout request; failures and refusals are logged, never thrown. */
+  postLogout: (target: LogoutTarget, body: string, timeoutMs: number) => Promise<void>;
+  /** Told of the single-logout requests a logout did not send because of the cap. */
+  logoutsDropped: (count: number, sessionId: string) => void;
 }
 
 export type CasFailureCode =
@@ -105,20 +112,28 @@ export function logoutRequestXml(ticket: string, id = randomBytes(16).toString('
 }
 
 /**
- * Sends single-logout requests (as CAS servers do: a form POST of a SAML LogoutRequest). A service
- * that does not answer in time or fails is logged and left: the session has ended anyway.
+ * Sends single-logout requests (as CAS servers do: a form POST of a SAML LogoutRequest) through the
+ * server's outbound client: the address rule holds (an operator registered the address), a redirect
+ * is not followed, the answer is not read. A service that does not answer in time, fails or is
+ * refused is logged and left: the session has ended anyway.
  */
-export function createLogoutPoster(warn: (err: unknown, url: string) => void): SsoDeps['postLogout'] {
-  return async (url, body, timeoutMs) => {
+export function createLogoutPoster(
+  outbound: Pick<Outbound, 'send'>,
+  warn: (err: unknown, url: string) => void,
+): SsoDeps['postLogout'] {
+  return async (target, body, timeoutMs) => {
     try {
-      await fetch(url, {
+      await outbound.send(target.url, {
+        purpose: 'sso_logout',
         method: 'POST',
         headers: { 'content-type': 'application/x-www-form-urlencoded' },
         body,
-        signal: AbortSignal.timeout(timeoutMs),
+        timeoutMs,
+        maxResponseBytes: 0,
+        installation: target.installation,
       });
     } catch (err) {
-      warn(err, url);
+      warn(err, target.url);
     }
   };
 }
@@ -162,8 +177,9 @@ export function createSsoService(deps: SsoDeps) {
 
   /** Ends the SSO session a cookie names and tells each of its services (single logout). */
   async function endSession(cookie: string) {
-    const ended = await repo.endSession(hashCookie(cookie));
+    const ended = await repo.endSession(hashCookie(cookie), settings.logoutCallbacksMax);
     if (!ended) return null;
+    if (ended.total > ended.tickets.length) deps.logoutsDropped(ended.total - ended.tickets.length, ended.session.id);
     const services = await repo.services(ended.session.tenantId);
     await Promise.all(
       ended.tickets.map((t) => {
@@ -299,7 +315,8 @@ export function createSsoService(deps: SsoDeps) {
 
     /**
      * GET /cas/logout: ends the SSO session, tells every service that validated a ticket of it
-     * (single logout, in parallel, each bounded by a timeout), and returns where to go: the given
+     * (single logout, in parallel, each bounded by a timeout; at most `logoutCallbacksMax`
+     * requests, every service's newest ticket first), and returns where to go: the given
      * service if it is registered, else nowhere (the logged-out page).
      */
     async logout(q: { cookie?: string | undefined; service?: string | undefined; tenantCode?: string | undefined }) {

@@ -756,3 +756,140 @@ describe('the portal against another CAS server (SSO_URL elsewhere)', () => {
     expect(sessionIndexOf(lr(`ST-${'a'.repeat(254)}`))).toBeNull();
   });
 });
+
+describe('single logout through the outbound address rule, and its cap', () => {
+  interface Seen {
+    url: string;
+    ticket: string | null;
+  }
+  /** A CAS client's single-logout receiver on loopback; `/moved…` answers a redirect to `elsewhere`. */
+  async function receiver(elsewhere?: number) {
+    const seen: Seen[] = [];
+    const server = createServer((req, res) => {
+      let body = '';
+      req.on('data', (c: Buffer) => (body += c.toString()));
+      req.on('end', () => {
+        const xml = new URLSearchParams(body).get('logoutRequest') ?? '';
+        seen.push({ url: req.url ?? '', ticket: sessionIndexOf(xml) });
+        if (req.url?.startsWith('/moved') && elsewhere) {
+          res.writeHead(302, { location: `http://127.0.0.1:${elsewhere}/followed-from${req.url}` }).end();
+        } else res.writeHead(200).end('ok');
+      });
+    });
+    const port = await freePort();
+    await new Promise<void>((done) => server.listen(port, '127.0.0.1', done));
+    const close = async () => {
+      server.closeAllConnections();
+      await new Promise((done) => server.close(done));
+    };
+    return { seen, port, close };
+  }
+  const sample = (text: string, name: string, labels: string) => {
+    const line = text.split('\n').find((l) => l.startsWith(`${name}{${labels}}`));
+    return line ? Number(line.slice(line.lastIndexOf(' ') + 1)) : 0;
+  };
+  async function register(pattern: string, logoutUrl: string | null = null) {
+    await ctx.db.execute(
+      sql`INSERT INTO sso_services (tenant_id, name, pattern, logout_url)
+          SELECT id, 'Loopback app', ${pattern}, ${logoutUrl} FROM tenants WHERE code = 'demo'`,
+    );
+  }
+  /** Signs in for `service` on `c`, has the ticket validated, and returns it with the SSO cookie. */
+  async function validated(c: TestContext, service: string, cookie?: string) {
+    const res = cookie
+      ? await c.app.inject({
+          url: `/cas/login?${new URLSearchParams({ service, tenantCode: 'demo' })}`,
+          headers: { cookie: `CASTGC=${cookie}` },
+        })
+      : await casLogin(c, { service });
+    const ticket = ticketIn(res.headers.location)!;
+    const answer = await c.app.inject({
+      url: `/cas/p3/serviceValidate?${new URLSearchParams({ ticket, service, format: 'JSON' })}`,
+    });
+    expect(answer.json().serviceResponse.authenticationSuccess?.user, service).toBe('member');
+    return { ticket, cookie: cookie ?? cookieOf(res.headers['set-cookie']).value };
+  }
+  const logout = (c: TestContext, cookie: string) =>
+    c.app.inject({ url: '/cas/logout', headers: { cookie: `CASTGC=${cookie}` } });
+
+  it('sends nothing to a loopback address the installation does not list, and follows no redirect', async () => {
+    const elsewhere = await receiver();
+    const slo = await receiver(elsewhere.port);
+    // The production rule (nothing but public addresses) on the same database.
+    const strict = await createTestContext(
+      { PUBLIC_URL: 'http://portal.test', LOGIN_RATE_PER_MINUTE: '1000', OUTBOUND_ALLOWED_CIDRS: 'none' },
+      { databaseUrl: ctx.url },
+    );
+    try {
+      // Registered before addresses were checked at registration, or a name that now resolves here.
+      await register(`http://127.0.0.1:${slo.port}/app/`);
+      await register(`http://127.0.0.1:${slo.port}/moving/`, `http://127.0.0.1:${slo.port}/moved/slo`);
+      const first = await validated(strict, `http://127.0.0.1:${slo.port}/app/home`);
+      await validated(strict, `http://127.0.0.1:${slo.port}/moving/home`, first.cookie);
+      expect((await logout(strict, first.cookie)).statusCode).toBe(200);
+      expect(slo.seen).toEqual([]);
+      const text = await strict.app.metrics.registry.metrics();
+      expect(sample(text, 'portal_outbound_refused_total', 'purpose="sso_logout",reason="loopback"')).toBe(2);
+
+      // Test mode allows loopback: the receiver is told, and the redirect it answers is not followed.
+      const second = await validated(ctx, `http://127.0.0.1:${slo.port}/app/home`);
+      const moving = await validated(ctx, `http://127.0.0.1:${slo.port}/moving/home`, second.cookie);
+      await logout(ctx, second.cookie);
+      expect(slo.seen).toEqual(
+        expect.arrayContaining([
+          { url: '/app/home', ticket: second.ticket },
+          { url: '/moved/slo', ticket: moving.ticket },
+        ]),
+      );
+      expect(slo.seen).toHaveLength(2);
+      expect(elsewhere.seen).toEqual([]);
+    } finally {
+      await strict.close();
+      await slo.close();
+      await elsewhere.close();
+    }
+  });
+
+  it('sends at most 20 single-logout requests per logout, every service its newest tickets first', async () => {
+    const slo = await receiver();
+    try {
+      await register(`http://127.0.0.1:${slo.port}/busy/`);
+      await register(`http://127.0.0.1:${slo.port}/quiet/`);
+      // The quiet service's ticket is the session's oldest; then 25 entries into the busy one.
+      const { cookie, ticket: quiet } = await validated(ctx, `http://127.0.0.1:${slo.port}/quiet/`);
+      const busy: string[] = [];
+      for (let i = 0; i < 25; i++)
+        busy.push((await validated(ctx, `http://127.0.0.1:${slo.port}/busy/`, cookie)).ticket);
+      const before = await ctx.app.metrics.registry.metrics();
+      await logout(ctx, cookie);
+      expect(slo.seen).toHaveLength(20);
+      expect(slo.seen.filter((s) => s.url === '/quiet/').map((s) => s.ticket)).toEqual([quiet]);
+      expect(new Set(slo.seen.filter((s) => s.url === '/busy/').map((s) => s.ticket))).toEqual(
+        new Set(busy.slice(-19)),
+      );
+      const after = await ctx.app.metrics.registry.metrics();
+      const dropped = (text: string) =>
+        sample(text, 'portal_outbound_requests_total', 'purpose="sso_logout",result="dropped"');
+      expect(dropped(after) - dropped(before)).toBe(6);
+    } finally {
+      await slo.close();
+    }
+  });
+
+  it('matches a service by its canonical host: a trailing dot or capitals are the same address, not another', async () => {
+    // park2 registered https://oa.park2.test/ (above): the same host written differently finds it.
+    for (const service of ['https://oa.park2.test./home', 'HTTPS://OA.PARK2.TEST./home']) {
+      const res = await ctx.app.inject({ url: `/cas/login?${new URLSearchParams({ service })}` });
+      expect(res.statusCode, service).toBe(200);
+      expect(/<meta name="sso-tenant-code" content="([^"]*)">/.exec(res.body)?.[1], service).toBe('park2');
+    }
+    // A demo service asked for with a trailing dot: the ticket is for the canonical address, and
+    // validating with either spelling is the same service.
+    const res = await casLogin(ctx, { service: 'https://oa.demo.test./app', tenantCode: '' });
+    expect(res.statusCode).toBe(303);
+    expect(res.headers.location).toMatch(/^https:\/\/oa\.demo\.test\/app\?ticket=ST-/);
+    const ticket = ticketIn(res.headers.location)!;
+    expect((await json({ ticket, service: 'https://oa.demo.test./app' })).authenticationSuccess?.user).toBe('member');
+    expect(parseService('https://oa.demo.test../app')).toBeNull();
+  });
+});

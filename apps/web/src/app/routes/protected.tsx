@@ -1,4 +1,4 @@
-import { LOGOUT_CODES } from '@portal/contracts';
+import { LOGOUT_CODES, ResultCode } from '@portal/contracts';
 import { Button, Spin } from 'antd';
 import { Result } from '../../components/lazy-result';
 import { useTranslation } from '../../lib/i18n';
@@ -30,8 +30,13 @@ function Protected() {
   }
   if (data.isPending) return <ShellSkeleton />;
   if (data.isError) {
-    // A logout code is being handled by the client (notice, then login); anything else may pass.
-    if (data.error instanceof ApiError && LOGOUT_CODES.includes(data.error.status)) return <Spin fullscreen />;
+    // A logout code is being handled by the client (notice, then login), and so is a password that
+    // must be changed first (to its page); anything else may pass.
+    if (
+      data.error instanceof ApiError &&
+      [...LOGOUT_CODES, ResultCode.PASSWORD_CHANGE_REQUIRED].includes(data.error.status)
+    )
+      return <Spin fullscreen />;
     return (
       <Result
         status="warning"

@@ -12,6 +12,7 @@ addMessages('dragPage', {
     online: '在线',
     offline: '离线',
     frameRefused: '嵌入地址 {{origin}} 不在本园区登记的应用中',
+    imageRefused: '该图片的地址不可用，请在页面设计中重新选择图片',
     category: '类别',
     value: '数值',
     kinds: {
@@ -110,6 +111,7 @@ addMessages('dragPage', {
     online: 'Online',
     offline: 'Offline',
     frameRefused: 'The embedded address {{origin}} is not among the park’s registered applications',
+    imageRefused: 'This image’s address is not allowed; choose the picture again in the page designer',
     category: 'Category',
     value: 'Value',
     kinds: {

@@ -92,4 +92,15 @@ describe('the one failure handler (spec §8)', () => {
     await new Promise((r) => setTimeout(r, 50));
     expect(confirm).not.toHaveBeenCalled();
   });
+
+  it('takes a session whose password must change first (40305) to the change page once, even from a caller that shows its own', async () => {
+    const { handleFailure, session } = await freshHandler();
+    session.useSession.setState({ token: 't' });
+    expect(handleFailure(40305, 'x', { handledBy: 'a page of its own' })).toBe(true);
+    handleFailure(40305, 'x');
+    expect(replace).toHaveBeenCalledTimes(1);
+    expect(replace.mock.calls[0]![0]).toBe(
+      '/center/user/register-result?tc=demo&required=1&redirect=%2Fent%2Fcolist%3Ftc%3Ddemo',
+    );
+  });
 });

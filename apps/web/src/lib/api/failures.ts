@@ -4,12 +4,32 @@
  * give one notice and one logout.
  */
 import { LIMITS, LOGOUT_CODES, ResultCode } from '@portal/contracts';
+import { keptParams } from '../address';
+import { basename } from '../config';
 import { i18n } from '../i18n';
 import { confirm, notifyError, toast } from '../feedback';
-import { logout, useSession } from '../session';
+import { currentPath, logout, useSession } from '../session';
 
 let loggedOutNoticeOpen = false;
 let forcedLogoutPending = false;
+let passwordChangePending = false;
+
+/** The change-password page, for a session whose password someone else set (ADR 033). */
+export const PASSWORD_CHANGE_PATH = '/user/register-result';
+
+/**
+ * A session that must change its password first can do nothing else (40305): to the change page,
+ * which comes back here once it is done. One navigation, whatever number of calls were refused.
+ */
+function toPasswordChange() {
+  const base = basename() === '/' ? '' : basename();
+  if (passwordChangePending || window.location.pathname === `${base}${PASSWORD_CHANGE_PATH}`) return;
+  passwordChangePending = true;
+  const q = keptParams(window.location.search);
+  q.set('required', '1');
+  q.set('redirect', currentPath());
+  window.location.replace(`${base}${PASSWORD_CHANGE_PATH}?${q}`);
+}
 
 function forcedLogout(text: string, delayMs: number) {
   if (forcedLogoutPending) return;
@@ -24,7 +44,12 @@ function forcedLogout(text: string, delayMs: number) {
  * a server error (服务器错误, never the server's text) and a missing permission (a notification
  * titled 没有操作权限 with the server's message).
  */
-const ALWAYS_SHOWN: readonly number[] = [...LOGOUT_CODES, ResultCode.SERVER_ERROR, ResultCode.NO_PERMISSION];
+const ALWAYS_SHOWN: readonly number[] = [
+  ...LOGOUT_CODES,
+  ResultCode.SERVER_ERROR,
+  ResultCode.NO_PERMISSION,
+  ResultCode.PASSWORD_CHANGE_REQUIRED,
+];
 
 /**
  * How a call's ordinary failures are shown (§8): `error` (the default: the server's message),
@@ -73,6 +98,8 @@ function show(status: number, serverMessage: string, level: 'error' | 'warning')
     case ResultCode.NO_PERMISSION:
       notifyError({ message: t('errors.noPermissionTitle'), description: serverMessage });
       return;
+    case ResultCode.PASSWORD_CHANGE_REQUIRED:
+      return toPasswordChange();
     case ResultCode.SERVER_ERROR:
       toast('error', t('errors.server'));
       return;

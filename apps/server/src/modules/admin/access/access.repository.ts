@@ -1,5 +1,5 @@
 import {
-  OPERATOR_PERMISSION,
+  OPERATOR_CODES,
   type AdminNamed,
   type AdminPermission,
   type AdminRole,
@@ -10,8 +10,9 @@ import {
   type RoleInput,
   type RolePatch,
 } from '@portal/contracts';
-import { and, eq, ne, sql } from 'drizzle-orm';
+import { and, eq, inArray, ne, sql } from 'drizzle-orm';
 import { englishOf, tenantLock } from '../../../db/expressions.js';
+import { keepDefaultRolePlain } from '../../../db/role-powers.js';
 import { allOfTenant } from '../../../db/tenant-rows.js';
 import type { Db } from '../../../db/client.js';
 import {
@@ -93,7 +94,12 @@ export function createAdminAccessRepository(db: Db) {
         .orderBy(roles.id);
     },
 
-    /** A new role; made the default one, it takes that from the role that was (one per tenant). */
+    /**
+     * A new role; made the default one, it takes that from the role that was (one per tenant).
+     * Every change of roles, their codes or the codes themselves takes the tenant's roles lock and
+     * ends by checking the default role (db/role-powers.ts), so two changes that are each harmless
+     * alone cannot together give it an operator code.
+     */
     createRole(tenantId: number, r: RoleInput): Promise<number> {
       return db.transaction(async (tx) => {
         await tx.execute(tenantLock('roles', tenantId));
@@ -108,6 +114,7 @@ export function createAdminAccessRepository(db: Db) {
             isDefault: r.isDefault ?? false,
           })
           .returning({ id: roles.id });
+        await keepDefaultRolePlain(tx, tenantId);
         return row!.id;
       });
     },
@@ -134,6 +141,7 @@ export function createAdminAccessRepository(db: Db) {
             ...(p.isDefault !== undefined ? { isDefault: p.isDefault } : {}),
           })
           .where(eq(roles.id, id));
+        await keepDefaultRolePlain(tx, tenantId);
         return true;
       });
     },
@@ -141,6 +149,7 @@ export function createAdminAccessRepository(db: Db) {
     /** The role's codes become `ids` (all the tenant's, else nothing changes: 'foreign'). */
     setRolePermissions(tenantId: number, roleId: number, ids: number[]): Promise<'done' | 'none' | 'foreign'> {
       return db.transaction(async (tx) => {
+        await tx.execute(tenantLock('roles', tenantId));
         const [role] = await tx
           .select({ id: roles.id })
           .from(roles)
@@ -152,6 +161,7 @@ export function createAdminAccessRepository(db: Db) {
         await tx.delete(rolePermissions).where(eq(rolePermissions.roleId, roleId));
         if (unique.length)
           await tx.insert(rolePermissions).values(unique.map((permissionId) => ({ roleId, permissionId })));
+        await keepDefaultRolePlain(tx, tenantId);
         return 'done';
       });
     },
@@ -170,23 +180,31 @@ export function createAdminAccessRepository(db: Db) {
         .orderBy(permissions.id);
     },
 
-    async createPermission(tenantId: number, p: PermissionInput): Promise<number> {
-      const [row] = await db
-        .insert(permissions)
-        .values({ tenantId, code: p.code, describe: p.describe, type: p.type ?? 1, status: p.status ?? 1 })
-        .returning({ id: permissions.id });
-      return row!.id;
+    createPermission(tenantId: number, p: PermissionInput): Promise<number> {
+      return db.transaction(async (tx) => {
+        await tx.execute(tenantLock('roles', tenantId));
+        const [row] = await tx
+          .insert(permissions)
+          .values({ tenantId, code: p.code, describe: p.describe, type: p.type ?? 1, status: p.status ?? 1 })
+          .returning({ id: permissions.id });
+        await keepDefaultRolePlain(tx, tenantId);
+        return row!.id;
+      });
     },
 
-    /** Whether the id names the tenant's `system:manage`. */
-    async isOperatorCode(tenantId: number, id: number): Promise<boolean> {
+    /** The operator code (contracts OPERATOR_CODES) the id names in the tenant, else null. */
+    async operatorCodeOf(tenantId: number, id: number): Promise<string | null> {
       const [row] = await db
-        .select({ id: permissions.id })
+        .select({ code: permissions.code })
         .from(permissions)
         .where(
-          and(eq(permissions.id, id), eq(permissions.tenantId, tenantId), eq(permissions.code, OPERATOR_PERMISSION)),
+          and(
+            eq(permissions.id, id),
+            eq(permissions.tenantId, tenantId),
+            inArray(permissions.code, [...OPERATOR_CODES]),
+          ),
         );
-      return row !== undefined;
+      return row?.code ?? null;
     },
 
     /** Whether every id names a permission code of the tenant. */
@@ -196,8 +214,12 @@ export function createAdminAccessRepository(db: Db) {
       const mine = and(eq(permissions.id, id), eq(permissions.tenantId, tenantId));
       if (Object.keys(p).length === 0)
         return (await db.select({ id: permissions.id }).from(permissions).where(mine)).length > 0;
-      const rows = await db.update(permissions).set(p).where(mine).returning({ id: permissions.id });
-      return rows.length > 0;
+      return db.transaction(async (tx) => {
+        await tx.execute(tenantLock('roles', tenantId));
+        const rows = await tx.update(permissions).set(p).where(mine).returning({ id: permissions.id });
+        await keepDefaultRolePlain(tx, tenantId);
+        return rows.length > 0;
+      });
     },
 
     applications: named(applications, userApplications),

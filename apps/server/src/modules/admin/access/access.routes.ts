@@ -13,9 +13,11 @@ import {
   ResultCode,
   RoleInput,
   RolePatch,
+  isOperatorCode,
 } from '@portal/contracts';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
+import { defaultRoleRefusal } from '../../../db/role-powers.js';
 import { violatedConstraint } from '../../../db/violation.js';
 import { AppError, errors } from '../../../platform/errors.js';
 import { rowId } from '../../../platform/ids.js';
@@ -28,9 +30,14 @@ const done = { 200: Envelope(Type.Null()) };
 const created = { 200: Envelope(Type.String()) };
 const byId = { querystring: AdminTenantQuery, params: AdminIdParams };
 
-/** A code already used in the tenant (a unique index said so) is a 409 that names it. */
-const codeTaken = (err: unknown): never => {
+/**
+ * A code already used in the tenant (a unique index said so) is a 409 that names it; so is a change
+ * that would give the default role, which every newcomer gets, a code that administers (ADR 036).
+ */
+const refused = (err: unknown): never => {
   if (violatedConstraint(err)) throw new AppError(ResultCode.CONFLICT, 'codeTaken');
+  const codes = defaultRoleRefusal(err);
+  if (codes) throw new AppError(ResultCode.CONFLICT, 'defaultRoleOperatorCode', { codes: codes.join(', ') });
   throw err;
 };
 
@@ -52,12 +59,12 @@ export const adminAccessRoutes: FastifyPluginAsyncTypebox<{
     { ...auth, schema: { querystring: AdminTenantQuery, body: RoleInput, response: created } },
     async (req) => {
       const { tenantId } = await operatorOf(req);
-      return ok(req, String(await repo.createRole(tenantId, req.body).catch(codeTaken)));
+      return ok(req, String(await repo.createRole(tenantId, req.body).catch(refused)));
     },
   );
   app.patch('/api/admin/roles/:id', { ...auth, schema: { ...byId, body: RolePatch, response: done } }, async (req) => {
     const { tenantId } = await operatorOf(req);
-    if (!(await repo.updateRole(tenantId, rowId(req.params.id), req.body))) throw errors.notFound();
+    if (!(await repo.updateRole(tenantId, rowId(req.params.id), req.body).catch(refused))) throw errors.notFound();
     return ok(req, null);
   });
   app.put(
@@ -70,7 +77,7 @@ export const adminAccessRoutes: FastifyPluginAsyncTypebox<{
       if (!(await repo.permissionsOfTenant(tenantId, ids))) throw errors.notFound();
       // Taking the console's own code from the role one acts in would lock oneself out.
       if (roleId === session.roleId) throw new AppError(ResultCode.BAD_REQUEST, 'operatorOwnRole');
-      const result = await repo.setRolePermissions(tenantId, roleId, ids);
+      const result = await repo.setRolePermissions(tenantId, roleId, ids).catch(refused);
       if (result !== 'done') throw errors.notFound();
       // Cached menus and permission answers of everyone in the tenant may have changed.
       await bus.publish({ kind: 'tenant', tenant: tenantId });
@@ -88,7 +95,11 @@ export const adminAccessRoutes: FastifyPluginAsyncTypebox<{
     { ...auth, schema: { querystring: AdminTenantQuery, body: PermissionInput, response: created } },
     async (req) => {
       const { tenantId } = await operatorOf(req);
-      return ok(req, String(await repo.createPermission(tenantId, req.body).catch(codeTaken)));
+      const { code, type, status } = req.body;
+      // A code that administers is enforced from the start: status 0 would give it to everybody.
+      if (isOperatorCode(code) && ((type ?? 1) !== 1 || (status ?? 1) !== 1))
+        throw new AppError(ResultCode.BAD_REQUEST, 'operatorCodeFixed', { code });
+      return ok(req, String(await repo.createPermission(tenantId, req.body).catch(refused)));
     },
   );
   app.patch(
@@ -97,10 +108,12 @@ export const adminAccessRoutes: FastifyPluginAsyncTypebox<{
     async (req) => {
       const { tenantId } = await operatorOf(req);
       const id = rowId(req.params.id);
-      // The console's own code stays enforced: status 0 would make everyone of the tenant an operator.
-      if ((req.body.status !== undefined || req.body.type !== undefined) && (await repo.isOperatorCode(tenantId, id)))
-        throw new AppError(ResultCode.BAD_REQUEST, 'operatorCodeFixed');
-      if (!(await repo.updatePermission(tenantId, id, req.body))) throw errors.notFound();
+      // A code that administers stays enforced: status 0 would give it to everyone of the tenant.
+      if (req.body.status !== undefined || req.body.type !== undefined) {
+        const code = await repo.operatorCodeOf(tenantId, id);
+        if (code) throw new AppError(ResultCode.BAD_REQUEST, 'operatorCodeFixed', { code });
+      }
+      if (!(await repo.updatePermission(tenantId, id, req.body).catch(refused))) throw errors.notFound();
       return ok(req, null);
     },
   );
@@ -117,7 +130,7 @@ export const adminAccessRoutes: FastifyPluginAsyncTypebox<{
       { ...auth, schema: { querystring: AdminTenantQuery, body: NamedInput, response: created } },
       async (req) => {
         const { tenantId } = await operatorOf(req);
-        return ok(req, String(await named.create(tenantId, req.body).catch(codeTaken)));
+        return ok(req, String(await named.create(tenantId, req.body).catch(refused)));
       },
     );
     app.patch(

@@ -36,21 +36,28 @@ const page = (q: { page?: number | undefined; limit?: number | undefined }) => (
 export interface ServiceRules {
   /** Whether an address is a plain absolute http(s) URL the registry can match. */
   valid(address: string): boolean;
+  /**
+   * Whether the server may send requests there (platform/outbound.ts, ADR 034): false for an IP
+   * literal or a name for this machine that the installation's address rule refuses. Other names
+   * are judged whenever a request is sent, on what they then resolve to.
+   */
+  reachable(address: string): boolean;
   clashes: Clashes;
 }
 
 /**
  * A service's pattern, entry and logout addresses: absolute http(s) URLs as the registry reads them
  * (a pattern ending in `/` covers everything below it). The portal's placeholders are the seed's,
- * not an operator's to give.
+ * not an operator's to give. The server sends single-logout requests to the logout address, else to
+ * addresses under the pattern: an address it may not send to is refused here, not only when called.
  */
 function checkAddresses(
   rules: ServiceRules,
   s: { pattern?: string | undefined; entryUrl?: string | null | undefined; logoutUrl?: string | null | undefined },
 ) {
-  for (const value of [s.pattern, s.entryUrl, s.logoutUrl]) {
-    if (value && !rules.valid(value)) throw new AppError(ResultCode.BAD_REQUEST, 'serviceAddressInvalid');
-  }
+  const given = [s.pattern, s.entryUrl, s.logoutUrl].filter((v): v is string => !!v);
+  if (given.some((v) => !rules.valid(v))) throw new AppError(ResultCode.BAD_REQUEST, 'serviceAddressInvalid');
+  if (given.some((v) => !rules.reachable(v))) throw new AppError(ResultCode.CONFLICT, 'serviceAddressRefused');
 }
 /**
  * A time of the audit filter as given, once it is a real one: the pattern lets through days that

@@ -101,7 +101,13 @@ export const adminTenantsRoutes: FastifyPluginAsyncTypebox<AdminTenantsDeps> = a
       const id = await repo
         .create(
           { code: t.code, name: t.name.trim(), nameEn: t.nameEn?.trim(), homeUrl: t.homeUrl?.trim() || null },
-          { username, name: operatorName, passwordHash: await deps.hashPassword(password) },
+          {
+            username,
+            name: operatorName,
+            passwordHash: await deps.hashPassword(password),
+            // The platform operator knows it: the tenant's operator sets their own at the first sign-in.
+            mustChangePassword: operator.temporary !== false,
+          },
         )
         .catch((err: unknown) => {
           if (violatedConstraint(err) === 'tenants_code_unique') throw new AppError(ResultCode.CONFLICT, 'tenantTaken');
@@ -141,11 +147,9 @@ export const adminTenantsRoutes: FastifyPluginAsyncTypebox<AdminTenantsDeps> = a
     { ...auth, schema: { querystring: AdminTenantQuery, body: TenantSettings, response: done } },
     async (req) => {
       const { tenantId } = await operatorOf(req);
-      const { logo, domianURL } = req.body as TenantSettings;
-      // A logo is one of the tenant's own uploads (the page's policy shows only the portal's
-      // images); the park's home address is an http(s) one: never a script or data.
-      if (logo && !/^\/api\/resources\/logos\/[0-9a-f-]{36}$/.test(logo))
-        throw new AppError(ResultCode.BAD_REQUEST, 'logoInvalid');
+      // Every text has its length and characters by the settings schema (the logo one of the
+      // tenant's uploads, ADR 036); the park's home address must also be one a browser can open.
+      const { domianURL } = req.body as TenantSettings;
       if (domianURL && !/^https?:$/.test(protocolOf(domianURL)))
         throw new AppError(ResultCode.BAD_REQUEST, 'homeUrlInvalid');
       if (!(await deps.settings.save(tenantId, req.body))) throw errors.notFound();

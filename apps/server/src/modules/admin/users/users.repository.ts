@@ -16,8 +16,10 @@ export interface UserFilter {
   lang: Lang;
 }
 
-export interface NewUser extends Omit<UserCreate, 'password' | 'roleIds' | 'enterpriseIds'> {
+export interface NewUser extends Omit<UserCreate, 'password' | 'temporary' | 'roleIds' | 'enterpriseIds'> {
   passwordHash: string;
+  /** The operator's password is temporary: the user must change it at their first sign-in (ADR 033). */
+  mustChangePassword: boolean;
   roleIds: number[];
   enterpriseIds: number[];
 }
@@ -129,6 +131,7 @@ export function createAdminUsersRepository(db: Db) {
             tenantId,
             username: u.username,
             passwordHash: u.passwordHash,
+            mustChangePassword: u.mustChangePassword,
             name: u.name,
             translations: u.nameEn ? { en: { name: u.nameEn } } : {},
             mobile: u.mobile || null,
@@ -218,12 +221,15 @@ export function createAdminUsersRepository(db: Db) {
       });
     },
 
-    /** A new password set by an operator: the lock is lifted and every session of the user ends. */
-    setPassword(tenantId: number, userId: number, passwordHash: string): Promise<boolean> {
+    /**
+     * A new password set by an operator: the lock is lifted and every session of the user ends; a
+     * temporary one must be changed at the user's next sign-in (ADR 033).
+     */
+    setPassword(tenantId: number, userId: number, passwordHash: string, mustChangePassword: boolean): Promise<boolean> {
       return onUser(tenantId, userId, async (tx) => {
         await tx
           .update(users)
-          .set({ passwordHash, failedLogins: 0, lockedUntil: null, lastFailedAt: null })
+          .set({ passwordHash, mustChangePassword, failedLogins: 0, lockedUntil: null, lastFailedAt: null })
           .where(eq(users.id, userId));
         await endSessions(tx, userId);
       });

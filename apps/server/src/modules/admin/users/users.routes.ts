@@ -144,6 +144,8 @@ export const adminUsersRoutes: FastifyPluginAsyncTypebox<AdminUsersDeps> = async
           nameEn,
           mobile: b.mobile?.trim() || null,
           passwordHash: await newPassword(b.password, username),
+          // The operator knows it: the user sets their own at the first sign-in unless told otherwise.
+          mustChangePassword: b.temporary !== false,
           roleIds,
           enterpriseIds,
         })
@@ -191,7 +193,7 @@ export const adminUsersRoutes: FastifyPluginAsyncTypebox<AdminUsersDeps> = async
       const username = await repo.usernameOf(tenantId, userId);
       if (username === null) throw errors.notFound();
       const hash = await newPassword(req.body.password, username);
-      await found(userId, await repo.setPassword(tenantId, userId, hash));
+      await found(userId, await repo.setPassword(tenantId, userId, hash, req.body.temporary !== false));
       return ok(req, null);
     },
   );

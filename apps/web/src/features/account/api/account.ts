@@ -33,3 +33,14 @@ export function finishReset(resetToken: string, password: string): Promise<void>
 export function changePassword(body: ChangePasswordRequest): Promise<void> {
   return request('/api/front/account/auth/changePassword', { ...quiet, body: { ...body } });
 }
+
+/**
+ * The signed-in user's own new password, with the current one: also the one call (besides the
+ * logout) open to a session whose password someone else set (ADR 033).
+ */
+export function updateOwnPassword(oldPwd: string, newPwd: string): Promise<void> {
+  return request('/api/front/account/auth/updatePassword', {
+    body: { oldPwd, newPwd },
+    failures: { handledBy: 'the password page, which shows a refusal on its form' },
+  });
+}

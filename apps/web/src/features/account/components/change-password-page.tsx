@@ -1,5 +1,5 @@
 import { LIMITS } from '@portal/contracts';
-import { Button, Form, Input, Result, notification } from 'antd';
+import { Alert, Button, Form, Input, Result, notification } from 'antd';
 import { useState, type ReactNode } from 'react';
 import { ownMessage } from '../../../lib/api/client';
 import { encryptPassword } from '../../../lib/api/password';
@@ -31,17 +31,24 @@ export function ChangePasswordPage({
   loginUrl,
   forgotUrl,
   languageToggle,
+  temporaryOf,
 }: {
   tenantCode: string;
   humanCheck: HumanCheck | undefined;
   loginUrl: string;
   forgotUrl: string;
   languageToggle?: ReactNode;
+  /**
+   * The account whose temporary password the sign-on server would not sign in with (ADR 033): the
+   * page says why it is here, with the name filled in.
+   */
+  temporaryOf?: string | undefined;
 }) {
   const { t } = useTranslation();
   const [form] = Form.useForm<Values>();
   const [pending, setPending] = useState(false);
   const human = useHumanProof(humanCheck, 'login');
+  const temporary = temporaryOf !== undefined;
 
   const { left, start } = useRedirectCountdown(loginUrl);
 
@@ -84,11 +91,24 @@ export function ChangePasswordPage({
           }
         />
       ) : (
-        <Form<Values> form={form} layout="vertical" requiredMark={false} onFinish={(v) => void submit(v)}>
+        <Form<Values>
+          form={form}
+          layout="vertical"
+          requiredMark={false}
+          initialValues={temporary ? { username: temporaryOf } : undefined}
+          onFinish={(v) => void submit(v)}
+        >
+          {temporary ? (
+            <Alert className="acct-notice" type="info" showIcon message={t('account.temporaryNotice')} />
+          ) : null}
           <Form.Item name="username" label={t('account.username')} rules={[required('forms.usernameRequired')]}>
             <Input maxLength={64} autoComplete="username" />
           </Form.Item>
-          <Form.Item name="oldPwd" label={t('account.oldPassword')} rules={[required('account.oldRequired')]}>
+          <Form.Item
+            name="oldPwd"
+            label={t(temporary ? 'account.temporaryPassword' : 'account.oldPassword')}
+            rules={[required('account.oldRequired')]}
+          >
             <Input.Password maxLength={64} autoComplete="current-password" />
           </Form.Item>
           <NewPasswordFields

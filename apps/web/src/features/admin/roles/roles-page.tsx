@@ -7,6 +7,7 @@ import { PlusOutlined } from '@ant-design/icons';
 import {
   PERMISSION_CODE,
   ROLE_CODE,
+  isOperatorCode,
   type AdminPermission,
   type AdminRole,
   type PermissionInput,
@@ -85,11 +86,27 @@ function RolesTab() {
   );
 }
 
+/** The tag of a code that administers the tenant (contracts OPERATOR_CODES, ADR 036). */
+function OperatorTag() {
+  const { t } = useTranslation();
+  return (
+    <Tag color="orange" title={t('admin.roles.operatorHelp')}>
+      {t('admin.roles.operator')}
+    </Tag>
+  );
+}
+
 function RoleDrawer({ role, onClose }: { role: AdminRole | 'new' | null; onClose: () => void }) {
   const { t } = useTranslation();
   const [form] = Form.useForm<RoleInput>();
   const { busy, run } = useChange();
   const existing = role && role !== 'new' ? role : null;
+  const permissions = useAdminQuery<AdminPermission[]>(PERMISSIONS, {}, { enabled: existing !== null });
+  // A role holding a code that administers is never the default one (the server answers 409): said here first.
+  const operatorCodes = (permissions.data ?? [])
+    .filter((p) => existing?.permissionIds.includes(p.id) && isOperatorCode(p.code))
+    .map((p) => p.code);
+  const blocked = operatorCodes.length > 0 && !existing?.isDefault;
   useEffect(() => {
     if (existing) form.setFieldsValue(existing);
   }, [existing, form]);
@@ -130,10 +147,14 @@ function RoleDrawer({ role, onClose }: { role: AdminRole | 'new' | null; onClose
         <Form.Item
           name="isDefault"
           label={t('admin.roles.isDefault')}
-          extra={t('admin.roles.defaultHelp')}
+          extra={
+            blocked
+              ? t('admin.roles.defaultBlocked', { codes: operatorCodes.join(', ') })
+              : t('admin.roles.defaultHelp')
+          }
           valuePropName="checked"
         >
-          <Switch />
+          <Switch disabled={blocked} />
         </Form.Item>
       </Form>
     </FormDrawer>
@@ -169,19 +190,31 @@ function GrantDrawer({ role, onClose }: { role: AdminRole | null; onClose: () =>
     >
       {permissions.isError ? <Failed error={permissions.error} retry={() => void permissions.refetch()} /> : null}
       {current ? <Alert className="admin-grant-own" type="info" showIcon message={t('admin.roles.ownRole')} /> : null}
+      {role?.isDefault ? (
+        <Alert className="admin-grant-own" type="warning" showIcon message={t('admin.roles.defaultNoOperator')} />
+      ) : null}
       <Checkbox
         className="admin-check-all"
         disabled={current}
         indeterminate={checked.length > 0 && checked.length < all.length}
         checked={all.length > 0 && checked.length === all.length}
-        onChange={(e) => setChecked(e.target.checked ? all.map((p) => p.id) : [])}
+        onChange={(e) =>
+          setChecked(
+            e.target.checked ? all.filter((p) => !role?.isDefault || !isOperatorCode(p.code)).map((p) => p.id) : [],
+          )
+        }
       >
         {t('admin.roles.all', { count: checked.length, total: all.length })}
       </Checkbox>
       <Checkbox.Group className="admin-checklist" disabled={current} value={checked} onChange={(v) => setChecked(v)}>
         {all.map((p) => (
-          <Checkbox key={p.id} value={p.id}>
-            <code>{p.code}</code> <span className="admin-secondary">{p.describe}</span>
+          <Checkbox
+            key={p.id}
+            value={p.id}
+            disabled={role?.isDefault && isOperatorCode(p.code) && !checked.includes(p.id)}
+          >
+            <code>{p.code}</code> <span className="admin-secondary">{p.describe}</span>{' '}
+            {isOperatorCode(p.code) ? <OperatorTag /> : null}
           </Checkbox>
         ))}
       </Checkbox.Group>
@@ -194,7 +227,15 @@ function PermissionsTab() {
   const permissions = useAdminQuery<AdminPermission[]>(PERMISSIONS);
   const [editing, setEditing] = useState<AdminPermission | 'new' | null>(null);
   const columns: ColumnsType<AdminPermission> = [
-    { title: t('admin.roles.permissionCode'), dataIndex: 'code', render: (v: string) => <code>{v}</code> },
+    {
+      title: t('admin.roles.permissionCode'),
+      dataIndex: 'code',
+      render: (v: string) => (
+        <>
+          <code>{v}</code> {isOperatorCode(v) ? <OperatorTag /> : null}
+        </>
+      ),
+    },
     { title: t('admin.roles.describe'), dataIndex: 'describe' },
     {
       title: t('admin.roles.type'),
@@ -252,6 +293,12 @@ function PermissionDrawer({
   useEffect(() => {
     if (existing) form.setFieldsValue(existing as PermissionInput);
   }, [existing, form]);
+  // A code that administers stays enforced, type 1 and status 1 (the server refuses anything else).
+  const code = Form.useWatch('code', form) ?? existing?.code ?? '';
+  const fixed = isOperatorCode(code.trim());
+  useEffect(() => {
+    if (fixed) form.setFieldsValue({ type: 1, status: 1 });
+  }, [fixed, form]);
   async function save(v: PermissionInput) {
     const fields = { describe: v.describe.trim(), type: v.type ?? 1, status: v.status ?? 1 };
     const done = existing
@@ -293,8 +340,9 @@ function PermissionDrawer({
         >
           <Input />
         </Form.Item>
-        <Form.Item name="type" label={t('admin.roles.type')}>
+        <Form.Item name="type" label={t('admin.roles.type')} extra={fixed ? t('admin.roles.operatorHelp') : undefined}>
           <Radio.Group
+            disabled={fixed}
             options={[
               { value: 1, label: t('admin.roles.type1') },
               { value: 2, label: t('admin.roles.type2') },
@@ -303,6 +351,7 @@ function PermissionDrawer({
         </Form.Item>
         <Form.Item name="status" label={t('admin.roles.status')} extra={t('admin.roles.statusHelp')}>
           <Radio.Group
+            disabled={fixed}
             options={[
               { value: 1, label: t('admin.roles.enforced') },
               { value: 0, label: t('admin.roles.open') },

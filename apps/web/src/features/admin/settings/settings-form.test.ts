@@ -1,6 +1,6 @@
 import { RUNTIME_DEFAULTS, TENANT_SWITCHES, type TenantSettingsView } from '@portal/contracts';
 import { describe, expect, it } from 'vitest';
-import { initialState, setFollow, setValue, settingsBody } from './settings-form';
+import { initialState, setFollow, setValue, settingIssue, settingIssues, settingsBody } from './settings-form';
 
 const defaults = Object.fromEntries(
   TENANT_SWITCHES.map((k) => [k, RUNTIME_DEFAULTS[k]]),
@@ -36,5 +36,23 @@ describe('tenant settings form', () => {
   it('keeps a false or empty value the tenant set (it is not the same as following)', () => {
     const s = initialState({ settings: { notsms: false, logo: '' }, defaults });
     expect(settingsBody(s)).toEqual({ notsms: false, logo: '' });
+  });
+
+  it("holds the texts to the server's rules before they are sent (ADR 036)", () => {
+    const s = initialState(view);
+    expect(settingIssues(s)).toEqual([]);
+    expect(settingIssue(setValue(s, 'siteName', '长'.repeat(61)), 'siteName')).toBe('tooLong');
+    expect(settingIssue(setValue(s, 'siteName', ' '), 'siteName')).toBe('required');
+    for (const link of ['园区https://evil.example/verify', 'evil.example', 'www.x.cn', '园\u202e区']) {
+      expect(settingIssue(setValue(s, 'siteName', link), 'siteName'), link).toBe('name');
+    }
+    expect(settingIssue(setValue(s, 'siteNameEn', ''), 'siteNameEn')).toBeNull();
+    expect(settingIssue(setValue(s, 'siteNameEn', 'Star River Park (North)'), 'siteNameEn')).toBeNull();
+    expect(settingIssue(setValue(s, 'domianURL', 'javascript:alert(1)'), 'domianURL')).toBe('url');
+    expect(settingIssue(setValue(s, 'domianURL', 'https://park.example.com/'), 'domianURL')).toBeNull();
+    // A field that follows the installation is the installation's business.
+    expect(
+      settingIssue(setFollow(setValue(s, 'siteName', 'evil.example'), view, 'siteName', true), 'siteName'),
+    ).toBeNull();
   });
 });

@@ -3,7 +3,15 @@
  * shows (the tenant's, else the installation's), and the body of `PUT /api/admin/settings` (only
  * the switches not following the installation).
  */
-import { TENANT_SWITCHES, type TenantSettings, type TenantSettingsView, type TenantSwitch } from '@portal/contracts';
+import {
+  HOME_ADDRESS,
+  SITE_NAME_MAX,
+  TENANT_SWITCHES,
+  isDisplayName,
+  type TenantSettings,
+  type TenantSettingsView,
+  type TenantSwitch,
+} from '@portal/contracts';
 
 export type SettingValues = Required<TenantSettings>;
 
@@ -54,3 +62,38 @@ export function settingsBody(state: SettingsState): TenantSettings {
   }
   return body as TenantSettings;
 }
+
+/** The longest text the form lets each field take (the settings schema's lengths). */
+export const SETTING_MAX_LENGTH: Partial<Record<TenantSwitch, number>> = {
+  siteName: SITE_NAME_MAX,
+  siteNameEn: SITE_NAME_MAX,
+  domianURL: 1024,
+};
+
+/** Why a field's value would be refused, as a message key of `admin.settings.rules`. */
+export type SettingIssue = 'required' | 'tooLong' | 'name' | 'url';
+
+/**
+ * The settings schema's rules for the texts the form edits (ADR 036), checked as the server checks
+ * them, so the operator sees why before saving; null when the value is fine or the field follows
+ * the installation.
+ */
+export function settingIssue(state: SettingsState, key: TenantSwitch): SettingIssue | null {
+  if (state.follow.has(key)) return null;
+  const value = state.values[key];
+  if (typeof value !== 'string') return null;
+  const text = value.trim();
+  const max = SETTING_MAX_LENGTH[key];
+  if (max !== undefined && [...text].length > max) return 'tooLong';
+  if (key === 'siteName' && !text) return 'required';
+  if ((key === 'siteName' || key === 'siteNameEn') && text && !isDisplayName(text)) return 'name';
+  if (key === 'domianURL' && !new RegExp(HOME_ADDRESS).test(text)) return 'url';
+  return null;
+}
+
+/** Every field whose value the server would refuse. */
+export const settingIssues = (state: SettingsState): [TenantSwitch, SettingIssue][] =>
+  TENANT_SWITCHES.flatMap((key) => {
+    const issue = settingIssue(state, key);
+    return issue ? [[key, issue] as [TenantSwitch, SettingIssue]] : [];
+  });

@@ -15,9 +15,12 @@ import { adminCall, put, useAdminQuery, useChange } from '../api/admin';
 import { useScope } from '../api/scope';
 import { ConsolePage, Failed } from '../components/console';
 import {
+  SETTING_MAX_LENGTH,
   initialState,
   setFollow,
   setValue,
+  settingIssue,
+  settingIssues,
   settingsBody,
   type SettingsState,
   type SettingValues,
@@ -121,16 +124,28 @@ function Switches() {
           onChange={(v: string) => set(v as never)}
         />
       );
+    const issue = settingIssue(state, key);
+    const max = SETTING_MAX_LENGTH[key];
     return (
-      <Input
-        aria-label={label}
-        value={value as string}
-
-        inputMode={kind === 'url' ? 'url' : undefined}
-        onChange={(e) => set(e.target.value as never)}
-      />
+      <>
+        <Input
+          aria-label={label}
+          value={value as string}
+          status={issue ? 'error' : undefined}
+          aria-invalid={issue ? true : undefined}
+          aria-describedby={issue ? `admin-setting-${key}-issue` : undefined}
+          inputMode={kind === 'url' ? 'url' : undefined}
+          onChange={(e) => set(e.target.value as never)}
+        />
+        {issue ? (
+          <div className="admin-setting-issue" id={`admin-setting-${key}-issue`} role="alert">
+            {t(`admin.settings.rules.${issue}`, { max: max ?? 0 })}
+          </div>
+        ) : null}
+      </>
     );
   };
+  const invalid = settingIssues(state).length > 0;
 
   return (
     <div className="admin-settings-form">
@@ -164,6 +179,7 @@ function Switches() {
         <Button
           type="primary"
           loading={busy}
+          disabled={invalid}
           onClick={() =>
             void run(() => put('/api/admin/settings', settingsBody(state) as Record<string, unknown>), t('admin.saved'))
           }

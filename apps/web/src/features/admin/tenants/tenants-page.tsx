@@ -22,6 +22,7 @@ import { usePaging } from '../../../lib/paging';
 import { useSession } from '../../../lib/session';
 import { personNameRule, usernameRule } from '../../../components/form-rules';
 import { NewPasswordFields } from '../../../components/new-password-fields';
+import { TemporaryField } from '../components/temporary-field';
 import { adminCall, idPath, useChange, usePaged } from '../api/admin';
 import { chooseTenant, useScope } from '../api/scope';
 import {
@@ -216,6 +217,7 @@ interface Values {
   operatorName: string;
   password: string;
   repeat: string;
+  temporary: boolean;
 }
 
 function TenantDrawer({ editing, onClose }: { editing: AdminTenant | 'new' | null; onClose: () => void }) {
@@ -247,6 +249,7 @@ function TenantDrawer({ editing, onClose }: { editing: AdminTenant | 'new' | nul
                   username: v.username.trim(),
                   name: v.operatorName.trim(),
                   password: await encryptPassword(v.password),
+                  temporary: v.temporary,
                 },
               } satisfies TenantCreate,
             }),
@@ -317,6 +320,7 @@ function TenantDrawer({ editing, onClose }: { editing: AdminTenant | 'new' | nul
               repeatLabel={t('admin.users.repeat')}
               username={() => form.getFieldValue('username') as string | undefined}
             />
+            <TemporaryField />
           </>
         )}
       </Form>

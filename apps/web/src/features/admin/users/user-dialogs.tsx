@@ -8,6 +8,7 @@ import { personNameRule, usernameRule } from '../../../components/form-rules';
 import { NewPasswordFields } from '../../../components/new-password-fields';
 import { idPath, patch, post, put, useChange } from '../api/admin';
 import { FormDrawer, usePhone } from '../components/console';
+import { TemporaryField } from '../components/temporary-field';
 import { EnterprisesSelect, RolesSelect } from '../components/pickers';
 import { optionalMobile } from '../components/rules';
 
@@ -20,6 +21,7 @@ interface UserValues {
   mobile?: string;
   password: string;
   repeat: string;
+  temporary: boolean;
   roleIds?: string[];
   enterpriseIds?: string[];
 }
@@ -57,6 +59,7 @@ export function UserDrawer({ open, user, onClose }: { open: boolean; user: Admin
               nameEn: v.nameEn?.trim() ?? '',
               mobile,
               password: await encryptPassword(v.password),
+              temporary: v.temporary,
               roleIds: v.roleIds ?? [],
               enterpriseIds: v.enterpriseIds ?? [],
             } satisfies UserCreate),
@@ -116,6 +119,7 @@ export function UserDrawer({ open, user, onClose }: { open: boolean; user: Admin
               repeatLabel={t('admin.users.repeat')}
               username={() => form.getFieldValue('username') as string | undefined}
             />
+            <TemporaryField />
             <Form.Item name="roleIds" label={t('admin.users.roles')}>
               <RolesSelect />
             </Form.Item>
@@ -165,7 +169,7 @@ function FormModal({
 /** A new password for a user (RSA-encrypted on the way, like every password). */
 export function PasswordDialog({ user, onClose }: { user: AdminUser | null; onClose: () => void }) {
   const { t } = useTranslation();
-  const [form] = Form.useForm<{ password: string; repeat: string }>();
+  const [form] = Form.useForm<{ password: string; repeat: string; temporary: boolean }>();
   const { busy, run } = useChange();
   return (
     <FormModal
@@ -181,7 +185,11 @@ export function PasswordDialog({ user, onClose }: { user: AdminUser | null; onCl
         preserve={false}
         onFinish={async (v) => {
           const done = await run(
-            async () => post(idPath(USERS, user!.id, 'password'), { password: await encryptPassword(v.password) }),
+            async () =>
+              post(idPath(USERS, user!.id, 'password'), {
+                password: await encryptPassword(v.password),
+                temporary: v.temporary,
+              }),
             t('admin.users.passwordSet'),
           );
           if (done) onClose();
@@ -193,6 +201,7 @@ export function PasswordDialog({ user, onClose }: { user: AdminUser | null; onCl
           repeatLabel={t('admin.users.repeat')}
           username={() => user?.username}
         />
+        <TemporaryField />
       </Form>
     </FormModal>
   );

@@ -2,8 +2,10 @@
  * Signing in through the sign-on server (spec §4, CAS 3.0): the address of its login, the ticket
  * exchange, and the sign-on page's own form post. (Its logout address is built by lib/session.)
  */
+import { ResultCode } from '@portal/contracts';
 import { runtimeConfig } from '../../../lib/config';
 import { request } from '../../../lib/api/client';
+import { PASSWORD_CHANGE_PATH } from '../../../lib/api/failures';
 import { apiLanguage } from '../../../lib/i18n';
 import { captchaClientId } from '../../../lib/client-id';
 import { encryptPassword } from '../../../lib/api/password';
@@ -60,6 +62,16 @@ export async function signOnSignIn(input: LoginInput, page: URLSearchParams, ten
     data?: { redirect?: string };
   } | null;
   if (body?.status === 200 && body.data?.redirect) return body.data.redirect;
+  // A temporary password signs in nowhere (ADR 033): the change page, then back to this page.
+  if (body?.status === ResultCode.PASSWORD_CHANGE_REQUIRED) {
+    const q = new URLSearchParams({
+      tenantCode,
+      username: input.username.trim(),
+      required: '1',
+      back: `${window.location.pathname}${window.location.search}`,
+    });
+    return `${runtimeConfig().publicpath.replace(/\/$/, '')}${PASSWORD_CHANGE_PATH}?${q}`;
+  }
   throw new SignOnError(body?.message ?? res.statusText);
 }
 

@@ -28,7 +28,7 @@ describe('firstIssue', () => {
       key: 'dragPage.issues.invalid',
       field: 'props.items.0.path',
     });
-    const image = one('image', { src: 'https://evil.example/x.png', alt: { zh: 'x' }, fit: 'cover' });
+    const image = one('image', { src: '/cas/logout', alt: { zh: 'x' }, fit: 'cover' });
     expect(firstIssue(page([image]))).toMatchObject({ widget: image.id, field: 'props.src' });
   });
 

@@ -3,10 +3,11 @@
  * navigate and frames do not take the pointer, so the widget can be picked up). Every text is
  * rendered as text, never as HTML.
  */
-import type { Widget } from '@portal/contracts';
+import { pageImageAllowed, type Widget } from '@portal/contracts';
 import { Col, Result, Row, Skeleton, Statistic } from 'antd';
 import { lazy, Suspense } from 'react';
 import { Link, useLocation } from 'react-router';
+import { frameSandbox } from '../../../lib/frames';
 import { useTranslation } from '../../../lib/i18n';
 import { useSession } from '../../../lib/session';
 import { DevicesWidget, NoticesWidget } from './data-widgets';
@@ -37,6 +38,10 @@ function Body({ widget, design, title }: { widget: Widget; design: boolean; titl
     case 'text':
       return <p className="dp-text">{text(widget.props.text)}</p>;
     case 'image':
+      // Checked when saved; a page stored before the rule is not fetched from here either: an
+      // image's request carries the viewer's cookies, and a path of the portal could act.
+      if (!pageImageAllowed(widget.props.src, window.location.origin))
+        return <Result status="warning" subTitle={t('dragPage.imageRefused')} />;
       return (
         <img
           className="dp-image"
@@ -114,7 +119,7 @@ function Body({ widget, design, title }: { widget: Widget; design: boolean; titl
           src={widget.props.url}
           title={title || t('dragPage.kinds.iframe')}
           style={design ? { pointerEvents: 'none' } : undefined}
-          sandbox="allow-scripts allow-same-origin allow-forms allow-popups"
+          sandbox={frameSandbox(widget.props.url)}
           referrerPolicy="strict-origin-when-cross-origin"
         />
       );

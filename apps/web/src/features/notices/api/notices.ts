@@ -1,4 +1,4 @@
-import type { FileRef, Notice } from '@portal/contracts';
+import type { FileRef, Notice, UploadedPath } from '@portal/contracts';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { request } from '../../../lib/api/client';
 import { useTranslation } from '../../../lib/i18n';
@@ -55,12 +55,20 @@ export function replyNotice(id: string, replyName: string, content: string, file
   });
 }
 
-/** One attachment (§7 uploadReplyFile); the token goes in Authorization_front as on every call. */
-export function uploadReplyFile(file: File): Promise<FileRef> {
+/**
+ * One attachment (uploadReplyFile); the token goes in Authorization_front as on every call. The
+ * answer's `data` is the stored path; the reply names it with the file's own name (the server keeps
+ * its cleaned copy of that name and shows that one).
+ */
+export async function uploadReplyFile(file: File): Promise<FileRef> {
   const form = new FormData();
   form.append('file', file);
-  return request<FileRef>('/api/front/letter/uploadReplyFile', {
+  const addr = await request<UploadedPath>('/api/front/letter/uploadReplyFile', {
     form,
     failures: { handledBy: 'the upload list, which says why under the file (§5)' },
   });
+  // The server shows the name it kept; this one only has to pass the reply's text rules.
+  // eslint-disable-next-line no-control-regex
+  const fileName = [...file.name.replace(/[\u0000-\u001f\u007f-\u009f]/g, '')].slice(0, 120).join('');
+  return { addr, fileName };
 }

@@ -3,6 +3,7 @@ import { Breadcrumb, Button, Card, Empty } from 'antd';
 import { Result } from '../../../components/lazy-result';
 import { useContext } from 'react';
 import { useTranslation } from '../../../lib/i18n';
+import { frameSandbox } from '../../../lib/frames';
 import { useSession } from '../../../lib/session';
 import { findByPath, menuPath, NO_ITEMS } from '../menu';
 import { detailUrl, type Page } from '../pages';
@@ -36,9 +37,8 @@ export function PageView({ page, tab }: { page: Page; tab: Tab }) {
 }
 
 /**
- * An embedded page. The sandbox lets it run and post its forms but not navigate the portal away;
- * a page of the portal's own origin gets no same-origin rights (it could lift its sandbox and read
- * the session). It stays mounted while its tab is hidden, so switching back does not reload it.
+ * An embedded page, in the portal's one frame sandbox (lib/frames). It stays mounted while its tab
+ * is hidden, so switching back does not reload it.
  */
 function Frame({ title, src, refused }: { title: string; src: string | null; refused: string | null }) {
   const { t } = useTranslation();
@@ -52,13 +52,12 @@ function Frame({ title, src, refused }: { title: string; src: string | null; ref
     );
   }
   if (!src) return <Result status="warning" title={t('shell.pageUnavailable')} />;
-  const own = new URL(src).origin === window.location.origin;
   return (
     <iframe
       title={title}
       src={src}
       className="page-frame"
-      sandbox={`allow-scripts allow-forms allow-popups allow-popups-to-escape-sandbox allow-downloads${own ? '' : ' allow-same-origin'}`}
+      sandbox={frameSandbox(src)}
       referrerPolicy="strict-origin-when-cross-origin"
     />
   );
