@@ -125,7 +125,7 @@ describe('a live stream ends with its session, on every instance', () => {
       () =>
         a.call({
           url: `/api/admin/users/${memberId}/password`,
-          body: { password: a.encrypt(DEMO_PASSWORD) },
+          body: { password: a.encrypt(DEMO_PASSWORD), temporary: false },
           token: operator,
         }),
       '改密之后的通知',
@@ -190,7 +190,7 @@ describe('a live stream ends with its session, on every instance', () => {
       body: {
         code: 'east-park',
         name: '东区园区',
-        operator: { username: 'east', name: '东区运营', password: a.encrypt('Harbour#2026x') },
+        operator: { username: 'east', name: '东区运营', password: a.encrypt('Harbour#2026x'), temporary: false },
       },
       token: platform,
     });
