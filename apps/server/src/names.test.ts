@@ -155,6 +155,18 @@ describe("the operators' API", () => {
     expect((await patch({ name: 'a\u2066b' })).json().message).toBe('名称不能包含换行、控制字符或不可见字符');
     expect((await patch({ username: 'admin\nzz' })).json().message).toBe('用户名不能包含换行、控制字符或不可见字符');
     expect((await patch({ username: 'ADMIN' })).json()).toMatchObject({ status: 409, message: '该用户名已被注册' });
+    // Never their own sign-in name: another operator renames them.
+    const me = (await ctx.call({ url: '/api/front/member/front/infoV2', token: operator })).json().data as {
+      userId: string;
+    };
+    const self = await ctx.call({
+      method: 'PATCH',
+      url: `/api/admin/users/${me.userId}`,
+      body: { username: 'admin2' },
+      token: operator,
+    });
+    expect(self.json()).toMatchObject({ status: 400 });
+    expect(await usersNamed('admin')).toBe(1);
     expect((await patch({ username: ' 改名后 ' })).json()).toMatchObject({ status: 200 });
     expect(await usersNamed('改名后')).toBe(1);
     expect(await ctx.login('改名后', PASSWORD)).toMatch(/\./);
