@@ -1,8 +1,9 @@
 /**
  * The API's descriptions agree with the server: the OpenAPI document (made from the route schemas)
- * describes every route, and docs/api.md names every operation of that document.
+ * describes every route, docs/api.md names every operation of that document, and the threat model
+ * (docs/security.md) has a row for every operator power and names tests that exist.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OPENAPI_PATH } from './platform/openapi.js';
 import { createTestContext, type TestContext } from './test/harness.js';
@@ -49,4 +50,45 @@ it('docs/api.md lists every route the server has and every operation of the Open
   const paths = new Set([...routes().map((r) => r.url), ...Object.keys(openapi.paths).map(colon)]);
   expect(paths.size).toBeGreaterThan(40);
   for (const path of paths) expect(doc, `docs/api.md does not list ${path}`).toContain(`\`${path}\``);
+});
+
+describe('the threat model (docs/security.md)', () => {
+  const doc = () => readFileSync(new URL('../../../docs/security.md', import.meta.url), 'utf8');
+  /** The rows of the table under `heading`, as their cells. */
+  const table = (heading: string) => {
+    const text = doc();
+    const start = text.indexOf(`## ${heading}`);
+    expect(start, `docs/security.md has a section "${heading}"`).toBeGreaterThanOrEqual(0);
+    const end = text.indexOf('\n## ', start + 1);
+    return text
+      .slice(start, end < 0 ? undefined : end)
+      .split('\n')
+      .filter((line) => line.startsWith('| ') && !line.startsWith('| ---') && !/^\| (route|actor) \|/.test(line))
+      .map((line) => line.split(' | ').map((cell) => cell.replace(/^\| |\s*\|$/g, '').trim()));
+  };
+
+  it('has a row for every route under /api/admin/, and none for a route that is gone', () => {
+    const routes = ctx.app.routeTable
+      .filter((r) => r.url.startsWith('/api/admin/') && r.method !== 'HEAD')
+      .map((r) => `${r.method} ${r.url}`);
+    const rows = table("The operators' powers").map((cells) => cells[0]!.replace(/`/g, ''));
+    expect(routes.filter((r) => !rows.includes(r))).toEqual([]);
+    expect(rows.filter((r) => !routes.includes(r))).toEqual([]);
+    expect(new Set(rows).size).toBe(rows.length);
+  });
+
+  it('proves every line with a test that exists: its file, and its name in that file', () => {
+    const rows = table('What each actor can never do');
+    expect(rows.length).toBeGreaterThan(30);
+    const root = new URL('../../../', import.meta.url);
+    const missing = rows.flatMap((cells) => {
+      const proof = /^`([^`]+)` › "(.+)"$/.exec(cells[2] ?? '');
+      if (!proof) return [`${cells[0]} — ${cells[1]}: no "\`file\` › \"test\"" in ${cells[2]}`];
+      const [, file, name] = proof as unknown as [string, string, string];
+      const path = new URL(file, root);
+      if (!existsSync(path)) return [`${file} does not exist`];
+      return readFileSync(path, 'utf8').includes(name) ? [] : [`${file} has no test "${name}"`];
+    });
+    expect(missing).toEqual([]);
+  });
 });

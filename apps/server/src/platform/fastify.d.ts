@@ -30,5 +30,10 @@ declare module 'fastify' {
      * and the logout; every other session route answers 40305 to such a session.
      */
     pendingPasswordChange?: boolean;
+    /**
+     * A read under /api/admin/ that shows what could take over someone's account (the SMS outbox's
+     * codes): written to the audit log like a change (platform/operators.ts).
+     */
+    auditedRead?: boolean;
   }
 }

@@ -5,7 +5,8 @@
  *   (the permission guard, as every other code). It acts on its own tenant, or — a platform
  *   operator, whose tenant is the platform tenant — on the tenant the `tenant` query field names.
  *   Naming another tenant without being a platform operator is 40303, whether it exists or not.
- * - **What was done.** Every change under `/api/admin/` (any method but GET) that succeeds is
+ * - **What was done.** Every change under `/api/admin/` (any method but GET) that succeeds, and
+ *   every read a route marks `auditedRead` (one that shows what could take over an account), is
  *   written to the audit log in the change's own transaction: the route's template as the action,
  *   the actor, the tenant acted on, the client's address, and the request's parameters and body
  *   with secrets taken out. The hook sees routes added later without being told.
@@ -94,8 +95,8 @@ function resultOf(result: unknown): unknown {
 const succeeded = (result: unknown) => (result as { status?: unknown } | null)?.status === ResultCode.OK;
 
 /**
- * Every change under /api/admin/ (any method but GET and HEAD) runs in one transaction with its
- * audit row (see the file's comment): the handler's statements and the row commit together, or
+ * Every change under /api/admin/ (any method but GET and HEAD), and every read marked
+ * `auditedRead`, runs in one transaction with its audit row (see the file's comment): the handler's statements and the row commit together, or
  * neither does, and what the handler announces to other instances goes out after the commit. A
  * change that can't be audited does not happen.
  */
@@ -103,7 +104,8 @@ export function auditOperatorChanges(app: FastifyInstance, db: Db): void {
   app.decorateRequest('operatorTenant', null);
   app.addHook('onRoute', (route) => {
     if (!route.url.startsWith(ADMIN_PREFIX)) return;
-    if ([route.method].flat().every((m) => m === 'GET' || m === 'HEAD')) return;
+    const reads = [route.method].flat().every((m) => m === 'GET' || m === 'HEAD');
+    if (reads && route.config?.auditedRead !== true) return;
     const handler = route.handler;
     route.handler = function audited(this: FastifyInstance, req, reply) {
       return inOneTransaction(db, async (tx) => {
@@ -113,6 +115,7 @@ export function auditOperatorChanges(app: FastifyInstance, db: Db): void {
         if (!session) throw new Error(`${req.method} ${route.url} changed something without a session`);
         let detail: Record<string, unknown> = {
           params: auditedValue(req.params),
+          query: auditedValue(req.query),
           body: auditedValue(req.body),
           // The tenant acted on is the row's tenant; the operator's own is told when they differ.
           ...(req.operatorTenant !== null ? { operatorTenant: session.tenantId } : {}),

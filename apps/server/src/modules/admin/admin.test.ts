@@ -401,6 +401,9 @@ describe('the operators API', () => {
   });
 
   it('writes every change to the audit log, secrets taken out, and reads it back filtered', async () => {
+    // A read of the SMS outbox shows live codes: it is recorded like a change; other reads are not.
+    expect(statusOf(await ctx.call({ url: '/api/admin/sms-outbox?q=138', token: operator }))).toBe(200);
+    expect(statusOf(await ctx.call({ url: '/api/admin/users', token: operator }))).toBe(200);
     const log = data(await ctx.call({ url: '/api/admin/audit?action=admin:&limit=100', token: operator })) as {
       records: { action: string; actor: { username: string } | null; detail: Record<string, unknown> }[];
       total: number;
@@ -415,9 +418,13 @@ describe('the operators API', () => {
       'admin:POST /api/admin/menus/import',
       'admin:POST /api/admin/menus/:id/move',
       'admin:PUT /api/admin/settings',
+      'admin:GET /api/admin/sms-outbox',
     ]) {
       expect(actions, action).toContain(action);
     }
+    expect(actions).not.toContain('admin:GET /api/admin/users');
+    const outboxRead = log.records.find((r) => r.action === 'admin:GET /api/admin/sms-outbox')!;
+    expect(outboxRead.detail.query).toMatchObject({ q: '138' });
     // Refused calls are not changes: nothing of them is written.
     expect(actions.filter((a) => a === 'admin:POST /api/admin/enterprises/:id/review')).toHaveLength(1);
     expect(log.records.every((r) => r.actor?.username === 'admin')).toBe(true);

@@ -158,7 +158,12 @@ export const adminRecordsRoutes: FastifyPluginAsyncTypebox<{
 
   app.get(
     '/api/admin/sms-outbox',
-    { ...auth, schema: { querystring: AdminPageQuery, response: { 200: Envelope(Paged(OutboxMessage)) } } },
+    // The outbox holds live codes (a password reset's among them): who read it is recorded.
+    {
+      ...auth,
+      config: { auditedRead: true },
+      schema: { querystring: AdminPageQuery, response: { 200: Envelope(Paged(OutboxMessage)) } },
+    },
     async (req) => {
       const { tenantId } = await operatorOf(req);
       return ok(req, await repo.outbox(tenantId, { ...page(req.query), q: req.query.q?.trim() || undefined }));
