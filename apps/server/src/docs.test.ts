@@ -83,7 +83,7 @@ describe('the threat model (docs/security.md)', () => {
     const root = new URL('../../../', import.meta.url);
     const missing = rows.flatMap((cells) => {
       const proof = /^`([^`]+)` › "(.+)"$/.exec(cells[2] ?? '');
-      if (!proof) return [`${cells[0]} — ${cells[1]}: no "\`file\` › \"test\"" in ${cells[2]}`];
+      if (!proof) return [`${cells[0]} — ${cells[1]}: its proof is not written as a file and a test name: ${cells[2]}`];
       const [, file, name] = proof as unknown as [string, string, string];
       const path = new URL(file, root);
       if (!existsSync(path)) return [`${file} does not exist`];
