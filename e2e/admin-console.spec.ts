@@ -11,7 +11,16 @@ import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launch, openPage } from './support/browser.js';
 import { startServer, type RunningServer } from './support/server.js';
-import { axeViolations, clickMenu, clickOpenMenuItem, fillCaptcha, go, settled, signIn } from './support/shell.js';
+import {
+  axeViolations,
+  clickMenu,
+  clickOpenMenuItem,
+  fillCaptcha,
+  go,
+  settled,
+  signIn,
+  signInAsOperator,
+} from './support/shell.js';
 
 const SHOTS = 'e2e/artifacts';
 const DESKTOP = { viewport: { width: 1440, height: 900 }, bypassCSP: true };
@@ -45,12 +54,7 @@ afterAll(async () => {
 async function asOperator(lang: Lang = 'zh') {
   const opened = await openPage(browser, DESKTOP, lang);
   const { page } = opened;
-  await signIn(page, server.url, '/center/login', 'admin');
-  await page.locator('.shell-user').click();
-  await clickOpenMenuItem(page, /切换角色|Switch role/);
-  await page.getByRole('radio', { name: /园区运营|Park operat/ }).check();
-  await Promise.all([page.waitForEvent('load'), page.getByRole('button', { name: /确\s?定|OK/ }).click()]);
-  await page.getByRole('tablist').waitFor();
+  await signInAsOperator(page, server.url);
   return opened;
 }
 

@@ -27,6 +27,16 @@ export async function signIn(page: Page, base: string, path = '/center/login', u
 }
 
 /** An in-app navigation (history push, as a link does), so keep-alive state is not lost to a reload. */
+/** The demo admin, signed in and switched to the park operator's role (the console's menus). */
+export async function signInAsOperator(page: Page, base: string) {
+  await signIn(page, base, '/center/login', 'admin');
+  await page.locator('.shell-user').click();
+  await clickOpenMenuItem(page, /切换角色|Switch role/);
+  await page.getByRole('radio', { name: /园区运营|Park operat/ }).check();
+  await Promise.all([page.waitForEvent('load'), page.getByRole('button', { name: /确\s?定|OK/ }).click()]);
+  await page.getByRole('tablist').waitFor();
+}
+
 export async function go(page: Page, path: string) {
   await page.evaluate((p) => {
     window.history.pushState(null, '', p);

@@ -5,12 +5,12 @@
  */
 import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
-import CASAuthentication from 'cas-authentication';
 import { sql } from 'drizzle-orm';
 import { XMLParser } from 'fast-xml-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../db/embedded.js';
 import { DEMO_PASSWORD, createTestContext, type TestContext } from '../../test/harness.js';
+import { validateWithNpmClient } from '../../test/npm-cas-client.js';
 import { sessionIndexOf } from '../../platform/cas-client.js';
 import { findService, parseService, type RegisteredService } from './service-registry.js';
 import { hashCookie, newTicket as issueTicketId, newTicketGrantingCookie } from './sso.service.js';
@@ -541,21 +541,7 @@ describe('the portal as a CAS client, and single logout', () => {
       const login = await casLogin(one, { service: 'http://oa.test/app/home' });
       const ticket = ticketIn(login.headers.location)!;
 
-      const cas = new CASAuthentication({
-        cas_url: `${base}/cas`,
-        service_url: 'http://oa.test',
-        cas_version: '3.0',
-        session_info: 'cas_info',
-      });
-      cas.cas_port = port; // the package always uses port 80 for http
-      const session: Record<string, unknown> = { cas_return_to: '/app/home' };
-      await new Promise<void>((done, fail) =>
-        cas._handleTicket(
-          { url: `/app/home?ticket=${ticket}`, query: { ticket }, session },
-          { redirect: () => done(), sendStatus: (code: number) => fail(new Error(`CAS client refused: ${code}`)) },
-          () => undefined,
-        ),
-      );
+      const session = await validateWithNpmClient(base, port, ticket);
       expect(session.cas_user).toBe('member');
       expect(session.cas_info).toMatchObject({ tenantcode: 'demo', name: '张敏', isfromnewlogin: 'true' });
     } finally {
