@@ -7,14 +7,14 @@ import './platform/threadpool.js';
 import { join } from 'node:path';
 import pino from 'pino';
 import { buildApp, loggerOptions } from './app.js';
-import { hasActiveOperator, platformState } from './db/bootstrap.js';
+import { demoAccountsWith, hasActiveOperator, platformState } from './db/bootstrap.js';
 import { openDatabase } from './db/open.js';
 import { defaultRolesHoldingOperatorCodes } from './db/role-powers.js';
 import { DEMO_DEVICES_FILE, seedDemo } from './db/seed.js';
 import { createAdminUsersRepository } from './modules/admin/users/users.repository.js';
 import { seedIndustries } from './modules/catalog/industries-seed.js';
-import { hashPassword } from './modules/auth/auth.service.js';
-import { ConfigError, loadConfig } from './platform/config.js';
+import { hashPassword, isPasswordOf } from './modules/auth/auth.service.js';
+import { ConfigError, PUBLISHED_DEMO_PASSWORD, loadConfig } from './platform/config.js';
 import { stopAccepting } from './platform/graceful-stop.js';
 import { startHousekeeping } from './platform/housekeeping.js';
 import { startMetricsServer } from './platform/metrics.js';
@@ -50,14 +50,35 @@ async function main(): Promise<void> {
   const { db } = database;
   // Reference data every deployment needs, demo or not.
   if ((await seedIndustries(db)) > 0) log.info('industries seeded (GB/T 4754-2017 demo subset)');
-  if (config.seedDemo) {
+  const demoHash = config.seedDemo ? await hashPassword(config.demoPassword) : null;
+  if (demoHash) {
     const demo = await seedDemo(db, {
-      passwordHash: await hashPassword(config.demoPassword),
+      passwordHash: demoHash,
       filesDir: config.filesDir,
       devicesFile: join(config.dataDir, DEMO_DEVICES_FILE),
     });
     if (demo.result === 'created') log.info('demo tenant "demo" seeded');
     if (demo.result === 'updated') log.info(`demo tenant "demo" brought up to date: ${demo.added} rows added`);
+  }
+  // A database an earlier `npm start` seeded holds the demo's accounts on the published password:
+  // production never serves them (ADR 033). With SEED_DEMO=1, and so a DEMO_PASSWORD of its own,
+  // they get that password; without, the start stops and says what to do.
+  const exposed =
+    config.nodeEnv === 'production' ? await demoAccountsWith(db, PUBLISHED_DEMO_PASSWORD, isPasswordOf) : [];
+  if (exposed.length > 0 && !demoHash) {
+    await database.close();
+    process.stderr.write(
+      `The demo's accounts ${exposed.map((a) => a.label).join(', ')} sign in with the published password ` +
+        `${PUBLISHED_DEMO_PASSWORD}: a production start never serves them. Start production on a database of ` +
+        'its own (DATABASE_URL, or a new DATA_DIR), or start once with SEED_DEMO=1 and a DEMO_PASSWORD of ' +
+        'its own, which they then get instead.\n',
+    );
+    process.exit(1);
+  }
+  if (exposed.length > 0 && demoHash) {
+    const users = createAdminUsersRepository(db);
+    for (const a of exposed) await users.setPassword(a.tenantId, a.userId, demoHash, false);
+    log.warn(`the demo's accounts ${exposed.map((a) => a.label).join(', ')} now sign in with DEMO_PASSWORD`);
   }
   // Nobody can administer an installation without a platform operator (ADR 033): production does
   // not start that way; elsewhere the start says what to run.

@@ -104,6 +104,26 @@ describe('registration', () => {
     expect((await registerMember('Rene\u0301e')).json()).toMatchObject({ status: 409 });
   });
 
+  it('is one account whatever width or compatibility form a name is typed in, and refuses letters that pass for another', async () => {
+    // Full-width and mathematical forms are the plain letters: member's name is taken, and member
+    // signs in typing it so.
+    for (const twin of ['ｍｅｍｂｅｒ', '𝐦𝐞𝐦𝐛𝐞𝐫']) {
+      expect((await registerMember(twin)).json(), twin).toMatchObject({ status: 409 });
+    }
+    expect(await ctx.login('ｍｅｍｂｅｒ', DEMO_PASSWORD)).toMatch(/\./);
+    // ı and ß are read as i and ss by clients that ignore case (Java's equalsIgnoreCase), and
+    // a dot on an i shows as an i: none can pass for admin.
+    for (const twin of ['admın', 'admi\u0307n', 'maß']) {
+      const res = await registerMember(twin);
+      expect(res.json(), twin).toEqual({
+        status: 400,
+        message: '用户名不能包含易被当作英文字母的字符（如 ı、ß，或加在英文字母上的附加符号）',
+        data: null,
+      });
+      expect(await usersNamed(twin)).toBe(0);
+    }
+  });
+
   it("refuses a company's contact person who is not one line of visible text", async () => {
     const mobile = nextMobile();
     const res = await ctx.call({

@@ -10,6 +10,26 @@ import {
 
 describe('user names', () => {
   it.each([
+    ['ｍｅｍｂｅｒ', 'member'],
+    ['Ａｄｍｉｎ', 'Admin'],
+    ['ſmember', 'smember'],
+    ['ﬀoo', 'ffoo'],
+    ['𝐚𝐝𝐦𝐢𝐧', 'admin'],
+    ['\u212Aelvin', 'Kelvin'],
+  ])('writes the compatibility forms of letters %j as the letters themselves (%j), at sign-in too', (input, kept) => {
+    expect(checkUsername(input)).toEqual({ value: kept, problem: null });
+    // Stored before the rule, such a name is reported.
+    expect(usernameProblem(input)).toBe('notNormalized');
+  });
+
+  it.each(['admın', 'straße', 'admi\u0307n', 'me\u0338mber', '7\u20dd'])(
+    'refuses %j, which passes for a plain Latin name where case or marks are ignored',
+    (name) => {
+      expect(checkUsername(name).problem).toBe('lookAlike');
+    },
+  );
+
+  it.each([
     'admin',
     'member',
     '13800000001',
@@ -27,7 +47,8 @@ describe('user names', () => {
     '김민준',
     'さくら',
     'José',
-    'Ａｄｍｉｎ',
+    'Νίκος',
+    'İzmir',
   ])('accepts %j', (name) => {
     expect(usernameProblem(name)).toBeNull();
     expect(checkUsername(name)).toEqual({ value: name, problem: null });

@@ -12,8 +12,8 @@
  *   the markup, query and line-based protocols the name travels through.
  *
  * Input is normalised before it is checked (`normalizeName`: surrounding white space dropped,
- * NFC), and sign-in normalises what is typed the same way, so one name is one account whichever
- * way a keyboard composed it. Stored names are checked as they are (`usernameProblem(stored)`), so
+ * NFC; a user name `normalizeUsername`: NFKC), and sign-in normalises what is typed the same way,
+ * so one name is one account whichever way a keyboard composed it. Stored names are checked as they are (`usernameProblem(stored)`), so
  * a name stored before the rule with a space at an end or in another normal form is reported.
  * Each check returns a problem code, never a UI message: the caller picks the message.
  */
@@ -43,12 +43,18 @@ export type NameProblem =
   | 'spaces'
   | 'tooShort'
   | 'tooLong'
-  /** Not in Unicode normal form NFC (only a stored name can be: input is normalised). */
+  /** Not in Unicode normal form NFC, a user name not in NFKC (only a stored name can be: input is normalised). */
   | 'notNormalized'
   /** User names only: starts with a combining mark, which has no letter to sit on. */
   | 'markFirst'
   /** User names only: a character outside letters, marks, digits, spaces and the punctuation above. */
-  | 'character';
+  | 'character'
+  /**
+   * User names only: a character that passes for a plain Latin letter where case is ignored (ı and
+   * ß fold to i and ss, as Java's equalsIgnoreCase and PostgreSQL's upper() read them), or a
+   * combining mark on a plain Latin letter or digit (i + U+0307 shows as i).
+   */
+  | 'lookAlike';
 
 /** Every line break a line-reading client may split on. */
 // eslint-disable-next-line no-control-regex -- matching control characters is the point
@@ -67,13 +73,35 @@ export function normalizeName(value: string): string {
   return value.trim().normalize('NFC');
 }
 
+/**
+ * What every write and every sign-in does to a user name first: surrounding white space dropped,
+ * and NFKC, which also folds the compatibility forms of a letter (full-width ａ, the ligature ﬀ,
+ * mathematical 𝐚, the long s ſ) into the letter itself, so none of them is a second way to write
+ * another person's name.
+ */
+export function normalizeUsername(value: string): string {
+  return value.trim().normalize('NFKC');
+}
+
+/** A plain Latin letter or digit with a combining mark on it: NFC leaves such a pair only where no letter exists. */
+const MARK_ON_ASCII = /[A-Za-z0-9]\p{M}/u;
+/** A character other than a plain Latin letter that case folding turns into plain Latin letters. */
+const foldsToAscii = (c: string) => c > '\u007f' && /^[a-z]+$/.test(c.toUpperCase().toLowerCase());
+
 const codePoints = (value: string) => [...value].length;
 
-function lineProblem(value: string, length: { min: number; max: number }): NameProblem | null {
-  if (value === '') return 'required';
+/** A line break, control or invisible character in `value`, or null. */
+function oddCharacter(value: string): NameProblem | null {
   if (LINE_BREAK.test(value)) return 'lineBreak';
   if (CONTROL.test(value)) return 'control';
   if (INVISIBLE.test(value)) return 'invisible';
+  return null;
+}
+
+function lineProblem(value: string, length: { min: number; max: number }): NameProblem | null {
+  if (value === '') return 'required';
+  const odd = oddCharacter(value);
+  if (odd) return odd;
   if (value.startsWith(' ') || value.endsWith(' ')) return 'edgeSpace';
   if (value.includes('  ')) return 'spaces';
   const n = codePoints(value);
@@ -102,14 +130,20 @@ export function personNameProblem(value: string, max: number = PERSON_NAME_LENGT
 export function usernameProblem(value: string): NameProblem | null {
   const problem = lineProblem(value, USERNAME_LENGTH);
   if (problem) return problem;
+  if (value !== value.normalize('NFKC')) return 'notNormalized';
   if (/^\p{M}/u.test(value)) return 'markFirst';
   for (const c of value) if (!USERNAME_CHARACTER.test(c)) return 'character';
+  if (MARK_ON_ASCII.test(value) || [...value].some(foldsToAscii)) return 'lookAlike';
   return null;
 }
 
 /** Input as it is kept: the normalised user name, or the problem that refuses it. */
 export function checkUsername(input: string): { value: string; problem: NameProblem | null } {
-  const value = normalizeName(input);
+  // Odd white space and invisible characters are refused as typed, not folded into plain ones by NFKC.
+  const typed = normalizeName(input);
+  const odd = oddCharacter(typed);
+  if (odd) return { value: typed, problem: odd };
+  const value = normalizeUsername(input);
   return { value, problem: usernameProblem(value) };
 }
 

@@ -17,7 +17,8 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connect, type Db } from '../db/client.js';
 import { ensureDatabase } from '../db/open.js';
-import { databaseUrl } from '../test/harness.js';
+import { databaseUrl, freshDatabase } from '../test/harness.js';
+import { isPasswordOf } from '../modules/auth/auth.service.js';
 import { main } from './admin.js';
 import { PortalApi } from './api.js';
 
@@ -281,4 +282,33 @@ describe.skipIf(!existsSync(MAIN))('a production first run', () => {
       await start.stop();
     }
   });
+});
+
+describe.skipIf(!existsSync(MAIN))('a production start on a database an earlier npm start seeded', () => {
+  it("refuses while the demo's accounts sign in with the published password; SEED_DEMO=1 gives them DEMO_PASSWORD", async () => {
+    const seeded = await freshDatabase('demoprod');
+    const refused = await serve({ NODE_ENV: 'production', DATABASE_URL: seeded });
+    expect(refused.kind).toBe('exited');
+    if (refused.kind !== 'exited') return;
+    expect(refused.code).toBe(1);
+    expect(refused.output).toContain('demo/admin, demo/member, platform/platform sign in with the published password');
+    expect(refused.output).toContain('SEED_DEMO=1');
+
+    const rekeyed = await serve({ NODE_ENV: 'production', DATABASE_URL: seeded, SEED_DEMO: '1', DEMO_PASSWORD: OWN });
+    expect(rekeyed.kind).toBe('listening');
+    if (rekeyed.kind === 'listening') await rekeyed.stop();
+    const other = connect(seeded, 1);
+    try {
+      const { rows } = await other.execute<{ hash: string }>(
+        sql`SELECT password_hash AS hash FROM users WHERE username IN ('admin', 'member', 'platform')`,
+      );
+      expect(rows).toHaveLength(3);
+      for (const { hash } of rows) {
+        expect(await isPasswordOf(hash, OWN)).toBe(true);
+        expect(await isPasswordOf(hash, 'Demo@2026!')).toBe(false);
+      }
+    } finally {
+      await other.$client.end();
+    }
+  }, 90_000);
 });

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import {
   OPERATOR_PERMISSION,
-  normalizeName,
+  normalizeUsername,
   type AdminEnterprise,
   type AdminRole,
   type AdminUser,
@@ -537,8 +537,8 @@ async function findUser(api: PortalApi, values: Values): Promise<AdminUser> {
   if (!id === !username) throw usageError('give --username NAME or --userid ID');
   if (id) return (await findItem(api, { kind: 'item', name: 'users', res: RESOURCES.users!, id }, [])) as AdminUser;
   // `q` finds the word anywhere (names, mobiles too): the one whose username it is, read as
-  // sign-in reads a typed one (normalizeName).
-  const wanted = normalizeName(username!);
+  // sign-in reads a typed one (normalizeUsername).
+  const wanted = normalizeUsername(username!);
   const records = await allPages<AdminUser>(api, '/api/admin/users', [['q', wanted]]);
   const user = records.find((u) => u.username.toLowerCase() === wanted.toLowerCase());
   if (!user) throw new CliError(`Error 404: no user '${username}'`, EXIT.REFUSED);

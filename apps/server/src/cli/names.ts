@@ -24,9 +24,10 @@ const WHY: Record<NameProblem, string> = {
   spaces: 'holds two spaces in a row',
   tooShort: 'is too short',
   tooLong: 'is too long',
-  notNormalized: 'is not in Unicode NFC',
+  notNormalized: 'is not in Unicode NFC (a user name: NFKC)',
   markFirst: 'begins with a combining mark',
   character: 'holds a character other than letters, digits, single spaces and . _ - @ + ·',
+  lookAlike: 'holds a character that passes for a plain Latin letter (such as ı or ß, or a mark on a plain letter)',
 };
 
 /** `value` quoted, each character that shows nothing (or moves others) written as its code: "ops\u2028root". */

@@ -9,7 +9,7 @@ import { OPERATOR_PERMISSION } from '@portal/contracts';
 import { and, eq, sql } from 'drizzle-orm';
 import type { Db, Tx } from './client.js';
 import * as s from './schema.js';
-import { DEMO_PLATFORM, insertTenant } from './seed.js';
+import { DEMO_ACCOUNTS, DEMO_PLATFORM, insertTenant } from './seed.js';
 
 /** The platform tenant an installation gets unless the bootstrap is told otherwise (the demo's too). */
 export const PLATFORM_DEFAULTS = { ...DEMO_PLATFORM, operatorName: '平台管理员' } as const;
@@ -146,4 +146,40 @@ export function bootstrapPlatform(db: Db, input: BootstrapInput): Promise<Bootst
 /** The bootstrap in the platform tenant's audit log, as the new operator's first entry. */
 async function audit(tx: Tx, tenantId: number, userId: number, ranBy: string): Promise<void> {
   await tx.insert(s.auditLog).values({ tenantId, userId, action: 'bootstrap.operator', detail: { ranBy } });
+}
+
+/**
+ * The demo's accounts that can still sign in with `password` (the README's published one): a
+ * production start never serves them (ADR 033). A database an earlier `npm start` seeded has them.
+ */
+export async function demoAccountsWith(
+  db: Db,
+  password: string,
+  isPasswordOf: (hash: string, password: string) => Promise<boolean>,
+): Promise<Array<{ tenantId: number; userId: number; label: string }>> {
+  const rows = await db
+    .select({
+      tenantId: s.users.tenantId,
+      userId: s.users.id,
+      tenant: s.tenants.code,
+      username: s.users.username,
+      hash: s.users.passwordHash,
+    })
+    .from(s.users)
+    .innerJoin(s.tenants, eq(s.tenants.id, s.users.tenantId))
+    .where(
+      and(
+        sql`${s.users.disabledAt} IS NULL`,
+        sql`(${s.tenants.code}, ${s.users.username}) IN (${sql.join(
+          DEMO_ACCOUNTS.map((a) => sql`(${a.tenant}, ${a.username})`),
+          sql`, `,
+        )})`,
+      ),
+    );
+  const found = [];
+  for (const r of rows) {
+    if (await isPasswordOf(r.hash, password))
+      found.push({ tenantId: r.tenantId, userId: r.userId, label: `${r.tenant}/${r.username}` });
+  }
+  return found;
 }

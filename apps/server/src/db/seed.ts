@@ -482,6 +482,13 @@ export async function insertTenant(
 /** The platform tenant of the demo, and its operator `platform`, who administers every tenant. */
 export const DEMO_PLATFORM = { code: 'platform', name: '平台运营中心', nameEn: 'Platform operations' };
 
+/** The accounts the demo makes, by tenant code and username, all with the demo's password. */
+export const DEMO_ACCOUNTS = [
+  { tenant: 'demo', username: 'admin' },
+  { tenant: 'demo', username: 'member' },
+  { tenant: DEMO_PLATFORM.code, username: 'platform' },
+] as const;
+
 /**
  * `created` on first start; on later starts an existing demo tenant gets what newer versions added
  * to the demo (`updated`, with the rows added), else `unchanged`. Data someone changed stays as it is.

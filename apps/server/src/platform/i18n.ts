@@ -65,6 +65,10 @@ const messages = {
     zh: '用户名只能包含文字、数字、空格和 . _ - @ + · 符号',
     en: 'A username may contain only letters, digits, spaces and . _ - @ + ·',
   },
+  usernameLookAlike: {
+    zh: '用户名不能包含易被当作英文字母的字符（如 ı、ß，或加在英文字母上的附加符号）',
+    en: 'A username cannot contain a character that passes for a plain letter (such as ı, ß, or a mark on a plain letter)',
+  },
   nameRequired: { zh: '请输入姓名', en: 'Please enter the name' },
   nameTooLong: { zh: '名称最多{max}个字符', en: 'A name has at most {max} characters' },
   nameInvisible: {

@@ -18,7 +18,14 @@ import type { MessageKey } from './i18n.js';
 
 function refusal(
   problem: NameProblem,
-  keys: { required: MessageKey; length: MessageKey; invisible: MessageKey; spaces: MessageKey; character?: MessageKey },
+  keys: {
+    required: MessageKey;
+    length: MessageKey;
+    invisible: MessageKey;
+    spaces: MessageKey;
+    character?: MessageKey;
+    lookAlike?: MessageKey;
+  },
   length: { min: number; max: number },
 ): AppError {
   const key: MessageKey =
@@ -30,7 +37,9 @@ function refusal(
           ? keys.spaces
           : problem === 'character' || problem === 'markFirst'
             ? (keys.character ?? keys.invisible)
-            : keys.invisible;
+            : problem === 'lookAlike'
+              ? (keys.lookAlike ?? keys.invisible)
+              : keys.invisible;
   return new AppError(ResultCode.BAD_REQUEST, key, { min: length.min, max: length.max });
 }
 
@@ -46,6 +55,7 @@ export function acceptUsername(input: string): string {
         invisible: 'usernameInvisible',
         spaces: 'usernameSpaces',
         character: 'usernameCharacters',
+        lookAlike: 'usernameLookAlike',
       },
       USERNAME_LENGTH,
     );

@@ -54,6 +54,7 @@ const nameMessage = (kind: 'username' | 'name', problem: NameProblem): string =>
     if (problem === 'tooShort' || problem === 'tooLong') return 'forms.usernameLength';
     if (problem === 'spaces') return 'forms.usernameSpaces';
     if (problem === 'character' || problem === 'markFirst') return 'forms.usernameCharacters';
+    if (problem === 'lookAlike') return 'forms.usernameLookAlike';
     return 'forms.usernameInvisible';
   }
   if (problem === 'tooLong') return 'forms.nameTooLong';

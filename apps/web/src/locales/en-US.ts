@@ -137,6 +137,8 @@ const enUS: Messages = {
     usernameInvisible: 'A username cannot contain line breaks, control characters or invisible characters',
     usernameSpaces: 'A username cannot contain two spaces in a row',
     usernameCharacters: 'A username may contain only letters, digits, spaces and . _ - @ + ·',
+    usernameLookAlike:
+      'A username cannot contain a character that passes for a plain letter (such as ı, ß, or a mark on a plain letter)',
     nameTooLong: 'The name is too long',
     nameInvisible: 'A name cannot contain line breaks, control characters or invisible characters',
     nameSpaces: 'A name cannot contain two spaces in a row',

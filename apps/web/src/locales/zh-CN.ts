@@ -132,6 +132,7 @@ const zhCN = {
     usernameInvisible: '用户名不能包含换行、控制字符或不可见字符',
     usernameSpaces: '用户名不能包含连续的空格',
     usernameCharacters: '用户名只能包含文字、数字、空格和 . _ - @ + · 符号',
+    usernameLookAlike: '用户名不能包含易被当作英文字母的字符（如 ı、ß，或加在英文字母上的附加符号）',
     nameTooLong: '名称过长',
     nameInvisible: '名称不能包含换行、控制字符或不可见字符',
     nameSpaces: '名称不能包含连续的空格',

@@ -5,7 +5,7 @@
  * a wrong code. A new password follows the §5 rule; setting it ends the user's other sessions.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { checkPassword, isValidPhone, normalizeName, ResultCode } from '@portal/contracts';
+import { checkPassword, isValidPhone, normalizeUsername, ResultCode } from '@portal/contracts';
 import { AppError } from '../../platform/errors.js';
 import type { InvalidationBus } from '../../platform/invalidation.js';
 import type { PasswordDecryptor } from '../../platform/password-transport.js';
@@ -81,7 +81,7 @@ export function createAccountService(deps: AccountDeps) {
       if (!isValidPhone(mobile, deps.phonePattern)) throw bad('phoneInvalid');
       const tenantId = await deps.tenants.idOf(input.tenantCode);
       if (!(await deps.verifyHuman(proof))) throw bad('humanCheckFailed');
-      const username = normalizeName(input.username);
+      const username = normalizeUsername(input.username);
       deps.later(async () => {
         const userId = await repo.userByAccountAndMobile(tenantId, username, mobile);
         if (userId !== null) await deps.sendCode(tenantId, mobile, ip);
@@ -103,7 +103,7 @@ export function createAccountService(deps: AccountDeps) {
       const mobile = input.mobile.trim();
       // The code is checked (and counted) whether or not the pair is an account.
       const [userId, right] = await Promise.all([
-        repo.userByAccountAndMobile(tenantId, normalizeName(input.username), mobile),
+        repo.userByAccountAndMobile(tenantId, normalizeUsername(input.username), mobile),
         deps.checkCode(tenantId, mobile, input.smsCode.trim()),
       ]);
       if (userId === null || !right) throw bad('smsCodeInvalid');
@@ -141,7 +141,7 @@ export function createAccountService(deps: AccountDeps) {
       ip: string,
       userAgent: string,
     ): Promise<void> {
-      const username = normalizeName(input.username);
+      const username = normalizeUsername(input.username);
       // The new password's rule first: a refused one must not spend the captcha or count as a login.
       const password = newPassword(input.newPwd, username, input.oldPwd);
       const { userId } = await deps.verifyCredentials({

@@ -7,7 +7,7 @@ import {
   SwitchEnterprise,
   TokenByStQuery,
   TokenData,
-  normalizeName,
+  normalizeUsername,
 } from '@portal/contracts';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
@@ -46,7 +46,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<AuthRoutesOptions> = async (a
         throw errors.badRequest(describeSchemaIssue(issue, 'body', langOf(req.query)));
       }
       const token = await opts.auth.login({
-        username: normalizeName(req.body.username),
+        username: normalizeUsername(req.body.username),
         passwordCipher: req.body.password,
         captcha: {
           captchaKey: req.body.captchaKey,

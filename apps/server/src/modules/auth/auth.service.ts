@@ -41,6 +41,11 @@ export function hashPassword(password: string): Promise<string> {
   return hash(password, ARGON2_OPTIONS);
 }
 
+/** Whether `password` is the one `passwordHash` was made from (false for a hash it cannot read). */
+export function isPasswordOf(passwordHash: string, password: string): Promise<boolean> {
+  return verify(passwordHash, password).catch(() => false);
+}
+
 export interface AuthServiceDeps {
   repo: AuthRepository;
   metrics: Pick<Metrics, 'login'>;
@@ -98,7 +103,7 @@ export function createAuthService(deps: AuthServiceDeps) {
     }
     const password = decryptor.decrypt(input.passwordCipher);
     const { tenantId, user } = await repo.findTarget(input.tenantCode, input.username);
-    const matches = await verify(user?.passwordHash ?? (await dummyHash), password).catch(() => false);
+    const matches = await isPasswordOf(user?.passwordHash ?? (await dummyHash), password);
     if (!user || !matches || user.locked || user.disabled) {
       deps.metrics.login(user?.locked ? 'locked' : 'failure');
       const audit = {
@@ -193,7 +198,7 @@ export function createAuthService(deps: AuthServiceDeps) {
       const password = decryptor.decrypt(passwordCipher);
       const user = await repo.passwordOf(userId);
       if (!user) return 'wrong';
-      const matches = !user.locked && (await verify(user.passwordHash, password).catch(() => false));
+      const matches = !user.locked && (await isPasswordOf(user.passwordHash, password));
       if (matches) return 'ok';
       const action = user.locked ? 'password.locked' : 'password.confirm_failed';
       await repo.recordFailure(userId, LOCKOUT, { tenantId: user.tenantId, userId, action, ip });

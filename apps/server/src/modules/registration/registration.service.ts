@@ -7,7 +7,7 @@ import {
   checkPassword,
   isBlank,
   isValidPhone,
-  normalizeName,
+  normalizeUsername,
   ResultCode,
   type CompanyRegistration,
   type MemberRegistration,
@@ -152,7 +152,7 @@ export function createRegistrationService(deps: RegistrationDeps) {
     /** Whether a username is free in the tenant (rate-limited: it tells who has an account). */
     async usernameAvailable(tenantCode: string | undefined, username: string, ip: string): Promise<boolean> {
       await deps.limiter.hit(`check-user:ip:${ip}`, REGISTRATION_LIMITS.checksPerIpPerMinute, 60);
-      const name = normalizeName(username);
+      const name = normalizeUsername(username);
       // Mobile numbers are not member names; answering for them would tell which are registered.
       if (isValidPhone(name, deps.phonePattern)) return false;
       return (await repo.taken(await deps.tenants.idOf(tenantCode), { username: name })) === null;

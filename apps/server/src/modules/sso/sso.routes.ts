@@ -4,7 +4,7 @@
  */
 import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
-import { Envelope, ResultCode, SystemSignOnBody, normalizeName } from '@portal/contracts';
+import { Envelope, ResultCode, SystemSignOnBody, normalizeUsername } from '@portal/contracts';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type, type Static } from 'typebox';
@@ -146,7 +146,7 @@ export const ssoRoutes: FastifyPluginAsyncTypebox<SsoRoutesOptions> = async (app
       try {
         const { cookie, redirect } = await sso.login(
           {
-            username: normalizeName(b.username),
+            username: normalizeUsername(b.username),
             passwordCipher: b.password,
             captcha: { captchaKey: b.captchaKey, answer: b.imgvercode, verification: b.captchaVerification },
             tenantCode,
