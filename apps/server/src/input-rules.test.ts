@@ -3,7 +3,9 @@
  * (platform/input-guard.ts, ADR 014): half of a UTF-16 surrogate pair (or a NUL) anywhere in a
  * request, also in a field no schema names; a PATCH that names nothing its route changes; a
  * multipart body without a valid boundary, or broken. Each is swept over the whole route table,
- * then tried where it was found, checking that nothing was written and nothing audited.
+ * then tried where it was found, checking that nothing was written and nothing audited. And the
+ * routes outside /api (pages, config.js, the sign-on server), which read their query and cookies
+ * without a schema, take the same characters there without a 5xx.
  */
 import { signRequest } from '@portal/contracts/node-signing';
 import { sql } from 'drizzle-orm';
@@ -208,5 +210,24 @@ describe('multipart bodies', () => {
       });
       expect(await writes.since(before)).toEqual([]);
     }
+  });
+});
+
+describe('the routes outside /api', () => {
+  it('answer a NUL, half a pair or a bidi control in the query and the cookies without a 5xx', async () => {
+    const names = ['tc', 'tenantCode', 'service', 'ticket', 'url', 'TARGET', 'format', 'logoutRequest'];
+    const failed: string[] = [];
+    for (const route of ctx.app.routeTable.filter((r) => !r.url.startsWith('/api/') && r.method !== 'HEAD')) {
+      for (const value of ['%00', '%ED%A0%80', '%E2%80%AE', 'a%0D%0Ab']) {
+        const url = `${route.url.replace(/\*$/, 'x').replace(/:(\w+)/g, 'x')}?${names.map((n) => `${n}=${value}`).join('&')}`;
+        const res = await ctx.app.inject({
+          method: route.method as 'GET',
+          url,
+          cookies: { portal_tenant: value, CASTGC: `TGC-${value}` },
+        });
+        if (res.statusCode >= 500) failed.push(`${route.method} ${url}: ${res.statusCode}`);
+      }
+    }
+    expect(failed).toEqual([]);
   });
 });

@@ -12,7 +12,8 @@ export const OPERATOR_PERMISSION = 'system:manage';
  * enterprise, to the tenant's configuration or to what every member sees or runs — the console
  * (`system:manage`), scripts on the portal's origin (`microapp:manage`), device credentials
  * (`device:manage`), notices to everyone (`notice:publish`), pages in everyone's menu
- * (`page:design`) and the park's public alerts (`alert:handle`). The default role, which every
+ * (`page:design`), the park's public alerts (`alert:handle`) and every member's repair requests
+ * (`repair:handle`, the park services' own). The default role, which every
  * newcomer gets, never holds one; their type and status are fixed (status 0 would give one to
  * everybody).
  */
@@ -23,6 +24,7 @@ export const OPERATOR_CODES = [
   'notice:publish',
   'page:design',
   'alert:handle',
+  'repair:handle',
 ] as const;
 export type OperatorCode = (typeof OPERATOR_CODES)[number];
 export const isOperatorCode = (code: string): code is OperatorCode =>

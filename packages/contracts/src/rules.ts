@@ -2,6 +2,7 @@
  * Validation rules of spec §5 as plain functions, shared by the server's checks and the web forms.
  * Each returns data, never a UI message: the caller picks the message from its catalogue.
  */
+import { TENANT_CODE } from './admin-rules.js';
 import { LIMITS } from './constants.js';
 
 /** Values that count as empty in forms and payloads (spec §5 company registration). */
@@ -11,6 +12,12 @@ export function isBlank(value: unknown): boolean {
   const t = value.trim();
   return t === '' || t === 'null' || t === 'undefined';
 }
+
+/**
+ * Whether `code` can be a tenant's code at all (`TENANT_CODE`): a lookup by anything else finds no
+ * tenant, and is not made (a code from an address or a cookie may hold what the database refuses).
+ */
+export const isTenantCode = (code: string): boolean => new RegExp(TENANT_CODE).test(code);
 
 /** Tenant codes given as the strings null/undefined in any case are ignored (spec §2). */
 export function cleanTenantCode(value: string | null | undefined): string | null {

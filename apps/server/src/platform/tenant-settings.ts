@@ -7,6 +7,7 @@
  */
 import {
   TENANT_SWITCHES,
+  isTenantCode,
   TenantSettings as TenantSettingsSchema,
   type RuntimeConfig,
   type TenantSettings,
@@ -62,7 +63,8 @@ export function createTenantSettings(db: Db, runtime: RuntimeConfig, bus: Invali
     return config;
   };
   return {
-    configOf: (code) => read(`code:${code}`, eq(tenants.code, code)),
+    // A code no tenant can have (from an address or a cookie) is an unknown tenant's, unread.
+    configOf: async (code) => (isTenantCode(code) ? read(`code:${code}`, eq(tenants.code, code)) : runtime),
     configOfId: (id) => read(`id:${id}`, eq(tenants.id, id)),
     async stored(id) {
       const [row] = await db.select({ settings: tenants.settings }).from(tenants).where(eq(tenants.id, id));

@@ -4,7 +4,7 @@
  * in any case (spec §2), names no tenant and means the default one; a code is trimmed; an unknown
  * code is a 400 租户不存在 where the tenant's id is needed, and never the default tenant.
  */
-import { cleanTenantCode, ResultCode } from '@portal/contracts';
+import { cleanTenantCode, isTenantCode, ResultCode } from '@portal/contracts';
 import { eq, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
 import { tenants } from '../db/schema.js';
@@ -35,6 +35,7 @@ export const tenantInQuery = (q: { tc?: string; tenantCode?: string }): string |
 export function createTenants(db: Db, defaultCode: string): Tenants {
   const codeOf = (raw: string | null | undefined) => cleanTenantCode(raw) ?? defaultCode;
   const find = async (raw: string | null | undefined) => {
+    if (!isTenantCode(codeOf(raw))) throw new AppError(ResultCode.BAD_REQUEST, 'tenantUnknown');
     const [row] = await db
       .select({ id: tenants.id, platform: tenants.platform, disabled: sql<boolean>`${tenants.disabledAt} IS NOT NULL` })
       .from(tenants)

@@ -172,6 +172,11 @@ describe("one owner per address, whatever way it is written (another tenant's si
     'https://apps.a.example/HR/',
     'https://apps.a.example/%68r/list',
     'https://apps.a.example/',
+    'https://apps.a.example//hr/',
+    'https://apps.a.example/hr;jsessionid=1/',
+    'https://apps.a.example/hr%3Bx/',
+    'https://apps.a.example/hr',
+    'https://apps.a.example/HR/team/list',
     'https://erp.xn--bcher-kva.example/',
     'https://ERP.BÜCHER.EXAMPLE./',
   ])('refuses %s to another tenant when the demo holds it', async (pattern) => {

@@ -22,21 +22,32 @@ export const eventsRoutes: FastifyPluginAsyncTypebox<{ events: EventsService }> 
         // nginx and other proxies: pass each event on at once.
         'x-accel-buffering': 'no',
       });
-      const stream = await events.open(
-        {
-          tenantId: s.tenantId,
-          userId: s.userId,
-          sessionId: s.id,
-          write: (chunk) => void reply.raw.write(chunk),
-          end: () => reply.raw.end(),
-        },
-        last,
-      );
-      // The client went away: forget the stream and let its connection go.
+      // The client may go away while the stream is being opened: it is then closed as soon as it exists.
+      let gone = false;
+      let opened: Awaited<ReturnType<EventsService['open']>> | null = null;
       reply.raw.on('close', () => {
-        events.close(stream);
+        gone = true;
+        if (opened) events.close(opened);
         reply.raw.end();
       });
+      try {
+        opened = await events.open(
+          {
+            tenantId: s.tenantId,
+            userId: s.userId,
+            sessionId: s.id,
+            write: (chunk) => void reply.raw.write(chunk),
+            end: () => reply.raw.end(),
+          },
+          last,
+        );
+      } catch (err) {
+        // The answer has begun (hijacked): the client reconnects, as after any lost stream.
+        req.log.warn({ err }, 'live stream not opened');
+        reply.raw.end();
+        return;
+      }
+      if (gone) events.close(opened);
     },
   );
 };

@@ -5,8 +5,10 @@ import { files } from '../../db/schema.js';
 /**
  * The ids of the files something names, wherever it may: a reply's or a notice's attachments, a
  * notice's or the agreement's HTML, a tenant's settings (its logo), any version of a drag page (a
- * restore brings an old one back), a workbench layout, a menu entry's meta. Read from the rows'
- * text, so that an address of any form (`files/<id>`, `/api/resources/logos/<id>`) counts.
+ * restore brings an old one back), a menu entry's meta. Read from the rows' text, so that an
+ * address of any form (`files/<id>`, `/api/resources/logos/<id>`) counts. A workbench layout is not
+ * read: it holds widget ids and menu paths, and a member who wrote an upload's id into a shortcut
+ * would keep the upload past its time.
  */
 const NAMED = sql`SELECT DISTINCT m[1]::uuid AS id FROM (
     SELECT reply_files::text AS t FROM notice_recipients WHERE reply_files <> '[]'::jsonb
@@ -14,7 +16,6 @@ const NAMED = sql`SELECT DISTINCT m[1]::uuid AS id FROM (
     UNION ALL SELECT html || translations::text FROM register_agreements
     UNION ALL SELECT settings::text FROM tenants
     UNION ALL SELECT document::text FROM page_versions
-    UNION ALL SELECT layout::text FROM workbench_layouts
     UNION ALL SELECT meta::text FROM menus
   ) AS s, regexp_matches(s.t, '([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})', 'gi') AS m`;
 

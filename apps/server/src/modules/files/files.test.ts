@@ -205,6 +205,14 @@ describe('housekeeping of uploads', () => {
       token,
     });
     expect(reply.json().status, reply.body).toBe(200);
+    // The member's own workbench names nothing an upload could be: a shortcut carrying an upload's
+    // id keeps it no longer than anything else would.
+    const layout = await ctx.call({
+      url: '/api/front/workbench/layout',
+      body: { items: [], shortcuts: [`/files/${unused}`] },
+      token,
+    });
+    expect(layout.json().status, layout.body).toBe(200);
     await ctx.db.execute(sql`UPDATE page_versions SET document = jsonb_set(document, '{note}',
       to_jsonb(${`/api/resources/logos/${onPage}`}::text)) WHERE (page_id, version) IN
       (SELECT page_id, version FROM page_versions LIMIT 1)`);

@@ -1,3 +1,4 @@
+import { isTenantCode } from '@portal/contracts';
 import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { tenantLock } from '../../db/expressions.js';
@@ -18,6 +19,7 @@ export function createMicroAppsRepository(db: Db) {
 
     /** The entries of the tenant a code names (the document's policy is built before any session). */
     async entriesOfTenant(code: string): Promise<{ entry: string; serviceType: number }[]> {
+      if (!isTenantCode(code)) return [];
       return db
         .select({ entry: microApps.entry, serviceType: microApps.serviceType })
         .from(microApps)

@@ -139,11 +139,12 @@ export function logoutTarget(
 
 /**
  * Who owns an address, for telling tenants apart: the canonical host and its port, with http and
- * https of one host as one owner (80 and 443 are the web's default ports, so no port), and the path
- * without case and percent-encoding of plain characters, which many servers ignore. Null when it is
- * no URL.
+ * https of one host as one owner (80 and 443 are the web's default ports, so no port), and the
+ * path's segments as the servers in front of an application read them: without case and
+ * percent-encoding of plain characters, without empty segments (nginx merges `//`) and without
+ * `;parameters` (servlet containers drop them). Null when it is no URL.
  */
-function ownerOf(pattern: string): { host: string; path: string } | null {
+function ownerOf(pattern: string): { host: string; segments: string[] } | null {
   const p = patternUrl(pattern);
   if (!p) return null;
   const port = p.port === '' || p.port === '80' || p.port === '443' ? '' : `:${p.port}`;
@@ -153,19 +154,27 @@ function ownerOf(pattern: string): { host: string; path: string } | null {
   } catch {
     // A malformed escape stays as written.
   }
-  return { host: `${canonicalHostname(p)}${port}`, path: path.toLowerCase() };
+  const segments = path
+    .toLowerCase()
+    .split('/')
+    .map((segment) => segment.replace(/;.*$/, ''))
+    .filter((segment) => segment !== '');
+  return { host: `${canonicalHostname(p)}${port}`, segments };
 }
 
 /**
- * Whether two patterns (placeholders read) can mean one address: then a ticket for it could be
- * issued in either tenant, and a CAS client, which learns only the username, could not tell whose
- * user it is. A tenant's new pattern must overlap no other tenant's. Owners are compared (above):
- * `HTTP://ERP.EXAMPLE./Finance/` overlaps `https://erp.example/`.
+ * Whether two patterns (placeholders read) can reach one application: then a ticket issued in
+ * either tenant could arrive there, and a CAS client, which learns only the username, could not
+ * tell whose user it is. A tenant's new pattern must overlap no other tenant's. Owners are compared
+ * (above), and one path's segments beginning the other's is an overlap whether either pattern
+ * covers a path alone or everything below it: `/finance` reaches the application at `/finance/`
+ * behind most servers. `HTTP://ERP.EXAMPLE./Finance/` overlaps `https://erp.example/`, and
+ * `https://erp.example//finance;x/` overlaps `https://erp.example/finance`.
  */
 export function patternsOverlap(a: string, b: string): boolean {
   const x = ownerOf(a);
   const y = ownerOf(b);
   if (!x || !y || x.host !== y.host) return false;
-  const [p, q] = [x.path, y.path];
-  return p === q || (p.endsWith('/') && q.startsWith(p)) || (q.endsWith('/') && p.startsWith(q));
+  const [shorter, longer] = x.segments.length <= y.segments.length ? [x, y] : [y, x];
+  return shorter.segments.every((segment, i) => longer.segments[i] === segment);
 }

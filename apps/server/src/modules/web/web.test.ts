@@ -87,6 +87,26 @@ describe('runtime config', () => {
 });
 
 describe('the SPA', () => {
+  it('takes a tenant code no tenant can have, from the address or the cookie, as an unknown tenant', async () => {
+    const installation = runConfigJs((await ctx.app.inject({ url: '/center/config.js?tc=no-such-park' })).body);
+    for (const options of [
+      { url: '/center/config.js?tc=%00' },
+      { url: '/center/config.js?tenantCode=%00x' },
+      { url: '/center/config.js?tc=%E2%80%AEdemo' },
+      { url: '/center/config.js', cookies: { portal_tenant: '\u0000' } },
+    ]) {
+      const res = await ctx.app.inject(options);
+      expect(res.statusCode, JSON.stringify(options)).toBe(200);
+      expect(runConfigJs(res.body)).toEqual(installation);
+    }
+    for (const options of [
+      { url: '/center/any/page?tc=%00' },
+      { url: '/center/', cookies: { portal_tenant: '%00' } },
+    ]) {
+      expect((await ctx.app.inject(options)).statusCode, JSON.stringify(options)).toBe(200);
+    }
+  });
+
   it('answers a deep link with index.html, asset URLs made absolute', async () => {
     const res = await ctx.app.inject({ url: '/center/any/deep/link?tc=demo' });
     expect(res.statusCode).toBe(200);
