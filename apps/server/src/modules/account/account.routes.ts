@@ -54,8 +54,8 @@ export const accountRoutes: FastifyPluginAsyncTypebox<{ account: AccountService 
     },
   );
 
-  // The header dialog's change (spec §7 `api/front/account/auth/updatePassword`, issue 7's dialog),
-  // and the one call besides logout that a session whose password someone else set may make (ADR 033).
+  // The change of one's own password (the header's 修改密码 dialog, docs/api.md), and the one call
+  // besides logout that a session whose password someone else set may make (ADR 033).
   app.post(
     '/api/front/account/auth/updatePassword',
     {

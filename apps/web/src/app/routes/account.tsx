@@ -43,7 +43,7 @@ const signOnPage = (back: string | null) =>
   back && /^\/cas\/login(\?|$)/.test(back) && safeRedirect(back) ? back : null;
 
 /**
- * /user/register-result (spec §2: titled change password). With `required=1` and a session, the
+ * /user/register-result, the change-password page. With `required=1` and a session, the
  * session's password is one someone else set and must be replaced before anything else (ADR 033):
  * the change with the session, then on to `redirect` inside the portal. Otherwise the change with
  * the account, its password and the captcha, without a session.
