@@ -345,6 +345,8 @@ export async function buildApp({ config, db: pool, secrets, logger }: AppDeps) {
     bus,
     sendCode: (tenantId, phone, ip) => sms.sendCode(tenantId, phone, LIMITS.smsTypePasswordReset, ip),
     checkCode: (tenantId, phone, code) => sms.checkCode(tenantId, phone, LIMITS.smsTypePasswordReset, code),
+    sendProofCode: (tenantId, phone, ip) => sms.sendCode(tenantId, phone, LIMITS.smsTypeMobileProof, ip),
+    checkProofCode: (tenantId, phone, code) => sms.checkCode(tenantId, phone, LIMITS.smsTypeMobileProof, code),
     verifyHuman: proofOfPerson.human,
     // The change with the old password is how a user whose password someone else set gets their own.
     verifyCredentials: (input) => auth.verifyCredentials(input, 'password.verify', { forPasswordChange: true }),

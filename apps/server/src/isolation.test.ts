@@ -141,6 +141,8 @@ const NOT_OBJECTS = new Set([
   // An external system's code as a sign-on service is registered or edited.
   '/api/admin/sso-services:sysCode',
   '/api/admin/sso-services/:id:sysCode',
+  // The code of a text message to the caller's own number.
+  '/api/front/account/mobile/verify:smsCode',
 ]);
 const ID_LIKE = /(?:Id|Ids|Code|Codes|Wb)$|^(?:id|code)$/;
 

@@ -3,6 +3,8 @@ export const LIMITS = {
   smsCountdownSeconds: 60,
   smsTypeRegistration: 2,
   smsTypePasswordReset: 3,
+  /** A signed-in user proving their own mobile number (验证手机号), which enterprise invitations need. */
+  smsTypeMobileProof: 4,
   loadingMessageSeconds: 3,
   redirectAfterRegisterSeconds: 3,
   userInfoTtlMs: 6048e5,

@@ -104,6 +104,16 @@ export const ResetFinishRequest = Type.Object({
 });
 export type ResetFinishRequest = Static<typeof ResetFinishRequest>;
 
+/**
+ * The signed-in user's own mobile number (masked; null when the account has none) and whether it
+ * is proven to be theirs: only a proven number takes up the enterprise invitations sent to it.
+ */
+export const OwnMobile = Type.Object({ mobile: Nullable(Type.String()), verified: Type.Boolean() });
+export type OwnMobile = Static<typeof OwnMobile>;
+/** The code the text message to one's own number carried. */
+export const OwnMobileProof = Type.Object({ smsCode: Type.String({ minLength: 1, maxLength: 12 }) });
+export type OwnMobileProof = Static<typeof OwnMobileProof>;
+
 /** /user/register-result without a session: the account's credentials and the login captcha. */
 export const ChangePasswordRequest = Type.Object({
   tenantCode: Type.Optional(Text(64)),

@@ -141,6 +141,16 @@ const messages = {
     zh: '邀请已发出，对方下次登录或注册后即加入本企业',
     en: 'Invitation sent: they join the enterprise when they next sign in or register',
   },
+  mobileMissing: {
+    zh: '账号未登记手机号，请联系管理员',
+    en: 'Your account has no mobile number; ask an administrator',
+  },
+  mobileAlreadyVerified: { zh: '手机号已验证', en: 'Your mobile number is verified already' },
+  mobileCodeSent: { zh: '验证码已发送至 {mobile}', en: 'A code has been sent to {mobile}' },
+  mobileVerified: {
+    zh: '手机号已验证，发给该号码的企业邀请将在下次登录时生效',
+    en: 'Mobile number verified: invitations to it take effect at your next sign-in',
+  },
   fileRefused: { zh: '{name} 该文件格式不符合要求', en: '{name}: this file type is not accepted' },
   fileNameInvalid: { zh: '文件名不正确：{name}', en: 'The file name is not valid: {name}' },
   fileTooLarge: { zh: '文件过大，请上传{mb}MB以内的文件', en: 'The file is too large; the limit is {mb} MB' },

@@ -16,10 +16,37 @@ export function createAccountRepository(db: Db) {
       return row?.id ?? null;
     },
 
-    async createReset(userId: number, tokenHash: string, ttlSeconds: number): Promise<void> {
+    /** A reset grant for the user, given by a right code sent to `mobile`. */
+    async createReset(userId: number, tokenHash: string, ttlSeconds: number, mobile: string): Promise<void> {
       await db
         .insert(passwordResets)
-        .values({ tokenHash, userId, expiresAt: sql`now() + make_interval(secs => ${ttlSeconds})` });
+        .values({ tokenHash, userId, mobile, expiresAt: sql`now() + make_interval(secs => ${ttlSeconds})` });
+    },
+
+    /** The user's own mobile number and the number last proven theirs (ADR 023). */
+    async mobileOf(userId: number): Promise<{ mobile: string | null; verifiedMobile: string | null }> {
+      const [row] = await db
+        .select({ mobile: users.mobile, verifiedMobile: users.verifiedMobile })
+        .from(users)
+        .where(eq(users.id, userId));
+      return row ?? { mobile: null, verifiedMobile: null };
+    },
+
+    /**
+     * Records `mobile` as proven to be the user's own, and audits it, in one transaction; false
+     * when the user's number is no longer `mobile` (an operator changed it after the code was sent).
+     */
+    async proveMobile(userId: number, mobile: string, ip: string): Promise<boolean> {
+      return db.transaction(async (tx) => {
+        const [user] = await tx
+          .update(users)
+          .set({ verifiedMobile: mobile })
+          .where(and(eq(users.id, userId), eq(users.mobile, mobile)))
+          .returning({ tenantId: users.tenantId });
+        if (!user) return false;
+        await tx.insert(auditLog).values({ tenantId: user.tenantId, userId, action: 'mobile.verified', ip });
+        return true;
+      });
     },
 
     /** The live reset's user (and username), or null; the grant is not spent yet. */
@@ -40,7 +67,10 @@ export function createAccountRepository(db: Db) {
     /**
      * Sets the password and ends the user's sessions (all but `keepSession`) and sign-on sessions,
      * spending the reset grant when one is given; in one transaction. False when the grant was
-     * spent meanwhile.
+     * spent meanwhile. A reset also proves the number its code went to, if that is still the
+     * account's: only now, when the phone's holder has taken the account over (every other session
+     * ends), not when the code was checked, or an account whose number a stranger gave would be
+     * proven by a reset its holder began and left.
      */
     async setPassword(p: {
       userId: number;
@@ -51,18 +81,30 @@ export function createAccountRepository(db: Db) {
       keepSession?: string;
     }): Promise<boolean> {
       return db.transaction(async (tx) => {
+        let proven: string | null = null;
         if (p.resetTokenHash) {
-          const spent = await tx
+          const [spent] = await tx
             .update(passwordResets)
             .set({ usedAt: sql`now()` })
             .where(and(eq(passwordResets.tokenHash, p.resetTokenHash), live))
-            .returning({ userId: passwordResets.userId });
-          if (spent.length === 0) return false;
+            .returning({ userId: passwordResets.userId, mobile: passwordResets.mobile });
+          if (!spent) return false;
+          proven = spent.mobile;
         }
         const [user] = await tx
           .update(users)
           // The user's own password now: whatever someone else had set is replaced (ADR 033).
-          .set({ passwordHash: p.passwordHash, failedLogins: 0, lockedUntil: null, mustChangePassword: false })
+          .set({
+            passwordHash: p.passwordHash,
+            failedLogins: 0,
+            lockedUntil: null,
+            mustChangePassword: false,
+            ...(proven !== null
+              ? {
+                  verifiedMobile: sql`CASE WHEN ${users.mobile} = ${proven} THEN ${proven} ELSE ${users.verifiedMobile} END`,
+                }
+              : {}),
+          })
           .where(eq(users.id, p.userId))
           .returning({ tenantId: users.tenantId });
         await tx

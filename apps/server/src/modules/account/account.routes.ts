@@ -1,6 +1,8 @@
 import {
   ChangePasswordRequest,
   Envelope,
+  OwnMobile,
+  OwnMobileProof,
   ResetCodeRequest,
   ResetFinishRequest,
   ResetGrant,
@@ -15,7 +17,10 @@ import type { AccountService } from './account.service.js';
 
 const done = { 200: Envelope(Type.Null()) };
 
-/** Forgot password (`/user/alteration`) and change password; paths of ours, see docs/api.md. */
+/**
+ * Forgot password (`/user/alteration`), change password and proving one's own mobile number
+ * (验证手机号, the account dialog); paths of ours, see docs/api.md.
+ */
 export const accountRoutes: FastifyPluginAsyncTypebox<{ account: AccountService }> = async (app, { account }) => {
   const say = (req: { query: unknown }, key: MessageKey) => ({
     status: 200,
@@ -51,6 +56,31 @@ export const accountRoutes: FastifyPluginAsyncTypebox<{ account: AccountService 
         req.headers['user-agent'] ?? '',
       );
       return say(req, 'passwordChanged');
+    },
+  );
+
+  // 验证手机号: the state, a code to the account's own number, and the code back.
+  app.get(
+    '/api/front/account/mobile',
+    { preHandler: app.authenticate, schema: { response: { 200: Envelope(OwnMobile) } } },
+    async (req) => ok(req, await account.ownMobile(req.session!)),
+  );
+
+  app.post(
+    '/api/front/account/mobile/code',
+    { preHandler: app.authenticate, schema: { response: done } },
+    async (req) => {
+      const mobile = await account.sendOwnMobileCode(req.session!, req.ip);
+      return { status: 200, message: t(langOf(req.query), 'mobileCodeSent', { mobile }), data: null };
+    },
+  );
+
+  app.post(
+    '/api/front/account/mobile/verify',
+    { preHandler: app.authenticate, schema: { body: OwnMobileProof, response: done } },
+    async (req) => {
+      await account.proveOwnMobile(req.session!, req.body.smsCode, req.ip);
+      return say(req, 'mobileVerified');
     },
   );
 

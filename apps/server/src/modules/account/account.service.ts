@@ -1,11 +1,22 @@
 /**
- * Forgot password and change password (issue 6). Neither tells whether an account exists: a reset
- * code is asked for with the account and its mobile number, answered the same way before anything
- * depends on them (the lookup and the message happen after the answer), and a wrong pair fails like
- * a wrong code. A new password follows the §5 rule; setting it ends the user's other sessions.
+ * Forgot password, change password, and proving one's own mobile number. Neither of the first two
+ * tells whether an account exists: a reset code is asked for with the account and its mobile
+ * number, answered the same way before anything depends on them (the lookup and the message happen
+ * after the answer), and a wrong pair fails like a wrong code. A new password follows the
+ * password rule; setting it ends the user's other sessions.
+ * A number is proven the account holder's by a code sent to it and checked for that account: at
+ * registration, by a finished reset, or by 验证手机号 here; only a proven number takes up the
+ * enterprise invitations sent to it (ADR 023).
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { checkPassword, isValidPhone, normalizeUsername, ResultCode } from '@portal/contracts';
+import {
+  checkPassword,
+  isValidPhone,
+  maskMobile,
+  normalizeUsername,
+  ResultCode,
+  type OwnMobile,
+} from '@portal/contracts';
 import { AppError } from '../../platform/errors.js';
 import type { InvalidationBus } from '../../platform/invalidation.js';
 import type { PasswordDecryptor } from '../../platform/password-transport.js';
@@ -25,6 +36,10 @@ export interface AccountDeps {
   sendCode: (tenantId: number, phone: string, ip: string) => Promise<void>;
   /** Spends the code; true when it was the live reset code of this phone. */
   checkCode: (tenantId: number, phone: string, code: string) => Promise<boolean>;
+  /** Sends a code proving the signed-in user's own number (throws when it may not: cooldown, caps, provider). */
+  sendProofCode: (tenantId: number, phone: string, ip: string) => Promise<void>;
+  /** Spends the code; true when it was the live proof code of this phone. */
+  checkProofCode: (tenantId: number, phone: string, code: string) => Promise<boolean>;
   verifyHuman: (p: { number?: string | undefined; answer: string }) => Promise<boolean>;
   /** The login's checks (rate limit, captcha, password, lockout): the user, or the login refusal. */
   verifyCredentials: VerifyCredentials;
@@ -41,9 +56,22 @@ export interface AccountDeps {
  * spending someone else's code); seconds a verified reset stays open.
  */
 export const RESET_LIMITS = { perIpPerHour: 10, verifiesPerIpPerHour: 30, grantTtlSeconds: 600 } as const;
+/**
+ * Codes a signed-in user may try on their own number per hour (each code is void after a few
+ * wrong answers besides; sending is bounded by the SMS cooldown and daily caps).
+ */
+export const MOBILE_PROOF_TRIES_PER_HOUR = 30;
 
 const bad = (
-  key: 'phoneInvalid' | 'tenantUnknown' | 'humanCheckFailed' | 'smsCodeInvalid' | 'passwordRule' | 'passwordUnchanged',
+  key:
+    | 'phoneInvalid'
+    | 'tenantUnknown'
+    | 'humanCheckFailed'
+    | 'smsCodeInvalid'
+    | 'passwordRule'
+    | 'passwordUnchanged'
+    | 'mobileMissing'
+    | 'mobileAlreadyVerified',
 ) => new AppError(ResultCode.BAD_REQUEST, key);
 /** Changes of one's own password per hour: each costs an argon2 hash, and guesses the old one. */
 const PASSWORD_CHANGES_PER_HOUR = 10;
@@ -108,7 +136,7 @@ export function createAccountService(deps: AccountDeps) {
       ]);
       if (userId === null || !right) throw bad('smsCodeInvalid');
       const token = randomBytes(32).toString('base64url');
-      await repo.createReset(userId, sha256(token), RESET_LIMITS.grantTtlSeconds);
+      await repo.createReset(userId, sha256(token), RESET_LIMITS.grantTtlSeconds, mobile);
       return token;
     },
 
@@ -153,6 +181,35 @@ export function createAccountService(deps: AccountDeps) {
         userAgent,
       });
       await setPassword({ userId, passwordHash: await deps.hashPassword(password), ip, action: 'password.change' });
+    },
+
+    /** The signed-in user's own number, masked, and whether it is proven theirs. */
+    async ownMobile(session: ActiveSession): Promise<OwnMobile> {
+      const { mobile, verifiedMobile } = await repo.mobileOf(session.userId);
+      return { mobile: mobile && maskMobile(mobile), verified: mobile !== null && verifiedMobile === mobile };
+    },
+
+    /**
+     * 验证手机号, step 1: a code to the signed-in user's own number, never to one they name (the
+     * SMS cooldown and daily caps per number and address bound it); the masked number it went to.
+     */
+    async sendOwnMobileCode(session: ActiveSession, ip: string): Promise<string> {
+      const { mobile, verifiedMobile } = await repo.mobileOf(session.userId);
+      if (!mobile) throw bad('mobileMissing');
+      if (verifiedMobile === mobile) throw bad('mobileAlreadyVerified');
+      await deps.sendProofCode(session.tenantId, mobile, ip);
+      return maskMobile(mobile);
+    },
+
+    /** 验证手机号, step 2: the right code proves the number the account has now (audited). */
+    async proveOwnMobile(session: ActiveSession, smsCode: string, ip: string): Promise<void> {
+      await deps.limiter.hit(`mobile-proof:user:${session.userId}`, MOBILE_PROOF_TRIES_PER_HOUR, 3600);
+      const { mobile, verifiedMobile } = await repo.mobileOf(session.userId);
+      if (!mobile) throw bad('mobileMissing');
+      if (verifiedMobile === mobile) throw bad('mobileAlreadyVerified');
+      if (!(await deps.checkProofCode(session.tenantId, mobile, smsCode.trim()))) throw bad('smsCodeInvalid');
+      // The number changed since the code was sent: the code proved the old one only.
+      if (!(await repo.proveMobile(session.userId, mobile, ip))) throw bad('smsCodeInvalid');
     },
 
     /** The signed-in user's own change (the header dialog): other sessions end, this one stays. */

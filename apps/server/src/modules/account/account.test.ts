@@ -245,3 +245,61 @@ describe('change password', () => {
     ]);
   });
 });
+
+describe('proving one’s own mobile number (验证手机号)', () => {
+  const MOBILE = '/api/front/account/mobile';
+  const codeOf = async (phone: string) => /验证码是(\d{6})/.exec((await outbox(phone)).at(-1)!)![1]!;
+  const answer = (res: { json(): unknown }) => res.json() as { status: number; message: string; data: unknown };
+
+  it('sends a code to the account’s own number only, and the right code proves it (audited)', async () => {
+    await newUser('prover', '13612340101');
+    const token = await ctx.login('prover');
+    expect(answer(await ctx.call({ url: MOBILE, token })).data).toEqual({ mobile: '136****0101', verified: false });
+    // A number in the body is not where the code goes: the account's own number is.
+    const sent = await ctx.call({ url: `${MOBILE}/code`, token, body: { phone: '13612340199' } });
+    expect(answer(sent)).toMatchObject({ status: 200, message: '验证码已发送至 136****0101' });
+    expect(await outbox('13612340199')).toEqual([]);
+    const again = await ctx.call({ url: `${MOBILE}/code`, token, body: {} });
+    expect(answer(again).status).toBe(429);
+
+    const code = await codeOf('13612340101');
+    const wrong = String((Number(code) + 1) % 1_000_000).padStart(6, '0');
+    const refused = await ctx.call({ url: `${MOBILE}/verify?language=eng`, token, body: { smsCode: wrong } });
+    expect(answer(refused)).toMatchObject({
+      status: 400,
+      message: 'The text message code is wrong or has expired; please get a new one',
+    });
+    const proved = await ctx.call({ url: `${MOBILE}/verify`, token, body: { smsCode: code } });
+    expect(answer(proved).status, proved.body).toBe(200);
+    expect(answer(await ctx.call({ url: MOBILE, token })).data).toEqual({ mobile: '136****0101', verified: true });
+    const audit = await ctx.db.execute(sql`
+      SELECT 1 FROM audit_log a JOIN users u ON u.id = a.user_id
+      WHERE a.action = 'mobile.verified' AND u.username = 'prover'`);
+    expect(audit.rows).toHaveLength(1);
+    // Proven once: nothing more is sent.
+    expect(answer(await ctx.call({ url: `${MOBILE}/code`, token, body: {} }))).toMatchObject({
+      status: 400,
+      message: '手机号已验证',
+    });
+  });
+
+  it('proves nothing when the number changed after the code was sent, or when there is none', async () => {
+    await newUser('moved', '13612340102');
+    const token = await ctx.login('moved');
+    expect(answer(await ctx.call({ url: `${MOBILE}/code`, token, body: {} })).status).toBe(200);
+    const code = await codeOf('13612340102');
+    await ctx.db.execute(sql`UPDATE users SET mobile = '13612340103' WHERE username = 'moved'`);
+    const late = await ctx.call({ url: `${MOBILE}/verify`, token, body: { smsCode: code } });
+    expect(answer(late).status).toBe(400);
+    expect(answer(await ctx.call({ url: MOBILE, token })).data).toEqual({ mobile: '136****0103', verified: false });
+
+    await ctx.db.execute(sql`UPDATE users SET mobile = NULL WHERE username = 'moved'`);
+    expect(answer(await ctx.call({ url: MOBILE, token })).data).toEqual({ mobile: null, verified: false });
+    const none = await ctx.call({ url: `${MOBILE}/code?language=eng`, token, body: {} });
+    expect(answer(none)).toMatchObject({
+      status: 400,
+      message: 'Your account has no mobile number; ask an administrator',
+    });
+    expect((await ctx.call({ url: MOBILE })).statusCode).toBe(401);
+  });
+});

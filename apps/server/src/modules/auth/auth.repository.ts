@@ -105,7 +105,8 @@ const RECORD_FAILURE = named(
 
 /**
  * A successful login in one statement: accept the open invitations of the user's mobile number
- * (joining those enterprises), reset the failure count, pick the user's default role, application,
+ * when that number is proven to be the user's own (ADR 023: whoever merely typed a number in must
+ * not join the enterprises that invited its holder), joining those enterprises; reset the failure count, pick the user's default role, application,
  * workbench and enterprise if still held (else the first held, else one just joined), open the
  * session and write the audit entries. The user row is updated last, so its lock is held for the
  * shortest time.
@@ -113,14 +114,14 @@ const RECORD_FAILURE = named(
 const OPEN_SESSION = named(
   'auth_open_session',
   `WITH u AS (
-     SELECT u.id, u.tenant_id, u.mobile, u.default_role_id, u.default_application_id, u.default_workbench_id,
+     SELECT u.id, u.tenant_id, u.mobile, u.verified_mobile, u.default_role_id, u.default_application_id, u.default_workbench_id,
             u.default_enterprise_id
      FROM users u JOIN tenants t ON t.id = u.tenant_id
      WHERE u.id = $1 AND u.disabled_at IS NULL AND t.disabled_at IS NULL
      FOR NO KEY UPDATE OF u FOR SHARE OF t),
    inv AS (
      UPDATE enterprise_invitations i SET joined_at = now(), joined_user_id = u.id
-     FROM u WHERE i.tenant_id = u.tenant_id AND i.mobile = u.mobile
+     FROM u WHERE i.tenant_id = u.tenant_id AND i.mobile = u.mobile AND u.verified_mobile = u.mobile
        AND i.joined_at IS NULL AND i.revoked_at IS NULL AND i.expires_at > now()
      RETURNING i.id, i.enterprise_id, u.tenant_id, u.id AS user_id),
    joined AS (

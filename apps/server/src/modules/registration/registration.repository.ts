@@ -32,6 +32,8 @@ export interface NewAccount {
   passwordHash: string;
   name: string;
   mobile: string;
+  /** The mobile number when an SMS code proved it the registrant's; null when only a captcha proved a person. */
+  verifiedMobile: string | null;
   /** Company registration: the enterprise created with the user (estatus 0, unreviewed). */
   enterprise?: { name: string; industryCode: string; regionCode: string; contacts: string; position: string };
 }
@@ -108,6 +110,7 @@ export function createRegistrationRepository(db: Db) {
             passwordHash: a.passwordHash,
             name: a.name,
             mobile: a.mobile,
+            verifiedMobile: a.verifiedMobile,
             homeUri: '/index',
             defaultRoleId: roleId,
             defaultEnterpriseId: enterpriseId,
@@ -120,7 +123,7 @@ export function createRegistrationRepository(db: Db) {
           tenantId: a.tenantId,
           userId,
           action: a.enterprise ? 'register.company' : 'register.member',
-          detail: enterpriseId === null ? {} : { enterpriseId },
+          detail: { ...(enterpriseId === null ? {} : { enterpriseId }), mobileVerified: a.verifiedMobile !== null },
         });
         return { userId };
       });

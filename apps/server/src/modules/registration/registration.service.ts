@@ -70,22 +70,27 @@ export function createRegistrationService(deps: RegistrationDeps) {
   /**
    * The checks that cost nothing first; then, counted per address, what is taken and whether the
    * tenant takes registrations, before the proof is spent; the mobile number only after the proof
-   * (whoever holds the phone may learn that it is registered, nobody else).
+   * (whoever holds the phone may learn that it is registered, nobody else). Answers the number when
+   * an SMS code proved it to be the registrant's, null when a captcha only proved a person: such a
+   * number is the registrant's word, and takes up no enterprise invitation (ADR 023).
    */
-  async function prove(c: Common, ip: string): Promise<void> {
+  async function prove(c: Common, ip: string): Promise<string | null> {
     if (!isValidPhone(c.mobile, deps.phonePattern)) throw bad('phoneInvalid');
     if (checkPassword(c.password, c.username).length > 0) throw bad('passwordRule');
     await deps.limiter.hit(`register:ip:${ip}`, REGISTRATION_LIMITS.perIpPerHour, 3600);
     const taken = await repo.taken(c.tenantId, { username: c.username, company: c.company });
     if (taken) throw new AppError(ResultCode.CONFLICT, TAKEN_MESSAGE[taken]);
     if (!(await repo.hasDefaultRole(c.tenantId))) throw bad('noDefaultRole');
+    let verifiedMobile: string | null = null;
     if (await deps.smsRequired(c.tenantId)) {
       if (isBlank(c.smsCode)) throw bad('smsCodeRequired');
       if (!(await deps.checkSmsCode(c.tenantId, c.mobile, c.smsCode!.trim()))) throw bad('smsCodeInvalid');
+      verifiedMobile = c.mobile;
     } else if (isBlank(c.imgCode) || !(await deps.verifyHuman({ number: c.number, answer: c.imgCode! }))) {
       throw bad('humanCheckFailed');
     }
     if (await repo.mobileTaken(c.tenantId, c.mobile)) throw new AppError(ResultCode.CONFLICT, 'mobileTaken');
+    return verifiedMobile;
   }
 
   async function create(...args: Parameters<RegistrationRepository['create']>): Promise<void> {
@@ -108,8 +113,15 @@ export function createRegistrationService(deps: RegistrationDeps) {
       const tenantId = await deps.tenants.registrableIdOf(input.tenantCode);
       const password = deps.decryptor.decrypt(input.password);
       const mobile = input.mobile.trim();
-      await prove({ ...input, tenantId, username, password, mobile }, ip);
-      await create({ tenantId, username, passwordHash: await deps.hashPassword(password), name: username, mobile });
+      const verifiedMobile = await prove({ ...input, tenantId, username, password, mobile }, ip);
+      await create({
+        tenantId,
+        username,
+        passwordHash: await deps.hashPassword(password),
+        name: username,
+        mobile,
+        verifiedMobile,
+      });
     },
 
     /** A company and its first member, who signs in with the mobile number. */
@@ -132,13 +144,14 @@ export function createRegistrationService(deps: RegistrationDeps) {
       const company = input.companyName.trim();
       // The first member signs in with the mobile number: it is their user name, under its rule too.
       acceptUsername(mobile);
-      await prove({ ...input, tenantId, username: mobile, password, mobile, company }, ip);
+      const verifiedMobile = await prove({ ...input, tenantId, username: mobile, password, mobile, company }, ip);
       await create({
         tenantId,
         username: mobile,
         passwordHash: await deps.hashPassword(password),
         name: contacts,
         mobile,
+        verifiedMobile,
         enterprise: {
           name: company,
           industryCode: input.industryCode.trim(),

@@ -66,7 +66,7 @@ describe('company registration', () => {
     expect(res.json()).toMatchObject({ status: 200, message: '注册成功' });
     const rows = await ctx.db.execute<Record<string, unknown>>(sql`
       SELECT e.estatus, e.industry_code, e.region_code, e.contacts, e.position, u.username, u.name,
-             r.code AS role, u.default_enterprise_id = e.id AS default_ent,
+             u.verified_mobile, r.code AS role, u.default_enterprise_id = e.id AS default_ent,
              EXISTS (SELECT 1 FROM enterprise_members m WHERE m.user_id = u.id AND m.enterprise_id = e.id) AS member,
              EXISTS (SELECT 1 FROM user_roles ur WHERE ur.user_id = u.id AND ur.role_id = r.id) AS holds
       FROM users u JOIN enterprises e ON e.name = ${`测试科技${mobile}有限公司`}
@@ -78,6 +78,8 @@ describe('company registration', () => {
       contacts: '李雷',
       position: '总经理',
       username: mobile,
+      // The SMS code proved the number: it takes up invitations (ADR 023).
+      verified_mobile: mobile,
       name: '李雷',
       role: 'ent_member',
       default_ent: true,
@@ -277,6 +279,9 @@ describe('member registration', () => {
       const number = await captcha(off);
       const res = await off.call({ url: MEMBER, body: body('nosms', '13712340012', number) });
       expect(res.statusCode, res.body).toBe(200);
+      // The captcha proved a person, not the number: it stays unproven (ADR 023).
+      const user = await off.db.execute(sql`SELECT verified_mobile FROM users WHERE username = 'nosms'`);
+      expect(user.rows).toEqual([{ verified_mobile: null }]);
       const reused = await off.call({ url: MEMBER, body: body('nosms2', '13712340013', number) });
       expect(reused.statusCode).toBe(400);
       expect(reused.json().message).toBe('验证码错误或已失效，请重新验证');

@@ -135,6 +135,8 @@ export function createAdminUsersRepository(db: Db) {
             name: u.name,
             translations: u.nameEn ? { en: { name: u.nameEn } } : {},
             mobile: u.mobile || null,
+            // The tenant's word for a number its operator gives: see `update`.
+            verifiedMobile: u.mobile || null,
             defaultRoleId: u.roleIds[0] ?? null,
             defaultEnterpriseId: u.enterpriseIds[0] ?? null,
           })
@@ -192,14 +194,27 @@ export function createAdminUsersRepository(db: Db) {
       return row?.username ?? null;
     },
 
-    update(tenantId: number, userId: number, p: UserPatch): Promise<boolean> {
+    /**
+     * A change of names and number. A new number an operator gives another user counts as proven
+     * (`vouch`): the operator acts for the tenant and can add the user to any enterprise directly,
+     * so an invitation taken up through it grants nothing they could not (ADR 023). Without
+     * `vouch` (an operator's own number) a new number is unproven until its SMS code is checked;
+     * the number kept as it was keeps its state either way.
+     */
+    update(tenantId: number, userId: number, p: UserPatch, { vouch }: { vouch: boolean }): Promise<boolean> {
+      const mobile = p.mobile === undefined ? undefined : p.mobile || null;
       return onUser(tenantId, userId, async (tx) => {
         await tx
           .update(users)
           .set({
             ...(p.username !== undefined ? { username: p.username } : {}),
             ...(p.name !== undefined ? { name: p.name } : {}),
-            ...(p.mobile !== undefined ? { mobile: p.mobile || null } : {}),
+            ...(mobile !== undefined ? { mobile } : {}),
+            ...(mobile && vouch
+              ? {
+                  verifiedMobile: sql`CASE WHEN ${users.mobile} IS DISTINCT FROM ${mobile} THEN ${mobile} ELSE ${users.verifiedMobile} END`,
+                }
+              : {}),
             ...(p.nameEn !== undefined
               ? {
                   translations: sql`jsonb_set(${users.translations}, '{en}', jsonb_build_object('name', ${p.nameEn}::text))`,

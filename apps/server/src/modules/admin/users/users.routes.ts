@@ -170,7 +170,9 @@ export const adminUsersRoutes: FastifyPluginAsyncTypebox<AdminUsersDeps> = async
       ...(b.nameEn !== undefined ? { nameEn: acceptOptionalPersonName(b.nameEn) } : {}),
       ...(b.mobile !== undefined ? { mobile: b.mobile?.trim() || null } : {}),
     };
-    await found(userId, await repo.update(tenantId, userId, change).catch(taken));
+    // A number an operator gives another user is the tenant's word for it; their own is not (ADR 023).
+    const vouch = userId !== session.userId;
+    await found(userId, await repo.update(tenantId, userId, change, { vouch }).catch(taken));
     return ok(req, null);
   });
 
