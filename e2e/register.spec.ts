@@ -2,7 +2,8 @@
  * Registration and the password pages in Chromium against the real server: a company registered
  * with the pickers and the SMS code read from the outbox, in each of the three layouts (card with
  * the image captcha; split and banner with the slider, banner at phone width), then signed in; a
- * member, with and without SMS verification; forgot password round trip; the change-password page.
+ * member, with and without SMS verification; a number registered without SMS taking up an
+ * invitation only after 验证手机号 in 账户设置; forgot password round trip; the change-password page.
  * Screenshots in zh and en, desktop and phone.
  */
 import pg from 'pg';
@@ -10,7 +11,15 @@ import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launch, openPage } from './support/browser.js';
 import { startServer, type RunningServer } from './support/server.js';
-import { fillCaptcha, go, settled, signIn } from './support/shell.js';
+import {
+  axeViolations,
+  clickOpenMenuItem,
+  fillCaptcha,
+  go,
+  settled,
+  signIn,
+  signOutFromMenu,
+} from './support/shell.js';
 
 const SHOTS = 'e2e/artifacts';
 const DESKTOP: BrowserContextOptions = { viewport: { width: 1440, height: 900 } };
@@ -289,6 +298,77 @@ describe('member registration and the password pages', () => {
     await signInAs(page, noSms.url, 'lilei', PASSWORD, true);
     expect(errors).toEqual([]);
     await context.close();
+  });
+
+  it('without SMS verification: an invited number joins only after 验证手机号 in 账户设置', async () => {
+    const mobile = '13900006666';
+    const admin = await open(DESKTOP);
+    await signInAs(admin.page, noSms.url, 'admin', 'Demo@2026!', true);
+    await go(admin.page, '/ent/members/invite');
+    await admin.page.locator('.invitations input').fill(mobile);
+    await admin.page.getByRole('button', { name: '发送邀请' }).click();
+    const invitation = admin.page.locator('.invitations tr', { hasText: '139****6666' });
+    await invitation.getByText('待加入').waitFor();
+
+    // Registered with the slider alone: the number is only the registrant's word.
+    const { context, page, errors } = await open({ ...DESKTOP, bypassCSP: true });
+    await page.goto(`${noSms.url}/center/user/register?type=member`);
+    await page.locator('#username').fill('wangwu');
+    await page.locator('#mobile').fill(mobile);
+    await fillPasswords(page);
+    await acceptAgreement(page);
+    await page.getByRole('button', { name: '注 册' }).click();
+    await passSlider(page);
+    await page.waitForURL((u) => u.pathname === '/center/login', { timeout: 8_000 });
+    await signInAs(page, noSms.url, 'wangwu', PASSWORD, true);
+    const openAccount = async (p: Page) => {
+      await p.locator('.shell-user').click();
+      await clickOpenMenuItem(p, /账户设置|Account settings/);
+      await p.locator('.own-mobile').waitFor();
+      await settled(p);
+    };
+    await openAccount(page);
+    const own = page.locator('.own-mobile');
+    await own.getByText('139****6666').waitFor();
+    await own.getByText('未验证').waitFor();
+    await own.getByText('发给该号码的企业邀请，在手机号验证后、下次登录时生效。').waitFor();
+    // Not joined: the invitation waits for the number's holder.
+    await invitation.getByText('待加入').waitFor();
+    await page.screenshot({ path: `${SHOTS}/account-mobile-zh-1440.png` });
+    expect(await axeViolations(page)).toEqual([]);
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.screenshot({ path: `${SHOTS}/account-mobile-zh-390.png` });
+    await page.setViewportSize({ width: 1440, height: 900 });
+
+    const english = await open(DESKTOP, 'en');
+    await signInAs(english.page, noSms.url, 'wangwu', PASSWORD, true);
+    await openAccount(english.page);
+    await english.page.locator('.own-mobile').getByText('Not verified').waitFor();
+    await english.page.screenshot({ path: `${SHOTS}/account-mobile-en-1440.png` });
+    await english.page.setViewportSize({ width: 390, height: 844 });
+    await english.page.screenshot({ path: `${SHOTS}/account-mobile-en-390.png` });
+    await english.context.close();
+
+    await own.getByRole('button', { name: '获取验证码' }).click();
+    await own.locator('#smsCode').fill(await codeFor(noSms, mobile));
+    await own.getByRole('button', { name: '验证手机号' }).click();
+    await own.getByText('已验证').waitFor();
+    await page.getByText('手机号已验证，企业邀请将在下次登录时生效').waitFor();
+    await settled(page);
+    await page.screenshot({ path: `${SHOTS}/account-mobile-verified-zh-1440.png` });
+    await page
+      .locator('.ant-modal')
+      .getByRole('button', { name: /取\s?消/ })
+      .click();
+    await page.locator('.ant-modal').waitFor({ state: 'hidden' });
+    await signOutFromMenu(page);
+    await page.waitForURL((u) => u.pathname === '/center/login');
+    await signInAs(page, noSms.url, 'wangwu', PASSWORD, true);
+    await page.locator('.shell-header').getByText('星河科技有限公司').waitFor();
+    await admin.page.reload();
+    await admin.page.locator('.invitations tr', { hasText: '139****6666' }).getByText('已加入').waitFor();
+    expect(errors).toEqual([]);
+    await Promise.all([context.close(), admin.context.close()]);
   });
 
   it('forgot password: account, code, new password, done; the new password signs in', async () => {

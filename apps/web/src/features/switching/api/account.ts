@@ -1,6 +1,7 @@
 import {
   type ApplicationItem,
   type JoinedEnterprise,
+  type OwnMobile,
   type RoleItem,
   type UserInfo,
   type WorkbenchItem,
@@ -32,6 +33,21 @@ async function refreshUserInfo(): Promise<void> {
 export async function updateNickName(userId: string, nickName: string): Promise<void> {
   await request('/api/front/member/updateNickName', { body: { userId, nickName }, ...WARNED });
   await refreshUserInfo();
+}
+
+// ---- 验证手机号: the account's own number, which enterprise invitations need proven ----------------
+
+export function getOwnMobile(): Promise<OwnMobile> {
+  return request<OwnMobile>('/api/front/account/mobile', WARNED);
+}
+
+/** A code to the account's own number (the server never sends it to another). */
+export async function sendOwnMobileCode(): Promise<void> {
+  await request('/api/front/account/mobile/code', { body: {}, ...WARNED });
+}
+
+export async function proveOwnMobile(smsCode: string): Promise<void> {
+  await request('/api/front/account/mobile/verify', { body: { smsCode }, ...WARNED });
 }
 
 // ---- What the caller holds ------------------------------------------------------------------
