@@ -33,7 +33,7 @@ import { connect, migrateDb, type Db } from '../apps/server/src/db/client.js';
 import { freePort, startEmbeddedPostgres } from '../apps/server/src/db/embedded.js';
 import { ensureDatabase } from '../apps/server/src/db/open.js';
 import * as s from '../apps/server/src/db/schema.js';
-import { seedDemo } from '../apps/server/src/db/seed.js';
+import { seedDemo } from '../apps/server/src/db/demo/seed.js';
 import { hashPassword } from '../apps/server/src/modules/auth/auth.service.js';
 import { BYTE_BUDGETS, kb, noCache, recordAssets, type Asset, type AssetSummary } from '../e2e/support/assets.js';
 import { launch } from '../e2e/support/browser.js';

@@ -9,7 +9,8 @@ import { OPERATOR_PERMISSION } from '@portal/contracts';
 import { and, eq, sql } from 'drizzle-orm';
 import type { Db, Tx } from './client.js';
 import * as s from './schema.js';
-import { DEMO_ACCOUNTS, DEMO_PLATFORM, insertTenant } from './seed.js';
+import { DEMO_ACCOUNTS, DEMO_PLATFORM } from './demo/content/accounts.js';
+import { insertTenant } from './provisioning/tenant.js';
 
 /** The platform tenant an installation gets unless the bootstrap is told otherwise (the demo's too). */
 export const PLATFORM_DEFAULTS = { ...DEMO_PLATFORM, operatorName: '平台管理员' } as const;

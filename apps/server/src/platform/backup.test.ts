@@ -22,7 +22,7 @@ import { connect, MIGRATIONS_DIR } from '../db/client.js';
 import { isAlive } from '../db/embedded.js';
 import { ensureDatabase } from '../db/open.js';
 import { files, notices, users } from '../db/schema.js';
-import { seedDemo } from '../db/seed.js';
+import { seedDemo } from '../db/demo/seed.js';
 import { createTestContext, databaseUrl, DEMO_PASSWORD, freshDatabase, type TestContext } from '../test/harness.js';
 import { hashPassword } from '../modules/auth/auth.service.js';
 import { readArchive, writeArchive, type ArchiveEntry } from './backup-archive.js';

@@ -13,7 +13,7 @@ import { buildApp, type App } from '../app.js';
 import { connect, migrateDb, type Db } from '../db/client.js';
 import { ensureDatabase } from '../db/open.js';
 import { roles } from '../db/schema.js';
-import { seedDemo } from '../db/seed.js';
+import { seedDemo } from '../db/demo/seed.js';
 import { hashPassword } from '../modules/auth/auth.service.js';
 import { seedIndustries } from '../modules/catalog/industries-seed.js';
 import { loadConfig } from '../platform/config.js';

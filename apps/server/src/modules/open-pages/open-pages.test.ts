@@ -5,7 +5,7 @@
  */
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { insertDemo } from '../../db/seed.js';
+import { insertDemo } from '../../db/demo/seed.js';
 import { createTestContext, DEMO_PASSWORD, type TestContext } from '../../test/harness.js';
 import { hashPassword } from '../auth/auth.service.js';
 import { monthsEnding } from './open-pages.service.js';

@@ -2,7 +2,7 @@ import type { AdminTenant, AgreementEdit, TenantPatch } from '@portal/contracts'
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../../db/client.js';
 import { chinaTime, containing, englishOf, pageOf, totalRows } from '../../../db/expressions.js';
-import { insertTenant } from '../../../db/seed.js';
+import { insertTenant } from '../../../db/provisioning/tenant.js';
 import { registerAgreements, sessions, ssoSessions, tenants, users } from '../../../db/schema.js';
 
 export type NewTenant = Parameters<typeof insertTenant>[1];

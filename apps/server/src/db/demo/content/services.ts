@@ -1,0 +1,35 @@
+/** The demo's services: the example external system, the sub-application and its data. */
+import * as s from '../../schema.js';
+
+/**
+ * The example external system (modules/example-system) as a service of the sign-on server: its
+ * sysCode enters it from the portal, and single logout reaches it at its own address.
+ */
+export const EXAMPLE_SYSTEM = {
+  name: '园区物业服务（示例外部系统）',
+  pattern: `${s.SERVER_PATTERN}/example-system/`,
+  sysCode: 'PROPERTY',
+};
+
+/**
+ * The demo's sub-application (apps/demo-micro-app, served by the portal at modules/web's
+ * DEMO_SUB_APP_PATH) and its framed services.
+ */
+export const DEMO_APPS = [
+  { code: 'park-services', name: '园区服务', en: 'Park services', entry: '/micro/park-services/', serviceType: 0 },
+  { code: 'park-hall', name: '园区大厅', en: 'Park hall', entry: 'https://park.example.com/', serviceType: 1 },
+  { code: 'cloud-orders', name: '云服务订单', en: 'Cloud orders', entry: 'https://cloud.example.com/', serviceType: 1 },
+];
+
+/** The meeting rooms of 会议室预约. */
+export const DEMO_ROOMS = [
+  { name: '一号会议室', en: 'Meeting room 1', capacity: 12 },
+  { name: '二号会议室', en: 'Meeting room 2', capacity: 8 },
+  { name: '路演厅', en: 'Roadshow hall', capacity: 60 },
+];
+
+/** The demo member's repair requests, so that 物业报修 shows some at first start. */
+export const DEMO_REPAIRS = [
+  { title: '会议室投影仪无法开机', location: 'A栋 3楼 301', description: '按电源键无反应，已检查插座。', status: 1 },
+  { title: '卫生间水龙头漏水', location: 'B栋 2楼 东侧', description: '', status: 0 },
+];
