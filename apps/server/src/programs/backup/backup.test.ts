@@ -18,18 +18,18 @@ import { drizzle } from 'drizzle-orm/node-postgres';
 import { migrate } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connect, MIGRATIONS_DIR } from '../db/client.js';
-import { isAlive } from '../db/embedded.js';
-import { ensureDatabase } from '../db/open.js';
-import { files, notices, users } from '../db/schema.js';
-import { seedDemo } from '../db/demo/seed.js';
-import { createTestContext, databaseUrl, DEMO_PASSWORD, freshDatabase, type TestContext } from '../test/harness.js';
-import { hashPassword } from '../modules/auth/auth.service.js';
+import { connect, MIGRATIONS_DIR } from '../../db/client.js';
+import { isAlive } from '../../db/embedded.js';
+import { ensureDatabase } from '../../db/open.js';
+import { files, notices, users } from '../../db/schema.js';
+import { seedDemo } from '../../db/demo/seed.js';
+import { createTestContext, databaseUrl, DEMO_PASSWORD, freshDatabase, type TestContext } from '../../test/harness.js';
+import { hashPassword } from '../../modules/auth/auth.service.js';
 import { readArchive, writeArchive, type ArchiveEntry } from './backup-archive.js';
 import { createBackup, restoreBackup, verifyBackup, type BackupHeader } from './backup.js';
 
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../../..');
-const CLI = join(ROOT, 'apps/server/dist/backup-cli.js');
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../../../..');
+const CLI = join(ROOT, 'apps/server/dist/programs/backup/main.js');
 
 let work: string;
 let url: string;

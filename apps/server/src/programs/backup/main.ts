@@ -11,10 +11,10 @@
  */
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { runningEmbeddedUrl, startEmbeddedPostgres } from './db/embedded.js';
-import { ensureDatabase } from './db/open.js';
-import { BackupError, createBackup, restoreBackup } from './platform/backup.js';
-import { ConfigError, loadConfig, type Config } from './platform/config.js';
+import { runningEmbeddedUrl, startEmbeddedPostgres } from '../../db/embedded.js';
+import { ensureDatabase } from '../../db/open.js';
+import { BackupError, createBackup, restoreBackup } from './backup.js';
+import { ConfigError, loadConfig, type Config } from '../../platform/config.js';
 
 const USAGE = 'usage: npm run backup -- [--out FILE]  |  npm run restore -- FILE [--force]';
 

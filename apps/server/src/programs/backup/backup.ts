@@ -29,8 +29,8 @@ import pg from 'pg';
 import { from as copyFrom, to as copyTo } from 'pg-copy-streams';
 import { Type, type Static } from 'typebox';
 import { Value } from 'typebox/value';
-import { connect, migrateDb, MIGRATIONS_DIR } from '../db/client.js';
-import { files as filesTable } from '../db/schema.js';
+import { connect, migrateDb, MIGRATIONS_DIR } from '../../db/client.js';
+import { files as filesTable } from '../../db/schema.js';
 import { ArchiveError, readArchive, writeArchive, type ArchiveEntry, type ReadEntry } from './backup-archive.js';
 
 /** A backup or restore that cannot be done, with a sentence for the operator. */
