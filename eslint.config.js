@@ -16,6 +16,7 @@ const folders = (dir) =>
     .map((d) => d.name);
 const WEB_FEATURES = folders('apps/web/src/features');
 const SERVER_MODULES = folders('apps/server/src/modules');
+const PROGRAMS = folders('apps/server/src/programs');
 
 // The server sends requests to other servers through platform/outbound.ts alone (ADR 034): its
 // address rule, no redirects and deadlines then hold for every one. Creating servers stays allowed.
@@ -113,6 +114,22 @@ export default tseslint.config(
               from: './apps/server/src/modules',
               message: 'platform and db sit below the modules.',
             },
+            {
+              target: [
+                './apps/server/src/platform',
+                './apps/server/src/db',
+                './apps/server/src/modules',
+                './apps/server/src/app.ts',
+              ],
+              from: './apps/server/src/programs',
+              message: 'Programs (programs/<name>/main.ts) sit on top: nothing the server is built from imports them.',
+            },
+            ...PROGRAMS.map((p) => ({
+              target: `./apps/server/src/programs/${p}`,
+              from: './apps/server/src/programs',
+              except: [`./${p}`],
+              message: 'Programs never import each other; what two of them share belongs below them.',
+            })),
           ],
         },
       ],
@@ -120,14 +137,14 @@ export default tseslint.config(
   },
   {
     files: ['apps/server/src/**/*.ts'],
-    // The outbound client itself; the admin CLI and the device simulator, which are clients of the
-    // portal run by the installation, not the server; tests, which play the other servers.
+    // The outbound client itself; the admin CLI and the device simulator, programs that are clients
+    // of the portal run by the installation, not the server; tests, which play the other servers.
     ignores: [
       '**/*.test.ts',
       'apps/server/src/test/**',
       'apps/server/src/platform/outbound.ts',
-      'apps/server/src/cli/**',
-      'apps/server/src/modules/devices/simulate.ts',
+      'apps/server/src/programs/admin/**',
+      'apps/server/src/programs/devices-simulator/**',
     ],
     rules: {
       'no-restricted-imports': ['error', { paths: OUTBOUND_IMPORTS }],

@@ -3,7 +3,7 @@
  * after `npx tsc -b apps/server`):
  *
  *   1. hello world (bench/hello-server.mjs, own process)      → baseline req/s
- *   2. the BUILT portal (apps/server/dist/main.js, own process) on a fresh database
+ *   2. the BUILT portal (apps/server/dist/programs/server/main.js, own process) on a fresh database
  *   3. signed, authenticated GET /api/front/member/front/infoV2 → req/s, p50/p99, non-2xx (must be 0)
  *   4. raw argon2id verify with the server's parameters        → verifies/s (the ceiling for logins)
  *   5. logins (captcha pre-fetched, fresh RSA + signature each) → logins/s, non-2xx (must be 0)
@@ -400,7 +400,7 @@ ${catalogRow(`\`POST /api/front/letter/replyPage\` \`{page: 1, limit: 10}\` as m
         : ''
     }
 How it is measured: both servers run in their own Node process (\`bench/hello-server.mjs\`, and the built
-\`apps/server/dist/main.js\` with \`LOG_LEVEL=warn\`, \`PORTAL_TEST_CAPTCHA=1\`, rate limits lifted) on a fresh
+\`apps/server/dist/programs/server/main.js\` with \`LOG_LEVEL=warn\`, \`PORTAL_TEST_CAPTCHA=1\`, rate limits lifted) on a fresh
 embedded PostgreSQL; autocannon runs in the bench process on the same cores, after an unmeasured
 ${settings.warmup} s warm-up (for infoV2 followed by an 11 s pause, so that PostgreSQL's statistics of the
 measured requests start clean). Every infoV2, catalog, switching and login request carries its own nonce, timestamp

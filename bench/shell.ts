@@ -4,7 +4,7 @@
  *
  *   1. embedded PostgreSQL in a temporary directory, migrated, demo seeded, plus a 2,000-entry menu
  *      for role ent_member of tenant demo (20 roots × 9 directories × 10 keep-alive pages)
- *   2. the BUILT portal (apps/server/dist/main.js, own process) with keep-alive on, test captcha
+ *   2. the BUILT portal (apps/server/dist/programs/server/main.js, own process) with keep-alive on, test captcha
  *   3. in Chromium (playwright-core, e2e/support/browser.ts's flags):
  *      a. JS + CSS of the login page (raw and gzip -9 of the decoded bodies)
  *      b. JS + CSS of the first screen after login (/center/index loaded with a stored session)
@@ -45,7 +45,7 @@ import { printTables, writeBlock } from './report.js';
 // ---- settings ----------------------------------------------------------------------------------
 
 const BENCH_DIR = import.meta.dirname;
-const SERVER_MAIN = join(ROOT, 'apps/server/dist/main.js');
+const SERVER_MAIN = join(ROOT, 'apps/server/dist/programs/server/main.js');
 const WEB_INDEX = join(ROOT, 'apps/web/dist/index.html');
 const RESULTS_DIR = join(BENCH_DIR, 'results');
 
@@ -1175,7 +1175,7 @@ ${cycles.map((c) => `| g. \`${c.path}\`: JS heap after the first / the 20th open
 ${memRow('e. Home after login (baseline)', mem.baseline)}${memRow(`e. ${settings.memoryTabs} tabs open`, mem.open)}${memRow('e. After 关闭全部', mem.closed)}${memRow('e. After a second round, 关闭全部', mem.closedAgain)}
 Largest files, KB gzip — login page: ${files(loginPage.files, 6)}; first screen: ${files(first.files, 6)}; dashboard: ${files(dashboard.files, 4)}.
 
-How it is measured: the built portal (\`apps/server/dist/main.js\`, \`NODE_ENV=test\`, \`PORTAL_TEST_CAPTCHA=1\`) on a
+How it is measured: the built portal (\`apps/server/dist/programs/server/main.js\`, \`NODE_ENV=test\`, \`PORTAL_TEST_CAPTCHA=1\`) on a
 fresh embedded PostgreSQL, driven by headless Chromium through playwright-core on the same cores. Bytes
 are the decoded bodies of every script and stylesheet response (cache disabled through CDP), gzipped here
 at level 9, so they do not depend on what the server negotiated. Login time is the page's clock from the

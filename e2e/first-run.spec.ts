@@ -30,7 +30,7 @@ let dir: string;
 
 /** The built admin CLI, as an operator runs it on the server's machine with its environment. */
 function bootstrap(args: string[]) {
-  return spawnSync(process.execPath, ['apps/server/dist/cli/admin.js', 'bootstrap', ...args], {
+  return spawnSync(process.execPath, ['apps/server/dist/programs/admin/main.js', 'bootstrap', ...args], {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? '', NODE_ENV: 'test', DATABASE_URL: server.databaseUrl, INIT_CWD: dir },
     encoding: 'utf8',

@@ -14,6 +14,6 @@ if (!existsSync(marker) || statSync('package-lock.json').mtimeMs > statSync(mark
 }
 run('npm', ['run', 'build']);
 
-const server = spawn(process.execPath, ['apps/server/dist/main.js'], { stdio: 'inherit' });
+const server = spawn(process.execPath, ['apps/server/dist/programs/server/main.js'], { stdio: 'inherit' });
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => server.kill(signal));
 server.on('exit', (code) => process.exit(code ?? 0));

@@ -7,7 +7,7 @@ import { envNumber, ROOT } from '../common.js';
 
 // import.meta.dirname is bench/api/ here: BENCH_DIR is its parent, bench/.
 export const BENCH_DIR = join(import.meta.dirname, '..');
-export const SERVER_MAIN = join(ROOT, 'apps/server/dist/main.js');
+export const SERVER_MAIN = join(ROOT, 'apps/server/dist/programs/server/main.js');
 export const RESULTS_DIR = join(BENCH_DIR, 'results');
 
 export const settings = {

@@ -1,5 +1,5 @@
 /**
- * Starts the real, built portal (`node apps/server/dist/main.js`) as a child process on a fresh
+ * Starts the real, built portal (`node apps/server/dist/programs/server/main.js`) as a child process on a fresh
  * database of the run's PostgreSQL, in test-captcha mode, on a free port.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -41,7 +41,7 @@ export async function startServer(
   const chosen = await freePort();
   const self = `http://127.0.0.1:${chosen}`;
   const filesDir = env.FILES_DIR ?? join(tmpdir(), name);
-  const child = spawn(process.execPath, ['apps/server/dist/main.js'], {
+  const child = spawn(process.execPath, ['apps/server/dist/programs/server/main.js'], {
     cwd: ROOT,
     env: {
       PATH: process.env.PATH ?? '',

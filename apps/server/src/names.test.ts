@@ -15,7 +15,7 @@ import { join, resolve } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { main as adminCli } from './cli/admin.js';
+import { main as adminCli } from './programs/admin/main.js';
 import { freePort } from './db/embedded.js';
 import { DEMO_PASSWORD, createTestContext, type TestContext } from './test/harness.js';
 
@@ -338,7 +338,7 @@ describe('names stored before the grammar', () => {
 });
 
 describe('the built server at start-up', () => {
-  const MAIN = resolve(import.meta.dirname, '../dist/main.js');
+  const MAIN = resolve(import.meta.dirname, '../dist/programs/server/main.js');
 
   it('warns of stored names that break the grammar, naming how many and which users, and renames none', async () => {
     if (!existsSync(MAIN)) throw new Error(`${MAIN} is missing: run "npm run build" before this test`);

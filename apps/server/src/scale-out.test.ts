@@ -1,5 +1,5 @@
 /**
- * Scale-out (issue 20): two instances of the built server (`node apps/server/dist/main.js`, so
+ * Scale-out (issue 20): two instances of the built server (`node apps/server/dist/programs/server/main.js`, so
  * `npm run build` first) on one PostgreSQL database, behind Debian's nginx configured by
  * docs/deploy/nginx.conf (test/nginx.ts), with TLS terminated by nginx (a throwaway self-signed
  * certificate the instances trust through NODE_EXTRA_CA_CERTS, for the sign-on validations they
@@ -33,7 +33,7 @@ import { DEMO_PASSWORD, databaseUrl } from './test/harness.js';
 import { NGINX, UPSTREAM_HEADER, startNginx, type RunningNginx } from './test/nginx.js';
 
 const ROOT = resolve(import.meta.dirname, '../../..');
-const MAIN = join(ROOT, 'apps/server/dist/main.js');
+const MAIN = join(ROOT, 'apps/server/dist/programs/server/main.js');
 /** The client's own address: distinct from nginx's (127.0.0.1), as a real client's is. */
 const CLIENT_IP = '127.0.0.2';
 /**

@@ -16,7 +16,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { isAlive } from './embedded.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../../..');
-const MAIN = join(ROOT, 'apps/server/dist/main.js');
+const MAIN = join(ROOT, 'apps/server/dist/programs/server/main.js');
 
 interface LogLine {
   msg?: string;

@@ -3,24 +3,24 @@
  * on the embedded PostgreSQL unless DATABASE_URL names another.
  */
 // First: sizes the threadpool before any import can start it.
-import './platform/threadpool.js';
+import '../../platform/threadpool.js';
 import { join } from 'node:path';
 import pino from 'pino';
-import { buildApp, loggerOptions } from './app.js';
-import { demoAccountsWith, hasActiveOperator, platformState } from './db/bootstrap.js';
-import { openDatabase } from './db/open.js';
-import { defaultRolesHoldingOperatorCodes } from './db/role-powers.js';
-import { DEMO_DEVICES_FILE } from './db/demo/content/devices.js';
-import { seedDemo } from './db/demo/seed.js';
-import { createAdminUsersRepository } from './modules/admin/users/users.repository.js';
-import { seedIndustries } from './modules/catalog/industries-seed.js';
-import { hashPassword, isPasswordOf } from './modules/auth/auth.service.js';
-import { ConfigError, PUBLISHED_DEMO_PASSWORD, loadConfig } from './platform/config.js';
-import { stopAccepting } from './platform/graceful-stop.js';
-import { startHousekeeping } from './platform/housekeeping.js';
-import { startMetricsServer } from './platform/metrics.js';
-import { reportStoredNames } from './platform/names.js';
-import { loadSecrets } from './platform/secrets.js';
+import { buildApp, loggerOptions } from '../../app.js';
+import { demoAccountsWith, hasActiveOperator, platformState } from '../../db/bootstrap.js';
+import { openDatabase } from '../../db/open.js';
+import { defaultRolesHoldingOperatorCodes } from '../../db/role-powers.js';
+import { DEMO_DEVICES_FILE } from '../../db/demo/content/devices.js';
+import { seedDemo } from '../../db/demo/seed.js';
+import { createAdminUsersRepository } from '../../modules/admin/users/users.repository.js';
+import { seedIndustries } from '../../modules/catalog/industries-seed.js';
+import { hashPassword, isPasswordOf } from '../../modules/auth/auth.service.js';
+import { ConfigError, PUBLISHED_DEMO_PASSWORD, loadConfig } from '../../platform/config.js';
+import { stopAccepting } from '../../platform/graceful-stop.js';
+import { startHousekeeping } from '../../platform/housekeeping.js';
+import { startMetricsServer } from '../../platform/metrics.js';
+import { reportStoredNames } from '../../platform/names.js';
+import { loadSecrets } from '../../platform/secrets.js';
 
 /** What a start without any platform operator says (ADR 033). */
 const NO_OPERATOR =

@@ -15,8 +15,8 @@ import { resolve } from 'node:path';
 import { openCommandDatabase, type OpenedDatabase } from '../../db/open.js';
 import { ConfigError, loadConfig } from '../../platform/config.js';
 import { createInvalidationBus } from '../../platform/invalidation.js';
-import { replaceIndustries } from './catalog.repository.js';
-import { countByLevel, describeProblem, formatOf, parseIndustriesFile } from './industries-file.js';
+import { replaceIndustries } from '../../modules/catalog/catalog.repository.js';
+import { countByLevel, describeProblem, formatOf, parseIndustriesFile } from '../../modules/catalog/industries-file.js';
 
 const MAX_FILE_BYTES = 16 * 1024 * 1024;
 const USAGE =

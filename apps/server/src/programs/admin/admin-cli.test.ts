@@ -13,8 +13,8 @@ import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_PASSWORD, createTestContext, type TestContext } from '../test/harness.js';
-import { main } from './admin.js';
+import { DEMO_PASSWORD, createTestContext, type TestContext } from '../../test/harness.js';
+import { main } from './main.js';
 
 let ctx: TestContext;
 let server: string;
@@ -307,7 +307,7 @@ describe('npm run admin', () => {
     expect(json<{ username: string }[]>(users).map((u) => u.username)).toEqual(['cli-user']);
   });
 
-  const built = fileURLToPath(new URL('../../dist/cli/admin.js', import.meta.url));
+  const built = fileURLToPath(new URL('../../../dist/programs/admin/main.js', import.meta.url));
   it.skipIf(!existsSync(built))('runs as a program: the built file answers --help with 0', () => {
     const r = spawnSync(process.execPath, [built, '--help'], { encoding: 'utf8', timeout: 15_000 });
     expect(r.status).toBe(0);

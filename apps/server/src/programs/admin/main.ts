@@ -2,7 +2,7 @@
  * `npm run admin -- <command> …` (issue 20): the operators' API from the command line, modelled on
  * Keycloak's kcadm. `main` takes the arguments and its input and outputs and returns the exit code
  * (0 done, 1 refused by the server, 2 usage, 3 not logged in, 4 unreachable), so tests run it in
- * process; run as a program (apps/server/dist/cli/admin.js) it uses the process's own.
+ * process; run as a program (apps/server/dist/programs/admin/main.js) it uses the process's own.
  */
 import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';

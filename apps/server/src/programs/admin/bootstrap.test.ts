@@ -15,15 +15,15 @@ import { PassThrough } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connect, type Db } from '../db/client.js';
-import { ensureDatabase } from '../db/open.js';
-import { databaseUrl, freshDatabase } from '../test/harness.js';
-import { isPasswordOf } from '../modules/auth/auth.service.js';
-import { main } from './admin.js';
+import { connect, type Db } from '../../db/client.js';
+import { ensureDatabase } from '../../db/open.js';
+import { databaseUrl, freshDatabase } from '../../test/harness.js';
+import { isPasswordOf } from '../../modules/auth/auth.service.js';
+import { main } from './main.js';
 import { PortalApi } from './api.js';
 
-const MAIN = fileURLToPath(new URL('../../dist/main.js', import.meta.url));
-const ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
+const MAIN = fileURLToPath(new URL('../../../dist/programs/server/main.js', import.meta.url));
+const ROOT = fileURLToPath(new URL('../../../../../', import.meta.url));
 const FIRST = 'Harbour#2026x';
 const OWN = 'Lantern#2026q';
 
