@@ -15,6 +15,7 @@ import {
   TeamOutlined,
 } from '@ant-design/icons';
 import { lazy, Suspense, type ReactNode } from 'react';
+import { MORE_ICONS, type MoreIconName } from './more-icon-names';
 
 /** Icons a menu entry may name in meta.icon; an unknown name gets the neutral file icon. */
 const ICONS: Record<string, ReactNode> = {
@@ -35,23 +36,6 @@ const ICONS: Record<string, ReactNode> = {
   workbenchHomepage: <DesktopOutlined />,
 };
 
-/**
- * Icons of entries most users never see (the operators' console, issue 20): drawn by a chunk of
- * their own, loaded when a menu names one, so the first screen of everyone else does not carry them.
- */
-export const MORE_ICONS = [
-  'ApartmentOutlined',
-  'AuditOutlined',
-  'ControlOutlined',
-  'FileSearchOutlined',
-  'LoginOutlined',
-  'MenuOutlined',
-  'MessageOutlined',
-  'SafetyCertificateOutlined',
-  'SettingOutlined',
-  'UserOutlined',
-] as const;
-export type MoreIconName = (typeof MORE_ICONS)[number];
 const isMore = (name: string): name is MoreIconName => (MORE_ICONS as readonly string[]).includes(name);
 const MoreIcon = lazy(() => import('./more-icons').then((m) => ({ default: m.MoreIcon })));
 

@@ -1,4 +1,4 @@
-/** The menu icons of icons.tsx's MORE_ICONS, in a chunk of their own. */
+/** The menu icons of MORE_ICONS (more-icon-names.ts), in a chunk of their own. */
 import {
   ApartmentOutlined,
   AuditOutlined,
@@ -12,7 +12,7 @@ import {
   UserOutlined,
 } from '@ant-design/icons';
 import type { ComponentType } from 'react';
-import type { MoreIconName } from './icons';
+import type { MoreIconName } from './more-icon-names';
 
 const ICONS: Record<MoreIconName, ComponentType> = {
   ApartmentOutlined,
