@@ -285,8 +285,9 @@ describe('notice bodies', () => {
         .first()
         .click();
       await page.locator('.notice-drawer .ant-drawer-title', { hasText: `XSS-${i}` }).waitFor();
+      // (An empty body is hidden: a payload that sanitises to nothing leaves an empty one.)
       const body = page.locator('.notice-drawer .notice-body');
-      await body.waitFor();
+      await body.waitFor({ state: 'attached' });
       // Click every link and button inside the body, as a curious reader would.
       for (const el of await page.locator('.notice-body a, .notice-body button').all())
         await el.click({ force: true, timeout: 1000 }).catch(() => undefined);
