@@ -14,7 +14,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launch, openPage } from './support/browser.js';
 import { startServer, type RunningServer } from './support/server.js';
-import { fillCaptcha } from './support/shell.js';
+import { fillCaptcha, settled } from './support/shell.js';
 
 const SHOTS = 'e2e/artifacts';
 const ROOT = resolve(import.meta.dirname, '..');
@@ -196,11 +196,11 @@ describe('the first run', () => {
       );
       expect(await temporary.isChecked()).toBe(true);
       await temporary.scrollIntoViewIfNeeded();
-      await page.waitForTimeout(400);
+      await settled(page);
       await page.screenshot({ path: `${SHOTS}/first-run-new-user-${lang}-1440.png` });
       await page.setViewportSize(PHONE);
       await temporary.scrollIntoViewIfNeeded();
-      await page.waitForTimeout(400);
+      await settled(page);
       await page.screenshot({ path: `${SHOTS}/first-run-new-user-${lang}-390.png` });
       expect(errors).toEqual([]);
       await context.close();

@@ -10,7 +10,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launch, signedFetch } from './support/browser.js';
 import { startServer, type RunningServer } from './support/server.js';
-import { clickMenu, signOutFromMenu } from './support/shell.js';
+import { clickMenu, settled, signOutFromMenu } from './support/shell.js';
 
 const SHOTS = 'e2e/artifacts';
 let server: RunningServer;
@@ -208,7 +208,7 @@ describe('screens in both languages at desktop and phone width', () => {
         // Phones: the side menu is a drawer behind the header button.
         await page.getByRole('button', { name: '展开菜单' }).click();
         await page.getByRole('menuitem', { name: /企业服务/ }).waitFor();
-        await page.waitForTimeout(400); // let the drawer finish sliding in before the picture
+        await settled(page); // the drawer has slid in before the picture
         await page.screenshot({ path: `${SHOTS}/menu-${locale}-${width}.png` });
       }
       await context.close();

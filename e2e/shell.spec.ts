@@ -86,7 +86,7 @@ async function shoot(
     await page.goto(`${base}/center${path}`);
     await page.getByRole('tablist').waitFor();
     await setUp?.(page);
-    await page.waitForTimeout(300);
+    await settled(page);
     // A page that fits shows the footer at the window's bottom and does not scroll (desktop).
     if (width > 800) expect(await page.evaluate(() => document.documentElement.scrollHeight - innerHeight)).toBe(0);
     await page.screenshot({ path: `${SHOTS}/shell-${name}-${locale}-${width}.png` });

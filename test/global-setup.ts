@@ -1,6 +1,7 @@
 /**
  * Starts one embedded PostgreSQL for the whole test run, unless TEST_DATABASE_URL names a server to
- * use instead. Test files read TEST_PG_ADMIN_URL and create a database of their own on it.
+ * use instead, and builds on it the run's template database (migrated and seeded once). Test files
+ * read TEST_PG_ADMIN_URL and TEST_PG_TEMPLATE and copy the template into a database of their own.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -8,8 +9,10 @@ import { join } from 'node:path';
 
 export default async function setup(): Promise<(() => Promise<void>) | void> {
   if (process.env.TEST_PG_ADMIN_URL) return; // already started by another project's setup
+  const { buildTemplate, TEMPLATE_VARIABLE } = await import('../apps/server/src/test/template.js');
   if (process.env.TEST_DATABASE_URL) {
     process.env.TEST_PG_ADMIN_URL = process.env.TEST_DATABASE_URL;
+    process.env[TEMPLATE_VARIABLE] = await buildTemplate(process.env.TEST_PG_ADMIN_URL);
     return;
   }
   // Under the system temp dir: as root, PostgreSQL runs as `postgres`, which must reach the data.
@@ -26,6 +29,12 @@ export default async function setup(): Promise<(() => Promise<void>) | void> {
   for (const l of process.listeners('beforeExit')) if (!beforeExit.has(l)) process.removeListener('beforeExit', l);
   for (const l of process.listeners('exit')) if (!exit.has(l)) process.removeListener('exit', l);
   process.env.TEST_PG_ADMIN_URL = pg.url();
+  try {
+    process.env[TEMPLATE_VARIABLE] = await buildTemplate(pg.url());
+  } catch (err) {
+    await pg.stop();
+    throw err;
+  }
   return async () => {
     await pg.stop();
     await rm(dir, { recursive: true, force: true });

@@ -1,6 +1,7 @@
 /**
  * Starts the real, built portal (`node apps/server/dist/programs/server/main.js`) as a child process on a fresh
- * database of the run's PostgreSQL, in test-captcha mode, on a free port.
+ * database of the run's PostgreSQL (a copy of the run's seeded template; an empty one when the demo
+ * is not to be seeded), in test-captcha mode, on a free port.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { tmpdir } from 'node:os';
@@ -8,6 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { join, resolve } from 'node:path';
 import { freePort } from '../../apps/server/src/db/embedded.js';
 import { ensureDatabase } from '../../apps/server/src/db/open.js';
+import { copyTemplate } from '../../apps/server/src/test/template.js';
 
 export interface RunningServer {
   url: string;
@@ -33,9 +35,13 @@ export async function startServer(
   const admin = process.env.TEST_PG_ADMIN_URL;
   if (!admin) throw new Error('TEST_PG_ADMIN_URL is not set: run through vitest');
   const name = `e2e_${randomBytes(5).toString('hex')}`;
-  await ensureDatabase(admin, name);
   const dbUrl = new URL(admin);
   dbUrl.pathname = `/${name}`;
+  // A second instance names the first one's database in env.DATABASE_URL.
+  if (!env.DATABASE_URL) {
+    if (env.SEED_DEMO === '0') await ensureDatabase(admin, name);
+    else await copyTemplate(name);
+  }
 
   // The port is chosen first, so the server knows its own address (PUBLIC_URL, SSO_URL).
   const chosen = await freePort();

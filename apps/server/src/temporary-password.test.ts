@@ -1,6 +1,6 @@
 /**
  * Temporary passwords (ADR 033) against the real app and PostgreSQL: a password someone else set
- * (an operator here; the bootstrap in programs/admin/bootstrap.test.ts) leaves its owner a session that can
+ * (an operator here; the bootstrap in programs/admin/bootstrap.process.test.ts) leaves its owner a session that can
  * change it and log out and nothing else, swept over every session route of the route table; the
  * sign-on server signs such a user in nowhere; the user's own password lifts it, on every instance.
  */

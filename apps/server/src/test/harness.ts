@@ -10,16 +10,13 @@ import { signRequest } from '@portal/contracts/node-signing';
 import { and, eq } from 'drizzle-orm';
 import type { InjectOptions } from 'fastify';
 import { buildApp, type App } from '../app.js';
-import { connect, migrateDb, type Db } from '../db/client.js';
-import { ensureDatabase } from '../db/open.js';
+import { connect, type Db } from '../db/client.js';
 import { roles } from '../db/schema.js';
-import { seedDemo } from '../db/demo/seed.js';
-import { hashPassword } from '../modules/auth/auth.service.js';
-import { seedIndustries } from '../modules/catalog/industries-seed.js';
 import { loadConfig } from '../platform/config.js';
 import { loadSecrets, type Secrets } from '../platform/secrets.js';
+import { copyTemplate, DEMO_PASSWORD } from './template.js';
 
-export const DEMO_PASSWORD = 'Demo@2026!';
+export { DEMO_PASSWORD };
 
 export function databaseUrl(name: string): string {
   const admin = process.env.TEST_PG_ADMIN_URL;
@@ -29,20 +26,9 @@ export function databaseUrl(name: string): string {
   return u.toString();
 }
 
-/** A new database with migrations and demo data; returns its URL. */
+/** A new database with migrations and demo data (a copy of the run's template); returns its URL. */
 export async function freshDatabase(prefix = 't'): Promise<string> {
-  const name = `${prefix}_${randomBytes(6).toString('hex')}`;
-  await ensureDatabase(process.env.TEST_PG_ADMIN_URL!, name);
-  const url = databaseUrl(name);
-  const db = connect(url, 2);
-  try {
-    await migrateDb(db);
-    await seedIndustries(db);
-    await seedDemo(db, { passwordHash: await hashPassword(DEMO_PASSWORD) });
-  } finally {
-    await db.$client.end();
-  }
-  return url;
+  return copyTemplate(`${prefix}_${randomBytes(6).toString('hex')}`);
 }
 
 /**

@@ -45,7 +45,7 @@ const LOGOUT_ROUNDS = 20;
 
 const haveNginx = existsSync(NGINX);
 if (!haveNginx && !process.env.CI) {
-  console.warn(`scale-out.test.ts skipped: ${NGINX} is missing (apt-get install nginx; .ci/run installs it)`);
+  console.warn(`scale-out.process.test.ts skipped: ${NGINX} is missing (apt-get install nginx; .ci/run installs it)`);
 }
 
 type Name = 'A' | 'B';
