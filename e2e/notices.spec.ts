@@ -293,9 +293,9 @@ describe('notice bodies', () => {
         await el.click({ force: true, timeout: 1000 }).catch(() => undefined);
       // What the body holds, element by element: nothing that runs, loads a document or points at script.
       const runnable = await body.evaluate((root) =>
-        [...root.querySelectorAll('*')].flatMap((el) => [
+        Array.from(root.querySelectorAll('*')).flatMap((el) => [
           ...(/^(script|iframe|frame|object|embed|base|meta|link|style)$/i.test(el.tagName) ? [el.tagName] : []),
-          ...[...el.attributes]
+          ...Array.from(el.attributes)
             .filter(
               (a) =>
                 /^on/i.test(a.name) ||

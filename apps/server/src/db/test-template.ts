@@ -1,12 +1,14 @@
 /**
- * One migrated, seeded database per test run, built once by the run's global setup: every test
- * database (server tests and the e2e servers) is a copy of it (`CREATE DATABASE … TEMPLATE`), which
- * takes a fraction of the time migrating and seeding each one from scratch did.
+ * For test runs only (nothing in the product calls it): one migrated, seeded database per run, built
+ * once by the run's global setup; every test database (server tests and the e2e servers) is a copy
+ * of it (`CREATE DATABASE … TEMPLATE`), which takes a fraction of the time that migrating and seeding
+ * each one from scratch took. It sits in the server's build so that the e2e and bench projects,
+ * which see the server through its declarations, can use it.
  */
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { connect, migrateDb } from '../db/client.js';
-import { seedDemo } from '../db/demo/seed.js';
+import { connect, migrateDb } from './client.js';
+import { seedDemo } from './demo/seed.js';
 import { hashPassword } from '../modules/auth/auth.service.js';
 import { seedIndustries } from '../modules/catalog/industries-seed.js';
 
