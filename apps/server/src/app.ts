@@ -11,7 +11,7 @@ import { scopedDb } from './db/scope.js';
 import { createAuthRepository } from './modules/auth/auth.repository.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
 import { authCasRoutes } from './modules/auth/auth-cas.routes.js';
-import { createAuthService, hashPassword } from './modules/auth/auth.service.js';
+import { createAuthService } from './modules/auth/auth.service.js';
 import { accountRoutes } from './modules/account/account.routes.js';
 import { createAccountRepository } from './modules/account/account.repository.js';
 import { createAccountService } from './modules/account/account.service.js';
@@ -97,6 +97,7 @@ import { clientErrorHandler, frameworkErrors, installErrorHandlers } from './pla
 import { DRAINING_SERVER_OPTIONS, drainOnClose } from './platform/graceful-stop.js';
 import { boundJsonBodies, requireMultipartBoundaries, textRuleValidators } from './platform/input-guard.js';
 import { createPasswordDecryptor } from './platform/password-transport.js';
+import { createPasswords } from './platform/passwords.js';
 import { createMetrics } from './platform/metrics.js';
 import { createAddressRule } from './platform/addresses.js';
 import { createOutbound } from './platform/outbound.js';
@@ -270,6 +271,8 @@ export async function buildApp({ config, db: pool, secrets, logger }: AppDeps) {
   };
   const casBase = config.ssoUrl || config.publicUrl;
   const decryptor = createPasswordDecryptor(secrets.rsaPrivateKeyPem);
+  // Every new password, whoever sets it: one rule, one hash (ADR 038).
+  const passwords = createPasswords(decryptor);
   const auth = createAuthService({
     repo: createAuthRepository(db, relaxed),
     metrics,
@@ -322,8 +325,7 @@ export async function buildApp({ config, db: pool, secrets, logger }: AppDeps) {
   const catalog = createCatalogRepository(db, { bus });
   const registration = createRegistrationService({
     repo: createRegistrationRepository(db),
-    decryptor,
-    hashPassword,
+    passwords,
     limiter,
     // The tenant's own switches (issue 20), else the installation's.
     smsRequired: async (tenantId) => {
@@ -339,8 +341,7 @@ export async function buildApp({ config, db: pool, secrets, logger }: AppDeps) {
   });
   const account = createAccountService({
     repo: createAccountRepository(db),
-    decryptor,
-    hashPassword,
+    passwords,
     limiter,
     bus,
     sendCode: (tenantId, phone, ip) => sms.sendCode(tenantId, phone, LIMITS.smsTypePasswordReset, ip),
@@ -463,8 +464,7 @@ export async function buildApp({ config, db: pool, secrets, logger }: AppDeps) {
     await api.register(adminUsersRoutes, {
       repo: createAdminUsersRepository(db),
       operatorOf,
-      decryptor,
-      hashPassword,
+      passwords,
       bus,
       phonePattern,
     });
@@ -473,8 +473,7 @@ export async function buildApp({ config, db: pool, secrets, logger }: AppDeps) {
       operatorOf,
       settings: tenantSettings,
       runtime,
-      decryptor,
-      hashPassword,
+      passwords,
       bus,
       storeLogo: async (owner, upload) =>
         `/api/resources/logos/${(await files.store(owner, LOGO_PURPOSE, upload, LOGO_MAX_BYTES)).id}`,

@@ -14,7 +14,7 @@ import { connect, migrateDb, type Db } from '../db/client.js';
 import { ensureDatabase } from '../db/open.js';
 import { roles } from '../db/schema.js';
 import { seedDemo } from '../db/seed.js';
-import { hashPassword } from '../modules/auth/auth.service.js';
+import { hashPassword } from '../platform/passwords.js';
 import { seedIndustries } from '../modules/catalog/industries-seed.js';
 import { loadConfig } from '../platform/config.js';
 import { loadSecrets, type Secrets } from '../platform/secrets.js';

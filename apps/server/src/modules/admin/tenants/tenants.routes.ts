@@ -14,7 +14,6 @@ import {
   TenantPatch,
   TenantSettings,
   TenantSettingsView,
-  checkPassword,
   type RuntimeConfig,
 } from '@portal/contracts';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
@@ -26,7 +25,7 @@ import { rowId } from '../../../platform/ids.js';
 import type { InvalidationBus } from '../../../platform/invalidation.js';
 import { acceptPersonName, acceptUsername } from '../../../platform/names.js';
 import type { OperatorGate } from '../../../platform/operators.js';
-import type { PasswordDecryptor } from '../../../platform/password-transport.js';
+import type { Passwords } from '../../../platform/passwords.js';
 import { ok } from '../../../platform/reply.js';
 import type { TenantSettingsStore } from '../../../platform/tenant-settings.js';
 import type { AdminTenantsRepository } from './tenants.repository.js';
@@ -37,8 +36,7 @@ export interface AdminTenantsDeps {
   settings: TenantSettingsStore;
   /** The installation's switches: what a tenant's absent setting falls back to. */
   runtime: RuntimeConfig;
-  decryptor: PasswordDecryptor;
-  hashPassword: (password: string) => Promise<string>;
+  passwords: Passwords;
   bus: Pick<InvalidationBus, 'publish'>;
   /** Keeps an uploaded logo (the files module); its stored address. */
   storeLogo: (
@@ -96,15 +94,14 @@ export const adminTenantsRoutes: FastifyPluginAsyncTypebox<AdminTenantsDeps> = a
       const { operator, ...t } = req.body;
       const username = acceptUsername(operator.username);
       const operatorName = acceptPersonName(operator.name);
-      const password = deps.decryptor.decrypt(operator.password);
-      if (checkPassword(password, username).length > 0) throw new AppError(ResultCode.BAD_REQUEST, 'passwordRule');
+      const password = deps.passwords.accept(operator.password, username);
       const id = await repo
         .create(
           { code: t.code, name: t.name.trim(), nameEn: t.nameEn?.trim(), homeUrl: t.homeUrl?.trim() || null },
           {
             username,
             name: operatorName,
-            passwordHash: await deps.hashPassword(password),
+            passwordHash: await password.hash(),
             // The platform operator knows it: the tenant's operator sets their own at the first sign-in.
             mustChangePassword: operator.temporary !== false,
           },

@@ -12,7 +12,6 @@ import {
   UserCreate,
   UserPatch,
   UserQuery,
-  checkPassword,
   isValidPhone,
 } from '@portal/contracts';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
@@ -22,7 +21,7 @@ import { AppError, errors } from '../../../platform/errors.js';
 import { optionalRowId, rowId } from '../../../platform/ids.js';
 import type { InvalidationBus } from '../../../platform/invalidation.js';
 import type { OperatorGate } from '../../../platform/operators.js';
-import type { PasswordDecryptor } from '../../../platform/password-transport.js';
+import type { Passwords } from '../../../platform/passwords.js';
 import { langOf } from '../../../platform/i18n.js';
 import { acceptOptionalPersonName, acceptPersonName, acceptUsername, nameReport } from '../../../platform/names.js';
 import { ok } from '../../../platform/reply.js';
@@ -31,8 +30,7 @@ import type { AdminUsersRepository } from './users.repository.js';
 export interface AdminUsersDeps {
   repo: AdminUsersRepository;
   operatorOf: OperatorGate;
-  decryptor: PasswordDecryptor;
-  hashPassword: (password: string) => Promise<string>;
+  passwords: Passwords;
   bus: Pick<InvalidationBus, 'publish'>;
   phonePattern: string;
 }
@@ -50,11 +48,7 @@ export const adminUsersRoutes: FastifyPluginAsyncTypebox<AdminUsersDeps> = async
   const { repo, operatorOf } = deps;
   const auth = { preHandler: app.authenticate };
 
-  const newPassword = async (cipher: string, username: string) => {
-    const password = deps.decryptor.decrypt(cipher);
-    if (checkPassword(password, username).length > 0) throw new AppError(ResultCode.BAD_REQUEST, 'passwordRule');
-    return deps.hashPassword(password);
-  };
+  const newPassword = (cipher: string, username: string) => deps.passwords.accept(cipher, username).hash();
   const checkMobile = (mobile: string | null | undefined) => {
     if (mobile && !isValidPhone(mobile, deps.phonePattern)) throw new AppError(ResultCode.BAD_REQUEST, 'phoneInvalid');
   };
