@@ -22,7 +22,8 @@ import { violatedConstraint } from '../../../db/violation.js';
 import { AppError, errors } from '../../../platform/errors.js';
 import { rowId } from '../../../platform/ids.js';
 import type { InvalidationBus } from '../../../platform/invalidation.js';
-import type { OperatorGate } from '../../../platform/operators.js';
+import { callerOf } from '../caller.js';
+import type { OperatorGate } from '../operators.service.js';
 import { ok } from '../../../platform/reply.js';
 import type { AdminAccessRepository } from './access.repository.js';
 
@@ -52,18 +53,18 @@ export const adminAccessRoutes: FastifyPluginAsyncTypebox<{
   app.get(
     '/api/admin/roles',
     { ...auth, schema: { querystring: AdminTenantQuery, response: { 200: Envelope(Type.Array(AdminRole)) } } },
-    async (req) => ok(req, await repo.roles((await operatorOf(req)).tenantId)),
+    async (req) => ok(req, await repo.roles((await operatorOf(callerOf(req))).tenantId)),
   );
   app.post(
     '/api/admin/roles',
     { ...auth, schema: { querystring: AdminTenantQuery, body: RoleInput, response: created } },
     async (req) => {
-      const { tenantId } = await operatorOf(req);
+      const { tenantId } = await operatorOf(callerOf(req));
       return ok(req, String(await repo.createRole(tenantId, req.body).catch(refused)));
     },
   );
   app.patch('/api/admin/roles/:id', { ...auth, schema: { ...byId, body: RolePatch, response: done } }, async (req) => {
-    const { tenantId } = await operatorOf(req);
+    const { tenantId } = await operatorOf(callerOf(req));
     if (!(await repo.updateRole(tenantId, rowId(req.params.id), req.body).catch(refused))) throw errors.notFound();
     return ok(req, null);
   });
@@ -71,7 +72,7 @@ export const adminAccessRoutes: FastifyPluginAsyncTypebox<{
     '/api/admin/roles/:id/permissions',
     { ...auth, schema: { ...byId, body: PermissionIdsBody, response: done } },
     async (req) => {
-      const { tenantId, session } = await operatorOf(req);
+      const { tenantId, session } = await operatorOf(callerOf(req));
       const roleId = rowId(req.params.id);
       const ids = req.body.permissionIds.map(rowId);
       if (!(await repo.permissionsOfTenant(tenantId, ids))) throw errors.notFound();
@@ -88,13 +89,13 @@ export const adminAccessRoutes: FastifyPluginAsyncTypebox<{
   app.get(
     '/api/admin/permissions',
     { ...auth, schema: { querystring: AdminTenantQuery, response: { 200: Envelope(Type.Array(AdminPermission)) } } },
-    async (req) => ok(req, await repo.permissions((await operatorOf(req)).tenantId)),
+    async (req) => ok(req, await repo.permissions((await operatorOf(callerOf(req))).tenantId)),
   );
   app.post(
     '/api/admin/permissions',
     { ...auth, schema: { querystring: AdminTenantQuery, body: PermissionInput, response: created } },
     async (req) => {
-      const { tenantId } = await operatorOf(req);
+      const { tenantId } = await operatorOf(callerOf(req));
       const { code, type, status } = req.body;
       // A code that administers is enforced from the start: status 0 would give it to everybody.
       if (isOperatorCode(code) && ((type ?? 1) !== 1 || (status ?? 1) !== 1))
@@ -106,7 +107,7 @@ export const adminAccessRoutes: FastifyPluginAsyncTypebox<{
     '/api/admin/permissions/:id',
     { ...auth, schema: { ...byId, body: PermissionPatch, response: done } },
     async (req) => {
-      const { tenantId } = await operatorOf(req);
+      const { tenantId } = await operatorOf(callerOf(req));
       const id = rowId(req.params.id);
       // A code that administers stays enforced: status 0 would give it to everyone of the tenant.
       if (req.body.status !== undefined || req.body.type !== undefined) {
@@ -123,13 +124,13 @@ export const adminAccessRoutes: FastifyPluginAsyncTypebox<{
     app.get(
       `/api/admin/${kind}`,
       { ...auth, schema: { querystring: AdminTenantQuery, response: { 200: Envelope(Type.Array(AdminNamed)) } } },
-      async (req) => ok(req, await named.list((await operatorOf(req)).tenantId)),
+      async (req) => ok(req, await named.list((await operatorOf(callerOf(req))).tenantId)),
     );
     app.post(
       `/api/admin/${kind}`,
       { ...auth, schema: { querystring: AdminTenantQuery, body: NamedInput, response: created } },
       async (req) => {
-        const { tenantId } = await operatorOf(req);
+        const { tenantId } = await operatorOf(callerOf(req));
         return ok(req, String(await named.create(tenantId, req.body).catch(refused)));
       },
     );
@@ -137,7 +138,7 @@ export const adminAccessRoutes: FastifyPluginAsyncTypebox<{
       `/api/admin/${kind}/:id`,
       { ...auth, schema: { ...byId, body: NamedPatch, response: done } },
       async (req) => {
-        const { tenantId } = await operatorOf(req);
+        const { tenantId } = await operatorOf(callerOf(req));
         if (!(await named.update(tenantId, rowId(req.params.id), req.body))) throw errors.notFound();
         return ok(req, null);
       },

@@ -14,7 +14,8 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { AppError, errors } from '../../../platform/errors.js';
 import { optionalRowId, rowId } from '../../../platform/ids.js';
-import type { OperatorGate } from '../../../platform/operators.js';
+import { callerOf } from '../caller.js';
+import type { OperatorGate } from '../operators.service.js';
 import { ok } from '../../../platform/reply.js';
 import type { AdminMenusRepository, MenuFields } from './menus.repository.js';
 
@@ -56,7 +57,7 @@ export const adminMenusRoutes: FastifyPluginAsyncTypebox<{
   app.get(
     '/api/admin/menus',
     { ...auth, schema: { querystring: AdminTenantQuery, response: { 200: Envelope(Type.Array(AdminMenu)) } } },
-    async (req) => ok(req, await repo.list((await operatorOf(req)).tenantId)),
+    async (req) => ok(req, await repo.list((await operatorOf(callerOf(req))).tenantId)),
   );
   app.post(
     '/api/admin/menus',
@@ -65,7 +66,7 @@ export const adminMenusRoutes: FastifyPluginAsyncTypebox<{
       schema: { querystring: AdminTenantQuery, body: MenuCreate, response: { 200: Envelope(Type.String()) } },
     },
     async (req) => {
-      const { tenantId } = await operatorOf(req);
+      const { tenantId } = await operatorOf(callerOf(req));
       const { parentId, ...rest } = req.body;
       const id = await repo.create(tenantId, optionalRowId(parentId), fields(rest) as MenuFields);
       if (id === null) throw errors.notFound();
@@ -73,7 +74,7 @@ export const adminMenusRoutes: FastifyPluginAsyncTypebox<{
     },
   );
   app.patch('/api/admin/menus/:id', { ...auth, schema: { ...byId, body: MenuPatch, response: done } }, async (req) => {
-    const { tenantId } = await operatorOf(req);
+    const { tenantId } = await operatorOf(callerOf(req));
     if (!(await repo.update(tenantId, rowId(req.params.id), fields(req.body)))) throw errors.notFound();
     return ok(req, null);
   });
@@ -81,7 +82,7 @@ export const adminMenusRoutes: FastifyPluginAsyncTypebox<{
     '/api/admin/menus/:id/move',
     { ...auth, schema: { ...byId, body: MenuMove, response: done } },
     async (req) => {
-      const { tenantId } = await operatorOf(req);
+      const { tenantId } = await operatorOf(callerOf(req));
       const result = await repo.move(tenantId, rowId(req.params.id), optionalRowId(req.body.parentId), req.body.index);
       if (result === 'none') throw errors.notFound();
       if (result === 'cycle') throw new AppError(ResultCode.BAD_REQUEST, 'menuCycle');
@@ -89,7 +90,7 @@ export const adminMenusRoutes: FastifyPluginAsyncTypebox<{
     },
   );
   app.delete('/api/admin/menus/:id', { ...auth, schema: { ...byId, response: done } }, async (req) => {
-    const { tenantId } = await operatorOf(req);
+    const { tenantId } = await operatorOf(callerOf(req));
     const result = await repo.remove(tenantId, rowId(req.params.id));
     if (result === 'none') throw errors.notFound();
     if (result === 'parent') throw new AppError(ResultCode.BAD_REQUEST, 'menuHasChildren');
@@ -99,7 +100,8 @@ export const adminMenusRoutes: FastifyPluginAsyncTypebox<{
   app.get(
     '/api/admin/menus/export',
     { ...auth, schema: { querystring: AdminTenantQuery, response: { 200: Envelope(MenuExport) } } },
-    async (req) => ok(req, { format: 1 as const, menus: await repo.exportTree((await operatorOf(req)).tenantId) }),
+    async (req) =>
+      ok(req, { format: 1 as const, menus: await repo.exportTree((await operatorOf(callerOf(req))).tenantId) }),
   );
   app.post(
     '/api/admin/menus/import',
@@ -109,7 +111,7 @@ export const adminMenusRoutes: FastifyPluginAsyncTypebox<{
       schema: { querystring: AdminTenantQuery, body: MenuExport, response: { 200: Envelope(Type.Integer()) } },
     },
     async (req) => {
-      const { tenantId } = await operatorOf(req);
+      const { tenantId } = await operatorOf(callerOf(req));
       if (countEntries(req.body.menus) > MAX_ENTRIES) throw new AppError(ResultCode.BAD_REQUEST, 'menuTooLarge');
       const result = await repo.importTree(tenantId, req.body.menus);
       if ('unknown' in result) throw new AppError(ResultCode.BAD_REQUEST, 'menuUnknownCode', { code: result.unknown });

@@ -20,7 +20,8 @@ import { Type } from 'typebox';
 import { violatedConstraint } from '../../../db/violation.js';
 import { AppError, errors } from '../../../platform/errors.js';
 import { rowId } from '../../../platform/ids.js';
-import type { OperatorGate } from '../../../platform/operators.js';
+import { callerOf } from '../caller.js';
+import type { OperatorGate } from '../operators.service.js';
 import { langOf } from '../../../platform/i18n.js';
 import { ok } from '../../../platform/reply.js';
 import type { AdminRecordsRepository, Clashes } from './records.repository.js';
@@ -91,7 +92,7 @@ export const adminRecordsRoutes: FastifyPluginAsyncTypebox<{
     '/api/admin/enterprises',
     { ...auth, schema: { querystring: EnterpriseQuery, response: { 200: Envelope(Paged(AdminEnterprise)) } } },
     async (req) => {
-      const { tenantId } = await operatorOf(req);
+      const { tenantId } = await operatorOf(callerOf(req));
       return ok(
         req,
         await repo.enterprises(tenantId, {
@@ -106,7 +107,7 @@ export const adminRecordsRoutes: FastifyPluginAsyncTypebox<{
     '/api/admin/enterprises/:id/review',
     { ...auth, schema: { ...byId, body: EnterpriseReview, response: done } },
     async (req) => {
-      const { tenantId } = await operatorOf(req);
+      const { tenantId } = await operatorOf(callerOf(req));
       const reason = req.body.reason?.trim() || null;
       // Members are told why their enterprise did not pass: a refusal without a reason tells them nothing.
       if (req.body.estatus === 2 && !reason) throw new AppError(ResultCode.BAD_REQUEST, 'reviewReasonRequired');
@@ -120,7 +121,7 @@ export const adminRecordsRoutes: FastifyPluginAsyncTypebox<{
   app.get(
     '/api/admin/sso-services',
     { ...auth, schema: { querystring: AdminTenantQuery, response: { 200: Envelope(Type.Array(AdminSsoService)) } } },
-    async (req) => ok(req, await repo.ssoServices((await operatorOf(req)).tenantId)),
+    async (req) => ok(req, await repo.ssoServices((await operatorOf(callerOf(req))).tenantId)),
   );
   app.post(
     '/api/admin/sso-services',
@@ -129,7 +130,7 @@ export const adminRecordsRoutes: FastifyPluginAsyncTypebox<{
       schema: { querystring: AdminTenantQuery, body: SsoServiceInput, response: { 200: Envelope(Type.String()) } },
     },
     async (req) => {
-      const { tenantId } = await operatorOf(req);
+      const { tenantId } = await operatorOf(callerOf(req));
       checkAddresses(services, req.body);
       const id = await repo.createSsoService(tenantId, req.body, services.clashes).catch(sysCodeTaken);
       if (id === 'clash') throw clashRefused();
@@ -140,7 +141,7 @@ export const adminRecordsRoutes: FastifyPluginAsyncTypebox<{
     '/api/admin/sso-services/:id',
     { ...auth, schema: { ...byId, body: SsoServicePatch, response: done } },
     async (req) => {
-      const { tenantId } = await operatorOf(req);
+      const { tenantId } = await operatorOf(callerOf(req));
       checkAddresses(services, req.body);
       const done = await repo
         .updateSsoService(tenantId, rowId(req.params.id), req.body, services.clashes)
@@ -151,7 +152,7 @@ export const adminRecordsRoutes: FastifyPluginAsyncTypebox<{
     },
   );
   app.delete('/api/admin/sso-services/:id', { ...auth, schema: { ...byId, response: done } }, async (req) => {
-    const { tenantId } = await operatorOf(req);
+    const { tenantId } = await operatorOf(callerOf(req));
     if (!(await repo.deleteSsoService(tenantId, rowId(req.params.id)))) throw errors.notFound();
     return ok(req, null);
   });
@@ -165,7 +166,7 @@ export const adminRecordsRoutes: FastifyPluginAsyncTypebox<{
       schema: { querystring: AdminPageQuery, response: { 200: Envelope(Paged(OutboxMessage)) } },
     },
     async (req) => {
-      const { tenantId } = await operatorOf(req);
+      const { tenantId } = await operatorOf(callerOf(req));
       return ok(req, await repo.outbox(tenantId, { ...page(req.query), q: req.query.q?.trim() || undefined }));
     },
   );
@@ -174,7 +175,7 @@ export const adminRecordsRoutes: FastifyPluginAsyncTypebox<{
     '/api/admin/audit',
     { ...auth, schema: { querystring: AuditQuery, response: { 200: Envelope(Paged(AuditEntry)) } } },
     async (req) => {
-      const { tenantId } = await operatorOf(req);
+      const { tenantId } = await operatorOf(callerOf(req));
       const q = req.query;
       return ok(
         req,

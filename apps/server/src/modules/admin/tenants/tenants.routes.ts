@@ -24,7 +24,8 @@ import { sanitizeRichText } from '../../../platform/html.js';
 import { rowId } from '../../../platform/ids.js';
 import type { InvalidationBus } from '../../../platform/invalidation.js';
 import { acceptPersonName, acceptUsername } from '../../../platform/names.js';
-import type { OperatorGate } from '../../../platform/operators.js';
+import { callerOf } from '../caller.js';
+import { platformOnly, type OperatorGate } from '../operators.service.js';
 import type { Passwords } from '../../../platform/passwords.js';
 import { ok } from '../../../platform/reply.js';
 import type { TenantSettingsStore } from '../../../platform/tenant-settings.js';
@@ -67,17 +68,13 @@ export const adminTenantsRoutes: FastifyPluginAsyncTypebox<AdminTenantsDeps> = a
     limits: { fileSize: deps.logoMaxBytes, files: 1, fields: 2, parts: 3, fieldSize: 256, headerPairs: 50 },
   });
 
-  const platformOnly = async (req: Parameters<OperatorGate>[0]) => {
-    const operator = await operatorOf(req);
-    if (!operator.platform) throw new AppError(ResultCode.NO_PERMISSION, 'platformOnly');
-    return operator;
-  };
+  const platformOperator = platformOnly(operatorOf);
 
   app.get(
     '/api/admin/tenants',
     { ...auth, schema: { querystring: AdminPageQuery, response: { 200: Envelope(Paged(AdminTenant)) } } },
     async (req) => {
-      await platformOnly(req);
+      await platformOperator(callerOf(req));
       const q = req.query;
       return ok(req, await repo.list({ q: q.q?.trim() || undefined, page: q.page ?? 1, limit: q.limit ?? 20 }));
     },
@@ -90,7 +87,7 @@ export const adminTenantsRoutes: FastifyPluginAsyncTypebox<AdminTenantsDeps> = a
       schema: { querystring: AdminTenantQuery, body: TenantCreate, response: { 200: Envelope(Type.String()) } },
     },
     async (req) => {
-      await platformOnly(req);
+      await platformOperator(callerOf(req));
       const { operator, ...t } = req.body;
       const username = acceptUsername(operator.username);
       const operatorName = acceptPersonName(operator.name);
@@ -118,7 +115,7 @@ export const adminTenantsRoutes: FastifyPluginAsyncTypebox<AdminTenantsDeps> = a
     '/api/admin/tenants/:id',
     { ...auth, schema: { querystring: AdminTenantQuery, params: AdminIdParams, body: TenantPatch, response: done } },
     async (req) => {
-      await platformOnly(req);
+      await platformOperator(callerOf(req));
       const id = rowId(req.params.id);
       if (!(await repo.update(id, req.body))) throw errors.notFound();
       await deps.bus.publish(req.body.disabled ? { kind: 'all' } : { kind: 'tenant', tenant: id });
@@ -134,7 +131,7 @@ export const adminTenantsRoutes: FastifyPluginAsyncTypebox<AdminTenantsDeps> = a
     '/api/admin/settings',
     { ...auth, schema: { querystring: AdminTenantQuery, response: { 200: Envelope(TenantSettingsView) } } },
     async (req) => {
-      const { tenantId } = await operatorOf(req);
+      const { tenantId } = await operatorOf(callerOf(req));
       return ok(req, { settings: await deps.settings.stored(tenantId), defaults });
     },
   );
@@ -143,7 +140,7 @@ export const adminTenantsRoutes: FastifyPluginAsyncTypebox<AdminTenantsDeps> = a
     '/api/admin/settings',
     { ...auth, schema: { querystring: AdminTenantQuery, body: TenantSettings, response: done } },
     async (req) => {
-      const { tenantId } = await operatorOf(req);
+      const { tenantId } = await operatorOf(callerOf(req));
       // Every text has its length and characters by the settings schema (the logo one of the
       // tenant's uploads, ADR 036); the park's home address must also be one a browser can open.
       const { domianURL } = req.body as TenantSettings;
@@ -158,7 +155,7 @@ export const adminTenantsRoutes: FastifyPluginAsyncTypebox<AdminTenantsDeps> = a
     '/api/admin/settings/logo',
     { ...auth, schema: { querystring: AdminTenantQuery, response: { 200: Envelope(LogoUploaded) } } },
     async (req) => {
-      const { tenantId, session } = await operatorOf(req);
+      const { tenantId, session } = await operatorOf(callerOf(req));
       if (!req.isMultipart()) throw new AppError(ResultCode.BAD_REQUEST, 'fileMissing');
       const part = await req.file();
       if (!part || part.fieldname !== 'file') throw new AppError(ResultCode.BAD_REQUEST, 'fileMissing');
@@ -177,7 +174,7 @@ export const adminTenantsRoutes: FastifyPluginAsyncTypebox<AdminTenantsDeps> = a
     '/api/admin/agreement',
     { ...auth, schema: { querystring: AdminTenantQuery, response: { 200: Envelope(AgreementEdit) } } },
     async (req) => {
-      const { tenantId } = await operatorOf(req);
+      const { tenantId } = await operatorOf(callerOf(req));
       return ok(req, await repo.agreement(tenantId));
     },
   );
@@ -186,7 +183,7 @@ export const adminTenantsRoutes: FastifyPluginAsyncTypebox<AdminTenantsDeps> = a
     '/api/admin/agreement',
     { ...auth, schema: { querystring: AdminTenantQuery, body: AgreementEdit, response: done } },
     async (req) => {
-      const { tenantId } = await operatorOf(req);
+      const { tenantId } = await operatorOf(callerOf(req));
       await repo.saveAgreement(tenantId, sanitizeRichText(req.body.html), sanitizeRichText(req.body.htmlEn ?? ''));
       return ok(req, null);
     },

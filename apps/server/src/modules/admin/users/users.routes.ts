@@ -15,12 +15,14 @@ import {
   isValidPhone,
 } from '@portal/contracts';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { violatedConstraint } from '../../../db/violation.js';
 import { AppError, errors } from '../../../platform/errors.js';
 import { optionalRowId, rowId } from '../../../platform/ids.js';
 import type { InvalidationBus } from '../../../platform/invalidation.js';
-import type { OperatorGate } from '../../../platform/operators.js';
+import { callerOf } from '../caller.js';
+import type { OperatorGate } from '../operators.service.js';
 import type { Passwords } from '../../../platform/passwords.js';
 import { langOf } from '../../../platform/i18n.js';
 import { acceptOptionalPersonName, acceptPersonName, acceptUsername, nameReport } from '../../../platform/names.js';
@@ -63,10 +65,10 @@ export const adminUsersRoutes: FastifyPluginAsyncTypebox<AdminUsersDeps> = async
    * enterprises it names must be the tenant's (an unknown id's answer, whoever the user is).
    */
   const target = async (
-    req: Parameters<OperatorGate>[0] & { params: { id: string } },
+    req: FastifyRequest & { params: { id: string } },
     named: { roleIds?: number[]; enterpriseIds?: number[] } = {},
   ) => {
-    const operator = await operatorOf(req);
+    const operator = await operatorOf(callerOf(req));
     const userId = rowId(req.params.id);
     if (!(await repo.allTenants(operator.tenantId, named.roleIds ?? [], named.enterpriseIds ?? [])))
       throw errors.notFound();
@@ -82,7 +84,7 @@ export const adminUsersRoutes: FastifyPluginAsyncTypebox<AdminUsersDeps> = async
     '/api/admin/users',
     { ...auth, schema: { querystring: UserQuery, response: { 200: Envelope(Paged(AdminUser)) } } },
     async (req) => {
-      const { tenantId } = await operatorOf(req);
+      const { tenantId } = await operatorOf(callerOf(req));
       const q = req.query;
       const page = await repo.list(tenantId, {
         q: q.q?.trim() || undefined,
@@ -101,7 +103,7 @@ export const adminUsersRoutes: FastifyPluginAsyncTypebox<AdminUsersDeps> = async
     '/api/admin/users/name-issues',
     { ...auth, schema: { querystring: AdminTenantQuery, response: { 200: Envelope(StoredNameIssues) } } },
     async (req) => {
-      const { tenantId } = await operatorOf(req);
+      const { tenantId } = await operatorOf(callerOf(req));
       const report = await nameReport(repo.storedNames(tenantId));
       return ok(req, {
         total: report.total,
@@ -122,7 +124,7 @@ export const adminUsersRoutes: FastifyPluginAsyncTypebox<AdminUsersDeps> = async
       schema: { querystring: AdminTenantQuery, body: UserCreate, response: { 200: Envelope(Type.String()) } },
     },
     async (req) => {
-      const { tenantId } = await operatorOf(req);
+      const { tenantId } = await operatorOf(callerOf(req));
       const b = req.body;
       const username = acceptUsername(b.username);
       const name = acceptPersonName(b.name);
@@ -150,7 +152,7 @@ export const adminUsersRoutes: FastifyPluginAsyncTypebox<AdminUsersDeps> = async
   );
 
   app.patch('/api/admin/users/:id', { ...auth, schema: { ...byId, body: UserPatch, response: done } }, async (req) => {
-    const { tenantId, session } = await operatorOf(req);
+    const { tenantId, session } = await operatorOf(callerOf(req));
     const b = req.body;
     checkMobile(b.mobile);
     const userId = rowId(req.params.id);
