@@ -130,6 +130,7 @@ const LOGO_MAX_BYTES = 512 * 1024;
 
 /**
  * The most single-logout requests one sign-on logout sends: every service's newest ticket first,
+import { createAdminUsersService } from './modules/admin/users/users.service.js';
  * the rest counted and logged (ADR 034). Twenty covers a working day of systems entered.
  */
 export const SSO_LOGOUT_CALLBACKS_MAX = 20;
@@ -464,11 +465,13 @@ export async function buildApp({ config, db: pool, secrets, logger }: AppDeps) {
       }),
     });
     await api.register(adminUsersRoutes, {
-      repo: createAdminUsersRepository(db),
-      operatorOf,
-      passwords,
-      bus,
-      phonePattern,
+      users: createAdminUsersService({
+        repo: createAdminUsersRepository(db),
+        operatorOf,
+        passwords,
+        bus,
+        phonePattern,
+      }),
     });
     await api.register(adminTenantsRoutes, {
       repo: createAdminTenantsRepository(db),
