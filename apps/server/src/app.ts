@@ -127,6 +127,7 @@ import { LOGO_PURPOSE } from './modules/files/files.service.js';
 
 /** The largest logo a tenant may upload. */
 const LOGO_MAX_BYTES = 512 * 1024;
+import { createAdminTenantsService } from './modules/admin/tenants/tenants.service.js';
 
 /**
  * The most single-logout requests one sign-on logout sends: every service's newest ticket first,
@@ -474,14 +475,16 @@ export async function buildApp({ config, db: pool, secrets, logger }: AppDeps) {
       }),
     });
     await api.register(adminTenantsRoutes, {
-      repo: createAdminTenantsRepository(db),
-      operatorOf,
-      settings: tenantSettings,
-      runtime,
-      passwords,
-      bus,
-      storeLogo: async (owner, upload) =>
-        `/api/resources/logos/${(await files.store(owner, LOGO_PURPOSE, upload, LOGO_MAX_BYTES)).id}`,
+      tenants: createAdminTenantsService({
+        repo: createAdminTenantsRepository(db),
+        operatorOf,
+        settings: tenantSettings,
+        runtime,
+        passwords,
+        bus,
+        storeLogo: async (owner, upload) =>
+          `/api/resources/logos/${(await files.store(owner, LOGO_PURPOSE, upload, LOGO_MAX_BYTES)).id}`,
+      }),
       logoMaxBytes: LOGO_MAX_BYTES,
     });
     await api.register(adminAccessRoutes, { repo: createAdminAccessRepository(db), operatorOf, bus });
