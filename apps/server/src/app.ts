@@ -118,8 +118,10 @@ import { adminAccessRoutes } from './modules/admin/access/access.routes.js';
 import { createAdminMenusRepository } from './modules/admin/menus/menus.repository.js';
 import { adminMenusRoutes } from './modules/admin/menus/menus.routes.js';
 import { createAdminRecordsRepository } from './modules/admin/records/records.repository.js';
+import { createAdminAccessService } from './modules/admin/access/access.service.js';
 import { adminRecordsRoutes } from './modules/admin/records/records.routes.js';
 import { createAdminTenantsRepository } from './modules/admin/tenants/tenants.repository.js';
+import { createAdminMenusService } from './modules/admin/menus/menus.service.js';
 import { adminTenantsRoutes } from './modules/admin/tenants/tenants.routes.js';
 import { createAdminUsersRepository } from './modules/admin/users/users.repository.js';
 import { adminUsersRoutes } from './modules/admin/users/users.routes.js';
@@ -487,8 +489,12 @@ export async function buildApp({ config, db: pool, secrets, logger }: AppDeps) {
       }),
       logoMaxBytes: LOGO_MAX_BYTES,
     });
-    await api.register(adminAccessRoutes, { repo: createAdminAccessRepository(db), operatorOf, bus });
-    await api.register(adminMenusRoutes, { repo: createAdminMenusRepository(db), operatorOf });
+    await api.register(adminAccessRoutes, {
+      access: createAdminAccessService({ repo: createAdminAccessRepository(db), operatorOf, bus }),
+    });
+    await api.register(adminMenusRoutes, {
+      menus: createAdminMenusService({ repo: createAdminMenusRepository(db), operatorOf }),
+    });
     await api.register(adminRecordsRoutes, {
       repo: createAdminRecordsRepository(db),
       operatorOf,
