@@ -124,6 +124,7 @@ import { createAdminTenantsRepository } from './modules/admin/tenants/tenants.re
 import { createAdminMenusService } from './modules/admin/menus/menus.service.js';
 import { adminTenantsRoutes } from './modules/admin/tenants/tenants.routes.js';
 import { createAdminUsersRepository } from './modules/admin/users/users.repository.js';
+import { createAdminRecordsService } from './modules/admin/records/records.service.js';
 import { adminUsersRoutes } from './modules/admin/users/users.routes.js';
 import { LOGO_PURPOSE } from './modules/files/files.service.js';
 
@@ -496,17 +497,19 @@ export async function buildApp({ config, db: pool, secrets, logger }: AppDeps) {
       menus: createAdminMenusService({ repo: createAdminMenusRepository(db), operatorOf }),
     });
     await api.register(adminRecordsRoutes, {
-      repo: createAdminRecordsRepository(db),
-      operatorOf,
-      services: {
-        // A `*` would read as a wildcard to a person; the registry matches by path prefix (`/` at the end).
-        valid: (address) => parseService(address) !== null && !address.includes('*'),
-        reachable: (address) => {
-          const url = parseService(address);
-          return !url || outbound.judge(url, 'sso_registration')?.ok !== false;
+      records: createAdminRecordsService({
+        repo: createAdminRecordsRepository(db),
+        operatorOf,
+        services: {
+          // A `*` would read as a wildcard to a person; the registry matches by path prefix (`/` at the end).
+          valid: (address) => parseService(address) !== null && !address.includes('*'),
+          reachable: (address) => {
+            const url = parseService(address);
+            return !url || outbound.judge(url, 'sso_registration')?.ok !== false;
+          },
+          clashes: (pattern, others) => others.some((other) => patternsOverlap(pattern, resolvePattern(other, portal))),
         },
-        clashes: (pattern, others) => others.some((other) => patternsOverlap(pattern, resolvePattern(other, portal))),
-      },
+      }),
     });
     await api.register(parkServicesRoutes, {
       park: createParkServicesService({ repo: createParkServicesRepository(db), guard, limiter }),
