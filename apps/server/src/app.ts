@@ -17,7 +17,8 @@ import { createAccountRepository } from './modules/account/account.repository.js
 import { createAccountService } from './modules/account/account.service.js';
 import { catalogRoutes } from './modules/catalog/catalog.routes.js';
 import { createCatalogRepository } from './modules/catalog/catalog.repository.js';
-import { isRegionCode, provinceNames, regionPath } from './modules/catalog/regions.js';
+import { createCatalogService } from './modules/catalog/catalog.service.js';
+import { provinceNames } from './modules/catalog/regions.js';
 import { createCasClient } from './platform/cas-client.js';
 import { createCaptchaRepository } from './modules/captcha/captcha.repository.js';
 import { captchaRoutes } from './modules/captcha/captcha.routes.js';
@@ -25,6 +26,7 @@ import { createCaptchaService } from './modules/captcha/captcha.service.js';
 import { createProofOfPerson } from './modules/captcha/proof-of-person.js';
 import { createBehaviourCaptchaService } from './modules/captcha/behaviour-captcha.service.js';
 import { createEnterprisesRepository } from './modules/enterprises/enterprises.repository.js';
+import { createEnterprisesService } from './modules/enterprises/enterprises.service.js';
 import { enterprisesRoutes } from './modules/enterprises/enterprises.routes.js';
 import { createEventsRepository } from './modules/events/events.repository.js';
 import { eventsRoutes } from './modules/events/events.routes.js';
@@ -63,6 +65,7 @@ import { createPagesRepository } from './modules/pages/pages.repository.js';
 import { pagesRoutes } from './modules/pages/pages.routes.js';
 import { createPagesService } from './modules/pages/pages.service.js';
 import { createWorkbenchRepository } from './modules/workbench/workbench.repository.js';
+import { createWorkbenchService } from './modules/workbench/workbench.service.js';
 import { workbenchRoutes } from './modules/workbench/workbench.routes.js';
 import { createOutboxProvider, createWebhookProvider } from './modules/sms/sms.providers.js';
 import { createSmsRepository } from './modules/sms/sms.repository.js';
@@ -115,26 +118,26 @@ import { createOperatorsRepository } from './modules/admin/operators.repository.
 import { createOperatorGate } from './modules/admin/operators.service.js';
 import { createAdminAccessRepository } from './modules/admin/access/access.repository.js';
 import { adminAccessRoutes } from './modules/admin/access/access.routes.js';
+import { createAdminAccessService } from './modules/admin/access/access.service.js';
 import { createAdminMenusRepository } from './modules/admin/menus/menus.repository.js';
 import { adminMenusRoutes } from './modules/admin/menus/menus.routes.js';
-import { createAdminRecordsRepository } from './modules/admin/records/records.repository.js';
-import { createAdminAccessService } from './modules/admin/access/access.service.js';
-import { adminRecordsRoutes } from './modules/admin/records/records.routes.js';
-import { createAdminTenantsRepository } from './modules/admin/tenants/tenants.repository.js';
 import { createAdminMenusService } from './modules/admin/menus/menus.service.js';
-import { adminTenantsRoutes } from './modules/admin/tenants/tenants.routes.js';
-import { createAdminUsersRepository } from './modules/admin/users/users.repository.js';
+import { createAdminRecordsRepository } from './modules/admin/records/records.repository.js';
+import { adminRecordsRoutes } from './modules/admin/records/records.routes.js';
 import { createAdminRecordsService } from './modules/admin/records/records.service.js';
+import { createAdminTenantsRepository } from './modules/admin/tenants/tenants.repository.js';
+import { adminTenantsRoutes } from './modules/admin/tenants/tenants.routes.js';
+import { createAdminTenantsService } from './modules/admin/tenants/tenants.service.js';
+import { createAdminUsersRepository } from './modules/admin/users/users.repository.js';
 import { adminUsersRoutes } from './modules/admin/users/users.routes.js';
+import { createAdminUsersService } from './modules/admin/users/users.service.js';
 import { LOGO_PURPOSE } from './modules/files/files.service.js';
 
 /** The largest logo a tenant may upload. */
 const LOGO_MAX_BYTES = 512 * 1024;
-import { createAdminTenantsService } from './modules/admin/tenants/tenants.service.js';
 
 /**
  * The most single-logout requests one sign-on logout sends: every service's newest ticket first,
-import { createAdminUsersService } from './modules/admin/users/users.service.js';
  * the rest counted and logged (ADR 034). Twenty covers a working day of systems entered.
  */
 export const SSO_LOGOUT_CALLBACKS_MAX = 20;
@@ -329,7 +332,7 @@ export async function buildApp({ config, db: pool, secrets, logger }: AppDeps) {
     signature: config.sms.signature,
   });
   const { phonePattern } = config.runtime;
-  const catalog = createCatalogRepository(db, { bus });
+  const catalog = createCatalogService({ repo: createCatalogRepository(db, { bus }) });
   const registration = createRegistrationService({
     repo: createRegistrationRepository(db),
     passwords,
@@ -342,7 +345,7 @@ export async function buildApp({ config, db: pool, secrets, logger }: AppDeps) {
     checkSmsCode: (tenantId, phone, code) => sms.checkCode(tenantId, phone, LIMITS.smsTypeRegistration, code),
     verifyHuman: proofOfPerson.human,
     isIndustryLeaf: (code) => catalog.isIndustryLeaf(code),
-    isRegion: async (code) => isRegionCode(code),
+    isRegion: async (code) => catalog.isRegion(code),
     phonePattern,
     tenants,
   });
@@ -424,7 +427,12 @@ export async function buildApp({ config, db: pool, secrets, logger }: AppDeps) {
     await api.register(membersRoutes, {
       members: createMembersService({ repo: createMembersRepository(db), bus, cacheMs: config.cacheTtlMs }),
     });
-    await api.register(enterprisesRoutes, { enterprises: createEnterprisesRepository(db), regionPath });
+    await api.register(enterprisesRoutes, {
+      enterprises: createEnterprisesService({
+        repo: createEnterprisesRepository(db),
+        regionPath: (code) => catalog.regionPath(code),
+      }),
+    });
     await api.register(invitationsRoutes, {
       invitations: createInvitationsService({
         repo: createInvitationsRepository(db),
@@ -444,7 +452,7 @@ export async function buildApp({ config, db: pool, secrets, logger }: AppDeps) {
         portalOrigin: new URL(config.publicUrl).origin,
       }),
     });
-    await api.register(workbenchRoutes, { workbench: createWorkbenchRepository(db) });
+    await api.register(workbenchRoutes, { workbench: createWorkbenchService({ repo: createWorkbenchRepository(db) }) });
     await api.register(smsRoutes, {
       sms,
       verifyHuman: proofOfPerson.human,
