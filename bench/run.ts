@@ -36,7 +36,7 @@ import { connect, migrateDb } from '../apps/server/src/db/client.js';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from '../apps/server/src/db/embedded.js';
 import { ensureDatabase } from '../apps/server/src/db/open.js';
 import { seedDemo } from '../apps/server/src/db/demo/seed.js';
-import { hashPassword } from '../apps/server/src/modules/auth/auth.service.js';
+import { hashPassword } from '../apps/server/src/platform/passwords.js';
 import { loadSecrets } from '../apps/server/src/platform/secrets.js';
 import type { RunSummary } from './api/cannon.js';
 import { encryptor, Portal } from './api/client.js';

@@ -34,7 +34,7 @@ import { freePort, startEmbeddedPostgres } from '../apps/server/src/db/embedded.
 import { ensureDatabase } from '../apps/server/src/db/open.js';
 import * as s from '../apps/server/src/db/schema.js';
 import { seedDemo } from '../apps/server/src/db/demo/seed.js';
-import { hashPassword } from '../apps/server/src/modules/auth/auth.service.js';
+import { hashPassword } from '../apps/server/src/platform/passwords.js';
 import { BYTE_BUDGETS, kb, noCache, recordAssets, type Asset, type AssetSummary } from '../e2e/support/assets.js';
 import { launch } from '../e2e/support/browser.js';
 import { go, openCloseCycles, pageMemory, parkSite, signIn } from '../e2e/support/shell.js';

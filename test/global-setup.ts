@@ -9,7 +9,7 @@ import { join } from 'node:path';
 
 export default async function setup(): Promise<(() => Promise<void>) | void> {
   if (process.env.TEST_PG_ADMIN_URL) return; // already started by another project's setup
-  const { buildTemplate, TEMPLATE_VARIABLE } = await import('../apps/server/src/db/test-template.js');
+  const { buildTemplate, TEMPLATE_VARIABLE } = await import('../apps/server/src/programs/test-template/template.js');
   if (process.env.TEST_DATABASE_URL) {
     process.env.TEST_PG_ADMIN_URL = process.env.TEST_DATABASE_URL;
     process.env[TEMPLATE_VARIABLE] = await buildTemplate(process.env.TEST_PG_ADMIN_URL);

@@ -9,7 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { join, resolve } from 'node:path';
 import { freePort } from '../../apps/server/src/db/embedded.js';
 import { ensureDatabase } from '../../apps/server/src/db/open.js';
-import { copyTemplate } from '../../apps/server/src/db/test-template.js';
+import { copyTemplate } from '../../apps/server/src/programs/test-template/template.js';
 
 export interface RunningServer {
   url: string;

@@ -11,13 +11,14 @@ import { scopedDb } from './db/scope.js';
 import { createAuthRepository } from './modules/auth/auth.repository.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
 import { authCasRoutes } from './modules/auth/auth-cas.routes.js';
-import { createAuthService, hashPassword } from './modules/auth/auth.service.js';
+import { createAuthService } from './modules/auth/auth.service.js';
 import { accountRoutes } from './modules/account/account.routes.js';
 import { createAccountRepository } from './modules/account/account.repository.js';
 import { createAccountService } from './modules/account/account.service.js';
 import { catalogRoutes } from './modules/catalog/catalog.routes.js';
 import { createCatalogRepository } from './modules/catalog/catalog.repository.js';
-import { isRegionCode, provinceNames, regionPath } from './modules/catalog/regions.js';
+import { createCatalogService } from './modules/catalog/catalog.service.js';
+import { provinceNames } from './modules/catalog/regions.js';
 import { createCasClient } from './platform/cas-client.js';
 import { createCaptchaRepository } from './modules/captcha/captcha.repository.js';
 import { captchaRoutes } from './modules/captcha/captcha.routes.js';
@@ -25,6 +26,7 @@ import { createCaptchaService } from './modules/captcha/captcha.service.js';
 import { createProofOfPerson } from './modules/captcha/proof-of-person.js';
 import { createBehaviourCaptchaService } from './modules/captcha/behaviour-captcha.service.js';
 import { createEnterprisesRepository } from './modules/enterprises/enterprises.repository.js';
+import { createEnterprisesService } from './modules/enterprises/enterprises.service.js';
 import { enterprisesRoutes } from './modules/enterprises/enterprises.routes.js';
 import { createEventsRepository } from './modules/events/events.repository.js';
 import { eventsRoutes } from './modules/events/events.routes.js';
@@ -63,6 +65,7 @@ import { createPagesRepository } from './modules/pages/pages.repository.js';
 import { pagesRoutes } from './modules/pages/pages.routes.js';
 import { createPagesService } from './modules/pages/pages.service.js';
 import { createWorkbenchRepository } from './modules/workbench/workbench.repository.js';
+import { createWorkbenchService } from './modules/workbench/workbench.service.js';
 import { workbenchRoutes } from './modules/workbench/workbench.routes.js';
 import { createOutboxProvider, createWebhookProvider } from './modules/sms/sms.providers.js';
 import { createSmsRepository } from './modules/sms/sms.repository.js';
@@ -97,6 +100,7 @@ import { clientErrorHandler, frameworkErrors, installErrorHandlers } from './pla
 import { DRAINING_SERVER_OPTIONS, drainOnClose } from './platform/graceful-stop.js';
 import { boundJsonBodies, requireMultipartBoundaries, textRuleValidators } from './platform/input-guard.js';
 import { createPasswordDecryptor } from './platform/password-transport.js';
+import { createPasswords } from './platform/passwords.js';
 import { createMetrics } from './platform/metrics.js';
 import { createAddressRule } from './platform/addresses.js';
 import { createOutbound } from './platform/outbound.js';
@@ -109,17 +113,24 @@ import type { Secrets } from './platform/secrets.js';
 import { createNonceStore, createRecentNonces, createSignatureVerifier } from './platform/signing.js';
 import { createTenants } from './platform/tenants.js';
 import { createTenantSettings } from './platform/tenant-settings.js';
-import { auditOperatorChanges, createOperatorGate } from './platform/operators.js';
+import { auditOperatorChanges } from './platform/operators.js';
+import { createOperatorsRepository } from './modules/admin/operators.repository.js';
+import { createOperatorGate } from './modules/admin/operators.service.js';
 import { createAdminAccessRepository } from './modules/admin/access/access.repository.js';
 import { adminAccessRoutes } from './modules/admin/access/access.routes.js';
+import { createAdminAccessService } from './modules/admin/access/access.service.js';
 import { createAdminMenusRepository } from './modules/admin/menus/menus.repository.js';
 import { adminMenusRoutes } from './modules/admin/menus/menus.routes.js';
+import { createAdminMenusService } from './modules/admin/menus/menus.service.js';
 import { createAdminRecordsRepository } from './modules/admin/records/records.repository.js';
 import { adminRecordsRoutes } from './modules/admin/records/records.routes.js';
+import { createAdminRecordsService } from './modules/admin/records/records.service.js';
 import { createAdminTenantsRepository } from './modules/admin/tenants/tenants.repository.js';
 import { adminTenantsRoutes } from './modules/admin/tenants/tenants.routes.js';
+import { createAdminTenantsService } from './modules/admin/tenants/tenants.service.js';
 import { createAdminUsersRepository } from './modules/admin/users/users.repository.js';
 import { adminUsersRoutes } from './modules/admin/users/users.routes.js';
+import { createAdminUsersService } from './modules/admin/users/users.service.js';
 import { LOGO_PURPOSE } from './modules/files/files.service.js';
 
 /** The largest logo a tenant may upload. */
@@ -222,7 +233,7 @@ export async function buildApp({ config, db: pool, secrets, logger }: AppDeps) {
     await relaxed.end();
   });
   const guard = createPermissionGuard(db);
-  const operatorOf = createOperatorGate(db, guard);
+  const operatorOf = createOperatorGate({ repo: createOperatorsRepository(db), guard });
   auditOperatorChanges(app, db);
   const runtime = { ...config.runtime, signSecret: secrets.signSecret };
   const tenantSettings = createTenantSettings(db, runtime, bus);
@@ -270,6 +281,8 @@ export async function buildApp({ config, db: pool, secrets, logger }: AppDeps) {
   };
   const casBase = config.ssoUrl || config.publicUrl;
   const decryptor = createPasswordDecryptor(secrets.rsaPrivateKeyPem);
+  // Every new password, whoever sets it: one rule, one hash (ADR 038).
+  const passwords = createPasswords(decryptor);
   const auth = createAuthService({
     repo: createAuthRepository(db, relaxed),
     metrics,
@@ -319,11 +332,10 @@ export async function buildApp({ config, db: pool, secrets, logger }: AppDeps) {
     signature: config.sms.signature,
   });
   const { phonePattern } = config.runtime;
-  const catalog = createCatalogRepository(db, { bus });
+  const catalog = createCatalogService({ repo: createCatalogRepository(db, { bus }) });
   const registration = createRegistrationService({
     repo: createRegistrationRepository(db),
-    decryptor,
-    hashPassword,
+    passwords,
     limiter,
     // The tenant's own switches (issue 20), else the installation's.
     smsRequired: async (tenantId) => {
@@ -333,14 +345,13 @@ export async function buildApp({ config, db: pool, secrets, logger }: AppDeps) {
     checkSmsCode: (tenantId, phone, code) => sms.checkCode(tenantId, phone, LIMITS.smsTypeRegistration, code),
     verifyHuman: proofOfPerson.human,
     isIndustryLeaf: (code) => catalog.isIndustryLeaf(code),
-    isRegion: async (code) => isRegionCode(code),
+    isRegion: async (code) => catalog.isRegion(code),
     phonePattern,
     tenants,
   });
   const account = createAccountService({
     repo: createAccountRepository(db),
-    decryptor,
-    hashPassword,
+    passwords,
     limiter,
     bus,
     sendCode: (tenantId, phone, ip) => sms.sendCode(tenantId, phone, LIMITS.smsTypePasswordReset, ip),
@@ -416,7 +427,12 @@ export async function buildApp({ config, db: pool, secrets, logger }: AppDeps) {
     await api.register(membersRoutes, {
       members: createMembersService({ repo: createMembersRepository(db), bus, cacheMs: config.cacheTtlMs }),
     });
-    await api.register(enterprisesRoutes, { enterprises: createEnterprisesRepository(db), regionPath });
+    await api.register(enterprisesRoutes, {
+      enterprises: createEnterprisesService({
+        repo: createEnterprisesRepository(db),
+        regionPath: (code) => catalog.regionPath(code),
+      }),
+    });
     await api.register(invitationsRoutes, {
       invitations: createInvitationsService({
         repo: createInvitationsRepository(db),
@@ -436,7 +452,7 @@ export async function buildApp({ config, db: pool, secrets, logger }: AppDeps) {
         portalOrigin: new URL(config.publicUrl).origin,
       }),
     });
-    await api.register(workbenchRoutes, { workbench: createWorkbenchRepository(db) });
+    await api.register(workbenchRoutes, { workbench: createWorkbenchService({ repo: createWorkbenchRepository(db) }) });
     await api.register(smsRoutes, {
       sms,
       verifyHuman: proofOfPerson.human,
@@ -461,39 +477,47 @@ export async function buildApp({ config, db: pool, secrets, logger }: AppDeps) {
       }),
     });
     await api.register(adminUsersRoutes, {
-      repo: createAdminUsersRepository(db),
-      operatorOf,
-      decryptor,
-      hashPassword,
-      bus,
-      phonePattern,
+      users: createAdminUsersService({
+        repo: createAdminUsersRepository(db),
+        operatorOf,
+        passwords,
+        bus,
+        phonePattern,
+      }),
     });
     await api.register(adminTenantsRoutes, {
-      repo: createAdminTenantsRepository(db),
-      operatorOf,
-      settings: tenantSettings,
-      runtime,
-      decryptor,
-      hashPassword,
-      bus,
-      storeLogo: async (owner, upload) =>
-        `/api/resources/logos/${(await files.store(owner, LOGO_PURPOSE, upload, LOGO_MAX_BYTES)).id}`,
+      tenants: createAdminTenantsService({
+        repo: createAdminTenantsRepository(db),
+        operatorOf,
+        settings: tenantSettings,
+        runtime,
+        passwords,
+        bus,
+        storeLogo: async (owner, upload) =>
+          `/api/resources/logos/${(await files.store(owner, LOGO_PURPOSE, upload, LOGO_MAX_BYTES)).id}`,
+      }),
       logoMaxBytes: LOGO_MAX_BYTES,
     });
-    await api.register(adminAccessRoutes, { repo: createAdminAccessRepository(db), operatorOf, bus });
-    await api.register(adminMenusRoutes, { repo: createAdminMenusRepository(db), operatorOf });
+    await api.register(adminAccessRoutes, {
+      access: createAdminAccessService({ repo: createAdminAccessRepository(db), operatorOf, bus }),
+    });
+    await api.register(adminMenusRoutes, {
+      menus: createAdminMenusService({ repo: createAdminMenusRepository(db), operatorOf }),
+    });
     await api.register(adminRecordsRoutes, {
-      repo: createAdminRecordsRepository(db),
-      operatorOf,
-      services: {
-        // A `*` would read as a wildcard to a person; the registry matches by path prefix (`/` at the end).
-        valid: (address) => parseService(address) !== null && !address.includes('*'),
-        reachable: (address) => {
-          const url = parseService(address);
-          return !url || outbound.judge(url, 'sso_registration')?.ok !== false;
+      records: createAdminRecordsService({
+        repo: createAdminRecordsRepository(db),
+        operatorOf,
+        services: {
+          // A `*` would read as a wildcard to a person; the registry matches by path prefix (`/` at the end).
+          valid: (address) => parseService(address) !== null && !address.includes('*'),
+          reachable: (address) => {
+            const url = parseService(address);
+            return !url || outbound.judge(url, 'sso_registration')?.ok !== false;
+          },
+          clashes: (pattern, others) => others.some((other) => patternsOverlap(pattern, resolvePattern(other, portal))),
         },
-        clashes: (pattern, others) => others.some((other) => patternsOverlap(pattern, resolvePattern(other, portal))),
-      },
+      }),
     });
     await api.register(parkServicesRoutes, {
       park: createParkServicesService({ repo: createParkServicesRepository(db), guard, limiter }),

@@ -9,7 +9,7 @@ import { sql } from 'drizzle-orm';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertDemo } from './db/demo/seed.js';
-import { hashPassword } from './modules/auth/auth.service.js';
+import { hashPassword } from './platform/passwords.js';
 import type { RouteEntry } from './platform/route-table.js';
 import { seededRng, validValue } from './test/fuzz.js';
 import { DEMO_PASSWORD, createTestContext, type TestContext } from './test/harness.js';

@@ -4,7 +4,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import { verify as argon2Verify } from '@node-rs/argon2';
-import { ARGON2_OPTIONS, hashPassword } from '../../../apps/server/src/modules/auth/auth.service.js';
+import { ARGON2_OPTIONS, hashPassword } from '../../../apps/server/src/platform/passwords.js';
 import { round } from '../../common.js';
 import { cpuMeter } from '../cpu.js';
 import { DEMO_PASSWORD, log, settings } from '../settings.js';

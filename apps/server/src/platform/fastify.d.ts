@@ -17,7 +17,10 @@ declare module 'fastify' {
   }
   interface FastifyRequest {
     session: ActiveSession | null;
-    /** The tenant an operator's call acts on, when a platform operator named another (platform/operators.ts). */
+    /**
+     * The tenant an operator's call acts on, when a platform operator named another: set by the admin
+     * module's gate, the tenant of the call's audit row (platform/operators.ts).
+     */
     operatorTenant: number | null;
   }
   interface FastifyContextConfig {

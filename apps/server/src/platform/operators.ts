@@ -1,62 +1,22 @@
 /**
- * The operators' API (ADR 031), its two cross-cutting rules in one place:
+ * The operators' API (ADR 031), what every module's routes under `/api/admin/` share (who may call
+ * the console is the admin module's gate, modules/admin/operators.service.ts, ADR 038):
  *
- * - **Who.** `operatorOf(req)` lets through a session whose current role holds `system:manage`
- *   (the permission guard, as every other code). It acts on its own tenant, or — a platform
- *   operator, whose tenant is the platform tenant — on the tenant the `tenant` query field names.
- *   Naming another tenant without being a platform operator is 40303, whether it exists or not.
  * - **What was done.** Every change under `/api/admin/` (any method but GET) that succeeds, and
  *   every read a route marks `auditedRead` (one that shows what could take over an account), is
  *   written to the audit log in the change's own transaction: the route's template as the action,
  *   the actor, the tenant acted on, the client's address, and the request's parameters and body
  *   with secrets taken out. The hook sees routes added later without being told.
  */
-import { OPERATOR_PERMISSION, ResultCode, cleanTenantCode } from '@portal/contracts';
-import { eq } from 'drizzle-orm';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { ResultCode } from '@portal/contracts';
+import type { FastifyInstance } from 'fastify';
 import type { Db } from '../db/client.js';
 import { inOneTransaction } from '../db/scope.js';
-import { auditLog, tenants } from '../db/schema.js';
-import { AppError } from './errors.js';
-import type { PermissionGuard } from './permissions.js';
-import type { ActiveSession } from './session.js';
+import { auditLog } from '../db/schema.js';
 
 export const ADMIN_PREFIX = '/api/admin/';
 /** Audit actions of operators' changes begin so: `admin:POST /api/admin/users/:id/password`. */
 export const ADMIN_ACTION = 'admin:';
-
-export interface Operator {
-  session: ActiveSession;
-  /** The tenant acted on. */
-  tenantId: number;
-  /** Whether the operator administers every tenant. */
-  platform: boolean;
-}
-
-export type OperatorGate = (req: FastifyRequest) => Promise<Operator>;
-
-export function createOperatorGate(db: Db, guard: PermissionGuard): OperatorGate {
-  const tenantByCode = async (code: string) =>
-    (await db.select({ id: tenants.id }).from(tenants).where(eq(tenants.code, code)))[0];
-  return async (req) => {
-    const session = req.session!;
-    await guard.require(session, OPERATOR_PERMISSION);
-    const [own] = await db
-      .select({ code: tenants.code, platform: tenants.platform })
-      .from(tenants)
-      .where(eq(tenants.id, session.tenantId));
-    if (!own) throw new AppError(ResultCode.NO_PERMISSION, 'noPermission');
-    const named = (req.query as { tenant?: unknown } | undefined)?.tenant;
-    // The one rule for a code a request names (ADR 016): trimmed; empty, null or undefined name none.
-    const code = typeof named === 'string' ? cleanTenantCode(named) : null;
-    if (!code || code === own.code) return { session, tenantId: session.tenantId, platform: own.platform };
-    if (!own.platform) throw new AppError(ResultCode.NO_PERMISSION, 'operatorOwnTenant');
-    const target = await tenantByCode(code);
-    if (!target) throw new AppError(ResultCode.NOT_FOUND, 'tenantUnknown');
-    req.operatorTenant = target.id;
-    return { session, tenantId: target.id, platform: true };
-  };
-}
 
 const SECRET_KEY = /password|secret|token|cipher|captcha/i;
 const MAX_TEXT = 300;

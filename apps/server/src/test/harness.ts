@@ -14,7 +14,7 @@ import { connect, type Db } from '../db/client.js';
 import { roles } from '../db/schema.js';
 import { loadConfig } from '../platform/config.js';
 import { loadSecrets, type Secrets } from '../platform/secrets.js';
-import { copyTemplate, DEMO_PASSWORD } from '../db/test-template.js';
+import { copyTemplate, DEMO_PASSWORD } from '../programs/test-template/template.js';
 
 export { DEMO_PASSWORD };
 

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hashPassword } from '../../modules/auth/auth.service.js';
+import { hashPassword } from '../../platform/passwords.js';
 import { createTestContext, DEMO_PASSWORD, type TestContext } from '../../test/harness.js';
 import { seedDemo } from './seed.js';
 

@@ -1,6 +1,7 @@
-import { and, eq, gt, isNull, ne, sql } from 'drizzle-orm';
+import { and, eq, gt, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { auditLog, passwordResets, sessions, ssoSessions, users } from '../../db/schema.js';
+import { storePassword } from '../../db/passwords.js';
+import { auditLog, passwordResets, users } from '../../db/schema.js';
 
 /** A reset grant that is neither spent nor expired. */
 const live = and(isNull(passwordResets.usedAt), gt(passwordResets.expiresAt, sql`now()`));
@@ -91,38 +92,21 @@ export function createAccountRepository(db: Db) {
           if (!spent) return false;
           proven = spent.mobile;
         }
-        const [user] = await tx
-          .update(users)
-          // The user's own password now: whatever someone else had set is replaced (ADR 033).
-          .set({
-            passwordHash: p.passwordHash,
-            failedLogins: 0,
-            lockedUntil: null,
-            mustChangePassword: false,
-            ...(proven !== null
-              ? {
-                  verifiedMobile: sql`CASE WHEN ${users.mobile} = ${proven} THEN ${proven} ELSE ${users.verifiedMobile} END`,
-                }
-              : {}),
-          })
-          .where(eq(users.id, p.userId))
-          .returning({ tenantId: users.tenantId });
-        await tx
-          .update(sessions)
-          .set({ revokedAt: sql`now()` })
-          .where(
-            and(
-              eq(sessions.userId, p.userId),
-              isNull(sessions.revokedAt),
-              p.keepSession ? ne(sessions.id, p.keepSession) : undefined,
-            ),
-          );
-        await tx
-          .update(ssoSessions)
-          .set({ endedAt: sql`now()` })
-          .where(and(eq(ssoSessions.userId, p.userId), isNull(ssoSessions.endedAt)));
-        if (user)
-          await tx.insert(auditLog).values({ tenantId: user.tenantId, userId: p.userId, action: p.action, ip: p.ip });
+        // The user's own password now: whatever someone else had set is replaced (ADR 033).
+        const tenantId = await storePassword(tx, p.userId, {
+          passwordHash: p.passwordHash,
+          temporary: false,
+          keepSession: p.keepSession,
+        });
+        if (proven !== null)
+          await tx
+            .update(users)
+            .set({
+              verifiedMobile: sql`CASE WHEN ${users.mobile} = ${proven} THEN ${proven} ELSE ${users.verifiedMobile} END`,
+            })
+            .where(eq(users.id, p.userId));
+        if (tenantId !== null)
+          await tx.insert(auditLog).values({ tenantId, userId: p.userId, action: p.action, ip: p.ip });
         return true;
       });
     },

@@ -9,17 +9,10 @@
  * enterprise invitations sent to it (ADR 023).
  */
 import { createHash, randomBytes } from 'node:crypto';
-import {
-  checkPassword,
-  isValidPhone,
-  maskMobile,
-  normalizeUsername,
-  ResultCode,
-  type OwnMobile,
-} from '@portal/contracts';
+import { isValidPhone, maskMobile, normalizeUsername, ResultCode, type OwnMobile } from '@portal/contracts';
 import { AppError } from '../../platform/errors.js';
 import type { InvalidationBus } from '../../platform/invalidation.js';
-import type { PasswordDecryptor } from '../../platform/password-transport.js';
+import type { Passwords } from '../../platform/passwords.js';
 import type { RateLimiter } from '../../platform/rate-limit.js';
 import type { ConfirmPassword, LoginCaptcha, VerifyCredentials } from '../../platform/credentials.js';
 import type { Tenants } from '../../platform/tenants.js';
@@ -28,8 +21,8 @@ import type { AccountRepository } from './account.repository.js';
 
 export interface AccountDeps {
   repo: AccountRepository;
-  decryptor: PasswordDecryptor;
-  hashPassword: (password: string) => Promise<string>;
+  /** A new password's rule and hash (ADR 038). */
+  passwords: Passwords;
   limiter: RateLimiter;
   bus: Pick<InvalidationBus, 'publish'>;
   /** Sends a password-reset code (throws when it may not: cooldown, caps, provider). */
@@ -68,8 +61,6 @@ const bad = (
     | 'tenantUnknown'
     | 'humanCheckFailed'
     | 'smsCodeInvalid'
-    | 'passwordRule'
-    | 'passwordUnchanged'
     | 'mobileMissing'
     | 'mobileAlreadyVerified',
 ) => new AppError(ResultCode.BAD_REQUEST, key);
@@ -79,17 +70,6 @@ const sha256 = (s: string) => createHash('sha256').update(s).digest('base64url')
 
 export function createAccountService(deps: AccountDeps) {
   const { repo } = deps;
-
-  /**
-   * The new password, checked against the rule; with the old one's cipher, it must differ from it
-   * too (a change that keeps a password someone else set would change nothing, ADR 033).
-   */
-  function newPassword(cipher: string, username: string, oldCipher?: string): string {
-    const password = deps.decryptor.decrypt(cipher);
-    if (checkPassword(password, username).length > 0) throw bad('passwordRule');
-    if (oldCipher !== undefined && deps.decryptor.decrypt(oldCipher) === password) throw bad('passwordUnchanged');
-    return password;
-  }
 
   async function setPassword(p: Parameters<AccountRepository['setPassword']>[0]): Promise<boolean> {
     const done = await repo.setPassword(p);
@@ -145,8 +125,7 @@ export function createAccountService(deps: AccountDeps) {
       const tokenHash = sha256(resetToken);
       const reset = await repo.liveReset(tokenHash);
       if (!reset) throw new AppError(ResultCode.BAD_REQUEST, 'resetExpired');
-      const password = newPassword(passwordCipher, reset.username);
-      const passwordHash = await deps.hashPassword(password);
+      const passwordHash = await deps.passwords.accept(passwordCipher, reset.username).hash();
       const done = await setPassword({
         userId: reset.userId,
         passwordHash,
@@ -171,7 +150,7 @@ export function createAccountService(deps: AccountDeps) {
     ): Promise<void> {
       const username = normalizeUsername(input.username);
       // The new password's rule first: a refused one must not spend the captcha or count as a login.
-      const password = newPassword(input.newPwd, username, input.oldPwd);
+      const password = deps.passwords.accept(input.newPwd, username, { unlike: input.oldPwd });
       const { userId } = await deps.verifyCredentials({
         tenantCode: deps.tenants.codeOf(input.tenantCode),
         username,
@@ -180,7 +159,7 @@ export function createAccountService(deps: AccountDeps) {
         ip,
         userAgent,
       });
-      await setPassword({ userId, passwordHash: await deps.hashPassword(password), ip, action: 'password.change' });
+      await setPassword({ userId, passwordHash: await password.hash(), ip, action: 'password.change' });
     },
 
     /** The signed-in user's own number, masked, and whether it is proven theirs. */
@@ -218,9 +197,8 @@ export function createAccountService(deps: AccountDeps) {
       const old = await deps.confirmPassword(session.userId, oldCipher, ip);
       if (old !== 'ok')
         throw new AppError(ResultCode.BAD_REQUEST, old === 'locked' ? 'passwordLocked' : 'oldPasswordWrong');
-      const passwordHash = await deps.hashPassword(
-        newPassword(newCipher, await repo.username(session.userId), oldCipher),
-      );
+      const username = await repo.username(session.userId);
+      const passwordHash = await deps.passwords.accept(newCipher, username, { unlike: oldCipher }).hash();
       await setPassword({
         userId: session.userId,
         passwordHash,

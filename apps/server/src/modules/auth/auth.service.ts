@@ -4,13 +4,14 @@
  */
 import { randomBytes, webcrypto } from 'node:crypto';
 import { ResultCode } from '@portal/contracts';
-import { hash, verify } from '@node-rs/argon2';
+import { verify } from '@node-rs/argon2';
 import { SignJWT, jwtVerify } from 'jose';
 import type { Credentials, LoginCaptcha } from '../../platform/credentials.js';
 import { AppError, errors } from '../../platform/errors.js';
 import type { InvalidationBus } from '../../platform/invalidation.js';
 import { createLocalCache } from '../../platform/local-cache.js';
 import type { PasswordDecryptor } from '../../platform/password-transport.js';
+import { hashPassword } from '../../platform/passwords.js';
 import type { Metrics } from '../../platform/metrics.js';
 import type { RateLimiter } from '../../platform/rate-limit.js';
 import type { ActiveSession } from '../../platform/session.js';
@@ -26,9 +27,6 @@ const SWITCH_REFUSALS = {
   enterpriseId: 'entNotJoined',
 } as const;
 
-/** OWASP Password Storage Cheat Sheet: argon2id, m=19 MiB, t=2, p=1. */
-export const ARGON2_OPTIONS = { algorithm: 2, memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;
-
 /** See docs/decisions/003-login-lockout.md. */
 export const LOCKOUT: LockoutPolicy = {
   threshold: 5,
@@ -36,10 +34,6 @@ export const LOCKOUT: LockoutPolicy = {
   maxLockSeconds: 15 * 60,
   resetSeconds: 12 * 60 * 60,
 };
-
-export function hashPassword(password: string): Promise<string> {
-  return hash(password, ARGON2_OPTIONS);
-}
 
 /** Whether `password` is the one `passwordHash` was made from (false for a hash it cannot read). */
 export function isPasswordOf(passwordHash: string, password: string): Promise<boolean> {

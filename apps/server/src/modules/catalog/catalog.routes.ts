@@ -2,26 +2,22 @@ import { Envelope, IndustryNode, IndustryTreeQuery, RegionNode, RegionQuery } fr
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { ok } from '../../platform/reply.js';
-import type { CatalogRepository } from './catalog.repository.js';
-import { regionChildren } from './regions.js';
+import type { CatalogService } from './catalog.service.js';
 
 /**
  * The pickers of company registration (spec §7): industries (GB/T 4754-2017) and regions
  * (GB/T 2260). Public: registration is anonymous.
  */
-export const catalogRoutes: FastifyPluginAsyncTypebox<{ catalog: CatalogRepository }> = async (app, { catalog }) => {
+export const catalogRoutes: FastifyPluginAsyncTypebox<{ catalog: CatalogService }> = async (app, { catalog }) => {
   app.get(
     '/api/front/select/indTree',
     { schema: { querystring: IndustryTreeQuery, response: { 200: Envelope(Type.Array(IndustryNode)) } } },
-    async (req) => {
-      const { parentCode } = req.query;
-      return ok(req, parentCode ? await catalog.industryChildren(parentCode) : await catalog.industryTree());
-    },
+    async (req) => ok(req, await catalog.industries(req.query.parentCode)),
   );
 
   app.get(
     '/api/front/select/regionTreeListByCode',
     { schema: { querystring: RegionQuery, response: { 200: Envelope(Type.Array(RegionNode)) } } },
-    async (req) => ok(req, regionChildren(req.query.qhCode || '0')),
+    async (req) => ok(req, catalog.regions(req.query.qhCode)),
   );
 };

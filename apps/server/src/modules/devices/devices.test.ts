@@ -8,7 +8,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertDemo } from '../../db/demo/seed.js';
 import { createTestContext, DEMO_PASSWORD, type TestContext } from '../../test/harness.js';
-import { hashPassword } from '../auth/auth.service.js';
+import { hashPassword } from '../../platform/passwords.js';
 
 let ctx: TestContext;
 let operator: string;

@@ -2,7 +2,6 @@
  * allPermissionV2 (role switch, application menus, entry flags), tenant isolation of the menu and
  * of infoV2, and the tree builder.
  */
-import { hash } from '@node-rs/argon2';
 import type { MenuItem, MenuData, PermissionItem } from '@portal/contracts';
 import { sql } from 'drizzle-orm';
 import type { LightMyRequestResponse } from 'fastify';
@@ -10,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, DEMO_PASSWORD, type TestContext } from '../../test/harness.js';
 import type { MenuRow } from './menus.repository.js';
 import { buildTree } from './menus.service.js';
+import { hashPassword } from '../../platform/passwords.js';
 
 const MENU_URL = '/api/front/member/front/allPermissionV2';
 const INFO_URL = '/api/front/member/front/infoV2';
@@ -40,9 +40,7 @@ async function insertOtherTenant() {
   const { id: enterpriseId } = await one<{ id: number }>(
     sql`INSERT INTO enterprises (tenant_id, name, estatus) VALUES (${tenantId}, '远山贸易有限公司', 1) RETURNING id`,
   );
-  // Modules never import each other (lint), so the hash is made here rather than by auth's hashPassword;
-  // the login verifies any argon2 hash.
-  const passwordHash = await hash(OTHER_PASSWORD);
+  const passwordHash = await hashPassword(OTHER_PASSWORD);
   const { id: userId } = await one<{ id: number }>(sql`
     INSERT INTO users (tenant_id, username, password_hash, name, home_uri, default_role_id, default_application_id, default_enterprise_id)
     VALUES (${tenantId}, 'member', ${passwordHash}, '李雷', '/other', ${roleId}, ${appId}, ${enterpriseId}) RETURNING id`);

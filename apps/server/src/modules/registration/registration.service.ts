@@ -4,7 +4,6 @@
  * (when SMS verification is on) or by a passed captcha; nothing is written unless everything holds.
  */
 import {
-  checkPassword,
   isBlank,
   isValidPhone,
   normalizeUsername,
@@ -15,15 +14,15 @@ import {
 import { AppError } from '../../platform/errors.js';
 import { localized, type Lang, type MessageKey } from '../../platform/i18n.js';
 import { acceptPersonName, acceptUsername } from '../../platform/names.js';
-import type { PasswordDecryptor } from '../../platform/password-transport.js';
+import type { AcceptedPassword, Passwords } from '../../platform/passwords.js';
 import type { RateLimiter } from '../../platform/rate-limit.js';
 import type { Tenants } from '../../platform/tenants.js';
 import { takenBy, type RegistrationRepository, type Taken } from './registration.repository.js';
 
 export interface RegistrationDeps {
   repo: RegistrationRepository;
-  decryptor: PasswordDecryptor;
-  hashPassword: (password: string) => Promise<string>;
+  /** A new password's rule and hash (ADR 038). */
+  passwords: Passwords;
   limiter: RateLimiter;
   /** Whether registration asks for an SMS code (runtime `notsms` and not `registerWithoutSms`). */
   /** Whether the tenant's registration asks for an SMS code (its switches `notsms`, `registerWithoutSms`). */
@@ -59,6 +58,7 @@ export function createRegistrationService(deps: RegistrationDeps) {
   interface Common {
     tenantId: number;
     username: string;
+    /** The password as it travels (encrypted). */
     password: string;
     mobile: string;
     smsCode?: string | undefined;
@@ -72,11 +72,12 @@ export function createRegistrationService(deps: RegistrationDeps) {
    * tenant takes registrations, before the proof is spent; the mobile number only after the proof
    * (whoever holds the phone may learn that it is registered, nobody else). Answers the number when
    * an SMS code proved it to be the registrant's, null when a captcha only proved a person: such a
-   * number is the registrant's word, and takes up no enterprise invitation (ADR 023).
+   * number is the registrant's word, and takes up no enterprise invitation (ADR 023). With it, the
+   * password, accepted by its rule.
    */
-  async function prove(c: Common, ip: string): Promise<string | null> {
+  async function prove(c: Common, ip: string): Promise<{ verifiedMobile: string | null; password: AcceptedPassword }> {
     if (!isValidPhone(c.mobile, deps.phonePattern)) throw bad('phoneInvalid');
-    if (checkPassword(c.password, c.username).length > 0) throw bad('passwordRule');
+    const password = deps.passwords.accept(c.password, c.username);
     await deps.limiter.hit(`register:ip:${ip}`, REGISTRATION_LIMITS.perIpPerHour, 3600);
     const taken = await repo.taken(c.tenantId, { username: c.username, company: c.company });
     if (taken) throw new AppError(ResultCode.CONFLICT, TAKEN_MESSAGE[taken]);
@@ -90,7 +91,7 @@ export function createRegistrationService(deps: RegistrationDeps) {
       throw bad('humanCheckFailed');
     }
     if (await repo.mobileTaken(c.tenantId, c.mobile)) throw new AppError(ResultCode.CONFLICT, 'mobileTaken');
-    return verifiedMobile;
+    return { verifiedMobile, password };
   }
 
   async function create(...args: Parameters<RegistrationRepository['create']>): Promise<void> {
@@ -111,13 +112,12 @@ export function createRegistrationService(deps: RegistrationDeps) {
       // A company's first member signs in with the mobile number: nobody may take one as a name.
       if (isValidPhone(username, deps.phonePattern) && username !== input.mobile.trim()) throw bad('usernameIsMobile');
       const tenantId = await deps.tenants.registrableIdOf(input.tenantCode);
-      const password = deps.decryptor.decrypt(input.password);
       const mobile = input.mobile.trim();
-      const verifiedMobile = await prove({ ...input, tenantId, username, password, mobile }, ip);
+      const { verifiedMobile, password } = await prove({ ...input, tenantId, username, mobile }, ip);
       await create({
         tenantId,
         username,
-        passwordHash: await deps.hashPassword(password),
+        passwordHash: await password.hash(),
         name: username,
         mobile,
         verifiedMobile,
@@ -139,16 +139,15 @@ export function createRegistrationService(deps: RegistrationDeps) {
       if (!(await deps.isIndustryLeaf(input.industryCode.trim()))) throw bad('industryRequired');
       if (!(await deps.isRegion(input.country.trim()))) throw bad('regionRequired');
       const contacts = acceptPersonName(input.contacts, { required: 'contactRequired' });
-      const password = deps.decryptor.decrypt(input.password);
       const mobile = input.mobile.trim();
       const company = input.companyName.trim();
       // The first member signs in with the mobile number: it is their user name, under its rule too.
       acceptUsername(mobile);
-      const verifiedMobile = await prove({ ...input, tenantId, username: mobile, password, mobile, company }, ip);
+      const { verifiedMobile, password } = await prove({ ...input, tenantId, username: mobile, mobile, company }, ip);
       await create({
         tenantId,
         username: mobile,
-        passwordHash: await deps.hashPassword(password),
+        passwordHash: await password.hash(),
         name: contacts,
         mobile,
         verifiedMobile,

@@ -1,15 +1,11 @@
-import { Envelope, ResultCode, WorkbenchLayout } from '@portal/contracts';
+import { Envelope, WorkbenchLayout } from '@portal/contracts';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { AppError } from '../../platform/errors.js';
 import { ok } from '../../platform/reply.js';
-import type { WorkbenchRepository } from './workbench.repository.js';
+import type { WorkbenchService } from './workbench.service.js';
 
-/**
- * My workbench's arrangement (spec §2 /workStand; issue 19): each user's own, in the tenant of the
- * session. `null` until the user arranges it: the page then shows its default.
- */
-export const workbenchRoutes: FastifyPluginAsyncTypebox<{ workbench: WorkbenchRepository }> = async (
+/** My workbench's arrangement (spec §2 /workStand; issue 19): the rules are the service's. */
+export const workbenchRoutes: FastifyPluginAsyncTypebox<{ workbench: WorkbenchService }> = async (
   app,
   { workbench },
 ) => {
@@ -17,16 +13,13 @@ export const workbenchRoutes: FastifyPluginAsyncTypebox<{ workbench: WorkbenchRe
   app.get(
     '/api/front/workbench/layout',
     { ...auth, schema: { response: { 200: Envelope(Type.Union([WorkbenchLayout, Type.Null()])) } } },
-    async (req) => ok(req, await workbench.layout(req.session!.tenantId, req.session!.userId)),
+    async (req) => ok(req, await workbench.layout(req.session!)),
   );
   app.post(
     '/api/front/workbench/layout',
     { ...auth, bodyLimit: 16 * 1024, schema: { body: WorkbenchLayout, response: { 200: Envelope(Type.Null()) } } },
     async (req) => {
-      const ids = req.body.items.map((i) => i.i);
-      if (new Set(ids).size !== ids.length) throw new AppError(ResultCode.BAD_REQUEST, 'duplicateWidget');
-      if (req.body.items.some((i) => i.x + i.w > 12)) throw new AppError(ResultCode.BAD_REQUEST, 'outsideGrid');
-      await workbench.save(req.session!.tenantId, req.session!.userId, req.body);
+      await workbench.save(req.session!, req.body);
       return ok(req, null);
     },
   );

@@ -18,7 +18,7 @@ import {
   type PlatformState,
 } from '../../db/bootstrap.js';
 import { openCommandDatabase } from '../../db/open.js';
-import { hashPassword } from '../../modules/auth/auth.service.js';
+import { hashPassword } from '../../platform/passwords.js';
 import { ConfigError, loadConfig } from '../../platform/config.js';
 import { CliError, EXIT, str, usageError } from './args.js';
 import { readAll, type Ctx } from './commands.js';

@@ -24,7 +24,7 @@ import { ensureDatabase } from '../../db/open.js';
 import { files, notices, users } from '../../db/schema.js';
 import { seedDemo } from '../../db/demo/seed.js';
 import { createTestContext, databaseUrl, DEMO_PASSWORD, freshDatabase, type TestContext } from '../../test/harness.js';
-import { hashPassword } from '../../modules/auth/auth.service.js';
+import { hashPassword } from '../../platform/passwords.js';
 import { readArchive, writeArchive, type ArchiveEntry } from './backup-archive.js';
 import { createBackup, restoreBackup, verifyBackup, type BackupHeader } from './backup.js';
 

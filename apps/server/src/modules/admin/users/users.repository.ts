@@ -2,6 +2,7 @@ import type { AdminUser, UserCreate, UserPatch } from '@portal/contracts';
 import { and, eq, inArray, isNull, notInArray, or, sql, type SQL } from 'drizzle-orm';
 import type { Db, Tx } from '../../../db/client.js';
 import { chinaTime, containing, englishOf, nameIn, pageOf, totalRows } from '../../../db/expressions.js';
+import { storePassword } from '../../../db/passwords.js';
 import { allOfTenant } from '../../../db/tenant-rows.js';
 import type { Lang } from '../../../platform/i18n.js';
 import { enterpriseMembers, enterprises, roles, sessions, ssoSessions, userRoles, users } from '../../../db/schema.js';
@@ -242,11 +243,7 @@ export function createAdminUsersRepository(db: Db) {
      */
     setPassword(tenantId: number, userId: number, passwordHash: string, mustChangePassword: boolean): Promise<boolean> {
       return onUser(tenantId, userId, async (tx) => {
-        await tx
-          .update(users)
-          .set({ passwordHash, mustChangePassword, failedLogins: 0, lockedUntil: null, lastFailedAt: null })
-          .where(eq(users.id, userId));
-        await endSessions(tx, userId);
+        await storePassword(tx, userId, { passwordHash, temporary: mustChangePassword });
       });
     },
 

@@ -2,15 +2,15 @@
  * For test runs only (nothing in the product calls it): one migrated, seeded database per run, built
  * once by the run's global setup; every test database (server tests and the e2e servers) is a copy
  * of it (`CREATE DATABASE … TEMPLATE`), which takes a fraction of the time that migrating and seeding
- * each one from scratch took. It sits in the server's build so that the e2e and bench projects,
- * which see the server through its declarations, can use it.
+ * each one from scratch took. It is a program of its own (the test runner's), in the server's build
+ * so that the e2e and test projects, which see the server through its declarations, can use it.
  */
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { connect, migrateDb } from './client.js';
-import { seedDemo } from './demo/seed.js';
-import { hashPassword } from '../modules/auth/auth.service.js';
-import { seedIndustries } from '../modules/catalog/industries-seed.js';
+import { connect, migrateDb } from '../../db/client.js';
+import { seedDemo } from '../../db/demo/seed.js';
+import { hashPassword } from '../../platform/passwords.js';
+import { seedIndustries } from '../../modules/catalog/industries-seed.js';
 
 /** The password of every demo account in a test database. */
 export const DEMO_PASSWORD = 'Demo@2026!';

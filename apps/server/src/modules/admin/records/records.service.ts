@@ -1,0 +1,127 @@
+/** The review queue of enterprises, sign-on services, the SMS outbox and the audit log (issue 20). */
+import { ResultCode, type AdminSsoService, type SsoServiceInput, type SsoServicePatch } from '@portal/contracts';
+import { violatedConstraint } from '../../../db/violation.js';
+import { AppError, errors } from '../../../platform/errors.js';
+import type { Lang } from '../../../platform/i18n.js';
+import type { Caller, OperatorGate } from '../operators.service.js';
+import type { AdminRecordsRepository, Clashes } from './records.repository.js';
+
+/** The sign-on server's rules for addresses (modules/sso/service-registry.ts), given by app.ts. */
+export interface ServiceRules {
+  /** Whether an address is a plain absolute http(s) URL the registry can match. */
+  valid(address: string): boolean;
+  /**
+   * Whether the server may send requests there (platform/outbound.ts, ADR 034): false for an IP
+   * literal or a name for this machine that the installation's address rule refuses. Other names
+   * are judged whenever a request is sent, on what they then resolve to.
+   */
+  reachable(address: string): boolean;
+  clashes: Clashes;
+}
+
+export interface AdminRecordsServiceDeps {
+  repo: AdminRecordsRepository;
+  operatorOf: OperatorGate;
+  services: ServiceRules;
+}
+
+interface Page {
+  page: number;
+  limit: number;
+}
+
+/**
+ * A service's pattern, entry and logout addresses: absolute http(s) URLs as the registry reads them
+ * (a pattern ending in `/` covers everything below it). The portal's placeholders are the seed's,
+ * not an operator's to give. The server sends single-logout requests to the logout address, else to
+ * addresses under the pattern: an address it may not send to is refused here, not only when called.
+ */
+function checkAddresses(
+  rules: ServiceRules,
+  s: { pattern?: string | undefined; entryUrl?: string | null | undefined; logoutUrl?: string | null | undefined },
+) {
+  const given = [s.pattern, s.entryUrl, s.logoutUrl].filter((v): v is string => !!v);
+  if (given.some((v) => !rules.valid(v))) throw new AppError(ResultCode.BAD_REQUEST, 'serviceAddressInvalid');
+  if (given.some((v) => !rules.reachable(v))) throw new AppError(ResultCode.CONFLICT, 'serviceAddressRefused');
+}
+/**
+ * A time of the audit filter as given, once it is a real one: the pattern lets through days that
+ * do not exist (2026-02-30) and hours past 23, which PostgreSQL would refuse with an error.
+ */
+function realTime(text: string | undefined): string | undefined {
+  if (text === undefined) return undefined;
+  const day = text.slice(0, 10);
+  const asDay = new Date(`${day}T00:00:00Z`);
+  const realDay = !Number.isNaN(asDay.getTime()) && asDay.toISOString().slice(0, 10) === day && day >= '1900';
+  if (!realDay || (text.length > 10 && Number.isNaN(Date.parse(text)))) {
+    throw new AppError(ResultCode.BAD_REQUEST, 'timeInvalid');
+  }
+  return text;
+}
+const clashRefused = () => new AppError(ResultCode.CONFLICT, 'servicePatternTaken');
+const sysCodeTaken = (err: unknown): never => {
+  if (violatedConstraint(err) === 'sso_services_tenant_sys_code') throw new AppError(ResultCode.CONFLICT, 'codeTaken');
+  throw err;
+};
+
+export function createAdminRecordsService(deps: AdminRecordsServiceDeps) {
+  const { repo, operatorOf, services } = deps;
+
+  return {
+    async enterprises(caller: Caller, f: Page & { q?: string | undefined; estatus?: number | undefined }) {
+      const { tenantId } = await operatorOf(caller);
+      return repo.enterprises(tenantId, f);
+    },
+
+    /** Passes (1) or refuses (2) an enterprise; a refusal tells its members why. */
+    async review(caller: Caller, id: number, estatus: 1 | 2, reason: string | undefined): Promise<void> {
+      const { tenantId } = await operatorOf(caller);
+      const why = reason?.trim() || null;
+      // Members are told why their enterprise did not pass: a refusal without a reason tells them nothing.
+      if (estatus === 2 && !why) throw new AppError(ResultCode.BAD_REQUEST, 'reviewReasonRequired');
+      if (!(await repo.review(tenantId, id, estatus, estatus === 2 ? why : null))) throw errors.notFound();
+    },
+
+    async ssoServices(caller: Caller): Promise<AdminSsoService[]> {
+      return repo.ssoServices((await operatorOf(caller)).tenantId);
+    },
+
+    /** Registers a sign-on service whose addresses overlap no other tenant's; its id. */
+    async createSsoService(caller: Caller, s: SsoServiceInput): Promise<number> {
+      const { tenantId } = await operatorOf(caller);
+      checkAddresses(services, s);
+      const id = await repo.createSsoService(tenantId, s, services.clashes).catch(sysCodeTaken);
+      if (id === 'clash') throw clashRefused();
+      return id;
+    },
+
+    async updateSsoService(caller: Caller, id: number, s: SsoServicePatch): Promise<void> {
+      const { tenantId } = await operatorOf(caller);
+      checkAddresses(services, s);
+      const done = await repo.updateSsoService(tenantId, id, s, services.clashes).catch(sysCodeTaken);
+      if (done === 'clash') throw clashRefused();
+      if (!done) throw errors.notFound();
+    },
+
+    async deleteSsoService(caller: Caller, id: number): Promise<void> {
+      const { tenantId } = await operatorOf(caller);
+      if (!(await repo.deleteSsoService(tenantId, id))) throw errors.notFound();
+    },
+
+    async outbox(caller: Caller, f: Page & { q?: string | undefined }) {
+      const { tenantId } = await operatorOf(caller);
+      return repo.outbox(tenantId, f);
+    },
+
+    async audit(
+      caller: Caller,
+      f: Page & { actor?: string | undefined; action?: string | undefined; from?: string; to?: string },
+      lang: Lang,
+    ) {
+      const { tenantId } = await operatorOf(caller);
+      return repo.audit(tenantId, { ...f, from: realTime(f.from), to: realTime(f.to), lang });
+    },
+  };
+}
+
+export type AdminRecordsService = ReturnType<typeof createAdminRecordsService>;

@@ -1,0 +1,162 @@
+/**
+ * Users of a tenant, for its operators (issue 20): list, create, edit, disable, set a password,
+ * unlock, roles and enterprises. What ends a user's access (disable, a new password, a role or
+ * enterprise taken away) ends the sessions concerned on every instance at once. An operator does
+ * none of it to their own account: a slip would lock them out (their own password is 修改密码's).
+ */
+import { ResultCode, isValidPhone, type StoredNameIssues, type UserCreate, type UserPatch } from '@portal/contracts';
+import { violatedConstraint } from '../../../db/violation.js';
+import { AppError, errors } from '../../../platform/errors.js';
+import type { Lang } from '../../../platform/i18n.js';
+import type { InvalidationBus } from '../../../platform/invalidation.js';
+import { acceptOptionalPersonName, acceptPersonName, acceptUsername, nameReport } from '../../../platform/names.js';
+import type { Passwords } from '../../../platform/passwords.js';
+import type { Caller, OperatorGate } from '../operators.service.js';
+import type { AdminUsersRepository, UserFilter } from './users.repository.js';
+
+export interface AdminUsersServiceDeps {
+  repo: AdminUsersRepository;
+  operatorOf: OperatorGate;
+  /** A new password's rule and hash (ADR 038). */
+  passwords: Pick<Passwords, 'accept'>;
+  bus: Pick<InvalidationBus, 'publish'>;
+  phonePattern: string;
+}
+
+/** A new user as the route gives it: ids parsed, everything else as sent. */
+export type NewUserInput = Omit<UserCreate, 'roleIds' | 'enterpriseIds'> & {
+  roleIds: number[];
+  enterpriseIds: number[];
+};
+
+export function createAdminUsersService(deps: AdminUsersServiceDeps) {
+  const { repo, operatorOf } = deps;
+
+  const checkMobile = (mobile: string | null | undefined) => {
+    if (mobile && !isValidPhone(mobile, deps.phonePattern)) throw new AppError(ResultCode.BAD_REQUEST, 'phoneInvalid');
+  };
+  const taken = (err: unknown): never => {
+    const constraint = violatedConstraint(err);
+    if (constraint === 'users_tenant_username') throw new AppError(ResultCode.CONFLICT, 'usernameTaken');
+    if (constraint === 'users_tenant_mobile') throw new AppError(ResultCode.CONFLICT, 'mobileTaken');
+    throw err;
+  };
+  /**
+   * The user a call names, of the tenant acted on, not the operator themself; the roles and
+   * enterprises it names must be the tenant's (an unknown id's answer, whoever the user is).
+   */
+  const target = async (
+    caller: Caller,
+    userId: number,
+    named: { roleIds?: number[]; enterpriseIds?: number[] } = {},
+  ) => {
+    const operator = await operatorOf(caller);
+    if (!(await repo.allTenants(operator.tenantId, named.roleIds ?? [], named.enterpriseIds ?? [])))
+      throw errors.notFound();
+    if (userId === operator.session.userId) throw new AppError(ResultCode.BAD_REQUEST, 'operatorSelf');
+    return operator.tenantId;
+  };
+  const found = async (userId: number, result: boolean | 'done' | 'none' | 'foreign') => {
+    if (result === false || result === 'none' || result === 'foreign') throw errors.notFound();
+    await deps.bus.publish({ kind: 'user', id: userId });
+  };
+
+  return {
+    async list(caller: Caller, filter: Omit<UserFilter, 'lang'>, lang: Lang) {
+      const { tenantId } = await operatorOf(caller);
+      return repo.list(tenantId, { ...filter, lang });
+    },
+
+    /** Stored names the grammar refuses (ADR 032): told, for an operator to rename; nothing changes. */
+    async nameIssues(caller: Caller): Promise<StoredNameIssues> {
+      const { tenantId } = await operatorOf(caller);
+      const report = await nameReport(repo.storedNames(tenantId));
+      return {
+        total: report.total,
+        records: report.records.map((r) => ({
+          id: String(r.id),
+          username: r.username,
+          name: r.name,
+          issues: r.issues,
+        })),
+      };
+    },
+
+    /** A new user, with a password the operator gives (temporary unless told otherwise); its id. */
+    async create(caller: Caller, u: NewUserInput): Promise<number> {
+      const { tenantId } = await operatorOf(caller);
+      const username = acceptUsername(u.username);
+      const name = acceptPersonName(u.name);
+      const nameEn = acceptOptionalPersonName(u.nameEn);
+      checkMobile(u.mobile);
+      if (!(await repo.allTenants(tenantId, u.roleIds, u.enterpriseIds))) throw errors.notFound();
+      const id = await repo
+        .create(tenantId, {
+          username,
+          name,
+          nameEn,
+          mobile: u.mobile?.trim() || null,
+          passwordHash: await deps.passwords.accept(u.password, username).hash(),
+          // The operator knows it: the user sets their own at the first sign-in unless told otherwise.
+          mustChangePassword: u.temporary !== false,
+          roleIds: u.roleIds,
+          enterpriseIds: u.enterpriseIds,
+        })
+        .catch(taken);
+      if (id === null) throw errors.notFound();
+      return id;
+    },
+
+    async update(caller: Caller, userId: number, p: UserPatch): Promise<void> {
+      const { tenantId, session } = await operatorOf(caller);
+      checkMobile(p.mobile);
+      // Their own sign-in name is not an operator's to slip on: another operator renames them.
+      if (p.username !== undefined && userId === session.userId)
+        throw new AppError(ResultCode.BAD_REQUEST, 'operatorSelf');
+      const change = {
+        // A rename is how an operator mends a stored name the grammar reports (ADR 032).
+        ...(p.username !== undefined ? { username: acceptUsername(p.username) } : {}),
+        ...(p.name !== undefined ? { name: acceptPersonName(p.name) } : {}),
+        ...(p.nameEn !== undefined ? { nameEn: acceptOptionalPersonName(p.nameEn) } : {}),
+        ...(p.mobile !== undefined ? { mobile: p.mobile?.trim() || null } : {}),
+      };
+      // A number an operator gives another user is the tenant's word for it; their own is not (ADR 023).
+      const vouch = userId !== session.userId;
+      await found(userId, await repo.update(tenantId, userId, change, { vouch }).catch(taken));
+    },
+
+    /** Disables (every session and sign-on session ends) or enables the user. */
+    async setDisabled(caller: Caller, userId: number, disabled: boolean): Promise<void> {
+      const tenantId = await target(caller, userId);
+      await found(userId, await repo.setDisabled(tenantId, userId, disabled));
+    },
+
+    /** A new password (temporary unless told otherwise, ADR 033): the lock is lifted and every session ends. */
+    async setPassword(caller: Caller, userId: number, cipher: string, temporary: boolean | undefined): Promise<void> {
+      const tenantId = await target(caller, userId);
+      const username = await repo.usernameOf(tenantId, userId);
+      if (username === null) throw errors.notFound();
+      const hash = await deps.passwords.accept(cipher, username).hash();
+      await found(userId, await repo.setPassword(tenantId, userId, hash, temporary !== false));
+    },
+
+    async unlock(caller: Caller, userId: number): Promise<void> {
+      const tenantId = await target(caller, userId);
+      await found(userId, await repo.unlock(tenantId, userId));
+    },
+
+    /** The user's roles become these; sessions acting in a role taken away end. */
+    async setRoles(caller: Caller, userId: number, roleIds: number[]): Promise<void> {
+      const tenantId = await target(caller, userId, { roleIds });
+      await found(userId, await repo.setRoles(tenantId, userId, roleIds));
+    },
+
+    /** The user's enterprises become these; sessions acting in an enterprise taken away end. */
+    async setEnterprises(caller: Caller, userId: number, enterpriseIds: number[]): Promise<void> {
+      const tenantId = await target(caller, userId, { enterpriseIds });
+      await found(userId, await repo.setEnterprises(tenantId, userId, enterpriseIds));
+    },
+  };
+}
+
+export type AdminUsersService = ReturnType<typeof createAdminUsersService>;

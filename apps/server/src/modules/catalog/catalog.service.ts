@@ -1,0 +1,28 @@
+/**
+ * The catalogs registration picks from and other modules read (spec §7): industries (GB/T
+ * 4754-2017, the table's tree, cached by the repository) and regions (GB/T 2260, in memory).
+ */
+import type { IndustryNode, RegionNode } from '@portal/contracts';
+import type { Lang } from '../../platform/i18n.js';
+import type { CatalogRepository } from './catalog.repository.js';
+import { isRegionCode, regionChildren, regionPath } from './regions.js';
+
+export function createCatalogService(deps: { repo: CatalogRepository }) {
+  const { repo } = deps;
+  return {
+    /** The whole industry tree, or one node's direct children when a parent is named. */
+    industries(parentCode: string | undefined): Promise<IndustryNode[]> {
+      return parentCode ? repo.industryChildren(parentCode) : repo.industryTree();
+    },
+    /** A region's direct children; the provinces for none ('0'). */
+    regions(parentCode: string | undefined): RegionNode[] {
+      return regionChildren(parentCode || '0');
+    },
+    isIndustryLeaf: (code: string): Promise<boolean> => repo.isIndustryLeaf(code),
+    sectionsOf: (codes: readonly string[], lang: Lang) => repo.sectionsOf(codes, lang),
+    isRegion: (code: string): boolean => isRegionCode(code),
+    regionPath: (code: string): string[] | null => regionPath(code),
+  };
+}
+
+export type CatalogService = ReturnType<typeof createCatalogService>;
