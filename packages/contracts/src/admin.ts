@@ -470,7 +470,10 @@ export const AuditQuery = Type.Object({
   ...AdminPageQuery.properties,
   /** The acting user's username. */
   actor: Type.Optional(Text(64)),
-  /** An action, or its beginning (`admin.` for every operator's change). */
+  /**
+   * A code of the audit catalogue (`AUDIT_ACTIONS`, exactly that action), or a code's beginning up to
+   * a dot (`user.` for every change of a user, `login.` for sign-ins).
+   */
   action: Type.Optional(Text(100)),
   from: Type.Optional(Instant),
   to: Type.Optional(Instant),
@@ -481,6 +484,7 @@ export const AuditEntry = Type.Object({
   id: Type.String(),
   at: Type.String(),
   actor: Nullable(Type.Object({ id: Type.String(), username: Type.String(), name: Type.String() })),
+  /** A code of the audit catalogue (`AUDIT_ACTIONS`); a row older than it may hold text it has no code for. */
   action: Type.String(),
   detail: Nullable(Type.Record(Type.String(), Type.Unknown())),
   ip: Nullable(Type.String()),

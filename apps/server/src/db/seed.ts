@@ -11,6 +11,7 @@ import { dirname, join } from 'node:path';
 import { and, eq, inArray, isNull, max, notExists, sql } from 'drizzle-orm';
 import type { AnyPgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { Db, Tx } from './client.js';
+import { transactionLock } from './locks.js';
 import { keepDefaultRolePlain } from './role-powers.js';
 import * as s from './schema.js';
 import { DEMO_PAGES } from './seed-pages.js';
@@ -504,7 +505,7 @@ export async function seedDemo(
 ): Promise<{ result: 'created' } | { result: 'updated'; added: number } | { result: 'unchanged' }> {
   return db.transaction(async (tx) => {
     // Serialise concurrent starts of several instances.
-    await tx.execute(sql`SELECT pg_advisory_xact_lock(7366002)`);
+    await tx.execute(transactionLock('installation'));
     const existing = await tx.select({ id: s.tenants.id }).from(s.tenants).where(eq(s.tenants.code, 'demo'));
     if (existing.length === 0) {
       const tenantId = await insertDemo(tx, opts.passwordHash, undefined, opts.devicesFile);

@@ -1,6 +1,7 @@
 import { and, eq, gt, isNull, ne, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { auditLog, passwordResets, sessions, ssoSessions, users } from '../../db/schema.js';
+import { passwordResets, sessions, ssoSessions, users } from '../../db/schema.js';
+import { writeAudit, type AuditAction } from '../../platform/audit.js';
 
 /** A reset grant that is neither spent nor expired. */
 const live = and(isNull(passwordResets.usedAt), gt(passwordResets.expiresAt, sql`now()`));
@@ -44,7 +45,7 @@ export function createAccountRepository(db: Db) {
           .where(and(eq(users.id, userId), eq(users.mobile, mobile)))
           .returning({ tenantId: users.tenantId });
         if (!user) return false;
-        await tx.insert(auditLog).values({ tenantId: user.tenantId, userId, action: 'mobile.verified', ip });
+        await writeAudit(tx, { tenantId: user.tenantId, userId, action: 'mobile.verified', ip });
         return true;
       });
     },
@@ -76,7 +77,7 @@ export function createAccountRepository(db: Db) {
       userId: number;
       passwordHash: string;
       ip: string;
-      action: string;
+      action: Extract<AuditAction, 'password.change' | 'password.reset'>;
       resetTokenHash?: string;
       keepSession?: string;
     }): Promise<boolean> {
@@ -121,8 +122,7 @@ export function createAccountRepository(db: Db) {
           .update(ssoSessions)
           .set({ endedAt: sql`now()` })
           .where(and(eq(ssoSessions.userId, p.userId), isNull(ssoSessions.endedAt)));
-        if (user)
-          await tx.insert(auditLog).values({ tenantId: user.tenantId, userId: p.userId, action: p.action, ip: p.ip });
+        if (user) await writeAudit(tx, { tenantId: user.tenantId, userId: p.userId, action: p.action, ip: p.ip });
         return true;
       });
     },
