@@ -38,15 +38,16 @@ export function AuditPage() {
       dataIndex: 'at',
       render: (v: string) => <span className="admin-nowrap">{formatTime(v, i18n.language)}</span>,
     },
-    {
-      title: t('admin.audit.actor'),
-      dataIndex: 'actor',
-      render: (v: AuditEntry['actor']) => (v ? `${v.name} (${v.username})` : '-'),
-    },
+    // What was done before who did it: on a phone the table scrolls sideways from the left.
     {
       title: t('admin.audit.action'),
       dataIndex: 'action',
       render: (v: string) => (isAuditAction(v) ? <span title={v}>{auditLabel(v, lang)}</span> : <code>{v}</code>),
+    },
+    {
+      title: t('admin.audit.actor'),
+      dataIndex: 'actor',
+      render: (v: AuditEntry['actor']) => (v ? `${v.name} (${v.username})` : '-'),
     },
     { title: t('admin.audit.ip'), dataIndex: 'ip', render: (v: string | null) => v ?? '-' },
   ];
