@@ -157,8 +157,6 @@ describe('the operators’ console', () => {
     await openConsole(page, 'audit');
     // The action is chosen by its label in the catalogue; each row shows its label.
     await page.getByLabel('操作', { exact: true }).fill('审核企业');
-    await page.locator('.ant-select-item-option', { hasText: '审核企业' }).waitFor();
-    await page.screenshot({ path: `${SHOTS}/admin-audit-filter-zh-1440.png` });
     await page.locator('.ant-select-item-option', { hasText: '审核企业' }).click();
     await page.getByRole('button', { name: /查\s?询/ }).click();
     await ready(page);
