@@ -1,5 +1,5 @@
 /**
- * 审计日志 (issue 20, menu component `admin/audit`): what was done in the tenant, newest first:
+ * 审计日志 (menu component `admin/audit`): what was done in the tenant, newest first:
  * filtered by who (username), what (an action of the audit catalogue, chosen by its label) and when
  * (days, China time); each entry's action by its label in the interface's language (the stored text
  * of a row the catalogue has no code for, ADR 039) and its detail as formatted JSON.
