@@ -155,10 +155,15 @@ describe('the operators’ console', () => {
 
     // The audit log has both reviews.
     await openConsole(page, 'audit');
-    await page.getByLabel('操作', { exact: true }).fill('admin:POST /api/admin/enterprises');
+    // The action is chosen by its label in the catalogue; each row shows its label.
+    await page.getByLabel('操作', { exact: true }).fill('审核企业');
+    await page.locator('.ant-select-item-option', { hasText: '审核企业' }).click();
     await page.getByRole('button', { name: /查\s?询/ }).click();
     await ready(page);
     await expect.poll(() => page.locator('.ant-table-row').count()).toBeGreaterThanOrEqual(2);
+    expect(new Set(await page.locator('.ant-table-row td:nth-child(3)').allInnerTexts())).toEqual(
+      new Set(['审核企业']),
+    );
     await page.locator('.ant-table-row-expand-icon').first().click();
     await page.locator('.admin-json', { hasText: '"estatus": 1' }).waitFor();
     expect(errors).toEqual([]);

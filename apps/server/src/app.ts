@@ -360,7 +360,7 @@ export async function buildApp({ config, db: pool, secrets, logger }: AppDeps) {
     checkProofCode: (tenantId, phone, code) => sms.checkCode(tenantId, phone, LIMITS.smsTypeMobileProof, code),
     verifyHuman: proofOfPerson.human,
     // The change with the old password is how a user whose password someone else set gets their own.
-    verifyCredentials: (input) => auth.verifyCredentials(input, 'password.verify', { forPasswordChange: true }),
+    verifyCredentials: (input) => auth.verifyCredentials(input, { forPasswordChange: true }),
     confirmPassword: (userId, cipher, ip) => auth.confirmPassword(userId, cipher, ip),
     later: (work) =>
       setImmediate(() => void work().catch((err: unknown) => app.log.warn({ err }, 'password reset code not sent'))),

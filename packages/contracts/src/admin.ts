@@ -5,6 +5,7 @@
  * in the platform tenant) acts on any tenant, named by the `tenant` query field of every call.
  */
 import { Type, type Static, type TSchema } from 'typebox';
+import { AUDIT_ACTION_CODES } from './audit.js';
 import {
   MENU_PATH,
   NAMED_CODE,
@@ -470,8 +471,14 @@ export const AuditQuery = Type.Object({
   ...AdminPageQuery.properties,
   /** The acting user's username. */
   actor: Type.Optional(Text(64)),
-  /** An action, or its beginning (`admin.` for every operator's change). */
-  action: Type.Optional(Text(100)),
+  action: Type.Optional(
+    Type.String({
+      maxLength: 100,
+      description:
+        'A code of the audit catalogue (exactly that action), or the beginning of codes up to a dot ' +
+        '(`user.` for every change of a user, `login.` for sign-ins).',
+    }),
+  ),
   from: Type.Optional(Instant),
   to: Type.Optional(Instant),
 });
@@ -481,7 +488,12 @@ export const AuditEntry = Type.Object({
   id: Type.String(),
   at: Type.String(),
   actor: Nullable(Type.Object({ id: Type.String(), username: Type.String(), name: Type.String() })),
-  action: Type.String(),
+  action: Type.String({
+    description:
+      'A code of the audit catalogue (`AUDIT_ACTIONS` in the contracts, which label each in Chinese and ' +
+      `English): ${AUDIT_ACTION_CODES.join(', ')}. A row written before the catalogue may hold a text ` +
+      'it has no code for, shown as it is.',
+  }),
   detail: Nullable(Type.Record(Type.String(), Type.Unknown())),
   ip: Nullable(Type.String()),
 });

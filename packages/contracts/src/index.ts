@@ -12,3 +12,4 @@ export * from './page-builder.js';
 export * from './workbench.js';
 export * from './admin.js';
 export * from './admin-rules.js';
+export * from './audit.js';

@@ -8,6 +8,8 @@
 import { OPERATOR_PERMISSION } from '@portal/contracts';
 import { and, eq, sql } from 'drizzle-orm';
 import type { Db, Tx } from './client.js';
+import { writeAudit } from '../platform/audit.js';
+import { transactionLock } from './locks.js';
 import * as s from './schema.js';
 import { DEMO_ACCOUNTS, DEMO_PLATFORM } from './demo/content/accounts.js';
 import { insertTenant } from './provisioning/tenant.js';
@@ -95,7 +97,7 @@ export type BootstrapResult =
  */
 export function bootstrapPlatform(db: Db, input: BootstrapInput): Promise<BootstrapResult> {
   return db.transaction(async (tx) => {
-    await tx.execute(sql`SELECT pg_advisory_xact_lock(7366002)`);
+    await tx.execute(transactionLock('installation'));
     const state = await platformState(tx);
     if (hasActiveOperator(state)) return { result: 'exists', state };
     const operator = {
@@ -146,7 +148,7 @@ export function bootstrapPlatform(db: Db, input: BootstrapInput): Promise<Bootst
 
 /** The bootstrap in the platform tenant's audit log, as the new operator's first entry. */
 async function audit(tx: Tx, tenantId: number, userId: number, ranBy: string): Promise<void> {
-  await tx.insert(s.auditLog).values({ tenantId, userId, action: 'bootstrap.operator', detail: { ranBy } });
+  await writeAudit(tx, { tenantId, userId, action: 'bootstrap.operator', detail: { ranBy } });
 }
 
 /**

@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
 import { migrate } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
+import { withSessionLock } from './locks.js';
 import * as schema from './schema.js';
 
 export type Db = NodePgDatabase<typeof schema> & { $client: pg.Pool };
@@ -41,10 +42,8 @@ export async function migrateDb(db: Db): Promise<void> {
   // Applying migrations from several instances at once is serialised by an advisory lock.
   const client = await db.$client.connect();
   try {
-    await client.query('SELECT pg_advisory_lock(7366001)');
-    await migrate(db, { migrationsFolder: MIGRATIONS_DIR });
+    await withSessionLock(client, 'migrations', () => migrate(db, { migrationsFolder: MIGRATIONS_DIR }));
   } finally {
-    await client.query('SELECT pg_advisory_unlock(7366001)').catch(() => undefined);
     client.release();
   }
 }

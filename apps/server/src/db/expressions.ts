@@ -39,10 +39,3 @@ export const nameIn = (
   key: 'name' | 'title',
 ) =>
   lang === 'en' ? sql<string>`coalesce(nullif(${translations}->'en'->>${key}, ''), ${name})` : sql<string>`${name}`;
-
-/**
- * Takes the transaction-long lock of one tenant's `what` (its menu order, its default role), so
- * that concurrent changes of it run one after another instead of deadlocking.
- */
-export const tenantLock = (what: string, tenantId: number): SQL =>
-  sql`SELECT pg_advisory_xact_lock(hashtextextended(${`${what}:${tenantId}`}, 0))`;

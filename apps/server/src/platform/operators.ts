@@ -4,47 +4,20 @@
  *
  * - **What was done.** Every change under `/api/admin/` (any method but GET) that succeeds, and
  *   every read a route marks `auditedRead` (one that shows what could take over an account), is
- *   written to the audit log in the change's own transaction: the route's template as the action,
- *   the actor, the tenant acted on, the client's address, and the request's parameters and body
- *   with secrets taken out. The hook sees routes added later without being told.
+ *   written to the audit log in the change's own transaction: the route's code of the audit
+ *   catalogue as the action (`ADMIN_ROUTE_ACTIONS` in `audit.ts`), the actor, the tenant acted on,
+ *   the client's address, and the request's parameters and body with secrets taken out. The hook
+ *   sees routes added later without being told, and refuses to register one the map lacks.
  */
 import { ResultCode } from '@portal/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { Db } from '../db/client.js';
 import { inOneTransaction } from '../db/scope.js';
-import { auditLog } from '../db/schema.js';
+import { adminRouteAction, auditedValue, writeAudit } from './audit.js';
 
 export const ADMIN_PREFIX = '/api/admin/';
-/** Audit actions of operators' changes begin so: `admin:POST /api/admin/users/:id/password`. */
-export const ADMIN_ACTION = 'admin:';
 
-const SECRET_KEY = /password|secret|token|cipher|captcha/i;
-const MAX_TEXT = 300;
 const MAX_DETAIL = 8_000;
-
-/**
- * A text as jsonb can hold it: no U+0000 and no lone surrogate (PostgreSQL refuses both), so that
- * what a request carried can never make its audit row, and with it the change, fail.
- */
-// eslint-disable-next-line no-control-regex -- U+0000 is exactly what is replaced
-const storable = (text: string) => text.toWellFormed().replace(/\u0000/g, '\ufffd');
-
-/** What of a request the audit keeps: secrets out, long texts cut. */
-export function auditedValue(value: unknown, depth = 0): unknown {
-  if (typeof value === 'string') return storable(value.length > MAX_TEXT ? `${value.slice(0, MAX_TEXT)}…` : value);
-  if (value === null || typeof value !== 'object') return value;
-  if (depth > 4) return '…';
-  if (Array.isArray(value)) {
-    const kept = value.slice(0, 50).map((v) => auditedValue(v, depth + 1));
-    return value.length > 50 ? [...kept, `… ${value.length - 50} more`] : kept;
-  }
-  return Object.fromEntries(
-    Object.entries(value).map(([k, v]) => [
-      storable(k),
-      SECRET_KEY.test(k) ? '[redacted]' : auditedValue(v, depth + 1),
-    ]),
-  );
-}
 
 /** The id or text a change answered with (a created row's id), if that is what it answered. */
 function resultOf(result: unknown): unknown {
@@ -66,6 +39,11 @@ export function auditOperatorChanges(app: FastifyInstance, db: Db): void {
     if (!route.url.startsWith(ADMIN_PREFIX)) return;
     const reads = [route.method].flat().every((m) => m === 'GET' || m === 'HEAD');
     if (reads && route.config?.auditedRead !== true) return;
+    // The HEAD route Fastify adds beside an audited GET is the same read.
+    const methods = [route.method].flat().map((m) => (m === 'HEAD' ? 'GET' : m));
+    const action = methods.length === 1 ? adminRouteAction(methods[0]!, route.url) : undefined;
+    if (!action)
+      throw new Error(`${methods.join(',')} ${route.url} has no audit action: add it to ADMIN_ROUTE_ACTIONS`);
     const handler = route.handler;
     route.handler = function audited(this: FastifyInstance, req, reply) {
       return inOneTransaction(db, async (tx) => {
@@ -83,10 +61,10 @@ export function auditOperatorChanges(app: FastifyInstance, db: Db): void {
         };
         if (JSON.stringify(detail).length > MAX_DETAIL)
           detail = { params: detail.params, body: '… (too large to keep)' };
-        await tx.insert(auditLog).values({
+        await writeAudit(tx, {
           tenantId: req.operatorTenant ?? session.tenantId,
           userId: session.userId,
-          action: `${ADMIN_ACTION}${req.method} ${route.url}`,
+          action,
           detail,
           ip: req.ip,
         });

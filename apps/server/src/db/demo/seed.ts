@@ -6,8 +6,9 @@
  * tenant what newer versions of the demo have and it lacks (`top-up.ts`). The demo's rows are data
  * (`content/`); what every tenant has is provisioning's (`../provisioning/`).
  */
-import { eq, sql } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import type { Db, Tx } from '../client.js';
+import { transactionLock } from '../locks.js';
 import { ensureMenus } from '../provisioning/menus.js';
 import { ensurePermissions } from '../provisioning/permissions.js';
 import { insertTenant } from '../provisioning/tenant.js';
@@ -45,7 +46,7 @@ export async function seedDemo(
 ): Promise<{ result: 'created' } | { result: 'updated'; added: number } | { result: 'unchanged' }> {
   return db.transaction(async (tx) => {
     // Serialise concurrent starts of several instances.
-    await tx.execute(sql`SELECT pg_advisory_xact_lock(7366002)`);
+    await tx.execute(transactionLock('installation'));
     const existing = await tx.select({ id: s.tenants.id }).from(s.tenants).where(eq(s.tenants.code, 'demo'));
     if (existing.length === 0) {
       const tenantId = await insertDemo(tx, opts.passwordHash, undefined, opts.devicesFile);

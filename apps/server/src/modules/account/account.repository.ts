@@ -1,7 +1,8 @@
 import { and, eq, gt, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { storePassword } from '../../db/passwords.js';
-import { auditLog, passwordResets, users } from '../../db/schema.js';
+import { passwordResets, users } from '../../db/schema.js';
+import { writeAudit, type AuditAction } from '../../platform/audit.js';
 
 /** A reset grant that is neither spent nor expired. */
 const live = and(isNull(passwordResets.usedAt), gt(passwordResets.expiresAt, sql`now()`));
@@ -45,7 +46,7 @@ export function createAccountRepository(db: Db) {
           .where(and(eq(users.id, userId), eq(users.mobile, mobile)))
           .returning({ tenantId: users.tenantId });
         if (!user) return false;
-        await tx.insert(auditLog).values({ tenantId: user.tenantId, userId, action: 'mobile.verified', ip });
+        await writeAudit(tx, { tenantId: user.tenantId, userId, action: 'mobile.verified', ip });
         return true;
       });
     },
@@ -77,7 +78,7 @@ export function createAccountRepository(db: Db) {
       userId: number;
       passwordHash: string;
       ip: string;
-      action: string;
+      action: Extract<AuditAction, 'password.change' | 'password.reset'>;
       resetTokenHash?: string;
       keepSession?: string;
     }): Promise<boolean> {
@@ -105,8 +106,7 @@ export function createAccountRepository(db: Db) {
               verifiedMobile: sql`CASE WHEN ${users.mobile} = ${proven} THEN ${proven} ELSE ${users.verifiedMobile} END`,
             })
             .where(eq(users.id, p.userId));
-        if (tenantId !== null)
-          await tx.insert(auditLog).values({ tenantId, userId: p.userId, action: p.action, ip: p.ip });
+        if (tenantId !== null) await writeAudit(tx, { tenantId, userId: p.userId, action: p.action, ip: p.ip });
         return true;
       });
     },

@@ -9,7 +9,6 @@ import type { Db } from '../../db/client.js';
 import { named } from '../../db/named.js';
 import {
   applications,
-  auditLog,
   enterpriseMembers,
   enterprises,
   roles,
@@ -21,6 +20,7 @@ import {
   userWorkbenches,
   workbenches,
 } from '../../db/schema.js';
+import { auditCode, writeAudit, type AuditAction } from '../../platform/audit.js';
 import type { ActiveSession } from '../../platform/session.js';
 
 /** The tenant a login names, and the user in it if there is one. */
@@ -60,10 +60,11 @@ export interface LockoutPolicy {
   resetSeconds: number;
 }
 
+/** A row of the login's audit, written by its own named statements (the hot path, ADR 039). */
 export interface AuditEntry {
   tenantId: number | null;
   userId: number | null;
-  action: string;
+  action: AuditAction;
   ip: string;
   detail?: object;
 }
@@ -145,9 +146,9 @@ const OPEN_SESSION = named(
      RETURNING id, tenant_id, user_id, floor(extract(epoch FROM expires_at))::int8 AS "expiresAt"),
    a AS (
      INSERT INTO audit_log (tenant_id, user_id, action, ip, detail)
-     SELECT tenant_id, user_id, 'login.succeeded', $2, NULL FROM s
+     SELECT tenant_id, user_id, ${auditCode('login.succeeded')}, $2, NULL FROM s
      UNION ALL
-     SELECT tenant_id, user_id, 'invitation.accepted', $2, jsonb_build_object('invitationId', id, 'enterpriseId', enterprise_id)
+     SELECT tenant_id, user_id, ${auditCode('invitation.accepted')}, $2, jsonb_build_object('invitationId', id, 'enterpriseId', enterprise_id)
      FROM inv),
    upd AS (
      UPDATE users SET failed_logins = 0, last_failed_at = NULL, locked_until = NULL, last_login_at = now()
@@ -178,7 +179,7 @@ const LIVE_SESSIONS = named<{ id: string }>(
 const REVOKE_SESSION = named(
   'auth_revoke_session',
   `WITH r AS (UPDATE sessions SET revoked_at = now() WHERE id = $1 AND revoked_at IS NULL RETURNING tenant_id, user_id)
-   INSERT INTO audit_log (tenant_id, user_id, action, ip) SELECT tenant_id, user_id, 'logout', $2 FROM r`,
+   INSERT INTO audit_log (tenant_id, user_id, action, ip) SELECT tenant_id, user_id, ${auditCode('logout')}, $2 FROM r`,
 );
 
 const RECORD_SUCCESS = named(
@@ -200,7 +201,7 @@ const REVOKE_BY_TICKET = named(
   'auth_revoke_by_ticket',
   `WITH r AS (UPDATE sessions SET revoked_at = now()
               WHERE service_ticket = $1 AND revoked_at IS NULL RETURNING id, tenant_id, user_id),
-   a AS (INSERT INTO audit_log (tenant_id, user_id, action) SELECT tenant_id, user_id, 'logout.single' FROM r)
+   a AS (INSERT INTO audit_log (tenant_id, user_id, action) SELECT tenant_id, user_id, ${auditCode('logout.single')} FROM r)
    SELECT id FROM r`,
 );
 
@@ -398,7 +399,7 @@ export function createAuthRepository(db: Db, relaxed: pg.Pool) {
             .set({ defaultEnterpriseId: t.enterpriseId })
             .where(and(eq(users.id, old.userId), eq(users.tenantId, old.tenantId)));
         }
-        await tx.insert(auditLog).values({
+        await writeAudit(tx, {
           tenantId: old.tenantId,
           userId: old.userId,
           action: 'session.switch',
@@ -410,7 +411,7 @@ export function createAuthRepository(db: Db, relaxed: pg.Pool) {
     },
 
     /** A login that opens no portal session (the sign-on server's): failures reset, audited. */
-    async recordSuccess(userId: number, ip: string, action: string): Promise<void> {
+    async recordSuccess(userId: number, ip: string, action: AuditAction): Promise<void> {
       await RECORD_SUCCESS(relaxed, [userId, ip, action]);
     },
 

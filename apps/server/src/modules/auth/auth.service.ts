@@ -15,7 +15,7 @@ import { hashPassword } from '../../platform/passwords.js';
 import type { Metrics } from '../../platform/metrics.js';
 import type { RateLimiter } from '../../platform/rate-limit.js';
 import type { ActiveSession } from '../../platform/session.js';
-import type { AuthRepository, LiveSession, LockoutPolicy, SwitchTarget } from './auth.repository.js';
+import type { AuditEntry, AuthRepository, LiveSession, LockoutPolicy, SwitchTarget } from './auth.repository.js';
 
 /** Switches per user and hour before 429. */
 const SWITCHES_PER_HOUR = 120;
@@ -100,7 +100,7 @@ export function createAuthService(deps: AuthServiceDeps) {
     const matches = await isPasswordOf(user?.passwordHash ?? (await dummyHash), password);
     if (!user || !matches || user.locked || user.disabled) {
       deps.metrics.login(user?.locked ? 'locked' : 'failure');
-      const audit = {
+      const audit: AuditEntry = {
         tenantId,
         userId: user?.id ?? null,
         action: user?.disabled ? 'login.disabled' : user?.locked ? 'login.locked' : 'login.failed',
@@ -165,21 +165,21 @@ export function createAuthService(deps: AuthServiceDeps) {
   return {
     /**
      * The login's checks without a portal session (the sign-on server's login, a password change
-     * with the old password): a success resets the failure count and is audited as `action`. A
-     * user who must change their password first passes only for that change (`forPasswordChange`):
-     * a sign-on would hand other systems a session the change was meant to come before.
+     * with the old password): a success resets the failure count and is audited (`sso.login`, or
+     * `password.verify` for the change). A user who must change their password first passes only
+     * for that change (`forPasswordChange`): a sign-on would hand other systems a session the
+     * change was meant to come before.
      */
     async verifyCredentials(
       input: Credentials,
-      action = 'sso.login',
       { forPasswordChange = false } = {},
     ): Promise<{ userId: number; tenantId: number }> {
       const { userId, tenantId, mustChangePassword } = await checkCredentials(input);
       if (mustChangePassword && !forPasswordChange) {
-        await repo.audit({ tenantId, userId, action: `${action}.password_change_required`, ip: input.ip });
+        await repo.audit({ tenantId, userId, action: 'sso.login.password_change_required', ip: input.ip });
         throw passwordChangeRequired();
       }
-      await repo.recordSuccess(userId, input.ip, action);
+      await repo.recordSuccess(userId, input.ip, forPasswordChange ? 'password.verify' : 'sso.login');
       return { userId, tenantId };
     },
 

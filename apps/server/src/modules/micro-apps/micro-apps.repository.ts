@@ -1,8 +1,9 @@
 import { isTenantCode } from '@portal/contracts';
 import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { tenantLock } from '../../db/expressions.js';
-import { auditLog, microApps, tenants } from '../../db/schema.js';
+import { keyedLock } from '../../db/locks.js';
+import { microApps, tenants } from '../../db/schema.js';
+import { writeAudit } from '../../platform/audit.js';
 
 export type MicroAppRow = typeof microApps.$inferSelect;
 
@@ -43,7 +44,7 @@ export function createMicroAppsRepository(db: Db) {
       by: { mayReplace: boolean; userId: number; ip: string },
     ): Promise<number | 'replaceRefused'> {
       return db.transaction(async (tx) => {
-        await tx.execute(tenantLock('micro-apps', row.tenantId));
+        await tx.execute(keyedLock('microApps', row.tenantId));
         const [was] = await tx
           .select({ id: microApps.id, entry: microApps.entry, serviceType: microApps.serviceType })
           .from(microApps)
@@ -63,7 +64,7 @@ export function createMicroAppsRepository(db: Db) {
         if (replaced && !by.mayReplace) return 'replaceRefused';
         await tx.update(microApps).set(fields).where(eq(microApps.id, was.id));
         if (replaced) {
-          await tx.insert(auditLog).values({
+          await writeAudit(tx, {
             tenantId: row.tenantId,
             userId: by.userId,
             action: 'microapp.replaced',

@@ -3,15 +3,8 @@ import { unionAll } from 'drizzle-orm/pg-core';
 import type { Db, Tx } from '../../db/client.js';
 import { holdsOperatorCode } from '../../db/role-powers.js';
 import { violatedConstraint } from '../../db/violation.js';
-import {
-  auditLog,
-  enterpriseMembers,
-  enterprises,
-  registerAgreements,
-  roles,
-  userRoles,
-  users,
-} from '../../db/schema.js';
+import { enterpriseMembers, enterprises, registerAgreements, roles, userRoles, users } from '../../db/schema.js';
+import { writeAudit } from '../../platform/audit.js';
 
 /**
  * The role a self-registered user gets (at most one per tenant), or null when the tenant has none,
@@ -119,7 +112,7 @@ export function createRegistrationRepository(db: Db) {
         const userId = user!.id;
         await tx.insert(userRoles).values({ userId, roleId });
         if (enterpriseId !== null) await tx.insert(enterpriseMembers).values({ enterpriseId, userId });
-        await tx.insert(auditLog).values({
+        await writeAudit(tx, {
           tenantId: a.tenantId,
           userId,
           action: a.enterprise ? 'register.company' : 'register.member',

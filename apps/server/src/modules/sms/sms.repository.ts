@@ -1,5 +1,6 @@
 import { and, count, desc, eq, gt, isNull, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client.js';
+import { keyedLock } from '../../db/locks.js';
 import { smsCodes, smsOutbox } from '../../db/schema.js';
 
 export interface CodeCounts {
@@ -17,9 +18,8 @@ export function createSmsRepository(db: Db) {
      */
     async locked<T>(tenantId: number, phone: string, purpose: number, ip: string, work: (tx: Tx) => Promise<T>) {
       return db.transaction(async (tx) => {
-        // Advisory locks are functions, not statements on a table: the builder has no form for them.
-        await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtext(${`sms:${tenantId}:${phone}:${purpose}`}))`);
-        await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtext(${`sms-ip:${ip}`}))`);
+        await tx.execute(keyedLock('sms', tenantId, phone, purpose));
+        await tx.execute(keyedLock('smsIp', ip));
         return work(tx);
       });
     },

@@ -30,6 +30,7 @@ import { from as copyFrom, to as copyTo } from 'pg-copy-streams';
 import { Type, type Static } from 'typebox';
 import { Value } from 'typebox/value';
 import { connect, migrateDb, MIGRATIONS_DIR } from '../../db/client.js';
+import { transactionLockOn } from '../../db/locks.js';
 import { files as filesTable } from '../../db/schema.js';
 import { ArchiveError, readArchive, writeArchive, type ArchiveEntry, type ReadEntry } from './backup-archive.js';
 
@@ -43,8 +44,6 @@ const MAX_HEADER_BYTES = 64 * 1024 * 1024;
 /** drizzle's migrations table (drizzle-orm's pg migrator: schema `drizzle`, this layout). */
 const MIGRATIONS_SCHEMA = 'drizzle';
 const MIGRATIONS_TABLE = '__drizzle_migrations';
-/** The lock `migrateDb` takes: a server starting meanwhile waits for the restore to finish. */
-const MIGRATION_LOCK = 7366001;
 const UPLOAD_NAME = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 const Sha256 = Type.String({ pattern: '^[0-9a-f]{64}$' });
@@ -626,7 +625,8 @@ export async function restoreBackup(opts: RestoreOptions): Promise<RestoreSummar
   try {
     const schema = await portalSchema(client);
     await client.query('BEGIN');
-    await client.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
+    // The lock `migrateDb` takes: a server starting meanwhile waits for the restore to finish.
+    await transactionLockOn(client, 'migrations');
     const existing = await portalObjects(client, schema);
     const uploads = await uploadNames(opts.filesDir);
     const occupied = existing.relations.length + existing.types.length + existing.routines.length;

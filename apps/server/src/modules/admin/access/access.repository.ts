@@ -11,7 +11,8 @@ import {
   type RolePatch,
 } from '@portal/contracts';
 import { and, eq, inArray, ne, sql } from 'drizzle-orm';
-import { englishOf, tenantLock } from '../../../db/expressions.js';
+import { englishOf } from '../../../db/expressions.js';
+import { keyedLock } from '../../../db/locks.js';
 import { keepDefaultRolePlain } from '../../../db/role-powers.js';
 import { allOfTenant } from '../../../db/tenant-rows.js';
 import type { Db } from '../../../db/client.js';
@@ -102,7 +103,7 @@ export function createAdminAccessRepository(db: Db) {
      */
     createRole(tenantId: number, r: RoleInput): Promise<number> {
       return db.transaction(async (tx) => {
-        await tx.execute(tenantLock('roles', tenantId));
+        await tx.execute(keyedLock('roles', tenantId));
         if (r.isDefault) await tx.update(roles).set({ isDefault: false }).where(eq(roles.tenantId, tenantId));
         const [row] = await tx
           .insert(roles)
@@ -121,7 +122,7 @@ export function createAdminAccessRepository(db: Db) {
 
     updateRole(tenantId: number, id: number, p: RolePatch): Promise<boolean> {
       return db.transaction(async (tx) => {
-        await tx.execute(tenantLock('roles', tenantId));
+        await tx.execute(keyedLock('roles', tenantId));
         const [role] = await tx
           .select({ id: roles.id })
           .from(roles)
@@ -149,7 +150,7 @@ export function createAdminAccessRepository(db: Db) {
     /** The role's codes become `ids` (all the tenant's, else nothing changes: 'foreign'). */
     setRolePermissions(tenantId: number, roleId: number, ids: number[]): Promise<'done' | 'none' | 'foreign'> {
       return db.transaction(async (tx) => {
-        await tx.execute(tenantLock('roles', tenantId));
+        await tx.execute(keyedLock('roles', tenantId));
         const [role] = await tx
           .select({ id: roles.id })
           .from(roles)
@@ -182,7 +183,7 @@ export function createAdminAccessRepository(db: Db) {
 
     createPermission(tenantId: number, p: PermissionInput): Promise<number> {
       return db.transaction(async (tx) => {
-        await tx.execute(tenantLock('roles', tenantId));
+        await tx.execute(keyedLock('roles', tenantId));
         const [row] = await tx
           .insert(permissions)
           .values({ tenantId, code: p.code, describe: p.describe, type: p.type ?? 1, status: p.status ?? 1 })
@@ -215,7 +216,7 @@ export function createAdminAccessRepository(db: Db) {
       if (Object.keys(p).length === 0)
         return (await db.select({ id: permissions.id }).from(permissions).where(mine)).length > 0;
       return db.transaction(async (tx) => {
-        await tx.execute(tenantLock('roles', tenantId));
+        await tx.execute(keyedLock('roles', tenantId));
         const rows = await tx.update(permissions).set(p).where(mine).returning({ id: permissions.id });
         await keepDefaultRolePlain(tx, tenantId);
         return rows.length > 0;

@@ -1,7 +1,7 @@
 import type { AdminMenu, MenuCreate, MenuExportEntry } from '@portal/contracts';
 import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../../db/client.js';
-import { tenantLock } from '../../../db/expressions.js';
+import { keyedLock } from '../../../db/locks.js';
 import { allOfTenant } from '../../../db/tenant-rows.js';
 import { applications, menus, roleMenus, roles } from '../../../db/schema.js';
 
@@ -86,7 +86,7 @@ export function createAdminMenusRepository(db: Db) {
     /** A new entry, last among its siblings; null when the parent, a role or the application is not the tenant's. */
     create(tenantId: number, parentId: number | null, f: MenuFields): Promise<number | null> {
       return db.transaction(async (tx) => {
-        await tx.execute(tenantLock('menus', tenantId));
+        await tx.execute(keyedLock('menus', tenantId));
         if (parentId !== null && !(await ofTenant(tx, tenantId, parentId))) return null;
         if (!(await allOfTenant(tx, roles, tenantId, f.roleIds ?? []))) return null;
         if (f.applicationId && !(await allOfTenant(tx, applications, tenantId, [f.applicationId]))) return null;
@@ -142,7 +142,7 @@ export function createAdminMenusRepository(db: Db) {
     /** Moves an entry; 'cycle' when the new parent is the entry or one of its descendants. */
     move(tenantId: number, id: number, parentId: number | null, index: number): Promise<'done' | 'none' | 'cycle'> {
       return db.transaction(async (tx) => {
-        await tx.execute(tenantLock('menus', tenantId));
+        await tx.execute(keyedLock('menus', tenantId));
         if (!(await ofTenant(tx, tenantId, id))) return 'none';
         if (parentId !== null) {
           if (!(await ofTenant(tx, tenantId, parentId))) return 'none';
@@ -238,7 +238,7 @@ export function createAdminMenusRepository(db: Db) {
      */
     importTree(tenantId: number, tree: MenuExportEntry[]): Promise<{ count: number } | { unknown: string }> {
       return db.transaction(async (tx) => {
-        await tx.execute(tenantLock('menus', tenantId));
+        await tx.execute(keyedLock('menus', tenantId));
         const roleIds = new Map(
           (await tx.select({ id: roles.id, code: roles.code }).from(roles).where(eq(roles.tenantId, tenantId))).map(
             (r) => [r.code, r.id],

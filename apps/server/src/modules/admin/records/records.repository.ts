@@ -6,9 +6,10 @@ import type {
   SsoServicePatch,
   SsoServiceInput,
 } from '@portal/contracts';
-import { and, desc, eq, gte, like, lte, ne, sql } from 'drizzle-orm';
+import { and, desc, eq, gte, like, lte, ne, sql, type SQL } from 'drizzle-orm';
 import type { Db, Tx } from '../../../db/client.js';
 import { chinaTime, containing, englishOf, nameIn, pageOf, totalRows } from '../../../db/expressions.js';
+import { transactionLock } from '../../../db/locks.js';
 import type { Lang } from '../../../platform/i18n.js';
 import { auditLog, enterpriseMembers, enterprises, smsOutbox, ssoServices, users } from '../../../db/schema.js';
 
@@ -28,7 +29,7 @@ export type Clashes = (pattern: string, others: string[]) => boolean;
 
 async function otherTenantsClash(tx: Tx, tenantId: number, pattern: string, clashes: Clashes): Promise<boolean> {
   // One registration at a time across tenants: the check and the write must see the same rows.
-  await tx.execute(sql`SELECT pg_advisory_xact_lock(7366020)`);
+  await tx.execute(transactionLock('ssoPatterns'));
   const others = await tx
     .select({ pattern: ssoServices.pattern })
     .from(ssoServices)
@@ -37,6 +38,15 @@ async function otherTenantsClash(tx: Tx, tenantId: number, pattern: string, clas
     pattern,
     others.map((o) => o.pattern),
   );
+}
+
+/**
+ * The audit filter by action: a code of the catalogue matches itself; a text ending in a dot is a
+ * group (`user.` matches every `user.…` code).
+ */
+function actionIs(action: string): SQL {
+  if (!action.endsWith('.')) return eq(auditLog.action, action);
+  return like(auditLog.action, `${action.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
 }
 
 export function createAdminRecordsRepository(db: Db) {
@@ -180,7 +190,7 @@ export function createAdminRecordsRepository(db: Db) {
           and(
             eq(auditLog.tenantId, tenantId),
             f.actor ? eq(users.username, f.actor) : undefined,
-            f.action ? like(auditLog.action, `${f.action.replace(/[\\%_]/g, (c) => `\\${c}`)}%`) : undefined,
+            f.action ? actionIs(f.action) : undefined,
             f.from ? gte(auditLog.at, instant(f.from, false)) : undefined,
             f.to ? lte(auditLog.at, instant(f.to, true)) : undefined,
           ),

@@ -1,19 +1,17 @@
 /**
- * 审计日志 (issue 20, menu component `admin/audit`): what was done in the tenant, newest first:
- * filtered by who (username), what (an action or its beginning: `admin:` for every operator's change,
- * `login` for sign-ins) and when (days, China time); each entry's detail as formatted JSON.
+ * 审计日志 (menu component `admin/audit`): what was done in the tenant, newest first:
+ * filtered by who (username), what (an action of the audit catalogue, chosen by its label) and when
+ * (days, China time); each entry's action by its label in the interface's language (the stored text
+ * of a row the catalogue has no code for, ADR 039) and its detail as formatted JSON.
  */
-import type { AuditEntry, AuditQuery } from '@portal/contracts';
-import { AutoComplete, Button, Form, Input } from 'antd';
+import { AUDIT_ACTION_CODES, auditLabel, isAuditAction, type AuditEntry, type AuditQuery } from '@portal/contracts';
+import { Button, Form, Input, Select } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
 import { useTranslation } from '../../../lib/i18n';
 import { usePaging } from '../../../lib/paging';
 import { usePaged } from '../api/admin';
 import { ConsolePage, formatTime, QueryTable } from '../components/console';
-
-/** Beginnings of actions operators look for most (any other may be typed). */
-const ACTIONS = ['admin:', 'login.', 'login.failed', 'password.', 'register.', 'session.switch'];
 
 interface Filter {
   actor?: string;
@@ -29,18 +27,28 @@ export function AuditPage() {
   const [form] = Form.useForm<Filter>();
   const query: AuditQuery = { page: page.current, limit: page.size, ...filter };
   const list = usePaged<AuditEntry>('/api/admin/audit', query);
+  const lang = i18n.language === 'en-US' ? 'en' : 'zh';
+  const actions = useMemo(
+    () => AUDIT_ACTION_CODES.map((code) => ({ value: code, label: auditLabel(code, lang) })),
+    [lang],
+  );
   const columns: ColumnsType<AuditEntry> = [
     {
       title: t('admin.audit.at'),
       dataIndex: 'at',
       render: (v: string) => <span className="admin-nowrap">{formatTime(v, i18n.language)}</span>,
     },
+    // What was done before who did it: on a phone the table scrolls sideways from the left.
+    {
+      title: t('admin.audit.action'),
+      dataIndex: 'action',
+      render: (v: string) => (isAuditAction(v) ? <span title={v}>{auditLabel(v, lang)}</span> : <code>{v}</code>),
+    },
     {
       title: t('admin.audit.actor'),
       dataIndex: 'actor',
       render: (v: AuditEntry['actor']) => (v ? `${v.name} (${v.username})` : '-'),
     },
-    { title: t('admin.audit.action'), dataIndex: 'action', render: (v: string) => <code>{v}</code> },
     { title: t('admin.audit.ip'), dataIndex: 'ip', render: (v: string | null) => v ?? '-' },
   ];
   const apply = (v: Filter) => {
@@ -55,11 +63,13 @@ export function AuditPage() {
           <Input allowClear placeholder={t('admin.audit.actorHint')} autoComplete="off" />
         </Form.Item>
         <Form.Item name="action" label={t('admin.audit.action')}>
-          <AutoComplete
+          <Select
             allowClear
+            showSearch
             placeholder={t('admin.audit.actionHint')}
-            options={ACTIONS.map((value, i) => ({ value, label: `${value} · ${t(`admin.audit.actions.${i}`)}` }))}
-            filterOption={(input, option) => String(option?.value ?? '').startsWith(input)}
+            options={actions}
+            optionFilterProp="label"
+            popupMatchSelectWidth={false}
           />
         </Form.Item>
         <Form.Item name="from" label={t('admin.audit.from')}>

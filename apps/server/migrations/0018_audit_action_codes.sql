@@ -1,0 +1,50 @@
+-- The audit log names actions by the codes of its catalogue (ADR 039). Rows of operators' changes
+-- written before held `admin:<METHOD> <route>`; each becomes its route's code. Every other action
+-- written before (`login.succeeded`, `password.change`, …) is already a code of the catalogue.
+-- A row whose text has no code stays as it is, and the console shows that text.
+UPDATE "audit_log" SET "action" = m.code
+FROM (VALUES
+  ('admin:POST /api/admin/users', 'user.create'),
+  ('admin:PATCH /api/admin/users/:id', 'user.update'),
+  ('admin:POST /api/admin/users/:id/disable', 'user.disable'),
+  ('admin:POST /api/admin/users/:id/enable', 'user.enable'),
+  ('admin:POST /api/admin/users/:id/password', 'user.password.set'),
+  ('admin:POST /api/admin/users/:id/unlock', 'user.unlock'),
+  ('admin:PUT /api/admin/users/:id/roles', 'user.roles.set'),
+  ('admin:PUT /api/admin/users/:id/enterprises', 'user.enterprises.set'),
+  ('admin:POST /api/admin/roles', 'role.create'),
+  ('admin:PATCH /api/admin/roles/:id', 'role.update'),
+  ('admin:PUT /api/admin/roles/:id/permissions', 'role.permissions.set'),
+  ('admin:POST /api/admin/permissions', 'permission.create'),
+  ('admin:PATCH /api/admin/permissions/:id', 'permission.update'),
+  ('admin:POST /api/admin/applications', 'application.create'),
+  ('admin:PATCH /api/admin/applications/:id', 'application.update'),
+  ('admin:POST /api/admin/workbenches', 'workbench.create'),
+  ('admin:PATCH /api/admin/workbenches/:id', 'workbench.update'),
+  ('admin:POST /api/admin/menus', 'menu.create'),
+  ('admin:PATCH /api/admin/menus/:id', 'menu.update'),
+  ('admin:POST /api/admin/menus/:id/move', 'menu.move'),
+  ('admin:DELETE /api/admin/menus/:id', 'menu.delete'),
+  ('admin:POST /api/admin/menus/import', 'menu.import'),
+  ('admin:POST /api/admin/tenants', 'tenant.create'),
+  ('admin:PATCH /api/admin/tenants/:id', 'tenant.update'),
+  ('admin:PUT /api/admin/settings', 'settings.update'),
+  ('admin:POST /api/admin/settings/logo', 'settings.logo.upload'),
+  ('admin:PUT /api/admin/agreement', 'agreement.update'),
+  ('admin:POST /api/admin/enterprises/:id/review', 'enterprise.review'),
+  ('admin:POST /api/admin/sso-services', 'sso_service.create'),
+  ('admin:PATCH /api/admin/sso-services/:id', 'sso_service.update'),
+  ('admin:DELETE /api/admin/sso-services/:id', 'sso_service.delete'),
+  ('admin:GET /api/admin/sms-outbox', 'sms_outbox.read'),
+  ('admin:HEAD /api/admin/sms-outbox', 'sms_outbox.read'),
+  ('admin:POST /api/admin/micro-apps', 'microapp.register'),
+  ('admin:POST /api/admin/micro-apps/:id/remove', 'microapp.remove'),
+  ('admin:POST /api/admin/notices', 'notice.publish'),
+  ('admin:POST /api/admin/devices', 'device.create'),
+  ('admin:POST /api/admin/devices/:id/credentials', 'device.credential.issue'),
+  ('admin:POST /api/admin/device-credentials/:id/revoke', 'device.credential.revoke'),
+  ('admin:POST /api/admin/pages/:code/versions', 'page.version.save'),
+  ('admin:POST /api/admin/pages/:code/publish', 'page.publish'),
+  ('admin:POST /api/admin/pages/:code/restore', 'page.restore')
+) AS m(old, code)
+WHERE "audit_log"."action" = m.old;
