@@ -7,7 +7,7 @@
  */
 import { Type, type Static } from 'typebox';
 import { DISPLAY_NAME, HOME_ADDRESS, LAYOUT_NAME, SITE_NAME_MAX } from './admin-rules.js';
-import { CAPTCHA_TYPES } from './entities.js';
+import { CAPTCHA_TYPES } from './captcha.js';
 
 /** What a value must be, for the message when it is not (`PORTAL_RUNTIME_CONFIG.x must be …`). */
 const expected = (text: string) => ({ expected: text });

@@ -140,6 +140,21 @@ describe('CSV', () => {
     ]);
   });
 
+  it('goes on after text behind a closing quote, and names the line a quote never closed starts on', () => {
+    const after = parseCsv('code,name\n"C"x,制造业\nD,x\n"F"z,w\nG,h\n');
+    expect(after.records.map((r) => r.line)).toEqual([1, 3, 5]);
+    expect(lines(after.problems)).toEqual([
+      'line 2: unexpected text after a closing quote (write a quote inside as "")',
+      'line 4: unexpected text after a closing quote (write a quote inside as "")',
+    ]);
+    const open = parseCsv('code,name\r\nA,x\rB,"y\n\nC,z\n');
+    expect(open.records).toEqual([
+      { line: 1, fields: ['code', 'name'] },
+      { line: 2, fields: ['A', 'x'] },
+    ]);
+    expect(lines(open.problems)).toEqual(['line 3: a quoted field is never closed']);
+  });
+
   it('refuses more than 10,000 rows and a parent of the wrong level', () => {
     const many = ['code,name', 'C,制造业', '13,农副食品加工业', '131,谷物磨制'];
     for (let i = 0; i < 10_000; i++) many.push(`1311,稻谷加工${i}`);
@@ -170,6 +185,19 @@ describe('JSON', () => {
     expect(parseIndustriesJson('{"code": "C"}').problems).toEqual([
       { line: 1, message: 'expected an array of industries (or an object with a "data" array)' },
     ]);
+  });
+
+  it('reads strict JSON only, at most 64 levels deep', () => {
+    const problem = (text: string) => lines(parseIndustriesJson(text).problems);
+    expect(problem('[\n  {"code": "C", "name": "制造业"},\n]')).toEqual(['line 3: unexpected "]"']);
+    expect(problem('// industries\n[]')).toEqual(['line 1: unexpected "/"']);
+    expect(problem('[{code: "C"}]')).toEqual(['line 1: expected a property name in double quotes']);
+    expect(problem('[{"code": "C", "name": "制\n造业"}]')).toEqual([
+      'line 1: a line break or control character inside a string',
+    ]);
+    expect(problem('[{"code": "C"}] []')).toEqual(['line 1: unexpected text after the end']);
+    expect(problem('[\n{"code": "C", "name": "制造业"')).toEqual(['line 2: expected "," or "}"']);
+    expect(problem('\n'.repeat(2) + '['.repeat(100_000))).toEqual(['line 3: nested more than 64 levels deep']);
   });
 
   it('reads a flat list with optional parentCode and level', () => {

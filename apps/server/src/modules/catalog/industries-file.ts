@@ -7,6 +7,8 @@
  * (3), a 4-digit class (4). When a row gives no parent or level they follow from the code: a group's
  * parent is its first 2 digits, a class's its first 3, a division's the section whose range holds it.
  */
+import { CsvError, parse as parseCsvSync } from 'csv-parse/sync';
+import { printParseErrorCode, visit } from 'jsonc-parser';
 
 export type IndustryLevel = 1 | 2 | 3 | 4;
 
@@ -204,76 +206,67 @@ export interface CsvRecord {
   fields: string[];
 }
 
+/** Where each line starts, in bytes of the UTF-8 text (csv-parse counts bytes): CRLF, LF or CR ends a line. */
+function lineStarts(bytes: Buffer): number[] {
+  const starts = [0];
+  for (let i = 0; i < bytes.length; i++) {
+    if (bytes[i] === 0x0a || (bytes[i] === 0x0d && bytes[i + 1] !== 0x0a)) starts.push(i + 1);
+  }
+  return starts;
+}
+
+/** The 1-based line holding byte `offset`. */
+function lineAt(starts: readonly number[], offset: number): number {
+  let lo = 0;
+  let hi = starts.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (starts[mid]! <= offset) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo + 1;
+}
+
 /**
- * RFC 4180 CSV: comma-separated, fields in double quotes may hold commas, line breaks and `""` for a
- * quote; LF or CRLF line ends; a UTF-8 byte order mark is dropped. Blank lines are skipped.
+ * RFC 4180 CSV read by csv-parse: comma-separated, fields in double quotes may hold commas, line
+ * breaks and `""` for a quote; LF, CRLF or CR line ends; a UTF-8 byte order mark is dropped. Blank
+ * lines are skipped. Each record carries the line it starts on. After text that follows a closing
+ * quote the reading goes on at the next line (that record is left out); a quote never closed ends it.
  */
 export function parseCsv(text: string): { records: CsvRecord[]; problems: FileProblem[] } {
-  const s = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  const bytes = Buffer.from(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text, 'utf8');
+  const starts = lineStarts(bytes);
   const records: CsvRecord[] = [];
   const problems: FileProblem[] = [];
-  let line = 1;
-  let i = 0;
-  while (i < s.length) {
-    const start = line;
-    const fields: string[] = [];
-    let field = '';
-    let quotedAt = 0;
-    // One record: fields until an unquoted line break or the end.
-    for (;;) {
-      if (i >= s.length) {
-        fields.push(field);
-        break;
-      }
-      const c = s[i]!;
-      if (c === '"' && field === '' && quotedAt === 0) {
-        quotedAt = line;
-        i++;
-        let closed = false;
-        while (i < s.length) {
-          const q = s[i]!;
-          if (q === '"') {
-            if (s[i + 1] === '"') {
-              field += '"';
-              i += 2;
-              continue;
-            }
-            i++;
-            closed = true;
-            break;
+  let from = 0;
+  while (from < bytes.length) {
+    const base = from;
+    let recordStart = base;
+    from = bytes.length;
+    try {
+      parseCsvSync(bytes.subarray(base), {
+        relax_column_count: true,
+        record_delimiter: ['\r\n', '\n', '\r'],
+        on_record: (fields: string[], info) => {
+          if (!(fields.length === 1 && fields[0]!.trim() === '')) {
+            records.push({ line: lineAt(starts, recordStart), fields });
           }
-          if (q === '\n') line++;
-          field += q;
-          i++;
-        }
-        if (!closed) {
-          problems.push({ line: quotedAt, message: 'a quoted field is never closed' });
-          return { records, problems };
-        }
-        const next = s[i];
-        if (next !== undefined && next !== ',' && next !== '\n' && next !== '\r') {
-          problems.push({ line, message: 'unexpected text after a closing quote (write a quote inside as "")' });
-          while (i < s.length && s[i] !== ',' && s[i] !== '\n' && s[i] !== '\r') i++;
-        }
-        continue;
+          recordStart = base + info.bytes;
+          return null;
+        },
+      });
+    } catch (err) {
+      if (!(err instanceof CsvError)) throw err;
+      if (err.code === 'CSV_QUOTE_NOT_CLOSED') {
+        problems.push({ line: lineAt(starts, recordStart), message: 'a quoted field is never closed' });
+      } else if (err.code === 'CSV_INVALID_CLOSING_QUOTE') {
+        const line = lineAt(starts, base) + (err.lines as number) - 1;
+        problems.push({ line, message: 'unexpected text after a closing quote (write a quote inside as "")' });
+        from = starts[line] ?? bytes.length;
+      } else {
+        problems.push({ line: lineAt(starts, recordStart), message: err.message });
       }
-      if (c === ',') {
-        fields.push(field);
-        field = '';
-        quotedAt = 0;
-        i++;
-        continue;
-      }
-      if (c === '\r' || c === '\n') {
-        fields.push(field);
-        i += c === '\r' && s[i + 1] === '\n' ? 2 : 1;
-        line++;
-        break;
-      }
-      field += c;
-      i++;
     }
-    if (!(fields.length === 1 && fields[0]!.trim() === '')) records.push({ line: start, fields });
   }
   return { records, problems };
 }
@@ -334,9 +327,57 @@ class JsonSyntaxError extends Error {
   }
 }
 
+const MAX_DEPTH = 64;
+
+/** What a syntax error of jsonc-parser (its code's name) says to the person who wrote the file. */
+function syntaxMessage(
+  code: string,
+  text: string,
+  offset: number,
+  length: number,
+  where: 'object' | 'array' | 'after the end',
+): string {
+  const at = text[offset];
+  if (where === 'after the end') return 'unexpected text after the end';
+  // A bare word where an object's property name belongs.
+  if (code === 'InvalidSymbol' && where === 'object' && /[{,]\s*$/.test(text.slice(0, offset))) {
+    return 'expected a property name in double quotes';
+  }
+  switch (code) {
+    case 'PropertyNameExpected':
+      return 'expected a property name in double quotes';
+    case 'ColonExpected':
+      return 'expected ":" after a property name';
+    // The end of an object or array is reported once it is closed (as at the end of the text).
+    case 'CloseBraceExpected':
+      return 'expected "," or "}"';
+    case 'CloseBracketExpected':
+      return 'expected "," or "]"';
+    case 'CommaExpected':
+      return where === 'object' ? 'expected "," or "}"' : 'expected "," or "]"';
+    case 'EndOfFileExpected':
+      return 'unexpected text after the end';
+    case 'UnexpectedEndOfString':
+      return offset + length >= text.length
+        ? 'a string is never closed'
+        : 'a line break or control character inside a string';
+    case 'InvalidCharacter':
+      return 'a line break or control character inside a string';
+    case 'InvalidNumberFormat':
+    case 'UnexpectedEndOfNumber':
+      return 'a number is not written as JSON writes numbers';
+    case 'InvalidUnicode':
+    case 'InvalidEscapeCharacter':
+      return 'an invalid escape in a string';
+    default:
+      return at === undefined ? 'the text ends too early' : `unexpected "${at}"`;
+  }
+}
+
 /**
- * JSON.parse that also remembers the line each object starts on (for the problems it reports).
- * Strings and numbers are read by JSON.parse itself; the structure by this small descent parser.
+ * Strict JSON (no comments, no trailing commas) read by jsonc-parser's visitor, remembering the line
+ * each object and array starts on and the line of each array element (for the problems reported).
+ * The first syntax error ends the reading with its line; so does nesting deeper than 64 levels.
  */
 export function parseJsonWithLines(text: string): {
   value: unknown;
@@ -348,113 +389,53 @@ export function parseJsonWithLines(text: string): {
   const s = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   const lineOf = new WeakMap<object, number>();
   const elementLines = new WeakMap<unknown[], number[]>();
-  let i = 0;
-  let line = 1;
-  const fail = (message: string): never => {
-    throw new JsonSyntaxError(message, line);
-  };
-  const space = () => {
-    for (; i < s.length; i++) {
-      const c = s[i];
-      if (c === '\n') line++;
-      else if (c !== ' ' && c !== '\t' && c !== '\r') break;
+  // The containers open at this point, innermost last, and the key an object's next value goes to.
+  const open: { node: Record<string, unknown> | unknown[]; key: string }[] = [];
+  let result: unknown;
+  const place = (v: unknown, line: number) => {
+    const top = open.at(-1);
+    if (!top) result = v;
+    else if (Array.isArray(top.node)) {
+      top.node.push(v);
+      elementLines.get(top.node)!.push(line);
+    } else {
+      // defineProperty: a key "__proto__" stays a plain property.
+      Object.defineProperty(top.node, top.key, { value: v, enumerable: true, writable: true, configurable: true });
     }
   };
-  const string = (): string => {
-    const start = i++;
-    for (; i < s.length && s[i] !== '"'; i++) {
-      if (s[i] === '\\') i++;
-      else if (s.charCodeAt(i) < 0x20) fail('a line break or control character inside a string');
-    }
-    if (i >= s.length) fail('a string is never closed');
-    i++;
-    try {
-      return JSON.parse(s.slice(start, i)) as string;
-    } catch {
-      return fail('an invalid escape in a string');
-    }
+  const begin = (node: Record<string, unknown> | unknown[], startLine: number) => {
+    const line = startLine + 1;
+    if (open.length >= MAX_DEPTH) throw new JsonSyntaxError(`nested more than ${MAX_DEPTH} levels deep`, line);
+    lineOf.set(node, line);
+    if (Array.isArray(node)) elementLines.set(node, []);
+    place(node, line);
+    open.push({ node, key: '' });
   };
-  const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
-  const value = (depth: number): unknown => {
-    if (depth > 64) fail('nested more than 64 levels deep');
-    space();
-    const c = s[i];
-    if (c === '{') {
-      const obj: Record<string, unknown> = {};
-      lineOf.set(obj, line);
-      i++;
-      space();
-      if (s[i] === '}') {
-        i++;
-        return obj;
-      }
-      for (;;) {
-        space();
-        if (s[i] !== '"') fail('expected a property name in double quotes');
-        const key = string();
-        space();
-        if (s[i] !== ':') fail('expected ":" after a property name');
-        i++;
-        // defineProperty: a key "__proto__" stays a plain property.
-        Object.defineProperty(obj, key, {
-          value: value(depth + 1),
-          enumerable: true,
-          writable: true,
-          configurable: true,
-        });
-        space();
-        if (s[i] === ',') i++;
-        else if (s[i] === '}') {
-          i++;
-          return obj;
-        } else fail('expected "," or "}"');
-      }
-    }
-    if (c === '[') {
-      const arr: unknown[] = [];
-      const starts: number[] = [];
-      lineOf.set(arr, line);
-      elementLines.set(arr, starts);
-      i++;
-      space();
-      if (s[i] === ']') {
-        i++;
-        return arr;
-      }
-      for (;;) {
-        space();
-        starts.push(line);
-        arr.push(value(depth + 1));
-        space();
-        if (s[i] === ',') i++;
-        else if (s[i] === ']') {
-          i++;
-          return arr;
-        } else fail('expected "," or "]"');
-      }
-    }
-    if (c === '"') return string();
-    for (const [word, v] of [
-      ['true', true],
-      ['false', false],
-      ['null', null],
-    ] as const) {
-      if (s.startsWith(word, i)) {
-        i += word.length;
-        return v;
-      }
-    }
-    NUMBER.lastIndex = i;
-    const m = NUMBER.exec(s);
-    if (m) {
-      i += m[0].length;
-      return Number(m[0]);
-    }
-    return fail(i >= s.length ? 'the text ends too early' : `unexpected "${s[i]}"`);
-  };
-  const result = value(0);
-  space();
-  if (i < s.length) fail('unexpected text after the end');
+  visit(
+    s,
+    {
+      onObjectBegin: (_offset, _length, startLine) => begin({}, startLine),
+      onArrayBegin: (_offset, _length, startLine) => begin([], startLine),
+      onObjectEnd: () => void open.pop(),
+      onArrayEnd: () => void open.pop(),
+      onObjectProperty: (key) => {
+        open.at(-1)!.key = key;
+      },
+      onLiteralValue: (v: unknown, _offset, _length, startLine) => place(v, startLine + 1),
+      onError: (code, offset, length, startLine) => {
+        const top = open.at(-1)?.node;
+        const where = top
+          ? Array.isArray(top)
+            ? 'array'
+            : 'object'
+          : result === undefined
+            ? 'array'
+            : 'after the end';
+        throw new JsonSyntaxError(syntaxMessage(printParseErrorCode(code), s, offset, length, where), startLine + 1);
+      },
+    },
+    { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false },
+  );
   return { value: result, lineOf, elementLines };
 }
 

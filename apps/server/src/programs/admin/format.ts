@@ -3,6 +3,7 @@
  * table, optionally only `--fields` (dotted names reach inside objects and lists:
  * `roles.name` → the names of a user's roles). Pure.
  */
+import { stringify as stringifyCsv } from 'csv-stringify/sync';
 import { usageError } from './args.js';
 
 export type Format = 'json' | 'csv' | 'table';
@@ -41,18 +42,13 @@ function columnsOf(rows: Record<string, unknown>[]): string[] {
 }
 
 /**
- * A CSV cell; one a spreadsheet would read as a formula (=, +, -, @, tab or return first: a
- * self-registered username may be one) gets a leading apostrophe, as OWASP advises.
+ * CSV by csv-stringify: cells with a comma, a quote, a line break or space at either end are quoted;
+ * one a spreadsheet would read as a formula (=, +, -, @, tab or return first: a self-registered
+ * username may be one) gets a leading apostrophe, as OWASP advises (`escape_formulas`).
  */
-const csvCell = (raw: string) => {
-  const text = /^[=+\-@\t\r]/.test(raw) ? `'${raw}` : raw;
-  return /[",\r\n]/.test(text) || /^\s|\s$/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
-};
-
 export function toCsv(rows: Record<string, unknown>[], columns = columnsOf(rows)): string {
-  const lines = [columns.map(csvCell).join(',')];
-  for (const row of rows) lines.push(columns.map((c) => csvCell(cellText(row[c]))).join(','));
-  return `${lines.join('\n')}\n`;
+  const records = [columns, ...rows.map((row) => columns.map((c) => cellText(row[c])))];
+  return stringifyCsv(records, { record_delimiter: 'unix', escape_formulas: true, quoted_match: /^\s|\s$|\r/ });
 }
 
 /** Columns a terminal gives a character: two for East Asian wide and full-width ones. */

@@ -66,6 +66,7 @@ describe('output', () => {
       'id,username,roles.name,mobile\n1,admin,"[""园区运营""]",\n2,"a,""b""",[],13800000001\n',
     );
     expect(toCsv([], ['a'])).toBe('a\n');
+    expect(toCsv([{ u: ' lead' }, { u: 'a\rb' }, { u: 'a\nb' }])).toBe('u\n" lead"\n"a\rb"\n"a\nb"\n');
   });
 
   it('keeps a cell a spreadsheet would run as a formula from being one', () => {

@@ -1,12 +1,12 @@
 /**
  * The container of a backup (ADR 029): a POSIX tar (ustar) of regular files, written and read as
- * streams, so `tar -tzf` lists a backup and `tar -xzf` takes one file out of it by hand. Only what
- * a backup needs: regular files, names of at most 100 bytes, sizes in octal or (past 8 GiB) in
- * GNU's base-256. The reader takes exactly that and refuses anything else.
+ * streams by tar-stream (ADR 041), so `tar -tzf` lists a backup and `tar -xzf` takes one file out of
+ * it by hand. The reader takes plain files only, and an archive only with its end (a zero block
+ * after the last entry): a file cut at an entry's boundary is incomplete, not shorter.
  */
+import tar from 'tar-stream';
 
 const BLOCK = 512;
-const OCTAL_SIZE_LIMIT = 8 ** 11;
 
 /** A tar that is damaged, cut short, or not one this module wrote. */
 export class ArchiveError extends Error {}
@@ -17,43 +17,46 @@ export interface ArchiveEntry {
   body: Buffer | AsyncIterable<Buffer>;
 }
 
-function writeOctal(block: Buffer, offset: number, length: number, value: number): void {
-  block.write(value.toString(8).padStart(length - 1, '0') + '\0', offset, length, 'latin1');
+const padded = (size: number) => Math.ceil(size / BLOCK) * BLOCK;
+
+/** Resolves once `stream` may take more, or is closed. */
+function drained(stream: NodeJS.EventEmitter & { destroyed: boolean }): Promise<void> {
+  return new Promise((resolve) => {
+    if (stream.destroyed) return resolve();
+    const done = () => {
+      stream.off('drain', done);
+      stream.off('close', done);
+      resolve();
+    };
+    stream.on('drain', done);
+    stream.on('close', done);
+  });
 }
 
-function readOctal(block: Buffer, offset: number, length: number): number {
-  const text = block
-    .toString('latin1', offset, offset + length)
-    .replace(/[\0 ]+$/, '')
-    .trim();
-  return /^[0-7]+$/.test(text) ? Number.parseInt(text, 8) : Number.NaN;
-}
-
-function checksum(block: Buffer): number {
-  let sum = 0;
-  for (let i = 0; i < BLOCK; i++) sum += i >= 148 && i < 156 ? 0x20 : block[i]!;
-  return sum;
-}
-
-function entryHeader(name: string, size: number, mtimeSeconds: number): Buffer {
-  const block = Buffer.alloc(BLOCK);
-  const nameBytes = Buffer.from(name, 'utf8');
-  if (nameBytes.length > 100) throw new Error(`archive entry name longer than 100 bytes: ${name}`);
-  nameBytes.copy(block, 0);
-  writeOctal(block, 100, 8, 0o600);
-  writeOctal(block, 108, 8, 0);
-  writeOctal(block, 116, 8, 0);
-  if (size < OCTAL_SIZE_LIMIT) {
-    writeOctal(block, 124, 12, size);
-  } else {
-    block[124] = 0x80;
-    for (let i = 135, v = size; i > 124; i--, v = Math.floor(v / 256)) block[i] = v % 256;
+/**
+ * Writes one entry into `pack`. A body that is not `size` bytes fails with an error of its own; the
+ * caller then destroys the pack with it (which ends the entry too).
+ */
+async function addEntry(pack: tar.Pack, entry: ArchiveEntry, mtime: Date): Promise<void> {
+  let settle: (err?: Error | null) => void = () => undefined;
+  const finished = new Promise<void>((resolve, reject) => {
+    settle = (err) => (err ? reject(err) : resolve());
+  });
+  finished.catch(() => undefined); // awaited below, unless the body fails first
+  const sink = pack.entry({ name: entry.name, size: entry.size, mode: 0o600, mtime, type: 'file' }, (err) =>
+    settle(err),
+  );
+  sink.on('error', () => undefined); // its error also reaches the callback above, and the pack
+  let written = 0;
+  for await (const chunk of Buffer.isBuffer(entry.body) ? [entry.body] : entry.body) {
+    if (sink.destroyed) break;
+    written += chunk.length;
+    if (written > entry.size) break;
+    if (!sink.write(chunk)) await drained(sink);
   }
-  writeOctal(block, 136, 12, mtimeSeconds);
-  block[156] = 0x30; // '0': a regular file
-  block.write('ustar\u000000', 257, 8, 'latin1');
-  block.write(checksum(block).toString(8).padStart(6, '0') + '\0 ', 148, 8, 'latin1');
-  return block;
+  if (written !== entry.size) throw new Error(`${entry.name} changed while it was written to the backup`);
+  sink.end();
+  await finished;
 }
 
 /** The bytes of a tar holding `entries` in order; an entry whose body is not `size` bytes fails. */
@@ -61,45 +64,20 @@ export async function* writeArchive(
   entries: Iterable<ArchiveEntry> | AsyncIterable<ArchiveEntry>,
   mtime = new Date(),
 ): AsyncGenerator<Buffer> {
-  const seconds = Math.floor(mtime.getTime() / 1000);
-  for await (const entry of entries) {
-    yield entryHeader(entry.name, entry.size, seconds);
-    let written = 0;
-    for await (const chunk of Buffer.isBuffer(entry.body) ? [entry.body] : entry.body) {
-      written += chunk.length;
-      if (written > entry.size) break;
-      yield chunk;
+  const pack = tar.pack();
+  const writing = (async () => {
+    try {
+      for await (const entry of entries) await addEntry(pack, entry, mtime);
+      pack.finalize();
+    } catch (err) {
+      pack.destroy(err as Error);
     }
-    if (written !== entry.size) throw new Error(`${entry.name} changed while it was written to the backup`);
-    const padding = (BLOCK - (entry.size % BLOCK)) % BLOCK;
-    if (padding > 0) yield Buffer.alloc(padding);
-  }
-  yield Buffer.alloc(2 * BLOCK); // the end of the archive
-}
-
-/** Reads a byte stream in exact amounts. */
-class ByteReader {
-  private buffer: Buffer = Buffer.alloc(0);
-  constructor(private readonly source: AsyncIterator<Buffer>) {}
-
-  private async more(): Promise<void> {
-    const next = await this.source.next();
-    if (next.done) throw new ArchiveError('it ends early (the file is incomplete)');
-    this.buffer = this.buffer.length === 0 ? next.value : Buffer.concat([this.buffer, next.value]);
-  }
-
-  async take(n: number): Promise<Buffer> {
-    while (this.buffer.length < n) await this.more();
-    const out = this.buffer.subarray(0, n);
-    this.buffer = this.buffer.subarray(n);
-    return out;
-  }
-
-  async takeSome(max: number): Promise<Buffer> {
-    if (this.buffer.length === 0) await this.more();
-    const out = this.buffer.subarray(0, Math.min(max, this.buffer.length));
-    this.buffer = this.buffer.subarray(out.length);
-    return out;
+  })();
+  try {
+    for await (const chunk of pack) yield chunk as Buffer;
+  } finally {
+    pack.destroy();
+    await writing;
   }
 }
 
@@ -110,52 +88,78 @@ export interface ReadEntry {
   body: AsyncIterable<Buffer>;
 }
 
-function parseHeader(block: Buffer): { name: string; size: number } {
-  if (block.toString('latin1', 257, 262) !== 'ustar' || readOctal(block, 148, 8) !== checksum(block)) {
-    throw new ArchiveError('an entry header is damaged');
-  }
-  if (block[156] !== 0x30 && block[156] !== 0) throw new ArchiveError('it holds an entry that is not a plain file');
-  const field = (offset: number, length: number) => {
-    const raw = block.subarray(offset, offset + length);
-    const end = raw.indexOf(0);
-    return raw.subarray(0, end < 0 ? length : end).toString('utf8');
-  };
-  const prefix = field(345, 155);
-  const name = prefix ? `${prefix}/${field(0, 100)}` : field(0, 100);
-  let size: number;
-  if ((block[124]! & 0x80) !== 0) {
-    size = 0;
-    for (let i = 125; i < 136; i++) size = size * 256 + block[i]!;
-  } else {
-    size = readOctal(block, 124, 12);
-  }
-  if (!Number.isSafeInteger(size) || size < 0) throw new ArchiveError('an entry header is damaged');
-  return { name, size };
+/** What tar-stream's own complaint about the bytes means to the person restoring. */
+function archiveError(err: unknown): ArchiveError {
+  const message = err instanceof Error ? err.message : String(err);
+  return new ArchiveError(
+    /unexpected end/i.test(message) ? 'it ends early (the file is incomplete)' : 'an entry header is damaged',
+  );
 }
 
-/** The entries of a tar stream, in order; the stream must end with the end-of-archive blocks. */
+/** The entries of a tar stream, in order; the stream must end with the end-of-archive block. */
 export async function* readArchive(source: AsyncIterable<Buffer>): AsyncGenerator<ReadEntry> {
-  const iterator = source[Symbol.asyncIterator]();
-  const reader = new ByteReader(iterator);
+  const extract = tar.extract();
+  let total = 0;
+  /** How many zero bytes the stream has ended with so far. */
+  let zeroTail = 0;
+  let sourceError: unknown = null;
+  const feeding = (async () => {
+    try {
+      for await (const chunk of source) {
+        if (extract.destroyed) return;
+        total += chunk.length;
+        let last = chunk.length - 1;
+        while (last >= 0 && chunk[last] === 0) last--;
+        zeroTail = last < 0 ? zeroTail + chunk.length : chunk.length - 1 - last;
+        if (!extract.write(chunk)) await drained(extract);
+      }
+      extract.end();
+    } catch (err) {
+      sourceError = err;
+      extract.destroy(err as Error);
+    }
+  })();
+  // The source's own errors (reading, gunzip) come out as they are; tar-stream's as an ArchiveError.
+  const failure = (err: unknown) => (sourceError !== null ? sourceError : archiveError(err));
+  const entries = extract[Symbol.asyncIterator]();
+  let end = 0;
   try {
     for (;;) {
-      const block = await reader.take(BLOCK);
-      if (block.every((b) => b === 0)) return;
-      const { name, size } = parseHeader(block);
-      let left = size;
-      const body = (async function* () {
-        while (left > 0) {
-          const chunk = await reader.takeSome(left);
-          left -= chunk.length;
-          yield chunk;
+      let next: IteratorResult<tar.Entry>;
+      try {
+        next = await entries.next();
+      } catch (err) {
+        throw failure(err);
+      }
+      if (next.done) break;
+      const entry = next.value;
+      const { name, size = 0, type } = entry.header;
+      if (type !== 'file') throw new ArchiveError('it holds an entry that is not a plain file');
+      // tar-stream's entry stream knows where its header starts in the archive.
+      end = (entry as tar.Entry & { offset: number }).offset + BLOCK + padded(size);
+      const chunks = entry[Symbol.asyncIterator]();
+      const nextChunk = async (): Promise<IteratorResult<Buffer>> => {
+        try {
+          return await chunks.next();
+        } catch (err) {
+          throw failure(err);
         }
+      };
+      let read = false;
+      const body = (async function* () {
+        for (let chunk = await nextChunk(); !chunk.done; chunk = await nextChunk()) yield chunk.value;
+        read = true;
       })();
       yield { name, size, body };
-      while (left > 0) left -= (await reader.takeSome(left)).length;
-      await reader.take((BLOCK - (size % BLOCK)) % BLOCK);
+      // Whatever was left unread is skipped (tar-stream waits until an entry's bytes are taken).
+      while (!read) read = (await nextChunk()).done === true;
+    }
+    if (total - end < BLOCK || zeroTail < total - end) {
+      throw new ArchiveError('it ends early (the file is incomplete)');
     }
   } finally {
     // Stops the source (a file stream is closed) when the reader ends or is let go early.
-    await iterator.return?.();
+    extract.destroy();
+    await feeding;
   }
 }

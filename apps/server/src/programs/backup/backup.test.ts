@@ -25,7 +25,7 @@ import { files, notices, users } from '../../db/schema.js';
 import { seedDemo } from '../../db/demo/seed.js';
 import { createTestContext, databaseUrl, DEMO_PASSWORD, freshDatabase, type TestContext } from '../../test/harness.js';
 import { hashPassword } from '../../platform/passwords.js';
-import { readArchive, writeArchive, type ArchiveEntry } from './backup-archive.js';
+import { ArchiveError, readArchive, writeArchive, type ArchiveEntry } from './backup-archive.js';
 import { createBackup, restoreBackup, verifyBackup, type BackupHeader } from './backup.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../../../..');
@@ -226,6 +226,26 @@ describe('restore drill', () => {
     const state = await databaseState(target);
     expect(state['drizzle.__drizzle_migrations']).toMatch(new RegExp(`^${journal.entries.length + 1} `));
   });
+  it('restores a backup an earlier portal wrote (fixtures/backup-format-1.tar.gz, made before tar-stream)', async () => {
+    // Written by the portal's own tar writer: a migrated database with one tenant and one upload.
+    const fixture = join(dirname(fileURLToPath(import.meta.url)), 'fixtures/backup-format-1.tar.gz');
+    const header = await verifyBackup(fixture);
+    expect(header.files).toHaveLength(1);
+    const target = await emptyDatabase();
+    const targetFiles = join(work, 'fixture-files');
+    const done = await restoreBackup({ url: target, filesDir: targetFiles, file: fixture, force: false });
+    expect(done).toMatchObject({ createdAt: '2026-11-26T19:30:00.000Z', files: 1 });
+    const upload = await readFile(join(targetFiles, header.files[0]!.id));
+    expect(createHash('sha256').update(upload).digest('hex')).toBe(header.files[0]!.sha256);
+    const client = new pg.Client({ connectionString: target });
+    await client.connect();
+    try {
+      const { rows } = await client.query<{ name: string }>(`SELECT name FROM tenants WHERE code = 'old'`);
+      expect(rows).toEqual([{ name: '旧的园区' }]);
+    } finally {
+      await client.end();
+    }
+  });
 });
 
 describe('what a restore refuses', () => {
@@ -293,6 +313,34 @@ describe('what a restore refuses', () => {
       /already holds 1 uploaded file\(s\)/,
     );
     await stillEmpty();
+  });
+});
+
+describe('the tar', () => {
+  const entries = (): ArchiveEntry[] => [
+    { name: 'backup.json', size: 2, body: Buffer.from('{}') },
+    { name: 'files/a', size: 3000, body: Readable.from([Buffer.alloc(1000, 1), Buffer.alloc(2000, 2)]) },
+  ];
+  const bytesOf = async (chunks: AsyncIterable<Buffer>) => {
+    const out: Buffer[] = [];
+    for await (const chunk of chunks) out.push(chunk);
+    return Buffer.concat(out);
+  };
+  const names = async (tar: Buffer) => {
+    const out: string[] = [];
+    for await (const entry of readArchive(Readable.from([tar]))) out.push(entry.name); // bodies left unread
+    return out;
+  };
+
+  it('skips what is left unread, and wants the end of the archive', async () => {
+    const tar = await bytesOf(writeArchive(entries()));
+    expect(await names(tar)).toEqual(['backup.json', 'files/a']);
+    // Cut right after the first entry: no entry is damaged, but the archive has no end.
+    await expect(names(tar.subarray(0, 1024))).rejects.toThrow(ArchiveError);
+    await expect(names(tar.subarray(0, 1024))).rejects.toThrow('it ends early (the file is incomplete)');
+    await expect(
+      bytesOf(writeArchive([{ name: 'x', size: 10, body: Readable.from([Buffer.alloc(4)]) }])),
+    ).rejects.toThrow('x changed while it was written to the backup');
   });
 });
 
