@@ -1,11 +1,11 @@
 /**
- * Schemas of every entity and payload of spec §3, written once and used by the Fastify routes
+ * Schemas of every entity and payload of docs/product/data.md, written once and used by the Fastify routes
  * (validation and serialisation) and by the web forms and API calls (static types).
  */
 import { Type, type Static } from 'typebox';
 
 /**
- * A row id in a request (ADR 021): the decimal string answers carry, or the number (spec §7 shows
+ * A row id in a request (ADR 021): the decimal string answers carry, or the number (docs/product/calls.md#call-list shows
  * `entId` as one). The server reads it with `rowId` (platform/ids.ts), which refuses one that can
  * name no row. Answers carry ids as strings only: `Type.String()`.
  */
@@ -48,7 +48,7 @@ export type CompanyRegistration = Static<typeof CompanyRegistration>;
 export const SmsRequest = Type.Object({
   phone: Text(20),
   /**
-   * 2, registration (spec §3). Password-reset codes (3) come only from the forgot-password flow,
+   * 2, registration (docs/product/data.md#sms-request). Password-reset codes (3) come only from the forgot-password flow,
    * which sends them only to an account's own number.
    */
   type: Type.Literal(2),
@@ -60,7 +60,7 @@ export const SmsRequest = Type.Object({
 });
 export type SmsRequest = Static<typeof SmsRequest>;
 
-/** `/sys/user/checkOnlyUser`: is a username still free in the tenant (rate-limited, issue 6). */
+/** `/sys/user/checkOnlyUser`: is a username still free in the tenant (rate-limited). */
 export const CheckOnlyUserQuery = Type.Object({
   username: Type.String({ minLength: 1, maxLength: 64 }),
   tenantCode: Type.Optional(Text(64)),
@@ -71,11 +71,11 @@ export type CheckOnlyUserData = Static<typeof CheckOnlyUserData>;
 
 export const AgreementQuery = Type.Object({ tenantCode: Type.Optional(Text(64)) });
 export type AgreementQuery = Static<typeof AgreementQuery>;
-/** Registration agreement (spec §3): sanitised HTML; empty when the tenant has none. */
+/** Registration agreement (docs/product/data.md#sub-management): sanitised HTML; empty when the tenant has none. */
 export const AgreementData = Type.Object({ registerAgreement: Type.String() });
 export type AgreementData = Static<typeof AgreementData>;
 
-// ---- Forgot and change password (issue 6; paths not in the spec, see docs/api.md) ---------------
+// ---- Forgot and change password (ADR 010; paths of our own, see docs/api.md) ---------------
 /** Step 1–2 of forgot password: a code goes to `mobile` only if it is the account's own number. */
 export const ResetCodeRequest = Type.Object({
   tenantCode: Type.Optional(Text(64)),
@@ -126,7 +126,7 @@ export const ChangePasswordRequest = Type.Object({
 });
 export type ChangePasswordRequest = Static<typeof ChangePasswordRequest>;
 
-/** The signed-in user's own change (spec §7 updatePassword): both passwords encrypted. */
+/** The signed-in user's own change (docs/product/calls.md#call-list updatePassword): both passwords encrypted. */
 export const UpdatePasswordBody = Type.Object({
   oldPwd: Type.String({ minLength: 1, maxLength: 1024 }),
   newPwd: Type.String({ minLength: 1, maxLength: 1024 }),
@@ -206,7 +206,7 @@ export type LoginQuery = Static<typeof LoginQuery>;
 
 export const LoginBody = Type.Object({
   username: Type.String({ minLength: 1, maxLength: 64 }),
-  /** base64(RSA-OAEP-SHA256(UTF-8 password)) — see ARCHITECTURE §4. */
+  /** base64(RSA-OAEP-SHA256(UTF-8 password)) — see docs/api.md#password-transport. */
   password: Type.String({ minLength: 1, maxLength: 1024 }),
   /** The image captcha's answer (when getCaptchaType answers `image`). */
   imgvercode: Type.Optional(Type.String({ minLength: 1, maxLength: 16 })),
@@ -233,7 +233,7 @@ export type SystemSignOnBody = Static<typeof SystemSignOnBody>;
  */
 export const SERVICE_TICKET = '^ST-[A-Za-z0-9.-]{1,253}$';
 
-/** getTokenBySt: `st` (spec §7) and the exact service address the ticket was issued for. */
+/** getTokenBySt: `st` (docs/product/calls.md#call-list) and the exact service address the ticket was issued for. */
 export const TokenByStQuery = Type.Object({
   st: Type.String({ minLength: 4, maxLength: 256, pattern: SERVICE_TICKET }),
   service: Type.String({ minLength: 1, maxLength: 2048 }),
@@ -267,7 +267,7 @@ export const UserInfo = Type.Object({
   groupName: Nullable(Type.String()),
   tenantId: Type.String(),
   tenantCode: Type.String(),
-  /** Ours (issue 20): the park's name, in the request's language. */
+  /** Ours (ADR 031): the park's name, in the request's language. */
   tenantName: Type.String(),
   image: Nullable(Type.String()),
   defaultApplyCode: Nullable(Type.String()),
@@ -276,9 +276,9 @@ export const UserInfo = Type.Object({
   defaultEntId: Nullable(Type.String()),
   defaultEntGuId: Nullable(Type.String()),
   homeUri: Nullable(Type.String()),
-  /** Ours (issue 7): the default workbench for the next login, like the other defaults. */
+  /** Ours (ADR 011): the default workbench for the next login, like the other defaults. */
   defaultWorkbenchId: Nullable(Type.String()),
-  /** Ours (issue 7): the session's current role, application and workbench, which the switch dialogs preselect. */
+  /** Ours (ADR 011): the session's current role, application and workbench, which the switch dialogs preselect. */
   roleId: Nullable(Type.String()),
   applyId: Nullable(Type.String()),
   workbenchId: Nullable(Type.String()),
@@ -294,11 +294,11 @@ export const InfoQuery = Type.Object({
 });
 export type InfoQuery = Static<typeof InfoQuery>;
 
-// ---- Menus and permissions (spec §3, §6) --------------------------------------------------------
+// ---- Menus and permissions (docs/product/data.md#menu, docs/product/permissions.md#action-codes) --------------------------------------------------------
 export const PermissionItem = Type.Object({
   action: Type.String(),
   describe: Type.String(),
-  /** Type 2 entries are ignored by the UI guard (spec §6). */
+  /** Type 2 entries are ignored by the UI guard (docs/product/permissions.md#action-codes). */
   type: Type.String(),
   /** In allAuth: "0" means the code is not enforced, so the element shows for everyone. */
   status: Type.String(),
@@ -361,7 +361,7 @@ export type MenuData = Static<typeof MenuData>;
 
 // ---- Context: micro-apps, applications, roles, workbenches, enterprises -----------------------
 /**
- * A registered application of the tenant (spec §3): service type 0 a sub-application the host
+ * A registered application of the tenant (docs/product/data.md#micro-app-entry): service type 0 a sub-application the host
  * loads (its menu entries carry `code` as their module), 1 a service shown in a frame. `entry` is
  * an absolute http(s) address or a path on the portal's own origin.
  */
@@ -398,7 +398,7 @@ export const RegisteredApp = Type.Object({
   origin: Type.String(),
 });
 export type RegisteredApp = Static<typeof RegisteredApp>;
-/** getDefaultSubManList (spec §3 default sub-management config): the park's own home page. */
+/** getDefaultSubManList (docs/product/data.md#sub-management): the park's own home page. */
 export const SubManagement = Type.Object({ homeUrl: Nullable(Type.String()) });
 export type SubManagement = Static<typeof SubManagement>;
 
@@ -421,7 +421,7 @@ export const JoinedEnterprise = Type.Object({
 });
 export type JoinedEnterprise = Static<typeof JoinedEnterprise>;
 
-/** The caller's current enterprise (the 企业信息 page, §2 `ent/colist`): its profile and the caller's joining. */
+/** The caller's current enterprise (the 企业信息 page, docs/product/screens.md#menu-routes `ent/colist`): its profile and the caller's joining. */
 export const CurrentEnterprise = Type.Object({
   entId: Type.String(),
   entName: Type.String(),
@@ -457,7 +457,7 @@ export type EnterpriseMember = Static<typeof EnterpriseMember>;
 export const INVITATION_STATUSES = ['pending', 'joined', 'expired', 'revoked'] as const;
 export type InvitationStatus = (typeof INVITATION_STATUSES)[number];
 
-/** An invitation of a mobile number into the caller's current enterprise (ours, §7 shows none). */
+/** An invitation of a mobile number into the caller's current enterprise (ours, docs/product/calls.md#call-list shows none). */
 export const Invitation = Type.Object({
   id: Type.String(),
   /** The invited number, masked as members see each other's (138****0001). */
@@ -484,7 +484,7 @@ export type EnterpriseTarget = Static<typeof EnterpriseTarget>;
 
 export const SwitchEnterprise = Type.Object({ entId: Id });
 
-/** A switch of role, application or workbench (ours, issue 7): the ids from the lists; absent ones stay. */
+/** A switch of role, application or workbench (ours, ADR 011): the ids from the lists; absent ones stay. */
 export const SwitchContextBody = Type.Object({
   roleId: Type.Optional(Id),
   applyId: Type.Optional(Id),
@@ -492,7 +492,7 @@ export const SwitchContextBody = Type.Object({
 });
 export type SwitchContextBody = Static<typeof SwitchContextBody>;
 
-// ---- Account context (issue 7): queries and bodies ------------------------------------------------
+// ---- Account context (ADR 011): queries and bodies ------------------------------------------------
 export const UserRolesQuery = Type.Object({
   userId: Type.Optional(Id),
   benchCode: Type.Optional(Text(64)),
@@ -501,7 +501,7 @@ export type UserRolesQuery = Static<typeof UserRolesQuery>;
 
 export const NickNameBody = Type.Object({
   userId: Id,
-  /** Required (spec §5); trimmed, at most 32 characters. */
+  /** Required (docs/product/validation.md#account); trimmed, at most 32 characters. */
   nickName: Type.String({ maxLength: 64 }),
 });
 export type NickNameBody = Static<typeof NickNameBody>;
@@ -530,7 +530,7 @@ export const PageQuery = Type.Object({
 export type PageQuery = Static<typeof PageQuery>;
 export type SwitchEnterprise = Static<typeof SwitchEnterprise>;
 
-// ---- Notices (spec §3, §4) -------------------------------------------------------------------------
+// ---- Notices (docs/product/data.md#notices, docs/product/behaviour.md#notice-reply) -------------------------------------------------------------------------
 /** A file in a request: the stored path an upload answered, and the name to show. */
 export const FileRef = Type.Object({ addr: Text(1024), fileName: Text(255) });
 export type FileRef = Static<typeof FileRef>;
@@ -572,7 +572,7 @@ export const Notice = Type.Object({
 });
 export type Notice = Static<typeof Notice>;
 
-/** replyPage (§7): the caller's notices, newest first; `title` and `answerStatus` filters are ours. */
+/** replyPage (docs/product/calls.md#call-list): the caller's notices, newest first; `title` and `answerStatus` filters are ours. */
 export const ReplyPageBody = Type.Object({
   page: Type.Optional(Type.Integer({ minimum: 1, maximum: 100_000, default: 1 })),
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 10 })),
@@ -584,14 +584,14 @@ export const ReplyPageBody = Type.Object({
 });
 export type ReplyPageBody = Static<typeof ReplyPageBody>;
 
-/** editAnswerStatus (§7, body not shown): `read` marks it read; `confirm` is 阅办 (replyWay 0). */
+/** editAnswerStatus (docs/product/calls.md#call-list, body not shown): `read` marks it read; `confirm` is 阅办 (replyWay 0). */
 export const AnswerStatusBody = Type.Object({ id: Id, action: Type.Enum(['read', 'confirm']) });
 export type AnswerStatusBody = Static<typeof AnswerStatusBody>;
 
 export const ReplySubmission = Type.Object({
   id: Id,
   replyName: Text(64),
-  /** 2–255 characters after trimming, checked by the server with §5's message. */
+  /** 2–255 characters after trimming, checked by the server with docs/product/validation.md#notice-reply's message. */
   content: Type.Optional(Text(1000)),
   fileList: Type.Optional(Type.Array(FileRef, { maxItems: 20 })),
 });
@@ -705,7 +705,7 @@ export type RegionNode = Static<typeof RegionNode>;
 
 export { Id };
 
-// ---- Park services: the demo sub-application's data (issue 18; apps/demo-micro-app) ------------
+// ---- Park services: the demo sub-application's data (ADR 025; apps/demo-micro-app) ------------
 /** 物业报修: 0 submitted (待受理), 1 accepted (处理中), 2 done (已完成). */
 export const RepairStatus = Type.Union([Type.Literal(0), Type.Literal(1), Type.Literal(2)]);
 export type RepairStatus = Static<typeof RepairStatus>;
@@ -769,7 +769,7 @@ export const Booking = Type.Object({
 });
 export type Booking = Static<typeof Booking>;
 
-// ---- Devices and alerts (issue 19): the open pages, the operators' API, the ingest API ----------
+// ---- Devices and alerts (ADR 026): the open pages, the operators' API, the ingest API ----------
 export const DEVICE_TYPES = ['meter', 'sensor', 'camera', 'hvac', 'lift', 'gate'] as const;
 export const ALERT_SEVERITIES = ['info', 'warning', 'critical'] as const;
 export const ALERT_STATES = ['open', 'acknowledged', 'closed'] as const;

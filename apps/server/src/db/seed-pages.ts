@@ -1,5 +1,5 @@
 /**
- * The demo's drag pages (issue 19): each a PageDocument, seeded as its version 1, published.
+ * The demo's drag pages (ADR 028): each a PageDocument, seeded as its version 1, published.
  * Texts carry their English beside them (LocalText).
  */
 import type { LocalText, PageDocument, Widget } from '@portal/contracts';

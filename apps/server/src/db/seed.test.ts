@@ -46,7 +46,7 @@ describe('seedDemo', () => {
       sql`UPDATE roles SET translations = '{"en":{"title":"Company admin"}}' WHERE code = 'ent_admin'`,
     );
 
-    // A demo from before the sub-application (issue 18): no applications, rooms or their
+    // A demo from before the sub-application (ADR 025): no applications, rooms or their
     // permissions, and 物业报修 / 会议室预约 were placeholder pages.
     await ctx.db.execute(sql`DELETE FROM micro_apps`);
     await ctx.db.execute(sql`DELETE FROM park_rooms`);

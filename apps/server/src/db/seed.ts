@@ -1,7 +1,7 @@
 /**
  * Demo data, written on first start unless SEED_DEMO=0: tenant `demo` with users `admin` and
  * `member`, roles, applications, workbenches, enterprises in every estatus, a four-level menu tree
- * with every kind of entry the spec names, permission codes and a few notices. One transaction:
+ * with every kind of entry the product reference names, permission codes and a few notices. One transaction:
  * either all of it is there or none. Later starts add to an existing demo tenant what newer
  * versions of the demo have and it lacks (topUpDemo).
  */
@@ -318,7 +318,7 @@ const MENU: MenuSeed[] = [
         url: 'https://park.example.com/',
         external: true,
       },
-      // An external system entered through the sign-on server (spec §2 /front/esa/system/sso).
+      // An external system entered through the sign-on server (docs/product/screens.md#fixed-routes /front/esa/system/sso).
       {
         name: 'propertyService',
         path: '/links/property',
@@ -382,7 +382,7 @@ const MENU: MenuSeed[] = [
   },
 ];
 
-/** The operators' console (issue 20): every tenant's, for its operators (`system:manage`). */
+/** The operators' console (ADR 031): every tenant's, for its operators (`system:manage`). */
 const CONSOLE_PAGES: [name: string, title: string, en: string, icon: string][] = [
   ['users', '用户管理', 'Users', 'UserOutlined'],
   ['roles', '角色权限', 'Roles & permissions', 'SafetyCertificateOutlined'],
@@ -423,7 +423,7 @@ export function consoleMenu(platform: boolean): MenuSeed[] {
 }
 
 /**
- * A tenant with what every tenant needs and nothing more (issue 20): its portal as a sign-on
+ * A tenant with what every tenant needs and nothing more (ADR 031): its portal as a sign-on
  * service, the three roles, the permission codes, the console's menu and its first operator, who
  * holds the operator role as their default. The platform tenant's operators administer every tenant.
  */
@@ -654,7 +654,7 @@ async function topUpDemo(tx: Tx, tenantId: number, devicesFile?: string): Promis
   return added;
 }
 
-/** The demo's permission codes (spec §6) and the roles that hold them. */
+/** The demo's permission codes (docs/product/permissions.md#action-codes) and the roles that hold them. */
 const PERMISSIONS: { code: string; describe: string; type?: number; status?: number; roles: string[] }[] = [
   { code: 'messageIndex', describe: '消息通知', roles: ['ent_admin', 'ent_member'] },
   { code: 'colist', describe: '企业信息', roles: ['ent_admin', 'park_operator'] },
@@ -976,7 +976,7 @@ async function ensureParkServices(tx: Tx, tenantId: number): Promise<number> {
 }
 
 /**
- * 物业报修 and 会议室预约 were placeholders before the demo sub-application (issue 18): a demo
+ * 物业报修 and 会议室预约 were placeholders before the demo sub-application (ADR 025): a demo
  * seeded earlier gets them as its pages, unless someone changed the entries since.
  */
 async function moveServicesToSubApp(tx: Tx, tenantId: number): Promise<number> {
@@ -1157,7 +1157,7 @@ export async function insertDemo(
         regionCode: '330106',
         estatus: 2,
       },
-      // The park operator's own list is long enough to page (10 per page, spec §9).
+      // The park operator's own list is long enough to page (10 per page, docs/product/limits.md#lists).
       ...parkEnterprises(tenantId),
     ])
     .returning();

@@ -6,7 +6,7 @@ import type { CatalogRepository } from './catalog.repository.js';
 import { regionChildren } from './regions.js';
 
 /**
- * The pickers of company registration (spec §7): industries (GB/T 4754-2017) and regions
+ * The pickers of company registration (docs/product/calls.md#call-list): industries (GB/T 4754-2017) and regions
  * (GB/T 2260). Public: registration is anonymous.
  */
 export const catalogRoutes: FastifyPluginAsyncTypebox<{ catalog: CatalogRepository }> = async (app, { catalog }) => {

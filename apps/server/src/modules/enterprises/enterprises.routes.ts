@@ -13,7 +13,7 @@ import { langOf, localized } from '../../platform/i18n.js';
 import { ok } from '../../platform/reply.js';
 import type { EnterprisesRepository } from './enterprises.repository.js';
 
-/** The caller's enterprises (spec §7 ent calls); the switch to one is the auth module's (a new token). */
+/** The caller's enterprises (docs/product/calls.md#call-list ent calls); the switch to one is the auth module's (a new token). */
 export interface EnterprisesRoutesOptions {
   enterprises: EnterprisesRepository;
   /** The names of a region from the province down (the catalog's), or null for an unknown code. */
@@ -24,7 +24,7 @@ export const enterprisesRoutes: FastifyPluginAsyncTypebox<EnterprisesRoutesOptio
   app,
   { enterprises, regionPath },
 ) => {
-  // The 企业信息 page: the session's current enterprise (spec §2 ent/colist; the path is ours, §7 shows none).
+  // The 企业信息 page: the session's current enterprise (docs/product/screens.md#menu-routes ent/colist; the path is ours, docs/product/calls.md#call-list shows none).
   app.get(
     '/api/front/ent/current',
     { preHandler: app.authenticate, schema: { response: { 200: Envelope(CurrentEnterpriseData) } } },
@@ -76,7 +76,7 @@ export const enterprisesRoutes: FastifyPluginAsyncTypebox<EnterprisesRoutesOptio
     },
   );
 
-  // The 成员列表 page: the people of the session's enterprise (ours, §7 shows none); mobiles masked.
+  // The 成员列表 page: the people of the session's enterprise (ours, docs/product/calls.md#call-list shows none); mobiles masked.
   app.get(
     '/api/front/ent/members',
     {
@@ -107,7 +107,7 @@ export const enterprisesRoutes: FastifyPluginAsyncTypebox<EnterprisesRoutesOptio
     },
   );
 
-  // Whether the caller belongs to any enterprise (joined or registered one); spec §7 "not shown".
+  // Whether the caller belongs to any enterprise (joined or registered one); docs/product/calls.md#call-list "not shown".
   app.post(
     '/api/front/ent/isJoinedOrCreated',
     { preHandler: app.authenticate, schema: { response: { 200: Envelope(Type.Boolean()) } } },

@@ -6,7 +6,7 @@ import { ok } from '../../platform/reply.js';
 import type { WorkbenchRepository } from './workbench.repository.js';
 
 /**
- * My workbench's arrangement (spec §2 /workStand; issue 19): each user's own, in the tenant of the
+ * My workbench's arrangement (docs/product/screens.md#fixed-routes /workStand; ADR 028): each user's own, in the tenant of the
  * session. `null` until the user arranges it: the page then shows its default.
  */
 export const workbenchRoutes: FastifyPluginAsyncTypebox<{ workbench: WorkbenchRepository }> = async (

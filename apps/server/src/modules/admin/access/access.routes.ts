@@ -41,7 +41,7 @@ const refused = (err: unknown): never => {
   throw err;
 };
 
-/** Roles, permission codes, applications and workbenches of a tenant (issue 20). */
+/** Roles, permission codes, applications and workbenches of a tenant (ADR 031). */
 export const adminAccessRoutes: FastifyPluginAsyncTypebox<{
   repo: AdminAccessRepository;
   operatorOf: OperatorGate;

@@ -46,7 +46,7 @@ function countEntries(entries: MenuExportEntry[]): number {
   }, 0);
 }
 
-/** The menu tree editor's calls (issue 20): entries, moves, and the whole tree out and in. */
+/** The menu tree editor's calls (ADR 031): entries, moves, and the whole tree out and in. */
 export const adminMenusRoutes: FastifyPluginAsyncTypebox<{
   repo: AdminMenusRepository;
   operatorOf: OperatorGate;

@@ -79,7 +79,7 @@ const sysCodeTaken = (err: unknown): never => {
   throw err;
 };
 
-/** The review queue of enterprises, sign-on services, the SMS outbox and the audit log (issue 20). */
+/** The review queue of enterprises, sign-on services, the SMS outbox and the audit log (ADR 031). */
 export const adminRecordsRoutes: FastifyPluginAsyncTypebox<{
   repo: AdminRecordsRepository;
   operatorOf: OperatorGate;

@@ -60,7 +60,7 @@ const protocolOf = (address: string) => {
 
 /**
  * Tenants (platform operators only), and each tenant's own settings, logo and registration
- * agreement (its operators; issue 20).
+ * agreement (its operators; ADR 031).
  */
 export const adminTenantsRoutes: FastifyPluginAsyncTypebox<AdminTenantsDeps> = async (app, deps) => {
   const { repo, operatorOf } = deps;

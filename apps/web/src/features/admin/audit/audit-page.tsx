@@ -1,5 +1,5 @@
 /**
- * 审计日志 (issue 20, menu component `admin/audit`): what was done in the tenant, newest first:
+ * 审计日志 (ADR 031, menu component `admin/audit`): what was done in the tenant, newest first:
  * filtered by who (username), what (an action or its beginning: `admin:` for every operator's change,
  * `login` for sign-ins) and when (days, China time); each entry's detail as formatted JSON.
  */

@@ -31,12 +31,12 @@ const ICONS: Record<string, ReactNode> = {
   ReadOutlined: <ReadOutlined />,
   ShopOutlined: <ShopOutlined />,
   TeamOutlined: <TeamOutlined />,
-  /** The workbench's own icon name (spec §2 /workStand). */
+  /** The workbench's own icon name (docs/product/screens.md#fixed-routes /workStand). */
   workbenchHomepage: <DesktopOutlined />,
 };
 
 /**
- * Icons of entries most users never see (the operators' console, issue 20): drawn by a chunk of
+ * Icons of entries most users never see (the operators' console, ADR 031): drawn by a chunk of
  * their own, loaded when a menu names one, so the first screen of everyone else does not carry them.
  */
 export const MORE_ICONS = [
