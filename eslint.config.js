@@ -1,4 +1,4 @@
-// Lint rules, including the import boundaries of ARCHITECTURE §2 and STYLE.md:
+// Lint rules, including the import boundaries that docs/architecture.md describes:
 // web: app → features → components → lib, features never import each other; server: routes → service →
 // repository → db, services and repositories never import Fastify, modules never import each other.
 import { readdirSync } from 'node:fs';

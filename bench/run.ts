@@ -9,19 +9,19 @@
  *   5. logins (captcha pre-fetched, fresh RSA + signature each) → logins/s, non-2xx (must be 0)
  *   6. behavioural captcha get/check, 7. sign-on tickets and their validation
  *   8. catalog: the registration pickers' region levels and industry tree (signed, public) → req/s,
- *      ratio to hello, p50/p99, non-2xx (must be 0); no targets (issue 6 set none)
- *   9. switching (issue 7): the demo admin's enterprises (signed, authenticated) → req/s, ratio to
+ *      ratio to hello, p50/p99, non-2xx (must be 0); no targets (none is set)
+ *   9. switching: the demo admin's enterprises (signed, authenticated) → req/s, ratio to
  *      hello, p50/p99, non-2xx (must be 0); role switches, each with the token the previous one
  *      answered (sequential per user), for one user and for several at once → switches/s, p50/p99,
  *      against sequential infoV2 calls; every answer must be HTTP 200 with status 200
- *  10. notices (issue 17): replyPage (signed, authenticated) → req/s, ratio to hello; 1,000 live
+ *  10. notices: replyPage (signed, authenticated) → req/s, ratio to hello; 1,000 live
  *      streams open (server memory per stream); one notice published to their users → time until
  *      every stream has its event, p50/p99
  *  11. BENCHMARKS.md (generated block) + bench/results/latest.json
  *
  * Both servers run in a child process and autocannon runs here, so the load generator never shares
- * an event loop with the server it measures (it does share the machine's cores, as the baselines in
- * GOTCHAS.md do). Settings by environment variable: see `settings` in bench/api/settings.ts. This file
+ * an event loop with the server it measures (it does share the machine's cores, as every baseline
+ * measured on this machine does). Settings by environment variable: see `settings` in bench/api/settings.ts. This file
  * runs the phases in order and writes the report; the phases and their helpers are in bench/api/.
  */
 // First: the same threadpool size as the portal, so raw argon2 is measured as the portal runs it.
@@ -196,10 +196,10 @@ async function main(): Promise<number> {
     // 8. registration pickers (last: no database statistics of another phase to disturb)
     const catalog = settings.phases.has('catalog') ? await benchCatalog(portal) : null;
 
-    // 9. context switching (issue 7)
+    // 9. context switching
     const switching = settings.phases.has('switching') ? await benchSwitching(portal, encrypt, db) : null;
 
-    // 10. notices (issue 17): replyPage, 1,000 live streams, one notice to all of them
+    // 10. notices: replyPage, 1,000 live streams, one notice to all of them
     const notices = settings.phases.has('notices') ? await benchNotices(portal, encrypt, db, token, startPortal) : null;
     const replyPageRatio = hello && notices ? notices.page.reqPerSec / hello.reqPerSec : null;
 
@@ -246,7 +246,7 @@ async function main(): Promise<number> {
         captcha ? Math.max(captcha.sizeKb.blockPuzzleMax, captcha.sizeKb.clickWordMax) : null,
         (v) => v < TARGETS.captchaImageKb,
       ),
-      // Issue 15: ratios to hello; every answer must be a redirect with a ticket / a success.
+      // Ratios to hello; every answer must be a redirect with a ticket / a success.
       ssoIssue: verdict(
         !!sso && sso.issue.statusCodes['302'] === sso.issue.responses && sso.issue.errors === 0,
         ratioOf(sso?.issue),
@@ -262,10 +262,10 @@ async function main(): Promise<number> {
         ratioOf(captcha?.check),
         (v) => v >= TARGETS.captchaCheckRatio,
       ),
-      // No speed target in issue 6 either: ratios reported; every answer must be a success.
+      // No speed target for the pickers either: ratios reported; every answer must be a success.
       catalogRegions: catalog ? (allSucceeded(catalog.regions.run) ? 'PASS' : 'INVALID') : 'n/a',
       catalogIndustries: catalog ? (allSucceeded(catalog.industries.run) ? 'PASS' : 'INVALID') : 'n/a',
-      // Nor in issue 7: every answer must be HTTP 200 with status 200 (a switch's also a new token).
+      // Nor for switching: every answer must be HTTP 200 with status 200 (a switch's also a new token).
       switchList: switching ? (allSucceeded(switching.list.run) ? 'PASS' : 'INVALID') : 'n/a',
       switchOne: switching
         ? switching.sequential.failures.length === 0 && switching.sequential.switches === settings.switchCount
@@ -283,7 +283,7 @@ async function main(): Promise<number> {
           ? 'PASS'
           : 'INVALID'
         : 'n/a',
-      // Issue 17 sets no speed target either: every answer a success, every stream told.
+      // No speed target for notices either: every answer a success, every stream told.
       replyPage: notices ? (allSucceeded(notices.page) ? 'PASS' : 'INVALID') : 'n/a',
       delivery: notices
         ? notices.delivered === notices.streams && notices.recipients === notices.streams
@@ -354,7 +354,7 @@ ${cpuRow('infoV2', infoRun?.cpu)}${cpuRow('logins', login?.run.cpu)}${cpuRow('ca
     }${
       catalog
         ? `
-Registration pickers (issue 6 sets no speed target: the numbers and ratios are reported; every answer must be a success),
+Registration pickers (no speed target is set: the numbers and ratios are reported; every answer must be a success),
 ${settings.connections} connections, ${settings.duration} s each, in the same run as the hello baseline above:
 
 | Catalog endpoint (signed, public) | req/s | / hello | p50 / p99 ms | non-2xx / errors / timeouts / mismatches | CPU % portal / PostgreSQL / autocannon / other | Result |
@@ -364,7 +364,7 @@ ${catalogRow(`\`GET ${REGION_PATH}?qhCode=…\`, ${REGION_CODES.length} codes of
     }${
       switching
         ? `
-Context switching (issue 7 sets no speed target: the numbers are reported; every answer must be HTTP 200 with status 200),
+Context switching (no speed target is set: the numbers are reported; every answer must be HTTP 200 with status 200),
 demo user \`admin\` (${switching.list.total} enterprises joined; roles ${switching.roles.join(', ')}), in the same run as the hello baseline above:
 
 | Enterprises of the caller (signed, authenticated) | req/s | / hello | p50 / p99 ms | non-2xx / errors / timeouts / mismatches | CPU % portal / PostgreSQL / autocannon / other | Result |
@@ -385,7 +385,7 @@ sending to the whole answer, signed before the clock starts.
     }${
       notices
         ? `
-Notices (issue 17 sets no speed target: every answer must succeed and every stream be told), in the same run:
+Notices (no speed target is set: every answer must succeed and every stream be told), in the same run:
 
 | Notices of the caller (signed, authenticated) | req/s | / hello | p50 / p99 ms | non-2xx / errors / timeouts / mismatches | CPU % portal / PostgreSQL / autocannon / other | Result |
 |---|---:|---:|---:|---:|---:|:---:|

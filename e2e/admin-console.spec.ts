@@ -1,5 +1,5 @@
 /**
- * The operators' console in Chromium against the real server (issue 20): the demo admin, switched
+ * The operators' console in Chromium against the real server (ADR 031): the demo admin, switched
  * to 园区运营, reviews an enterprise (not passed with a reason, then passed), moves a menu entry by
  * drag and drop (the member's menu follows after a reload), creates a user and sets a new password
  * the user then signs in with; the platform operator creates a tenant, gives it a name and a theme

@@ -105,7 +105,7 @@ describe('slider puzzle', () => {
     const failedAt = Date.now();
     expect(await page.locator('.bc-slider.is-failure').count()).toBe(1);
     await page.screenshot({ path: `${SHOTS}/captcha-slider-failure-zh-1440.png` });
-    // §4: the failure stays 1 s, then a new image with the handle back at the left.
+    // docs/product/behaviour.md#captcha: the failure stays 1 s, then a new image with the handle back at the left.
     const changed = await msUntil(async () => (await background(page)) !== second, failedAt);
     expect(changed).toBeGreaterThanOrEqual(800);
     await expect.poll(() => page.getByRole('slider').getAttribute('aria-valuenow')).toBe('0');
@@ -118,7 +118,7 @@ describe('slider puzzle', () => {
     expect(await page.locator('.bc-slider.is-success').count()).toBe(1);
     await page.screenshot({ path: `${SHOTS}/captcha-slider-success-zh-1440.png` });
     await page.locator('.ant-modal-content').screenshot({ path: `${SHOTS}/captcha-slider-dialog-zh.png` });
-    // §4: shown for 1 s, then the dialog closes and the login goes out: the password is wrong.
+    // docs/product/behaviour.md#captcha: shown for 1 s, then the dialog closes and the login goes out: the password is wrong.
     expect(await msUntil(async () => (await dialog.count()) === 0, passedAt)).toBeGreaterThanOrEqual(800);
     await page.getByText('用户名、密码或验证码错误').waitFor();
 
@@ -257,7 +257,7 @@ describe('click-word, inline', () => {
     await page.screenshot({ path: `${SHOTS}/captcha-click-marks-zh-1440.png` });
     await clickAt(page, 240, 60);
     await page.locator('.bc-click.is-failure .bc-bar-text', { hasText: '验证失败' }).waitFor();
-    // §4: refreshed after 0.7 s, the marks gone.
+    // docs/product/behaviour.md#captcha: refreshed after 0.7 s, the marks gone.
     expect(await msUntil(async () => (await background(page)) !== first)).toBeGreaterThanOrEqual(500);
     await expect.poll(() => page.locator('.bc-mark').count()).toBe(0);
 

@@ -1,5 +1,5 @@
 /**
- * The park at a glance in Chromium against the real server (issue 19, ADR 027): the open dashboard
+ * The park at a glance in Chromium against the real server (ADR 027): the open dashboard
  * in zh and en at 1440 and 390 px (real figures, English names in English, no serious
  * accessibility violations); the work screen's 1920×1080 stage scaled whole into 1920×1080 and
  * 1280×720 windows; and the work screen riding out a server restart: the last figures stay, a

@@ -1,5 +1,5 @@
 /**
- * The park's open device pages in Chromium against the real server (issue 19): without a session,
+ * The park's open device pages in Chromium against the real server (ADR 026): without a session,
  * the public devices with filters and search and their alerts, in zh and en at 1440 and 390 px,
  * without serious accessibility violations; signed in with alert:handle, an alert acknowledged and
  * closed from the page.

@@ -1,5 +1,5 @@
 /**
- * Graceful stop under load (issue 15): keep-alive clients keep calling the built server (captcha
+ * Graceful stop under load: keep-alive clients keep calling the built server (captcha
  * images, public keys, failed and successful logins, health) when it gets SIGTERM. Every request
  * that reached it gets its normal answer: no 503, no connection reset; a client learns from
  * `Connection: close` to stop reusing its connection, and only new connections are refused.

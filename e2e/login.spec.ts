@@ -48,7 +48,7 @@ describe('sign-in slice', () => {
     await page.locator('.login-captcha-image img').waitFor(); // the first captcha of a cold server may take seconds
     await page.screenshot({ path: `${SHOTS}/login-zh-1440.png` });
 
-    // §5 validation messages, all three at once.
+    // docs/product/validation.md#login validation messages, all three at once.
     await page.getByRole('button', { name: /登\s*录/ }).click();
     for (const text of ['用户名不可以为空', '密码不可以为空', '验证码不可以为空']) {
       await page.getByText(text).waitFor();

@@ -1,5 +1,5 @@
 /**
- * Sub-applications and embedded pages in Chromium against the real server (issue 18, ADR 025):
+ * Sub-applications and embedded pages in Chromium against the real server (ADR 025):
  * the demo sub-application opened from the menu, kept alive across tab switches (its state, its
  * scroll position, one mount), its second page opened as a portal tab through the host, its
  * guarded button by permission, unmounted when its last tab closes, `loginstate=false` from inside

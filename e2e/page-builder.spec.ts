@@ -1,5 +1,5 @@
 /**
- * The drag-page builder and my workbench in Chromium against the real server (issue 19): a page
+ * The drag-page builder and my workbench in Chromium against the real server (ADR 028): a page
  * built by dragging three widgets from the palette, one resized, saved, published, opened from its
  * menu entry (one column at phone width), and its previous version restored; my workbench arranged,
  * reloaded, its layout kept; axe-core finds no serious violations.

@@ -144,11 +144,11 @@ async function signInAs(page: Page, base: string, username: string, password: st
 }
 
 describe('company registration', () => {
-  it('card layout (image captcha): the §5 messages, pickers, SMS code, 注册成功, then signs in', async () => {
+  it('card layout (image captcha): every rule message, pickers, SMS code, 注册成功, then signs in', async () => {
     const { context, page, errors } = await open(DESKTOP);
     await page.goto(`${card.url}/center/user/register?tenantCode=demo`);
     await expect.poll(() => page.locator('h1').innerText()).toBe('注册');
-    // Empty form: every §5 message.
+    // Empty form: every docs/product/validation.md#company message.
     await page.getByRole('button', { name: '注 册' }).click();
     for (const text of [
       '请输入公司名称!',
@@ -203,7 +203,7 @@ describe('company registration', () => {
     await fillPasswords(page);
     expect(await page.locator('#imgCode').count()).toBe(0);
     await page.getByRole('button', { name: 'Get code' }).click();
-    // Spec §9: the registration's captcha image is 400×200 (the login's stays 310×155, below).
+    // docs/product/limits.md#captcha: the registration's captcha image is 400×200 (the login's stays 310×155, below).
     expect(await passSlider(page)).toEqual({ width: 400, height: 200 });
     await page.getByRole('button', { name: /Again in \d+ s/ }).waitFor();
     await page.locator('#smsCode').fill(await codeFor(split, mobile));

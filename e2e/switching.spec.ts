@@ -1,5 +1,5 @@
 /**
- * The account dialogs of the user drop-down (issue 7) in Chromium: account setting (nickname,
+ * The account dialogs of the user drop-down (ADR 011) in Chromium: account setting (nickname,
  * shown in the header at once), password change (a wrong old password warned, the new one then
  * signs in), role switch (the menu follows the new role; the old token is refused), application
  * and workbench switches with their defaults, a fixed workbench code, the enterprise table (paging,

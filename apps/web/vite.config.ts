@@ -4,7 +4,8 @@ import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
 
-/** Writes .gz and .br beside every text asset; the server sends them as they are (GOTCHAS). */
+/** Writes .gz and .br beside every text asset; the server sends them as they are (no compression
+ * at request time). */
 function precompress(): Plugin {
   let outDir = 'dist';
   return {

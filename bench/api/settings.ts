@@ -47,7 +47,7 @@ export const settings = {
 
 /**
  * Speeds are targets as ratios to the same run's Fastify hello-world (absolute rates mean nothing
- * across these machines, issue 15); the login's is to raw argon2 in the same process.
+ * across these machines); the login's is to raw argon2 in the same process.
  */
 export const TARGETS = {
   infoRatio: 0.4,

@@ -9,7 +9,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { gzipSync } from 'node:zlib';
 import type { BrowserContext, CDPSession, Page } from 'playwright-core';
 
-/** KB of JS + CSS after gzip -9 (issue 15); bytes are stable across machines, unlike times. */
+/** KB of JS + CSS after gzip -9 (ADR 015); bytes are stable across machines, unlike times. */
 export const BYTE_BUDGETS = { loginPageGzipKb: 150, firstScreenGzipKb: 300 } as const;
 
 export const kb = (bytes: number) => Math.round((bytes / 1024) * 10) / 10;

@@ -194,7 +194,7 @@ export async function pageMemory(cdp: CDPSession, settleMs = 500): Promise<PageM
 
 /**
  * Opens `path` in a tab until `shown` resolves, closes the tab until `gone` is true, `cycles` times:
- * the heap after the first cycle and after the last (issue 18: the second must be within 10 % or
+ * the heap after the first cycle and after the last (ADR 025: the second must be within 10 % or
  * 2 MB of the first). Shared by the e2e test and bench/shell.ts.
  */
 export async function openCloseCycles(

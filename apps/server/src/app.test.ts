@@ -316,7 +316,7 @@ describe('security headers', () => {
   });
 });
 
-describe('hostile input found by the fuzz run of issue 15', () => {
+describe('hostile input found by the fuzz run (ADR 014)', () => {
   const CONTROL = '不能包含控制字符';
 
   it('refuses a body nested 5,000 levels deep with 400, before the signature is checked', async () => {
@@ -368,7 +368,7 @@ describe('hostile input found by the fuzz run of issue 15', () => {
       const res = await ctx.call(call);
       expect(expectError(res, 400), call.url).toBe(`请求参数不正确：${field} ${CONTROL}`);
     }
-    // Unsigned and outside /api, as the spec's path is.
+    // Unsigned and outside /api, as the product's path is.
     const check = await ctx.app.inject({ url: '/sys/user/checkOnlyUser?username=a%00b' });
     expect(expectError(check, 400)).toBe(`请求参数不正确：username ${CONTROL}`);
     const en = await ctx.call({ url: `${LOGIN}?language=eng`, body: loginBody({ username: 'a\u0000b' }) });

@@ -337,7 +337,7 @@ export async function buildApp({ config, db: pool, secrets, logger }: AppDeps) {
     repo: createRegistrationRepository(db),
     passwords,
     limiter,
-    // The tenant's own switches (issue 20), else the installation's.
+    // The tenant's own switches (ADR 031), else the installation's.
     smsRequired: async (tenantId) => {
       const c = await tenantSettings.configOfId(tenantId);
       return c.notsms && !c.registerWithoutSms;
@@ -413,7 +413,7 @@ export async function buildApp({ config, db: pool, secrets, logger }: AppDeps) {
 
   await app.register(healthRoutes, { db });
 
-  // Every /api call is signed (ARCHITECTURE §4); downloads under /api/resources and the devices'
+  // Every /api call is signed (docs/api.md#every-call); downloads under /api/resources and the devices'
   // ingest API under /api/ingest are not.
   await app.register(async (api) => {
     api.addHook('preValidation', async (req) => verifySignature(req));

@@ -68,7 +68,7 @@ const CJK = /[\u4e00-\u9fff]/;
 const LEAK =
   /\bat [\w.<>]+ \(|node_modules|\.[jt]s:\d+|\bSELECT\b.+\bFROM\b|\bINSERT INTO\b|\bUPDATE \w+ SET\b|syntax error at|violates|duplicate key|invalid input syntax|invalid byte sequence|RangeError|TypeError|ReferenceError|FST_ERR|Maximum call stack/;
 
-/** The answer of AJ-Captcha's own protocol (spec §3: repCode, repMsg, repData), not the envelope. */
+/** The answer of AJ-Captcha's own protocol (docs/product/data.md#captcha-protocol: repCode, repMsg, repData), not the envelope. */
 const isCaptchaAnswer = (body: Record<string, unknown>) =>
   typeof body.repCode === 'string' && 'repData' in body && typeof body.success === 'boolean';
 

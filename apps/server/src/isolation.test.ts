@@ -106,7 +106,7 @@ const KINDS: Record<string, Kind> = {
   '/api/admin/tenants/:id:id': 'tenant',
 };
 /**
- * Fields the spec lists that the server accepts and ignores (spec §7 infoV2 and allPermissionV2
+ * Fields the product's calls list that the server accepts and ignores (docs/product/calls.md#call-list: infoV2 and allPermissionV2
  * parameters the session already answers; getUserRolesNew's benchCode): any value gets the same
  * answer, so the sweep cannot tell A's objects from unknown ones there.
  */

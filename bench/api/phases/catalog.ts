@@ -1,5 +1,5 @@
 /**
- * Phase 8: the registration pickers (issue 6), region levels and the industry tree, signed and public.
+ * Phase 8: the registration pickers (ADR 010), region levels and the industry tree, signed and public.
  */
 import { signRequest } from '@portal/contracts/node-signing';
 import { round } from '../../common.js';
@@ -7,7 +7,7 @@ import { measureGets, type Envelope, type Portal } from '../client.js';
 import { INDUSTRY_TREE_PATH, log, REGION_CODES, REGION_PATH } from '../settings.js';
 
 /**
- * The registration pickers (issue 6), public but signed like every /api call: the region levels
+ * The registration pickers (ADR 010), public but signed like every /api call: the region levels
  * (answered from the index `regions.ts` keeps in memory) with `qhCode` cycling over REGION_CODES,
  * and the whole industry tree (cached in process for 60 s). Both also spend a nonce in PostgreSQL.
  */

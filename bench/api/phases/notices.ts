@@ -1,5 +1,5 @@
 /**
- * Phase 10 (issue 17): notices. `replyPage` under load against the hello baseline; 1,000 live
+ * Phase 10 (ADR 024): notices. `replyPage` under load against the hello baseline; 1,000 live
  * streams open on an instance of their own (its memory per stream, read through its inspector
  * after full collections); a notice published to their 1,000 users and the time until every
  * stream has its event (p50/p99 from the publish call).

@@ -1,5 +1,5 @@
 /**
- * Phase 9: context switching (issue 7), the enterprises page under load and chains of role switches
+ * Phase 9: context switching (ADR 011), the enterprises page under load and chains of role switches
  * for one user and for several at once.
  */
 import { performance } from 'node:perf_hooks';
@@ -35,7 +35,7 @@ async function switchChain(portal: Portal, token: string, roleIds: readonly [str
 }
 
 /**
- * Issue 7's context switching on the demo tenant. The admin's enterprises page (13 joined, 10 per
+ * Context switching (ADR 011) on the demo tenant. The admin's enterprises page (13 joined, 10 per
  * page) under load like infoV2; then role switches (`POST switchContext {roleId}`): each answers a
  * new token and revokes the old one, so a user's switches are a chain, measured sequentially for
  * one user (against sequential infoV2 calls in the same minute) and for `switchUsers` users at once.

@@ -1,5 +1,5 @@
 /**
- * The operators' API's plain rules (issue 20): codes, patterns and lists without any schema, so
+ * The operators' API's plain rules (ADR 031): codes, patterns and lists without any schema, so
  * that a page needing only these does not load TypeBox and every schema with them.
  */
 import type { RuntimeSwitches } from './runtime-config.js';
@@ -39,7 +39,7 @@ export const ROLE_CODE = '^[a-z][a-z0-9_]{1,31}$';
 export const PERMISSION_CODE = '^[A-Za-z][A-Za-z0-9_:.-]{0,63}$';
 
 /**
- * A menu entry's path: absolute, or relative to its parent's (spec §2); never `//` or a scheme
+ * A menu entry's path: absolute, or relative to its parent's (docs/product/screens.md#menu-routes); never `//` or a scheme
  * (`javascript:`) first, never `..`; `:name` segments are route parameters.
  */
 export const MENU_PATH = '^(?!//)(?![A-Za-z][A-Za-z0-9+.-]*:)(?!.*\\.\\.)[A-Za-z0-9/_:.-]{1,200}$';
@@ -74,7 +74,7 @@ export const UPLOADED_IMAGE = '/api/resources/logos/[0-9a-f-]{36}';
 /** A tenant's logo: empty, or one of its uploads the portal serves (never an outside image). */
 export const TENANT_LOGO = `^(?:|${UPLOADED_IMAGE})$`;
 
-/** The switches of spec §1 a tenant sets for itself; the rest belong to the installation. */
+/** The switches of docs/product/overview.md#runtime-switches a tenant sets for itself; the rest belong to the installation. */
 export const TENANT_SWITCHES = [
   'siteName',
   'siteNameEn',

@@ -1,5 +1,5 @@
 /**
- * The operators' API (issue 20; ADR 029): schemas of every resource under `/api/admin/`, used by
+ * The operators' API (ADR 031): schemas of every resource under `/api/admin/`, used by
  * the server's routes, the console's forms and the `npm run admin` CLI alike. A tenant operator's
  * current role holds `system:manage` and acts on its own tenant; a platform operator (the same code
  * in the platform tenant) acts on any tenant, named by the `tenant` query field of every call.
@@ -219,7 +219,7 @@ export type RoleIdsBody = Static<typeof RoleIdsBody>;
 export const EnterpriseIdsBody = Type.Object({ enterpriseIds: Ids });
 export type EnterpriseIdsBody = Static<typeof EnterpriseIdsBody>;
 
-// ---- Roles and permission codes (spec §6) ------------------------------------------------------------
+// ---- Roles and permission codes (docs/product/permissions.md#action-codes) ------------------------------------------------------------
 export const AdminRole = Type.Object({
   id: Type.String(),
   code: Type.String(),
@@ -264,7 +264,7 @@ export type PermissionInput = Static<typeof PermissionInput>;
 export const PermissionPatch = Type.Partial(Type.Omit(PermissionInput, ['code']));
 export type PermissionPatch = Static<typeof PermissionPatch>;
 
-// ---- Menus (spec §2) -----------------------------------------------------------------------------------
+// ---- Menus (docs/product/screens.md#menu-routes) -----------------------------------------------------------------------------------
 export const AdminMenu = Type.Object({
   id: Type.String(),
   parentId: Nullable(Type.String()),
@@ -349,7 +349,7 @@ export const MenuExportEntry = Type.Cyclic(
         route: Type.Optional(Type.Union([Type.Literal('0'), Type.Literal('1')])),
         serviceType: Type.Optional(Type.Integer({ minimum: 0, maximum: 9 })),
         module: Type.Optional(Nullable(Type.String({ pattern: '^[a-z][a-z0-9-]{0,63}$', maxLength: 64 }))),
-        /** The entry's other flags (spec §2 meta); keys beyond these are dropped. */
+        /** The entry's other flags (docs/product/screens.md#menu-routes meta); keys beyond these are dropped. */
         meta: Type.Optional(
           Type.Object({
             internalOrExternal: Type.Optional(Type.Boolean()),
@@ -393,7 +393,7 @@ export type NamedInput = Static<typeof NamedInput>;
 export const NamedPatch = Type.Partial(Type.Omit(NamedInput, ['code']));
 export type NamedPatch = Static<typeof NamedPatch>;
 
-// ---- Enterprises (review, spec §4) -----------------------------------------------------------------------
+// ---- Enterprises (review, docs/product/behaviour.md#enterprise-status) -----------------------------------------------------------------------
 export const AdminEnterprise = Type.Object({
   id: Type.String(),
   name: Type.String(),

@@ -1,6 +1,6 @@
 /**
- * Result codes carried in the envelope's `status` (spec §8). 200 is success; every other code
- * means what §8 says, and the web client maps each of them in one place.
+ * Result codes carried in the envelope's `status` (docs/product/errors.md#result-codes). 200 is success; every other code
+ * means what docs/product/errors.md#result-codes says, and the web client maps each of them in one place.
  */
 export const ResultCode = {
   OK: 200,
@@ -33,7 +33,7 @@ export const ResultCode = {
 
 export type ResultCode = (typeof ResultCode)[keyof typeof ResultCode];
 
-/** Codes after which the client must drop the session (spec §8). */
+/** Codes after which the client must drop the session (docs/product/errors.md#result-codes). */
 export const LOGOUT_CODES: readonly number[] = [
   ResultCode.UNAUTHORIZED,
   ResultCode.SESSION_INVALID,

@@ -1,4 +1,4 @@
-/** Business constants and limits of spec §9, in one place for server and web. */
+/** Business constants and limits of docs/product/limits.md, in one place for server and web. */
 export const LIMITS = {
   smsCountdownSeconds: 60,
   smsTypeRegistration: 2,
@@ -42,7 +42,7 @@ export const LIMITS = {
   signatureWindowSeconds: 300,
 } as const;
 
-/** Query parameters kept on every navigation (spec §2). */
+/** Query parameters kept on every navigation (docs/product/screens.md#kept-parameters). */
 export const KEPT_QUERY_PARAMS = [
   'tc',
   'benchCode',
@@ -54,7 +54,7 @@ export const KEPT_QUERY_PARAMS = [
   'service',
 ] as const;
 
-/** Routes open without a session (spec §2). */
+/** Routes open without a session (docs/product/screens.md#open-routes). */
 export const OPEN_ROUTES = [
   '/login',
   '/user/login',

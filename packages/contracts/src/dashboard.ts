@@ -1,5 +1,5 @@
 /**
- * The park at a glance (issue 19: /user/dashboard and /workscreen, spec §2 open routes): aggregate,
+ * The park at a glance (ADR 027: /user/dashboard and /workscreen, docs/product/screens.md#open-routes): aggregate,
  * public figures of one tenant, for anyone who names it (ADR 027).
  */
 import { Type, type Static } from 'typebox';

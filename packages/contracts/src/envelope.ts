@@ -1,6 +1,6 @@
 import { Type, type Static, type TSchema } from 'typebox';
 
-/** Every API answer is `{status, message, data}` (ARCHITECTURE §4). */
+/** Every API answer is `{status, message, data}` (docs/api.md#every-call). */
 export const Envelope = <T extends TSchema>(data: T) =>
   Type.Object({ status: Type.Integer(), message: Type.String(), data });
 

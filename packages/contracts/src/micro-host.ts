@@ -35,12 +35,12 @@ export interface MicroHostProps {
   /** The portal token, for a sub-application's own back end (sent as `Authorization_front`). */
   getToken(): string | null;
   user(): MicroHostUser | null;
-  /** Spec §6: whether the session's role may use what `code` guards (`auth` / `allAuth`). */
+  /** docs/product/permissions.md#action-codes: whether the session's role may use what `code` guards (`auth` / `allAuth`). */
   hasPermission(code: string): boolean;
   /** A call to the portal's API, signed and authenticated: answers the envelope, never throws on 4xx. */
   request<T>(path: string, init?: MicroRequest): Promise<MicroEnvelope<T>>;
   /** Opens a portal tab: `path` inside the portal (`/park-services/repair/12`), with its title. */
   navigate(path: string, options?: { title?: string }): void;
-  /** Ends the session (as setting the global `loginstate` to false does, spec §1). */
+  /** Ends the session (as setting the global `loginstate` to false does, docs/product/overview.md#forced-logout). */
   logout(): void;
 }

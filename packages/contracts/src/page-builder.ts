@@ -1,5 +1,5 @@
 /**
- * The drag-page builder's document (issue 19; spec §2 lazy pages, menu entries of the drag-page
+ * The drag-page builder's document (ADR 028; docs/product/screens.md#lazy-pages, menu entries of the drag-page
  * kind): one schema, checked by the editor before it saves and by the server on every save.
  */
 import { Type, type Static } from 'typebox';

@@ -17,7 +17,7 @@ import {
   phonePattern,
 } from './rules.js';
 
-describe('passwordStrength (spec §5: classes digits, letters, other)', () => {
+describe('passwordStrength (the strength rule: classes digits, letters, other)', () => {
   it.each([
     ['', 0, 'low', 10],
     ['123456', 1, 'low', 30],
@@ -74,7 +74,7 @@ describe('hasKeyboardSequence', () => {
   });
 });
 
-describe('checkPassword (registration rule, spec §5)', () => {
+describe('checkPassword (the registration rule)', () => {
   it('reports an empty password as required only', () => {
     expect(checkPassword('')).toEqual(['required']);
     expect(checkPassword('', 'member')).toEqual(['required']);
@@ -209,7 +209,7 @@ describe('isValidReplyLength (2 to 255 characters)', () => {
 });
 
 describe('isAllowedAttachment', () => {
-  it('knows exactly the 18 extensions of spec §5', () => {
+  it('knows exactly the 18 allowed extensions', () => {
     expect([...ATTACHMENT_EXTENSIONS].sort()).toEqual(
       [
         'mp4',

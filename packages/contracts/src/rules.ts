@@ -1,11 +1,11 @@
 /**
- * Validation rules of spec §5 as plain functions, shared by the server's checks and the web forms.
+ * Validation rules of docs/product/validation.md as plain functions, shared by the server's checks and the web forms.
  * Each returns data, never a UI message: the caller picks the message from its catalogue.
  */
 import { TENANT_CODE } from './admin-rules.js';
 import { LIMITS } from './constants.js';
 
-/** Values that count as empty in forms and payloads (spec §5 company registration). */
+/** Values that count as empty in forms and payloads (docs/product/validation.md#company). */
 export function isBlank(value: unknown): boolean {
   if (value === null || value === undefined) return true;
   if (typeof value !== 'string') return false;
@@ -19,7 +19,7 @@ export function isBlank(value: unknown): boolean {
  */
 export const isTenantCode = (code: string): boolean => new RegExp(TENANT_CODE).test(code);
 
-/** Tenant codes given as the strings null/undefined in any case are ignored (spec §2). */
+/** Tenant codes given as the strings null/undefined in any case are ignored (docs/product/screens.md#tenant-code). */
 export function cleanTenantCode(value: string | null | undefined): string | null {
   if (value === null || value === undefined) return null;
   const t = value.trim();
@@ -47,7 +47,7 @@ export function passwordStrength(password: string): PasswordStrength {
   return { classes, level, meter };
 }
 
-/** Strength below medium is refused with 密码强度不够 (spec §5). */
+/** Strength below medium is refused with 密码强度不够 (docs/product/validation.md#password-strength). */
 export function isStrongEnough(password: string): boolean {
   return passwordStrength(password).classes >= 2;
 }
@@ -70,7 +70,7 @@ export function hasKeyboardSequence(password: string, run = 4): boolean {
 }
 
 /**
- * The registration password rule (spec §5): at least 8 characters with a digit, a lowercase and an
+ * The registration password rule (docs/product/validation.md#registration): at least 8 characters with a digit, a lowercase and an
  * uppercase letter and a special character; must not contain the username; no keyboard runs.
  */
 export function checkPassword(password: string, username?: string | null): PasswordProblem[] {
@@ -87,12 +87,12 @@ export function checkPassword(password: string, username?: string | null): Passw
   return problems;
 }
 
-/** Repeat password equals the password after trimming both (spec §5). */
+/** Repeat password equals the password after trimming both (docs/product/validation.md#registration). */
 export function passwordsMatch(password: string, repeat: string): boolean {
   return password.trim() === repeat.trim();
 }
 
-/** Default mobile pattern: 11 digits, 1 then 3,4,5,7,8 or 9 (spec §5, §9). */
+/** Default mobile pattern: 11 digits, 1 then 3,4,5,7,8 or 9 (docs/product/validation.md#mobile, docs/product/limits.md#mobile-pattern). */
 export const DEFAULT_PHONE_PATTERN = '^1[345789]\\d{9}$';
 
 export function phonePattern(override?: string | null): RegExp {
@@ -115,13 +115,13 @@ export function isValidPhone(phone: string, override?: string | null): boolean {
   return phonePattern(override).test(phone);
 }
 
-/** Notice reply text: 2 to 255 characters (spec §5). */
+/** Notice reply text: 2 to 255 characters (docs/product/validation.md#notice-reply). */
 export function isValidReplyLength(text: string): boolean {
   const n = [...text].length;
   return n >= LIMITS.replyMinLength && n <= LIMITS.replyMaxLength;
 }
 
-/** Attachment extensions allowed on notice replies (spec §5). */
+/** Attachment extensions allowed on notice replies (docs/product/validation.md#attachments). */
 export const ATTACHMENT_EXTENSIONS = [
   'mp4',
   'gz',
@@ -150,5 +150,5 @@ export function isAllowedAttachment(fileName: string): boolean {
   return (ATTACHMENT_EXTENSIONS as readonly string[]).includes(ext);
 }
 
-/** Estatus of a joined enterprise (spec §4). */
+/** Estatus of a joined enterprise (docs/product/behaviour.md#enterprise-status). */
 export const ENTERPRISE_STATUS = { UNREVIEWED: 0, PASSED: 1, NOT_PASSED: 2 } as const;

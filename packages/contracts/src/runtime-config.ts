@@ -1,6 +1,6 @@
 /**
  * The runtime configuration the server writes into `/center/config.js` as
- * `window.__PORTAL_CONFIG__`: every switch of spec §1, plus what the SPA needs before it boots.
+ * `window.__PORTAL_CONFIG__`: every switch of docs/product/overview.md#runtime-switches, plus what the SPA needs before it boots.
  * Changing it needs no rebuild. This schema is its one description (ADR 018): the server checks
  * `PORTAL_RUNTIME_CONFIG` against it and starts from its defaults, and the web app and its tests
  * read the same type and defaults.
@@ -44,11 +44,11 @@ export const RuntimeSwitches = Type.Object(
     registerTheme: Type.String({ maxLength: 32, pattern: LAYOUT_NAME, default: '', ...expected(LAYOUT_RULE) }),
     noticeEnabled: Type.Boolean({ default: false }),
     registerWithoutSms: Type.Boolean({ default: false }),
-    /** SMS verification on registration (spec §1 `notsms`, default on). */
+    /** SMS verification on registration (docs/product/overview.md#runtime-switches `notsms`, default on). */
     notsms: Type.Boolean({ default: true }),
     /** The user drop-down offers 切换工作台. */
     workbenchEnabled: Type.Boolean({ default: true }),
-    /** The user drop-down offers 切换应用 (spec §6: shown only when configured). */
+    /** The user drop-down offers 切换应用 (docs/product/permissions.md#switching: shown only when configured). */
     appSwitch: Type.Boolean({ default: false }),
     keepAlive: Type.Boolean({ default: false }),
     /** At most this many hidden tabs keep their page alive; the least recently used is let go. */
@@ -93,7 +93,7 @@ export const RuntimeSwitches = Type.Object(
 
 export type RuntimeSwitches = Static<typeof RuntimeSwitches>;
 
-/** What config.js carries: the switches and the request-signing secret (ARCHITECTURE §4). */
+/** What config.js carries: the switches and the request-signing secret (docs/product/overview.md#runtime-switches). */
 export type RuntimeConfig = RuntimeSwitches & { signSecret: string };
 
 /** The switches' defaults, read from the schema. */

@@ -61,7 +61,7 @@ describe('signingText', () => {
     expect(signingText('1', 'n', '/p', '')).toBe('1\nn\n/p\n');
   });
 
-  it('gives the signature ARCHITECTURE §4 describes (worked example)', () => {
+  it('gives the signature docs/api.md describes (worked example)', () => {
     const text = signingText(
       '1700000000000',
       'abcdefABCDEF0123',
@@ -118,7 +118,7 @@ describe('httpStatusOf', () => {
       expect(httpStatusOf(code), String(code)).toBe(400);
   });
 
-  it('lists the logout codes of spec §8', () => {
+  it('lists the codes that end the session', () => {
     expect([...LOGOUT_CODES].sort()).toEqual([401, 40101, 40109, 40121, 40301, 40307].sort());
     expect(LOGOUT_CODES).not.toContain(ResultCode.NO_PERMISSION);
   });

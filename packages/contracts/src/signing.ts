@@ -1,5 +1,5 @@
 /**
- * The canonical text that request signatures cover (ARCHITECTURE §4). Both the web client and the
+ * The canonical text that request signatures cover (docs/api.md#every-call). Both the web client and the
  * server build it with this one function and apply HMAC-SHA256 with their own crypto library.
  */
 

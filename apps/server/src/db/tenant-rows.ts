@@ -1,5 +1,5 @@
 /**
- * Ids a request names as objects of the tenant acted on (issue 20): roles, enterprises,
+ * Ids a request names as objects of the tenant acted on (ADR 031): roles, enterprises,
  * applications, permission codes. One check, so that every operator's call refuses a list naming
  * another tenant's row the same way it refuses an unknown one.
  */

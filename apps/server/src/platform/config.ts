@@ -22,7 +22,7 @@ export interface Config {
   testCaptcha: boolean;
   webDist: string | null;
   trustProxy: boolean;
-  /** Prometheus metrics: a port of their own on `metricsHost`; 0 serves none (issue 20). */
+  /** Prometheus metrics: a port of their own on `metricsHost`; 0 serves none. */
   metricsPort: number;
   metricsHost: string;
   sessionTtlHours: number;
@@ -57,7 +57,7 @@ export interface Config {
     sessionIdleMinutes: number;
     ticketTtlSeconds: number;
   };
-  /** SMS codes (issue 6): the provider and the abuse limits; see README. */
+  /** SMS codes (ADR 010): the provider and the abuse limits; see README. */
   sms: {
     provider: 'outbox' | 'webhook';
     webhookUrl: string | null;
@@ -79,7 +79,7 @@ export interface Config {
    * test, nothing in production.
    */
   outbound: { allowedCidrs: string[] };
-  /** Runtime switches of spec §1 (without secrets, which are added when config.js is served). */
+  /** Runtime switches of docs/product/overview.md#runtime-switches (without secrets, which are added when config.js is served). */
   runtime: RuntimeSwitches;
 }
 

@@ -2,7 +2,7 @@ import { ResultCode, httpStatusOf } from '@portal/contracts';
 import type { MessageKey } from './i18n.js';
 
 /**
- * A failure the client is meant to see: a result code of spec §8 (or ours) and a message key from
+ * A failure the client is meant to see: a result code of docs/product/errors.md#result-codes (or ours) and a message key from
  * the server's catalogue. The one error handler turns it into the `{status, message, data}` envelope.
  */
 export class AppError extends Error {

@@ -1,5 +1,5 @@
 /**
- * Server messages in the request's language (spec §7: query `language` = `eng` for English, else
+ * Server messages in the request's language (docs/product/calls.md#language: query `language` = `eng` for English, else
  * zh_CN). Chinese texts are the product's own; English is the translation.
  */
 import { DISPLAY_NAME, HOME_ADDRESS, LAYOUT_NAME, PAGE_IMAGE_SRC, TENANT_LOGO } from '@portal/contracts';

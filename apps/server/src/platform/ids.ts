@@ -1,6 +1,6 @@
 /**
  * Row ids from requests (ADR 021). Answers carry every id as a decimal string; a request may send
- * that string or the number (spec §7 shows `entId` as a number), and the contracts' `Id` schema
+ * that string or the number (docs/product/calls.md#call-list shows `entId` as a number), and the contracts' `Id` schema
  * takes both. Here, and only here, an id becomes the number the database is asked with: anything
  * that can name no row (not digits, zero, beyond 2^53) is a 400 `idInvalid`, never a query.
  */

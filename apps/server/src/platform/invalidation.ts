@@ -21,7 +21,7 @@ export type Invalidation =
   | { kind: 'catalog' }
   /** A tenant's registered applications changed (the origins its documents may use). */
   | { kind: 'apps'; tenant: number }
-  /** A tenant's settings or state changed (issue 20): its config.js and switches are read again. */
+  /** A tenant's settings or state changed (ADR 031): its config.js and switches are read again. */
   | { kind: 'tenant'; tenant: number }
   /** These users have new rows in user_events (their live streams read them). */
   | { kind: 'events'; users: number[] }

@@ -1,5 +1,5 @@
 /**
- * Prometheus metrics (issue 20): one registry per app, read on a port of its own (METRICS_PORT),
+ * Prometheus metrics: one registry per app, read on a port of its own (METRICS_PORT),
  * never on the public one. Modules count what they do through the small `Metrics` interface they
  * are given; gauges are read when scraped.
  */

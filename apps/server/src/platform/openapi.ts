@@ -1,5 +1,5 @@
 /**
- * The API's description (issue 20): an OpenAPI 3.1 document made by @fastify/swagger from the
+ * The API's description (ADR 031): an OpenAPI 3.1 document made by @fastify/swagger from the
  * route schemas themselves, so it cannot drift from what the server checks. Served unsigned at
  * `/openapi.json` (a description, not an `/api` call); docs/api.md is checked against it.
  */

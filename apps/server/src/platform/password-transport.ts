@@ -1,5 +1,5 @@
 /**
- * Password transport (ARCHITECTURE §4): the browser sends base64(RSA-OAEP-SHA256(UTF-8 password))
+ * Password transport (docs/api.md#password-transport): the browser sends base64(RSA-OAEP-SHA256(UTF-8 password))
  * under the server's public key. Replaying a captured login body fails on the signed request's
  * nonce and on the single-use captcha it carries.
  */

@@ -1,5 +1,5 @@
 /**
- * The server's side of the permission codes of spec §6 (`allPermissionV2`'s `auth` and `allAuth`):
+ * The server's side of the permission codes of docs/product/permissions.md#action-codes (`allPermissionV2`'s `auth` and `allAuth`):
  * an action guarded by a code is allowed when the session's current role holds the code, or when
  * the tenant does not enforce it (status 0, which the UI shows to everyone). A code the tenant does
  * not define at all allows nobody: a guard fails closed.
@@ -14,7 +14,7 @@ type Holder = { tenantId: number; roleId: number | null };
 export interface PermissionGuard {
   /** Whether the session may do what `code` guards (for answers that show more to those who may). */
   allows(session: Holder, code: string): Promise<boolean>;
-  /** Throws the 403 of §8 unless the session may do what `code` guards. */
+  /** Throws the 403 of docs/product/errors.md#result-codes unless the session may do what `code` guards. */
   require(session: Holder, code: string): Promise<void>;
 }
 

@@ -1,6 +1,6 @@
 /**
- * Fixed-window counters in PostgreSQL, so that a limit holds across every instance (ARCHITECTURE
- * §1). One statement per hit: it opens a new window when the old one is over.
+ * Fixed-window counters in PostgreSQL, so that a limit holds across every instance
+ * (docs/architecture.md#state). One statement per hit: it opens a new window when the old one is over.
  */
 import type pg from 'pg';
 import { named } from '../db/named.js';

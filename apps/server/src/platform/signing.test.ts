@@ -1,5 +1,5 @@
 /**
- * Request signing through the real app (ARCHITECTURE §4): headers are built by hand so that each
+ * Request signing through the real app (docs/api.md#every-call): headers are built by hand so that each
  * case changes exactly one thing against a correctly signed request.
  */
 import { randomBytes } from 'node:crypto';

@@ -1,5 +1,5 @@
 /**
- * Verifies signed requests (ARCHITECTURE §4): X-Timestamp within ±300 s, X-Nonce not seen in that
+ * Verifies signed requests (docs/api.md#every-call): X-Timestamp within ±300 s, X-Nonce not seen in that
  * window (kept in PostgreSQL so replays are caught across instances; a read does not wait for that
  * verdict, docs/decisions/013), and X-Signature = hex(HMAC-SHA256(secret, ts \n nonce \n path \n
  * params)) compared in constant time.
@@ -183,7 +183,7 @@ const isRead = (req: FastifyRequest) =>
  * database's verdict, which holds across instances; a read does not: its nonce is recorded in the
  * background, so a write can never reuse it, and a read replayed on another instance (or on this
  * one, past what it remembers) is only noticed (logged). The signing secret is public
- * (ARCHITECTURE §4), so a replayed read gains nothing that a new request would not
+ * (docs/api.md#every-call), so a replayed read gains nothing that a new request would not
  * (docs/decisions/013).
  */
 export function createSignatureVerifier(

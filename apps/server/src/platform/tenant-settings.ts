@@ -1,5 +1,5 @@
 /**
- * Each tenant's runtime switches (issue 20): the installation's (`PORTAL_RUNTIME_CONFIG`, ADR 018)
+ * Each tenant's runtime switches (ADR 031): the installation's (`PORTAL_RUNTIME_CONFIG`, ADR 018)
  * with what the tenant set for itself on top (tenants.settings, only the keys of
  * TENANT_SWITCHES). Read per tenant and kept for a minute; a change is announced to every
  * instance, so config.js and the server's own uses (registration's SMS step, the SMS text) follow

@@ -1,5 +1,5 @@
 /**
- * One rule for the tenant a request names (spec §2), at every entry point that takes a code: login,
+ * One rule for the tenant a request names (docs/product/screens.md#tenant-code), at every entry point that takes a code: login,
  * the sign-on server, registration. An absent or empty code, or `null`/`undefined` in any case,
  * means the default tenant; a code is trimmed; an unknown code is never the default tenant.
  */

@@ -1,7 +1,7 @@
 /**
  * The tenant a request names by its code (login, the sign-on server, registration, SMS, password
  * reset), by one rule at every entry point (ADR 016): an absent or empty code, or `null`/`undefined`
- * in any case (spec §2), names no tenant and means the default one; a code is trimmed; an unknown
+ * in any case (docs/product/screens.md#tenant-code), names no tenant and means the default one; a code is trimmed; an unknown
  * code is a 400 租户不存在 where the tenant's id is needed, and never the default tenant.
  */
 import { cleanTenantCode, isTenantCode, ResultCode } from '@portal/contracts';
@@ -19,14 +19,14 @@ export interface Tenants {
   /** The id of the tenant a request means; 400 租户不存在 for an unknown code. */
   idOf(raw: string | null | undefined): Promise<number>;
   /**
-   * As idOf, for a tenant anyone may register in (issue 20): not the platform tenant, whose users
+   * As idOf, for a tenant anyone may register in (ADR 031): not the platform tenant, whose users
    * are its operators, and not a disabled one (400 该园区暂不开放注册).
    */
   registrableIdOf(raw: string | null | undefined): Promise<number>;
 }
 
 /**
- * The tenant an open page's address names (spec §2): `tc`, else `tenantCode` (`null`/`undefined`
+ * The tenant an open page's address names (docs/product/screens.md#tenant-code): `tc`, else `tenantCode` (`null`/`undefined`
  * ignored); the open device pages and the dashboard take it this one way.
  */
 export const tenantInQuery = (q: { tc?: string; tenantCode?: string }): string | null | undefined =>

@@ -2,7 +2,7 @@ import { signOut } from '../features/auth/api/logout';
 import { useSession } from '../lib/session';
 
 /**
- * Spec §1: a host application (micro-frontend or frame parent) forces a logout by setting the
+ * docs/product/overview.md#forced-logout: a host application (micro-frontend or frame parent) forces a logout by setting the
  * global `loginstate` to false. The property becomes an accessor, so the assignment itself acts;
  * reading it still gives the last value set.
  */

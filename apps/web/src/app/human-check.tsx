@@ -32,7 +32,7 @@ function CaptchaUnavailable() {
 /**
  * The captcha a form asks for, as the server wants it (getCaptchaType) and the runtime config
  * shows it; shared by the login, the sign-on page, registration and the password pages. `width`:
- * the behavioural check's image width (310, or 400 on registration, spec §9).
+ * the behavioural check's image width (310, or 400 on registration, docs/product/limits.md#captcha).
  */
 export function useHumanCheck(width?: number): HumanCheck | undefined {
   const kind = useCaptchaKind();

@@ -6,7 +6,7 @@ import { setLocale, useTranslation } from '../lib/i18n';
 import { currentPath, loginUrl } from '../lib/session';
 
 /**
- * zh ⇄ en, when the runtime configuration enables the language switch (spec §1, §4). Inside the
+ * zh ⇄ en, when the runtime configuration enables the language switch (docs/product/overview.md#runtime-switches, docs/product/behaviour.md#language). Inside the
  * shell it asks first and reloads through the login back-address, so every page, menu and cached
  * answer comes back in the new language; on the login page there is nothing to lose, so it
  * switches in place. A plain button (styles.css), so the login page carries no antd.

@@ -9,7 +9,7 @@ import { RootRoute } from './routes/root';
 import { ShellSkeleton } from './shell-skeleton';
 
 /**
- * Open routes (spec §2) need no session; the ones whose features are not built yet answer 404
+ * Open routes (docs/product/screens.md#open-routes) need no session; the ones whose features are not built yet answer 404
  * without asking for a login. Everything else sits behind ProtectedRoute.
  */
 const BUILT_OPEN_ROUTES = new Set<string>([

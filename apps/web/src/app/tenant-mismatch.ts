@@ -9,7 +9,7 @@ import { keepTenant } from '../lib/tenant';
 const dismissed = new Set<string>();
 
 /**
- * Spec §4: an address naming another tenant than the session's asks 租户编码不一致，您已被登出请重新登陆;
+ * docs/product/behaviour.md#tenant-mismatch: an address naming another tenant than the session's asks 租户编码不一致，您已被登出请重新登陆;
  * confirm logs out (through the sign-on server when there is one) towards that tenant's login,
  * cancel stays.
  */

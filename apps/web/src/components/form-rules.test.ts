@@ -23,7 +23,7 @@ const run = async (rule: unknown, value: unknown): Promise<string | null> => {
 
 beforeAll(() => setLocale('zh-CN'));
 
-describe('form rules (spec §5 messages)', () => {
+describe('form rules (the product messages)', () => {
   it('required treats null, "null", "undefined", blanks and empty picks as empty', async () => {
     const rule = required('forms.companyRequired');
     for (const v of [undefined, null, '', '  ', 'null', 'undefined', []])

@@ -1,5 +1,5 @@
 /**
- * The §5 rules as antd Form rules, with the product's messages: one place for the registration
+ * The docs/product/validation.md#registration rules as antd Form rules, with the product's messages: one place for the registration
  * and account forms. Each validator resolves or rejects with the message to show.
  */
 import {
@@ -19,7 +19,7 @@ import { i18n } from '../lib/i18n';
 const t = (key: string) => i18n.t(key);
 const check = (ok: boolean, key: string) => (ok ? Promise.resolve() : Promise.reject(new Error(t(key))));
 
-/** Required text (null, 'null' and 'undefined' are empty, §5), with the field's own message. */
+/** Required text (null, 'null' and 'undefined' are empty, docs/product/validation.md#company), with the field's own message. */
 export const required = (key: string): FormRule => ({
   validator: (_, v: unknown) => check(!isBlank(v) && !(Array.isArray(v) && v.length === 0), key),
 });

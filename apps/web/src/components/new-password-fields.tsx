@@ -4,7 +4,7 @@ import { passwordRule, repeatRule } from './form-rules';
 import { PasswordStrength } from './password-strength';
 
 /**
- * A new password and its repetition (fields `password` and `repeat`) with the §5 rules, the hint
+ * A new password and its repetition (fields `password` and `repeat`) with the docs/product/validation.md#registration rules, the hint
  * and the strength meter: registration, forgot password, change password.
  */
 export function NewPasswordFields({

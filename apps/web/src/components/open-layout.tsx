@@ -7,7 +7,7 @@ import { useSession } from '../lib/session';
 import { useDocumentTitle, useSiteName } from '../lib/site';
 import './open-layout.css';
 
-/** The open pages (spec §2) a visitor moves between; the work screen is a display of its own. */
+/** The open pages (docs/product/screens.md#open-routes) a visitor moves between; the work screen is a display of its own. */
 const PAGES = [
   { path: '/user/dashboard', key: 'openPages.dashboardTitle' },
   { path: '/deviceManage/devices', key: 'devices.devicesTitle' },
@@ -15,7 +15,7 @@ const PAGES = [
 ] as const;
 
 /**
- * The frame of the park's open pages (spec §2: open without a session): the site's name, the
+ * The frame of the park's open pages (docs/product/screens.md#open-routes: open without a session): the site's name, the
  * pages, the language switch, and a way to sign in or back to the portal. Shared by the route
  * modules of the dashboard and the device pages.
  */

@@ -4,7 +4,7 @@ import { PasswordStrength } from './password-strength';
 
 afterEach(cleanup);
 
-describe('PasswordStrength (the §5 meter as shown)', () => {
+describe('PasswordStrength (the meter as shown)', () => {
   it('shows nothing for an empty password', () => {
     const { container } = render(<PasswordStrength password="" />);
     expect(container.innerHTML).toBe('');

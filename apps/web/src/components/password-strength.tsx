@@ -4,7 +4,7 @@ import './forms.css';
 
 const COLOURS = { low: '#cf1322', medium: '#d46b08', strong: '#389e0d' } as const;
 
-/** The strength meter of spec §5: 10 at no class, 30 per class, 100 at three; low, medium, strong. */
+/** The strength meter of docs/product/validation.md#password-strength: 10 at no class, 30 per class, 100 at three; low, medium, strong. */
 export function PasswordStrength({ password }: { password: string }) {
   const { t } = useTranslation();
   if (!password) return null;

@@ -5,7 +5,7 @@ import { useTranslation } from '../lib/i18n';
 import { required } from './form-rules';
 
 /**
- * 获取验证码 with the 60 s countdown of spec §4: `send` resolves true once a code went out (the
+ * 获取验证码 with the 60 s countdown of docs/product/behaviour.md#sms-button: `send` resolves true once a code went out (the
  * countdown starts), false when it did not (the button is ready again at once).
  */
 export function SmsCodeButton({ send, disabled }: { send: () => Promise<boolean>; disabled?: boolean }) {

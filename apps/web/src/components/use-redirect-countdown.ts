@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 
 /**
  * After a success: `start(seconds)` counts down (`left`, for the text) and then leaves for `url`
- * (spec §4: 注册成功, then the login after 3 s).
+ * (docs/product/behaviour.md#register-result: 注册成功, then the login after 3 s).
  */
 export function useRedirectCountdown(url: string) {
   const [left, setLeft] = useState<number | null>(null);

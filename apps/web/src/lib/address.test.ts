@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { keptParams, safeRedirect, tenantCodeOf, withKeptParams } from './address';
 
 describe('kept query parameters', () => {
-  it('keeps exactly the parameters of spec §2', () => {
+  it('keeps exactly the query parameters every navigation keeps', () => {
     const kept = keptParams(
       '?tc=demo&benchCode=B1&partBench=P&appCode=A&roleCode=R&tenantCode=T&iframe=1&service=S&x=1',
     );

@@ -1,10 +1,10 @@
 /**
- * Address rules of spec §2 that every route and feature shares: the kept query parameters, the
+ * Address rules of docs/product/screens.md#kept-parameters that every route and feature shares: the kept query parameters, the
  * tenant code, and which redirect targets are allowed (after login, and in a menu entry).
  */
 import { cleanTenantCode, KEPT_QUERY_PARAMS } from '@portal/contracts';
 
-/** The context codes an address may bring: remembered in local storage (spec §3), carried to the login. */
+/** The context codes an address may bring: remembered in local storage (docs/product/data.md#local-storage), carried to the login. */
 export const CONTEXT_CODES = ['benchCode', 'partBench', 'roleCode', 'appCode'] as const;
 
 /** The kept parameters of `search` (tc, benchCode, partBench, appCode, roleCode, tenantCode, iframe, service). */
@@ -31,7 +31,7 @@ export function withKeptParams(search: string, previous: URLSearchParams): strin
   return changed ? `?${next}` : null;
 }
 
-/** The tenant code of an address: tc, then tenantCode, then inside the redirect parameter (§2). */
+/** The tenant code of an address: tc, then tenantCode, then inside the redirect parameter (docs/product/screens.md#tenant-code). */
 export function tenantCodeOf(search: string): string | null {
   const q = new URLSearchParams(search);
   const direct = cleanTenantCode(q.get('tc')) ?? cleanTenantCode(q.get('tenantCode'));

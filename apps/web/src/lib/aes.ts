@@ -1,4 +1,4 @@
-/** AES for the behavioural captcha's answer, without WebCrypto (plain-http origins, GOTCHAS). */
+/** AES for the behavioural captcha's answer, without WebCrypto (plain-http origins have no WebCrypto `subtle`). */
 import { ecb } from '@noble/ciphers/aes.js';
 import { utf8ToBytes } from '@noble/hashes/utils.js';
 

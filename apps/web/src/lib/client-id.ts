@@ -2,7 +2,7 @@ import { randomId } from './crypto';
 import { storage } from './storage';
 
 /**
- * The random id this browser gives captcha calls (spec §3 "captcha client identifiers"): it binds
+ * The random id this browser gives captcha calls (docs/product/data.md#local-storage): it binds
  * a login image captcha to the browser and is AJ-Captcha's `clientUid`. Made once, then kept.
  */
 export function captchaClientId(): string {

@@ -3,7 +3,7 @@ import type { RuntimeConfig } from '@portal/contracts';
 declare global {
   interface Window {
     __PORTAL_CONFIG__?: RuntimeConfig;
-    /** A host application sets this to false to force a logout (spec §1). */
+    /** A host application sets this to false to force a logout (docs/product/overview.md#forced-logout). */
     loginstate?: boolean;
   }
 }

@@ -35,7 +35,7 @@ describe('browser crypto without WebCrypto', () => {
     expect(randomId(24)).not.toBe(randomId(24));
   });
 
-  it('signs a request exactly as ARCHITECTURE §4 says', () => {
+  it('signs a request exactly as docs/api.md says', () => {
     const query = { language: 'zh_CN', data: 'abc', empty: '' };
     const body = { b: 2, a: 'x' };
     const h = signHeaders('/api/x', query, body);

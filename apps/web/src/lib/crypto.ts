@@ -1,6 +1,6 @@
 /**
  * Crypto that works on plain-http intranet origins, where WebCrypto's `subtle` is missing
- * (GOTCHAS): HMAC-SHA256 from @noble/hashes, RSA-OAEP-SHA256 from node-forge (loaded on demand).
+ * (browsers offer it only in secure contexts): HMAC-SHA256 from @noble/hashes, RSA-OAEP-SHA256 from node-forge (loaded on demand).
  * AES for the behavioural captcha is in aes.ts, so only the captcha's chunk carries it.
  */
 import { hmac } from '@noble/hashes/hmac.js';
@@ -21,7 +21,7 @@ export function randomId(length = 24): string {
   return s;
 }
 
-/** base64(RSA-OAEP-SHA256(UTF-8 text)) under an SPKI PEM public key (ARCHITECTURE §4). */
+/** base64(RSA-OAEP-SHA256(UTF-8 text)) under an SPKI PEM public key (docs/api.md#password-transport). */
 export async function rsaOaepEncrypt(publicKeyPem: string, text: string): Promise<string> {
   const { default: forge } = await import('node-forge');
   const key = forge.pki.publicKeyFromPem(publicKeyPem);

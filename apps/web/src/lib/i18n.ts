@@ -1,10 +1,10 @@
 /**
  * zh-CN (default) and en-US. The choice is kept in storage; antd's locale follows it, and every API
- * call carries `language` = `eng` or `zh_CN` (spec §7).
+ * call carries `language` = `eng` or `zh_CN` (docs/product/calls.md#language).
  *
  * Our own small translator rather than i18next: the portal needs nested keys, `{{name}}`
  * placeholders and a language switch, nothing more, and i18next with react-i18next was 18 KB gzip
- * of the login page (ADR 008).
+ * of the login page (ADR 009).
  */
 import { useMemo, useSyncExternalStore } from 'react';
 import enUS from '../locales/en-US';

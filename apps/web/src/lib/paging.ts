@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { useTranslation } from './i18n';
 
 /**
- * A paged table's page (spec §9: 10 a page unless said otherwise) and antd's pagination for it:
+ * A paged table's page (docs/product/limits.md#lists: 10 a page unless said otherwise) and antd's pagination for it:
  * the total in the reader's language, and a new page size starting again at the first page.
  */
 export function usePaging(size = 10) {

@@ -1,5 +1,5 @@
 /**
- * Action-code guards (spec §6). A guarded element shows only when one of its codes (comma-separated)
+ * Action-code guards (docs/product/permissions.md#action-codes). A guarded element shows only when one of its codes (comma-separated)
  * is in `auth`, or in `allAuth` with status "0" (not enforced), or in a workflow node's own
  * permission list; type "2" entries of any list are ignored. This is display only: every
  * endpoint checks permission on the server.

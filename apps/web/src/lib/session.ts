@@ -1,6 +1,6 @@
 /**
  * The signed-in session: token, user info and the role's menu. One store, read by every feature;
- * logout is here too because every failure path (§8) may end in it.
+ * logout is here too because every failure path (docs/product/errors.md#result-codes) may end in it.
  */
 import type { MenuData, MicroApp, UserInfo } from '@portal/contracts';
 import { create } from 'zustand';
@@ -13,7 +13,7 @@ interface SessionState {
   token: string | null;
   userInfo: UserInfo | null;
   menu: MenuData | null;
-  /** The tenant's registered applications (spec §3 micro-app entry), loaded with the menu. */
+  /** The tenant's registered applications (docs/product/data.md#micro-app-entry), loaded with the menu. */
   microApps: MicroApp[] | null;
 }
 
@@ -40,13 +40,13 @@ export function setMenu(menu: MenuData): void {
   useSession.setState({ menu });
 }
 
-/** Spec §3 local storage keeps the micro-app list too. */
+/** docs/product/data.md#local-storage keeps the micro-app list too. */
 export function setMicroApps(microApps: MicroApp[]): void {
   storage.set('microApps', microApps);
   useSession.setState({ microApps });
 }
 
-/** The login address with the tenant and context codes carried along (spec §4). */
+/** The login address with the tenant and context codes carried along (docs/product/behaviour.md#tenant-mismatch). */
 export function loginUrl(redirect?: string, tenantCode = rememberedTenant()): string {
   const q = new URLSearchParams();
   if (tenantCode) q.set('tenantCode', tenantCode);
@@ -79,7 +79,7 @@ export function logout(opts: { returnHere?: boolean; signOn?: boolean } = {}): v
     return;
   }
   // A user's logout (and a tenant mismatch) ends the sign-on session too, which then sends the
-  // browser back to the login address: {cas}/cas/logout?loginType=2&service={return} (spec §4, §7).
+  // browser back to the login address: {cas}/cas/logout?loginType=2&service={return} (docs/product/behaviour.md#logout, docs/product/calls.md#redirects).
   const sso = runtimeConfig().ssoUrl.replace(/\/$/, '');
   const target =
     opts.signOn && sso

@@ -13,7 +13,7 @@ describe('storage', () => {
     expect(storage.get('token')).toBe('abc');
   });
 
-  it('expires user info after 7 days and the selected app after 1 day (spec §9)', () => {
+  it('expires user info after 7 days and the selected app after 1 day', () => {
     vi.useFakeTimers();
     storage.set('userInfo', { name: 'x' });
     storage.set('selectedAppCode', 'A');
@@ -24,7 +24,7 @@ describe('storage', () => {
     expect(storage.get('userInfo')).toBeNull();
   });
 
-  it('clears all local and session storage (spec §4 logout), keeping only what it is asked to', () => {
+  it('clears all local and session storage at logout, keeping only what it is asked to', () => {
     storage.set('token', 't');
     storage.set('locale', 'en');
     localStorage.setItem('micro_app_draft', 'of the user who left');

@@ -1,5 +1,5 @@
 /**
- * Local storage under the configured prefix, with optional lifetimes (spec §3, §9). Every key the
+ * Local storage under the configured prefix, with optional lifetimes (docs/product/data.md#local-storage, docs/product/limits.md#storage). Every key the
  * portal keeps is named here, so logout can clear them all and nothing else.
  */
 import { LIMITS } from '@portal/contracts';
@@ -35,7 +35,7 @@ export const KEYS = {
 
 export type StorageKey = (typeof KEYS)[keyof typeof KEYS];
 
-/** Lifetimes of §9: user info 7 days, selected application 1 day; others until cleared. */
+/** Lifetimes of docs/product/limits.md#storage: user info 7 days, selected application 1 day; others until cleared. */
 export const TTL: Partial<Record<StorageKey, number>> = {
   userInfo: LIMITS.userInfoTtlMs,
   selectedAppCode: LIMITS.selectedAppTtlMs,
@@ -72,7 +72,7 @@ export const storage = {
     localStorage.removeItem(full(key));
   },
   /**
-   * Spec §4 logout: clears the whole local and session storage of the origin (the sub-applications'
+   * docs/product/behaviour.md#logout: clears the whole local and session storage of the origin (the sub-applications'
    * keys too: nothing of the user may outlive the session), except the portal keys in `keep`
    * (docs/decisions/012: the language).
    */

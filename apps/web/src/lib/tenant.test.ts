@@ -4,7 +4,7 @@ import { currentTenant, keepTenant, rememberedTenant, rememberTenant } from './t
 
 afterEach(() => localStorage.clear());
 
-describe('the tenant of this tab (spec §2)', () => {
+describe('the tenant of this tab', () => {
   it('is the one the address names, else the remembered one, else the default', () => {
     expect(currentTenant('')).toBe('demo');
     rememberTenant('?tc=park2');

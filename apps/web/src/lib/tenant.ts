@@ -1,5 +1,5 @@
 /**
- * The tenant this tab works for (spec §2, ADR 016), and the only module that reads or writes the
+ * The tenant this tab works for (docs/product/screens.md#tenant-code, ADR 016), and the only module that reads or writes the
  * remembered code: the one the address names (`tc`, `tenantCode`, or inside `redirect`), else the
  * last one an address named in this browser, else the runtime default.
  */

@@ -1,4 +1,4 @@
-/** Chinese texts: the product's own (spec). Keys are shared with en-US. */
+/** Chinese texts: the product's own (docs/product/). Keys are shared with en-US. */
 const zhCN = {
   app: { footer: '© {{year}} {{site}}', loading: '加载中…' },
   login: {

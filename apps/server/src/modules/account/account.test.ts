@@ -1,6 +1,6 @@
 /**
  * Forgot password and change password over HTTP: the round trip, no account enumeration, one use
- * per grant, the §5 rule, and the user's other sessions ended.
+ * per grant, the docs/product/validation.md#registration rule, and the user's other sessions ended.
  */
 import { randomBytes } from 'node:crypto';
 import { signRequest } from '@portal/contracts/node-signing';

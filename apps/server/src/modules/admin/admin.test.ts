@@ -1,5 +1,5 @@
 /**
- * The operators' API (issue 20) against the real server and database: who may call it, what it
+ * The operators' API (ADR 031) against the real server and database: who may call it, what it
  * does to sessions on another instance, the platform operator's tenants, settings per tenant in
  * config.js, the menu's way out and back in, the review of an enterprise, and the audit of it all.
  */

@@ -31,7 +31,7 @@ export type LoginTarget = {
     tenantId: number;
     passwordHash: string;
     locked: boolean;
-    /** The user or the tenant was disabled by an operator (issue 20). */
+    /** The user or the tenant was disabled by an operator (ADR 031). */
     disabled: boolean;
     /** The password was set by someone else and must be changed first (ADR 033). */
     mustChangePassword: boolean;
@@ -294,7 +294,7 @@ export function createAuthRepository(db: Db, relaxed: pg.Pool) {
     },
 
     /**
-     * A switch of role, application, workbench or enterprise (issue 7): a new session with the old
+     * A switch of role, application, workbench or enterprise (ADR 011): a new session with the old
      * one's user, expiry and service ticket and the new context, and the old one revoked, in one
      * transaction; only to targets the user holds in the session's tenant. The refusal names the
      * first target not held (nothing changes then); null when the old session is no longer live.
@@ -392,7 +392,7 @@ export function createAuthRepository(db: Db, relaxed: pg.Pool) {
           .update(sessions)
           .set({ revokedAt: sql`now()` })
           .where(eq(sessions.id, sessionId));
-        // Spec §4: an enterprise switch refreshes the default enterprise too (the next login's).
+        // docs/product/behaviour.md#switching: an enterprise switch refreshes the default enterprise too (the next login's).
         if (t.enterpriseId != null) {
           await tx
             .update(users)

@@ -75,7 +75,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<AuthRoutesOptions> = async (a
       ),
   );
 
-  // Switches (issue 7) are privilege changes: each answers a new token and revokes the old one.
+  // Switches (ADR 011) are privilege changes: each answers a new token and revokes the old one.
   const client = (req: { ip: string; headers: Record<string, unknown> }) => ({
     ip: req.ip,
     userAgent: String(req.headers['user-agent'] ?? ''),

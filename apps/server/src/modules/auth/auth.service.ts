@@ -248,7 +248,7 @@ export function createAuthService(deps: AuthServiceDeps) {
     },
 
     /**
-     * Switches the session's role, application, workbench or enterprise (issue 7): a privilege
+     * Switches the session's role, application, workbench or enterprise (ADR 011): a privilege
      * change, so a new token; the old one is refused from then on, on every instance.
      */
     async switchContext(session: ActiveSession, target: SwitchTarget, client: { ip: string; userAgent: string }) {

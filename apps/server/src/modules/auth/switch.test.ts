@@ -1,5 +1,5 @@
 /**
- * Switching role, application, workbench and enterprise (issue 7): each answers a new token and
+ * Switching role, application, workbench and enterprise (ADR 011): each answers a new token and
  * revokes the old one; only to what the user holds in the session's tenant (IDOR refused).
  */
 import { sql } from 'drizzle-orm';
@@ -186,7 +186,7 @@ describe('switchEnterprises', () => {
     expect(bad.statusCode).toBe(400);
   });
 
-  it('makes the enterprise switched to the default one (spec §4): user info names it, the next login starts there', async () => {
+  it('makes the enterprise switched to the default one: user info names it, the next login starts there', async () => {
     const token = await ctx.login('admin');
     const before = (await info(token)).json().data;
     const target = (

@@ -23,7 +23,7 @@ import {
   type Glyph,
 } from './puzzle-images.js';
 
-/** Test mode answers (ARCHITECTURE §4). */
+/** Test mode answers (docs/product/overview.md#test-mode). */
 export const TEST_SLIDER_X = 150;
 export const TEST_CLICK_POINTS = [
   { x: 60, y: 60 },

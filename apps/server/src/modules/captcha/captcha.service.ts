@@ -4,7 +4,7 @@ import type { RateLimiter } from '../../platform/rate-limit.js';
 import type { CaptchaRepository } from './captcha.repository.js';
 import { drawCaptcha, randomAnswer } from './image-captcha.js';
 
-/** Answer of every image captcha in test mode (ARCHITECTURE §4). */
+/** Answer of every image captcha in test mode (docs/product/overview.md#test-mode). */
 export const TEST_CAPTCHA_ANSWER = '8888';
 
 export interface CaptchaServiceDeps {

@@ -5,7 +5,7 @@ import { ok } from '../../platform/reply.js';
 import type { CatalogService } from './catalog.service.js';
 
 /**
- * The pickers of company registration (spec §7): industries (GB/T 4754-2017) and regions
+ * The pickers of company registration (docs/product/calls.md#call-list): industries (GB/T 4754-2017) and regions
  * (GB/T 2260). Public: registration is anonymous.
  */
 export const catalogRoutes: FastifyPluginAsyncTypebox<{ catalog: CatalogService }> = async (app, { catalog }) => {

@@ -21,7 +21,7 @@ import { ok } from '../../platform/reply.js';
 import type { DevicesService } from './devices.service.js';
 
 /**
- * The device pages' calls (ours; spec §2 names the open routes /deviceManage/devices and /alerts):
+ * The device pages' calls (ours; docs/product/screens.md#open-routes names the open routes /deviceManage/devices and /alerts):
  * open views of what a tenant marks public, alert handling, and the operators' device registry.
  */
 export const devicesRoutes: FastifyPluginAsyncTypebox<{ devices: DevicesService }> = async (app, { devices }) => {

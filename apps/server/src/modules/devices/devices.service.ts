@@ -58,7 +58,7 @@ export interface DevicesServiceDeps {
 }
 
 /**
- * The park's devices and alerts (issue 19): the open pages show what a tenant marks public to
+ * The park's devices and alerts (ADR 026): the open pages show what a tenant marks public to
  * anyone who names it; handling alerts needs `alert:handle`; operators register devices and make
  * and revoke their credentials (`device:manage`); devices post readings and alerts with a
  * credential, whose secret is kept only as a hash.

@@ -1,6 +1,6 @@
 /**
  * The demo's example external system over real HTTP: entered from a portal session through the
- * sign-on server (spec §2 /front/esa/system/sso), signed in by a validated ticket, ended by the
+ * sign-on server (docs/product/screens.md#fixed-routes /front/esa/system/sso), signed in by a validated ticket, ended by the
  * sign-on server's single logout.
  */
 import { randomBytes } from 'node:crypto';

@@ -1,5 +1,5 @@
 /**
- * Whether a file's content is what its name says (ADR 024): the §5 extension allow-list AND the
+ * Whether a file's content is what its name says (ADR 024): the docs/product/validation.md#attachments extension allow-list AND the
  * content's own signature (magic bytes, `file-type`) must agree. Text formats (txt, css, js) have
  * no signature: they must be UTF-8 text without NUL and must not be markup a browser would render.
  */

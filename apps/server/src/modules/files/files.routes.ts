@@ -34,7 +34,7 @@ const rfc5987 = (name: string) =>
   encodeURIComponent(name).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
 
 /**
- * `/api/resources/files/{id}` (§7 attachment downloads): only with a signed address the server
+ * `/api/resources/files/{id}` (docs/product/calls.md#downloads attachment downloads): only with a signed address the server
  * handed out; always as an attachment, never rendered, whatever the file holds.
  */
 export const downloadRoutes: FastifyPluginAsyncTypebox<{ files: FilesService }> = async (app, { files }) => {

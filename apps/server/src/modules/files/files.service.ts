@@ -1,7 +1,7 @@
 /**
  * Uploads and downloads (ADR 024). An upload is streamed to a temporary file under a generated
  * name, counted and hashed on the way, refused past the size limit (413), then kept only when its
- * name's extension is allowed (§5) AND its content agrees; the name it came with is data only.
+ * name's extension is allowed (docs/product/validation.md#attachments) AND its content agrees; the name it came with is data only.
  * A download needs an address the server signed for a few minutes, handed out only inside answers
  * to those who may see the file: a plain `<a href>` carries no token.
  */
@@ -304,7 +304,7 @@ export function createFilesService({
     },
 
     /**
-     * A tenant's logo (issue 20): an upload for `logo` whose content is a PNG or JPEG image, open to
+     * A tenant's logo (ADR 036): an upload for `logo` whose content is a PNG or JPEG image, open to
      * anyone (the login page shows it); null for any other file.
      */
     async openLogo(id: string) {

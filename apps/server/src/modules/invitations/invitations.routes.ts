@@ -6,7 +6,7 @@ import { rowId } from '../../platform/ids.js';
 import { ok } from '../../platform/reply.js';
 import type { InvitationsService } from './invitations.service.js';
 
-/** 邀请成员 (ours, §7 shows none): the session's enterprise's invitations, for its administrators. */
+/** 邀请成员 (ours, docs/product/calls.md#call-list shows none): the session's enterprise's invitations, for its administrators. */
 export const invitationsRoutes: FastifyPluginAsyncTypebox<{ invitations: InvitationsService }> = async (
   app,
   { invitations },

@@ -6,7 +6,7 @@ import type { RateLimiter } from '../../platform/rate-limit.js';
 import type { ActiveSession } from '../../platform/session.js';
 import type { InvitationsRepository } from './invitations.repository.js';
 
-/** The permission code (spec §6) that guards inviting, on the server as on the page. */
+/** The permission code (docs/product/permissions.md#action-codes) that guards inviting, on the server as on the page. */
 export const INVITE_PERMISSION = 'ent:invite';
 /** An invitation is open for a week; sending it again starts the week anew. */
 const OPEN_DAYS = 7;

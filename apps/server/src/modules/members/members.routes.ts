@@ -20,7 +20,7 @@ import type { MembersService } from './members.service.js';
 
 const done = { 200: Envelope(Type.Null()) };
 
-/** The signed-in user's profile and what they hold (spec §7); every call is the caller's own. */
+/** The signed-in user's profile and what they hold (docs/product/calls.md#call-list); every call is the caller's own. */
 export const membersRoutes: FastifyPluginAsyncTypebox<{ members: MembersService }> = async (app, { members }) => {
   const auth = { preHandler: app.authenticate };
 

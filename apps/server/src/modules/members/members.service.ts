@@ -110,7 +110,7 @@ export function createMembersService({ repo, bus, cacheMs }: MembersServiceDeps)
       return localized(who.lang, app, 'name');
     },
 
-    /** The caller's own nickname only (spec §5: required). */
+    /** The caller's own nickname only (docs/product/validation.md#account: required). */
     async setNickname(who: Who, userId: number | string, nickName: string): Promise<void> {
       if (rowId(userId) !== who.userId) throw refuse('notOwnAccount');
       const nick = acceptPersonName(nickName, {

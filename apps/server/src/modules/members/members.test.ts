@@ -1,5 +1,5 @@
 /**
- * What a member holds and their own settings (issue 7, first part): lists of the caller's roles,
+ * What a member holds and their own settings (ADR 011): lists of the caller's roles,
  * applications and workbenches, nickname and defaults; nothing of another user or another tenant.
  */
 import { sql } from 'drizzle-orm';

@@ -14,7 +14,7 @@ import { rowId } from '../../platform/ids.js';
 import { ok } from '../../platform/reply.js';
 import type { MicroAppsService } from './micro-apps.service.js';
 
-/** The micro-app calls of §7, and the operators' registration of applications (ours). */
+/** The micro-app calls of docs/product/calls.md#call-list, and the operators' registration of applications (ours). */
 export const microAppsRoutes: FastifyPluginAsyncTypebox<{ microApps: MicroAppsService }> = async (
   app,
   { microApps },

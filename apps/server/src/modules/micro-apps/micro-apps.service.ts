@@ -15,7 +15,7 @@ import { isPlainOrigin } from '../../platform/security-headers.js';
 import type { ActiveSession } from '../../platform/session.js';
 import type { MicroAppsRepository } from './micro-apps.repository.js';
 
-/** The permission code (spec §6) that lets operators register and remove applications. */
+/** The permission code (docs/product/permissions.md#action-codes) that lets operators register and remove applications. */
 export const MANAGE_PERMISSION = 'microapp:manage';
 
 /** Service type 0: a sub-application the host loads; 1: a service shown in a frame. */
@@ -74,7 +74,7 @@ export interface MicroAppsServiceDeps {
 }
 
 /**
- * The tenant's registered applications (spec §3, §7; ADR 025): the list the host loads at session
+ * The tenant's registered applications (docs/product/data.md#micro-app-entry, docs/product/calls.md#call-list; ADR 025): the list the host loads at session
  * start, the park's home page, the operators' registration, and the origins a document of the
  * tenant may load and frame (cached per tenant code; a change is announced to every instance).
  */

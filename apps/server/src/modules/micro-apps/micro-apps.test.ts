@@ -1,5 +1,5 @@
 /**
- * The tenant's registered applications over HTTP against the real database: the §7 list for the
+ * The tenant's registered applications over HTTP against the real database: the docs/product/calls.md#call-list list for the
  * caller's own tenant only, the park's home page, the operators' registration (permission,
  * entries refused), and the content security policy of the tenant's documents.
  */

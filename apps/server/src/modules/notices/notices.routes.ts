@@ -19,7 +19,7 @@ import { ok } from '../../platform/reply.js';
 import type { NoticesService } from './notices.service.js';
 
 /**
- * The letter calls of §7, all about the caller's own notices in their tenant: another user's or
+ * The letter calls of docs/product/calls.md#call-list, all about the caller's own notices in their tenant: another user's or
  * another tenant's notice answers as one that does not exist. Publishing is the operators' API.
  */
 export const noticesRoutes: FastifyPluginAsyncTypebox<{ notices: NoticesService }> = async (app, { notices }) => {
@@ -32,7 +32,7 @@ export const noticesRoutes: FastifyPluginAsyncTypebox<{ notices: NoticesService 
     async (req) => ok(req, await notices.page(req.session!, req.body, langOf(req.query))),
   );
 
-  // The notice detail by id (§7 names replyInfo; the detail's own path is not shown): one call.
+  // The notice detail by id (docs/product/calls.md#call-list names replyInfo; the detail's own path is not shown): one call.
   app.get(
     '/api/front/letter/replyInfo/:id',
     { ...auth, schema: { params: IdParams, response: { 200: Envelope(Notice) } } },
@@ -48,7 +48,7 @@ export const noticesRoutes: FastifyPluginAsyncTypebox<{ notices: NoticesService 
     },
   );
 
-  // The reply submission (§3; its path is not shown in §7).
+  // The reply submission (docs/product/data.md#notices; its path is not shown in docs/product/calls.md#call-list).
   app.post('/api/front/letter/reply', { ...auth, schema: { body: ReplySubmission, response: done } }, async (req) => {
     await notices.reply(req.session!, req.body);
     return ok(req, null);

@@ -8,7 +8,7 @@ import type { PermissionGuard } from '../../platform/permissions.js';
 import type { ActiveSession } from '../../platform/session.js';
 import type { NoticeFilter, NoticesRepository } from './notices.repository.js';
 
-/** The permission code (spec §6 style) that guards publishing and the per-notice recipient list. */
+/** The permission code (docs/product/permissions.md#action-codes style) that guards publishing and the per-notice recipient list. */
 export const PUBLISH_PERMISSION = 'notice:publish';
 
 type Row = NonNullable<Awaited<ReturnType<NoticesRepository['one']>>>;
@@ -99,7 +99,7 @@ export function createNoticesService({ repo, guard, link, ownFiles, announce }: 
       if (action === 'confirm') throw new AppError(ResultCode.CONFLICT, 'noticeClosed');
     },
 
-    /** The reply (§3 reply submission) to a notice that takes one, once, within its validity. */
+    /** The reply (docs/product/data.md#notices) to a notice that takes one, once, within its validity. */
     async reply(s: ActiveSession, body: { id: number | string; content?: string; fileList?: FileRef[] }) {
       const n = noticeId(body.id);
       const row = await repo.one(s.tenantId, s.userId, n);

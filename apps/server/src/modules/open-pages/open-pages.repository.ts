@@ -2,7 +2,7 @@ import { and, count, eq, gte, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { deviceAlerts, devices, enterprises, tenants } from '../../db/schema.js';
 
-/** An enterprise the park has passed (spec §4 estatus 1): what the open pages call resident. */
+/** An enterprise the park has passed (docs/product/behaviour.md#enterprise-status): what the open pages call resident. */
 const RESIDENT = 1;
 
 /** The first of the month, China time, `months` months before the current one, as a timestamp. */

@@ -5,7 +5,7 @@ import { ok } from '../../platform/reply.js';
 import type { OpenPagesService } from './open-pages.service.js';
 
 /**
- * The open overview pages' call (spec §2 /user/dashboard and /workscreen, ADR 027): no session,
+ * The open overview pages' call (docs/product/screens.md#open-routes /user/dashboard and /workscreen, ADR 027): no session,
  * the tenant the address names, aggregate public figures only.
  */
 export const openPagesRoutes: FastifyPluginAsyncTypebox<{ openPages: OpenPagesService }> = async (

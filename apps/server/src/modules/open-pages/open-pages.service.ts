@@ -50,7 +50,7 @@ function buckets(
 }
 
 /**
- * The park at a glance (issue 19, ADR 027): for anyone who names a tenant, aggregate figures of its
+ * The park at a glance (ADR 027): for anyone who names a tenant, aggregate figures of its
  * resident enterprises, its registrations, and its public devices and their open alerts. Counts
  * only: no name of an enterprise or a person, nothing of a device that is not public.
  */

@@ -1,5 +1,5 @@
 /**
- * The open dashboard over HTTP against the real database (issue 19, ADR 027): the demo park's
+ * The open dashboard over HTTP against the real database (ADR 027): the demo park's
  * figures, counted only from its resident enterprises and its public devices; nothing of another
  * tenant; an unknown tenant is 400 as on the device pages; English names for sections and provinces.
  */

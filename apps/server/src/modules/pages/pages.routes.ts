@@ -19,7 +19,7 @@ import type { PagesService } from './pages.service.js';
 const SAVE_BODY_LIMIT = 256 * 1024;
 
 /**
- * Drag pages (spec §2 menu and tabs; issue 19): the view a menu entry shows, and the builder's
+ * Drag pages (docs/product/screens.md#menu-and-tabs; ADR 028): the view a menu entry shows, and the builder's
  * calls, which need `page:design`.
  */
 export const pagesRoutes: FastifyPluginAsyncTypebox<{ pages: PagesService }> = async (app, { pages }) => {

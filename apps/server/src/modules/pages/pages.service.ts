@@ -82,7 +82,7 @@ export function createPagesService({ repo, guard, frameOrigins, portalOrigin }: 
   }
 
   return {
-    /** A drag-page view (spec §2): the published version, for users whose menu shows the page. */
+    /** A drag-page view (docs/product/screens.md#menu-routes): the published version, for users whose menu shows the page. */
     async published(s: ActiveSession, code: string): Promise<PublishedPage> {
       const page = s.roleId === null ? null : await repo.visiblePublished(s.tenantId, s.userId, s.roleId, code);
       if (!page) throw new AppError(ResultCode.NOT_FOUND, 'pageNotFound');

@@ -19,7 +19,7 @@ import { ok } from '../../platform/reply.js';
 import type { ParkServicesService } from './park-services.service.js';
 
 /**
- * The park services behind the demo sub-application (ours; issue 18): it calls them with the
+ * The park services behind the demo sub-application (ours; ADR 025): it calls them with the
  * token and the signed client the portal hands it, like any page of the portal.
  */
 export const parkServicesRoutes: FastifyPluginAsyncTypebox<{ park: ParkServicesService }> = async (app, { park }) => {

@@ -14,7 +14,7 @@ import type { RateLimiter } from '../../platform/rate-limit.js';
 import type { ActiveSession } from '../../platform/session.js';
 import type { ParkServicesRepository } from './park-services.repository.js';
 
-/** The permission code (spec §6) of 受理 / 完成 on repair requests, on the server as in the sub-app. */
+/** The permission code (docs/product/permissions.md#action-codes) of 受理 / 完成 on repair requests, on the server as in the sub-app. */
 export const HANDLE_PERMISSION = 'repair:handle';
 /** Requests or bookings one person may make an hour: plenty for a person, not for a script. */
 const WRITES_PER_HOUR = 30;
@@ -33,7 +33,7 @@ export function parkMinute(text: string): Date | null {
 }
 
 /**
- * The park services of the demo sub-application (issue 18): 物业报修 (everyone reports and sees
+ * The park services of the demo sub-application (ADR 025): 物业报修 (everyone reports and sees
  * their own requests; handlers, permission `repair:handle`, see and move all of the tenant's) and
  * 会议室预约 (rooms of the tenant; a booking never overlaps another, another person's booking
  * shows no subject). Every call is about the caller's tenant.

@@ -15,7 +15,7 @@ import type { RegistrationService } from './registration.service.js';
 
 const done = { 200: Envelope(Type.Null()) };
 
-/** Registration (spec §7), in the signed /api scope; all public. */
+/** Registration (docs/product/calls.md#call-list), in the signed /api scope; all public. */
 export const registrationRoutes: FastifyPluginAsyncTypebox<{ registration: RegistrationService }> = async (
   app,
   { registration },
@@ -46,7 +46,7 @@ export const registrationRoutes: FastifyPluginAsyncTypebox<{ registration: Regis
   );
 };
 
-/** `/sys/user/checkOnlyUser` (spec §7): outside /api, so unsigned, as the spec's path has it. */
+/** `/sys/user/checkOnlyUser` (docs/product/calls.md#call-list): outside /api, so unsigned, as the product's path has it. */
 export const checkOnlyUserRoutes: FastifyPluginAsyncTypebox<{ registration: RegistrationService }> = async (
   app,
   { registration },

@@ -1,6 +1,6 @@
 /**
- * Self-registration (issue 6, spec §3, §4, §5): a member, or a company with its first member, bound
- * to a tenant. The rules of §5 are checked here as in the form; a person is proven by the SMS code
+ * Self-registration (ADR 010, docs/product/data.md#registration-payloads, docs/product/behaviour.md#sms-button, docs/product/validation.md#registration): a member, or a company with its first member, bound
+ * to a tenant. The rules of docs/product/validation.md#registration are checked here as in the form; a person is proven by the SMS code
  * (when SMS verification is on) or by a passed captcha; nothing is written unless everything holds.
  */
 import {

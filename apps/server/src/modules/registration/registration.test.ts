@@ -1,6 +1,6 @@
 /**
  * Registration over HTTP against the real database: a company and its first member, a member, the
- * §5 rules, what is taken, the SMS code and the captcha as proof, an interrupted registration,
+ * docs/product/validation.md#registration rules, what is taken, the SMS code and the captcha as proof, an interrupted registration,
  * the username check and the agreement.
  */
 import { randomBytes } from 'node:crypto';
@@ -89,7 +89,7 @@ describe('company registration', () => {
     await expect(ctx.login(mobile, PASSWORD)).resolves.toMatch(/^ey/);
   });
 
-  it('says what is missing in the words of §5, in the request language', async () => {
+  it('says what is missing in the product words, in the request language', async () => {
     const mobile = '13712340002';
     const cases: [Record<string, unknown>, string, string][] = [
       [{ companyName: ' null ' }, '请输入公司名称!', 'Please enter the company name!'],

@@ -1,5 +1,5 @@
 /**
- * Where a text message goes (issue 6). `outbox` keeps it in the `sms_outbox` table and the log, for
+ * Where a text message goes (ADR 010). `outbox` keeps it in the `sms_outbox` table and the log, for
  * operators and demos; `webhook` POSTs it as JSON to a gateway with an HMAC-SHA256 signature of the
  * body under a shared secret (header `X-Signature: sha256=<hex>`, timestamp in `X-Timestamp`, which
  * the signature covers as `<timestamp>.<body>`).

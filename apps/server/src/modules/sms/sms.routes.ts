@@ -16,7 +16,7 @@ export interface SmsRoutesOptions {
 }
 
 /**
- * `sendPhoneCode` (spec §3 SMS request, §7; GET with a query in one reading, POST in another):
+ * `sendPhoneCode` (docs/product/data.md#sms-request, docs/product/calls.md#call-list; GET with a query in one reading, POST in another):
  * a valid mobile number first, then a valid captcha, then the code, within the cooldown and caps.
  */
 export const smsRoutes: FastifyPluginAsyncTypebox<SmsRoutesOptions> = async (app, opts) => {
@@ -31,7 +31,7 @@ export const smsRoutes: FastifyPluginAsyncTypebox<SmsRoutesOptions> = async (app
     return ok(req, null);
   };
   const response = { 200: Envelope(Type.Null()) };
-  // A GET that sends a text message (spec §7 allows GET): its nonce is checked like a write's.
+  // A GET that sends a text message (docs/product/calls.md#call-list allows GET): its nonce is checked like a write's.
   app.get(
     '/api/front/member/sendPhoneCode',
     { config: { changesState: true }, schema: { querystring: SmsRequest, response } },

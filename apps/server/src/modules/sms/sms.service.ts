@@ -1,5 +1,5 @@
 /**
- * SMS verification codes (issue 6, spec §4 SMS button, §9): six digits from a CSPRNG, stored as a
+ * SMS verification codes (ADR 010, docs/product/behaviour.md#sms-button, docs/product/limits.md#timers): six digits from a CSPRNG, stored as a
  * keyed hash, valid for a few minutes, bound to phone and purpose, spent by the first right answer,
  * voided after too many wrong ones. A new code needs the cooldown to have passed and stays within
  * the daily caps per phone and per address; it is stored only when the provider accepted it.
@@ -65,7 +65,7 @@ export function createSmsService({ repo, metrics, provider, key, settings, signa
         });
       });
       try {
-        // In Chinese whatever the page's language: the numbers are mainland ones (§5), as is the carrier's template.
+        // In Chinese whatever the page's language: the numbers are mainland ones (docs/product/validation.md#mobile), as is the carrier's template.
         const minutes = Math.round(settings.codeTtlSeconds / 60);
         await provider.send({
           tenantId,

@@ -263,7 +263,7 @@ export const ssoRoutes: FastifyPluginAsyncTypebox<SsoRoutesOptions> = async (app
   });
 };
 
-/** The portal's signed API on the sign-on server: entering an external system (spec §2, §7). */
+/** The portal's signed API on the sign-on server: entering an external system (docs/product/screens.md#fixed-routes, docs/product/calls.md#call-list). */
 export const ssoApiRoutes: FastifyPluginAsyncTypebox<{ sso: SsoService }> = async (app, { sso }) => {
   app.post(
     '/api/front/esa/external/system/sso',

@@ -1,7 +1,7 @@
 /**
  * Serves the built SPA under the public path (default /center/): hashed assets pre-compressed and
  * cached for a year, index.html for every other path below it (history fallback), and the runtime
- * configuration as /center/config.js (ARCHITECTURE §4), so a switch changes without a rebuild.
+ * configuration as /center/config.js (docs/product/overview.md#runtime-switches), so a switch changes without a rebuild.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -39,7 +39,7 @@ export interface WebRoutesOptions {
 }
 
 /**
- * The tenant a document is for: the one its address names (spec §2: `tc` or `tenantCode`), else
+ * The tenant a document is for: the one its address names (docs/product/screens.md#tenant-code: `tc` or `tenantCode`), else
  * the one this browser remembers (its cookie), else the default tenant.
  */
 function documentTenant(req: FastifyRequest, tenants: Tenants): string {
@@ -61,7 +61,7 @@ export const webRoutes: FastifyPluginAsync<WebRoutesOptions> = async (
 
   app.get('/', async (_req, reply) => reply.redirect(base));
   if (base !== '/') app.get(base.replace(/\/$/, ''), async (_req, reply) => reply.redirect(base, 301));
-  // The configuration of the tenant the page is for (issue 20): the page names it in the script's
+  // The configuration of the tenant the page is for (ADR 031): the page names it in the script's
   // address (below), a browser remembers it in its cookie. `<` is escaped so the JSON can never
   // close a surrounding script element.
   app.get(`${base}config.js`, async (req, reply) => {

@@ -113,7 +113,7 @@ describe('the SPA', () => {
     expect(res.headers['content-type']).toMatch(/^text\/html/);
     expect(res.headers['cache-control']).toBe('no-cache');
     expect(res.body).toContain('src="/center/assets/app-abc123.js"');
-    // The configuration script names the tenant the page is for (issue 20).
+    // The configuration script names the tenant the page is for (ADR 031).
     expect(res.body).toContain('src="/center/config.js?tc=demo"');
     expect(res.body).toContain('href="/center/favicon.svg"');
     expect(res.body).not.toContain('"./');

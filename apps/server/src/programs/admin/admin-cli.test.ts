@@ -1,5 +1,5 @@
 /**
- * `npm run admin` (issue 20) against the real server on a real port: the CLI's main runs in this
+ * `npm run admin` (ADR 031) against the real server on a real port: the CLI's main runs in this
  * process with its own stdin/stdout/stderr and session file, signs in as an operator, creates a
  * user who can then sign in, changes their password and roles, takes the menu out and back in,
  * reviews an enterprise, and answers each failure with the exit code a script relies on.

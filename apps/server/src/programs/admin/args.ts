@@ -1,5 +1,5 @@
 /**
- * The command line of `npm run admin` (issue 20): options per command with Node's own
+ * The command line of `npm run admin` (ADR 031): options per command with Node's own
  * util.parseArgs, and kcadm's `-s key=value` / `-q key=value` assignments. Pure: no I/O.
  */
 import { parseArgs } from 'node:util';

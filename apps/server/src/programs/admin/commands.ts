@@ -1,5 +1,5 @@
 /**
- * The commands of `npm run admin` (issue 20): login/logout, the generic get/create/update/delete of
+ * The commands of `npm run admin` (ADR 031): login/logout, the generic get/create/update/delete of
  * the operators' API, and the shortcuts kcadm users know (set-password, add-roles, …).
  */
 import { randomBytes } from 'node:crypto';

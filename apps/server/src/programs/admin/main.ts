@@ -1,5 +1,5 @@
 /**
- * `npm run admin -- <command> …` (issue 20): the operators' API from the command line, modelled on
+ * `npm run admin -- <command> …` (ADR 031): the operators' API from the command line, modelled on
  * Keycloak's kcadm. `main` takes the arguments and its input and outputs and returns the exit code
  * (0 done, 1 refused by the server, 2 usage, 3 not logged in, 4 unreachable), so tests run it in
  * process; run as a program (apps/server/dist/programs/admin/main.js) it uses the process's own.

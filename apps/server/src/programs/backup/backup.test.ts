@@ -1,5 +1,5 @@
 /**
- * The restore drill (issue 20, ADR 029): back up, change, restore, and the data is as backed up:
+ * The restore drill (ADR 029): back up, change, restore, and the data is as backed up:
  * every table row for row, every sequence, every uploaded file. Then what a restore refuses (a
  * newer schema, a database or FILES_DIR in use, a damaged file), the path of an older backup, and
  * the command end to end (`npm run build` first), once onto a new embedded database.

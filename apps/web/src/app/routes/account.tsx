@@ -25,7 +25,7 @@ function useAccountContext() {
   };
 }
 
-/** /user/alteration (spec §2 lazy pages: forgot password, steps 1–4). */
+/** /user/alteration (docs/product/screens.md#lazy-pages: forgot password, steps 1–4). */
 export function ForgotPasswordRoute() {
   const { forgotUrl: _, ...props } = useAccountContext();
   return (

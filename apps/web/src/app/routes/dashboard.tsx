@@ -7,7 +7,7 @@ import { useTranslation } from '../../lib/i18n';
 import { currentTenant } from '../../lib/tenant';
 import { LanguageToggle } from '../language-toggle';
 
-/** /user/dashboard: open route (spec §2), the park the address names at a glance. */
+/** /user/dashboard: open route (docs/product/screens.md#open-routes), the park the address names at a glance. */
 export function DashboardRoute() {
   const { t } = useTranslation();
   const tenantCode = currentTenant(useLocation().search);

@@ -7,7 +7,7 @@ import { useTranslation } from '../../lib/i18n';
 import { currentTenant } from '../../lib/tenant';
 import { LanguageToggle } from '../language-toggle';
 
-/** /deviceManage/devices and /deviceManage/alerts: open routes (spec §2), for the tenant the address names. */
+/** /deviceManage/devices and /deviceManage/alerts: open routes (docs/product/screens.md#open-routes), for the tenant the address names. */
 export function DeviceManageRoute({ page }: { page: 'devices' | 'alerts' }) {
   const { t } = useTranslation();
   const tenantCode = currentTenant(useLocation().search);

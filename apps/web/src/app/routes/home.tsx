@@ -5,7 +5,7 @@ import { storage } from '../../lib/storage';
 
 /**
  * `/`: the stored home path when the user's menu permits it, else the user's default home URI,
- * else /index (spec §2).
+ * else /index (docs/product/screens.md#home).
  */
 export function HomeRedirect() {
   const { userInfo, menu } = useSession();

@@ -26,9 +26,9 @@ const BUSINESS_PAGES: Record<string, ComponentType> = {
   'ent/members/list': load(() => import('../../features/enterprise/components/members-page'), 'MembersPage'),
   'ent/members/invite': load(() => import('../../features/invitations/components/invite-page'), 'InvitePage'),
   'message/index': load(() => import('../../features/notices/components/message-page'), 'MessagePage'),
-  // The drag-page builder (spec §2 lazy pages), for operators with page:design.
+  // The drag-page builder (docs/product/screens.md#lazy-pages), for operators with page:design.
   'page/builder': load(() => import('../../features/drag-page/builder/page-builder'), 'PageBuilder'),
-  // The operators' console (issue 20): one chunk per page, for roles with system:manage.
+  // The operators' console (ADR 031): one chunk per page, for roles with system:manage.
   'admin/users': load(() => import('../../features/admin/users/users-page'), 'UsersPage'),
   'admin/roles': load(() => import('../../features/admin/roles/roles-page'), 'RolesPage'),
   'admin/menus': load(() => import('../../features/admin/menus/menus-page'), 'MenusPage'),
@@ -94,7 +94,7 @@ export function LayoutRoute() {
         onLogout={() => void signOut()}
         userMenu={account.menu}
         headerExtra={<LanguageToggle reload />}
-        // Spec §1: the notice feature is off unless configured; the header guards it by messageIndex.
+        // docs/product/overview.md#runtime-switches: the notice feature is off unless configured; the header guards it by messageIndex.
         bell={runtimeConfig().noticeEnabled ? <NoticeBell /> : undefined}
       />
       {account.dialogs}

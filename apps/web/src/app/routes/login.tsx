@@ -51,7 +51,7 @@ function StandaloneLogin({ target }: { target: string }) {
 }
 
 /**
- * /login and /user/login (spec §4): straight on with a stored session; otherwise the sign-on
+ * /login and /user/login (docs/product/behaviour.md#sign-on): straight on with a stored session; otherwise the sign-on
  * server when one is configured, else the standalone form.
  */
 export function LoginRoute() {

@@ -13,7 +13,7 @@ import { ShellSkeleton } from '../shell-skeleton';
 
 /**
  * Every route but the open ones: without a token, to /login with the wanted path; with one, user
- * info and menu are loaded once before the page shows (spec §4 session start).
+ * info and menu are loaded once before the page shows (docs/product/behaviour.md#session-start).
  */
 function Protected() {
   const { t } = useTranslation();

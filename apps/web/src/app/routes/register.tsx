@@ -12,7 +12,7 @@ import { AntdProvider } from '../../lib/antd';
 export function RegisterRoute() {
   const location = useLocation();
   const navigate = useNavigate();
-  // Spec §9: the registration's captcha image is 400×200 (the login's 310×155).
+  // docs/product/limits.md#captcha: the registration's captcha image is 400×200 (the login's 310×155).
   const humanCheck = useHumanCheck(LIMITS.captcha.registerFrameWidth);
   const params = new URLSearchParams(location.search);
   const cfg = runtimeConfig();

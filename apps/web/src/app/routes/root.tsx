@@ -4,7 +4,7 @@ import { storage } from '../../lib/storage';
 import { CONTEXT_CODES, keptParams, withKeptParams } from '../../lib/address';
 import { rememberTenant } from '../../lib/tenant';
 
-/** The tenant code and the context codes of an address (a benchCode fixes the workbench: issue 7). */
+/** The tenant code and the context codes of an address (a benchCode fixes the workbench, ADR 011). */
 function remember(search: string): void {
   rememberTenant(search);
   const q = new URLSearchParams(search);
@@ -14,7 +14,7 @@ function remember(search: string): void {
   }
 }
 
-/** Keeps the §2 query parameters on every navigation and remembers what the address brings. */
+/** Keeps the docs/product/screens.md#kept-parameters query parameters on every navigation and remembers what the address brings. */
 export function RootRoute() {
   const location = useLocation();
   const navigate = useNavigate();

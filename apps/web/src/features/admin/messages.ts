@@ -1,4 +1,4 @@
-/** The operators' console texts (issue 20, ADR 009), in the console's chunk. */
+/** The operators' console texts (ADR 031, ADR 009), in the console's chunk. */
 import { addMessages } from '../../lib/i18n';
 
 addMessages('admin', {

@@ -1,5 +1,5 @@
 /**
- * What a behavioural captcha sends, exactly as AJ-Captcha's clients build it (spec §3): positions
+ * What a behavioural captcha sends, exactly as AJ-Captcha's clients build it (docs/product/data.md#captcha-protocol): positions
  * scaled to the 310×155 reference frame, `pointJson` AES-encrypted when the challenge carries a
  * secretKey, and the `captchaVerification` a business call spends: AES(token---pointJson plain).
  */

@@ -1,5 +1,5 @@
 /**
- * One behavioural captcha challenge's life (spec §4): load, one check, then success (shown for a
+ * One behavioural captcha challenge's life (docs/product/behaviour.md#captcha): load, one check, then success (shown for a
  * moment, then reported) or failure (shown for a moment, then a new challenge). A refusal to hand
  * out a challenge (6201 and the like) clears the images and waits for the user's refresh.
  */
@@ -22,7 +22,7 @@ export interface ChallengeState {
 export interface ChallengeViewProps {
   /** Rendered width in px; the height is half of it. */
   width: number;
-  /** Pop-up: report after the success was shown (§4); inline: at once, the success stays shown. */
+  /** Pop-up: report after the success was shown (docs/product/behaviour.md#captcha); inline: at once, the success stays shown. */
   reportAtOnce?: boolean;
   onSuccess: (answer: SealedAnswer) => void;
 }
@@ -98,7 +98,7 @@ export function useChallenge(captchaType: CaptchaType, options: ChallengeOptions
         setState((s) => ({ ...s, phase: 'success', message: '' }));
         later(latest.current.successDelayMs, () => latest.current.onSuccess(sealed));
       } else {
-        // §4: 验证失败 for a wrong answer; an expired token or a limit says what it is.
+        // docs/product/behaviour.md#captcha: 验证失败 for a wrong answer; an expired token or a limit says what it is.
         const message = code === CaptchaRepCode.FAILED || !repMsg ? t('captcha.failed') : repMsg;
         setState((s) => ({ ...s, phase: 'failure', message }));
         later(latest.current.failureDelayMs, () => void load());

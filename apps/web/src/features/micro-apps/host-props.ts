@@ -41,7 +41,7 @@ export function hostProps(code: string, route: RouteChannel, services: HostServi
     async request<T>(path: string, init: Parameters<MicroHostProps['request']>[1] = {}): Promise<MicroEnvelope<T>> {
       if (!path.startsWith('/api/')) return { status: 400, message: `not a portal API path: ${path}`, data: null as T };
       try {
-        // The sub-application shows its own refusals; the portal still says what ends the session (§8).
+        // The sub-application shows its own refusals; the portal still says what ends the session (docs/product/errors.md#result-codes).
         const data = await request<T>(path, { ...init, failures: { handledBy: code } });
         return { status: 200, message: '', data };
       } catch (err) {

@@ -1,5 +1,5 @@
 /**
- * Where registration leads (spec §4 register success, §2 screen 2's login link), and which of the
+ * Where registration leads (docs/product/behaviour.md#register-result, docs/product/screens.md#registration-screen login link), and which of the
  * three layouts it shows (ADR 010).
  */
 import type { RuntimeConfig } from '@portal/contracts';

@@ -1,5 +1,5 @@
 /**
- * Pure rules over the server's menu tree (spec §2 menu and tabs, §3 menu item). The shell issue
+ * Pure rules over the server's menu tree (docs/product/screens.md#menu-and-tabs, docs/product/data.md#menu). The shell
  * grows these into full dynamic routes; the rules stay here, tested on their own.
  */
 import type { MenuItem } from '@portal/contracts';
@@ -7,7 +7,7 @@ import type { MenuItem } from '@portal/contracts';
 /** The empty menu, one instance: store selectors must not return a new array on every call. */
 export const NO_ITEMS: MenuItem[] = [];
 
-/** A path is prefixed with its module, or with IframePageContent for service type 1 (spec §2). */
+/** A path is prefixed with its module, or with IframePageContent for service type 1 (docs/product/screens.md#menu-routes). */
 export function menuPath(item: MenuItem): string {
   const raw = item.path.trim();
   if (item.meta.serviceType === 1) return `/IframePageContent/${raw.replace(/^\/+/, '')}`;
@@ -15,7 +15,7 @@ export function menuPath(item: MenuItem): string {
   return raw.startsWith('/') ? raw : `/${raw}`;
 }
 
-/** Entries whose route is "0" are skipped entirely (spec §2). */
+/** Entries whose route is "0" are skipped entirely (docs/product/screens.md#menu-routes). */
 export function routedItems(items: MenuItem[]): MenuItem[] {
   return items
     .filter((i) => i.route !== '0')
@@ -45,7 +45,7 @@ export function isPermitted(items: MenuItem[], path: string): boolean {
   return findByPath(items, path.split('?')[0] ?? path) !== null;
 }
 
-/** External URLs may carry a {workbenchCoding} placeholder for the current workbench (spec §2). */
+/** External URLs may carry a {workbenchCoding} placeholder for the current workbench (docs/product/screens.md#menu-routes). */
 export function resolveUrl(url: string, workbenchCode: string | null): string {
   return url.replaceAll('{workbenchCoding}', encodeURIComponent(workbenchCode ?? ''));
 }

@@ -1,5 +1,5 @@
 /**
- * Which page an address inside the layout shows (spec §2 other paths, menu and tabs): the fixed
+ * Which page an address inside the layout shows (docs/product/screens.md#fixed-routes): the fixed
  * routes, then the routed entries of the user's menu. Pure, so every rule is tested on its own;
  * the tab strip and the content area both read it.
  */
@@ -22,7 +22,7 @@ export type PageKind =
   /** The cloud-order and supplied-product detail tabs: a frame of an address given in the query. */
   | 'detail'
   /**
-   * A page of a sub-application (spec §1): its menu entries carry the app's code as their module;
+   * A page of a sub-application (docs/product/overview.md#who): its menu entries carry the app's code as their module;
    * the micro-app layer shows it and keeps the app alive while any of its tabs is open.
    */
   | 'micro'
@@ -69,10 +69,10 @@ export interface PageContext {
 
 export const WORKBENCH_APP = 'ENT_WORKBENCH';
 
-/** Where an address the user may not open goes (spec §2); signed in, it is shown inside the shell. */
+/** Where an address the user may not open goes (docs/product/screens.md#open-routes); signed in, it is shown inside the shell. */
 export const NOT_FOUND_PATH = '/404';
 
-/** The detail tabs of §2, each reachable under its own path and under /IframePageContent. */
+/** The detail tabs of docs/product/screens.md#fixed-routes, each reachable under its own path and under /IframePageContent. */
 const DETAILS: Record<string, string> = {
   CloudInsideIframePage: 'shell.cloudOrderDetail',
   ProductInsideIframePage: 'shell.productDetail',

@@ -1,5 +1,5 @@
 /**
- * The shell's layout by runtime theme (spec §1, §2 screen 3): `apptheme`, else `theme`. `top` is
+ * The shell's layout by runtime theme (docs/product/overview.md#runtime-switches, docs/product/screens.md#layout): `apptheme`, else `theme`. `top` is
  * the top menu of screen 8, `JZH` the flyout menu; anything else (default empty) the side menu.
  */
 import type { RuntimeConfig } from '@portal/contracts';

@@ -32,7 +32,7 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-describe('the client and spec §8, also for a caller that shows its own messages', () => {
+describe('the client and the result codes, also for a caller that shows its own messages', () => {
   it('shows 服务器错误 for a 500, never the text the server or a proxy sent', async () => {
     const { request, ownMessage, message } = await freshClient();
     const error = vi.spyOn(message, 'error').mockImplementation(() => (() => {}) as never);

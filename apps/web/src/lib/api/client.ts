@@ -1,7 +1,7 @@
 /**
- * The one HTTP client: signs every /api call (ARCHITECTURE §4), adds the token and the language,
+ * The one HTTP client: signs every /api call (docs/api.md#every-call), adds the token and the language,
  * enforces the configured timeout, unwraps the `{status, message, data}` envelope, and hands every
- * non-200 code to the one failure handler (§8).
+ * non-200 code to the one failure handler (docs/product/errors.md#result-codes).
  */
 import { canonicalParams, ResultCode, signingText, SIGNING_HEADERS } from '@portal/contracts';
 import { runtimeConfig } from '../config';
@@ -14,7 +14,7 @@ export class ApiError extends Error {
   constructor(
     readonly status: number,
     message: string,
-    /** The one failure handler has told the user already (§8); a caller must not say it again. */
+    /** The one failure handler has told the user already (docs/product/errors.md#result-codes); a caller must not say it again. */
     readonly shown = false,
   ) {
     super(message);
@@ -34,9 +34,9 @@ export interface RequestOptions {
   method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   query?: Query;
   body?: Record<string, unknown>;
-  /** A multipart upload instead of a JSON body: signed over the query only (ARCHITECTURE §4). */
+  /** A multipart upload instead of a JSON body: signed over the query only (docs/api.md#every-call). */
   form?: FormData;
-  /** How ordinary failures are shown (§8); the logouts, 500 and 40303 are always handled. */
+  /** How ordinary failures are shown (docs/product/errors.md#result-codes); the logouts, 500 and 40303 are always handled. */
   failures?: FailurePresentation;
   /** Send no token even when signed in (login, captcha). */
   anonymous?: boolean;
@@ -98,7 +98,7 @@ type Envelope<T> = { status?: number; message?: string; data?: T };
 
 function fail(res: Response, envelope: Envelope<unknown> | null, how?: FailurePresentation): never {
   const status = typeof envelope?.status === 'number' ? envelope.status : res.status >= 500 ? 500 : res.status;
-  // A server error is 服务器错误 whatever the server (or a proxy in front of it) wrote (§8).
+  // A server error is 服务器错误 whatever the server (or a proxy in front of it) wrote (docs/product/errors.md#result-codes).
   const message =
     status === ResultCode.SERVER_ERROR
       ? i18n.t('errors.server')
@@ -106,7 +106,7 @@ function fail(res: Response, envelope: Envelope<unknown> | null, how?: FailurePr
   throw new ApiError(status, message, handleFailure(status, message, how));
 }
 
-/** A portal call: unwraps `{status, message, data}` and hands every non-200 code to §8. */
+/** A portal call: unwraps `{status, message, data}` and hands every non-200 code to docs/product/errors.md#result-codes. */
 export async function request<T>(path: string, opts: RequestOptions = {}): Promise<T> {
   const { res, body } = await send(path, opts);
   const envelope = body && typeof body === 'object' ? (body as Envelope<T>) : null;
@@ -117,7 +117,7 @@ export async function request<T>(path: string, opts: RequestOptions = {}): Promi
 
 /**
  * A call whose answer has a protocol of its own (AJ-Captcha's `{repCode, repMsg, repData}`): the
- * body of any 2xx answer as it is; a refusal before the handler (signature, validation) as §8 says.
+ * body of any 2xx answer as it is; a refusal before the handler (signature, validation) as docs/product/errors.md#result-codes says.
  */
 export async function requestRaw<T>(path: string, opts: RequestOptions = {}): Promise<T> {
   const { res, body } = await send(path, opts);

@@ -27,7 +27,7 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
-describe('the one failure handler (spec §8)', () => {
+describe('the one failure handler', () => {
   it('shows one dialog for several concurrent 401s, and logs out once when confirmed', async () => {
     const { handleFailure, session, Modal } = await freshHandler();
     session.useSession.setState({ token: 't' });

@@ -1,6 +1,6 @@
 /**
- * The one place that turns a result code of spec §8 into what the user sees, and into a logout
- * where §8 says so. Several failures at once (a page firing parallel calls after the session ended)
+ * The one place that turns a result code of docs/product/errors.md#result-codes into what the user sees, and into a logout
+ * where docs/product/errors.md#result-codes says so. Several failures at once (a page firing parallel calls after the session ended)
  * give one notice and one logout.
  */
 import { LIMITS, LOGOUT_CODES, ResultCode } from '@portal/contracts';
@@ -52,14 +52,14 @@ const ALWAYS_SHOWN: readonly number[] = [
 ];
 
 /**
- * How a call's ordinary failures are shown (§8): `error` (the default: the server's message),
- * `warning` (§8: nickname, switch and password calls), or `{ handledBy }`: the caller shows them
+ * How a call's ordinary failures are shown (docs/product/errors.md#result-codes): `error` (the default: the server's message),
+ * `warning` (docs/product/errors.md#dialogs: nickname, switch and password calls), or `{ handledBy }`: the caller shows them
  * itself, for the reason it states. The codes of ALWAYS_SHOWN are shown here whatever it says.
  */
 export type FailurePresentation = 'error' | 'warning' | { handledBy: string };
 
 /**
- * Tells the user about a failed call as §8 says. True when the user was told here (so the caller
+ * Tells the user about a failed call as docs/product/errors.md#result-codes says. True when the user was told here (so the caller
  * must not tell them again).
  */
 export function handleFailure(status: number, serverMessage: string, how: FailurePresentation = 'error'): boolean {

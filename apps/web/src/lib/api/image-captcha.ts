@@ -1,5 +1,5 @@
 /**
- * The image captchas (spec §7): the login's, keyed by the browser's captcha client id, and the
+ * The image captchas (docs/product/calls.md#call-list): the login's, keyed by the browser's captcha client id, and the
  * registration's, keyed by a random number the form sends back with its answer.
  */
 import type { ImageCaptchaData } from '@portal/contracts';

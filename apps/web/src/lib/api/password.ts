@@ -15,7 +15,7 @@ function getPublicKey(): Promise<PublicKeyData> {
   return publicKey;
 }
 
-/** base64(RSA-OAEP-SHA256(password)) under the server's public key (ARCHITECTURE §4). */
+/** base64(RSA-OAEP-SHA256(password)) under the server's public key (docs/api.md#password-transport). */
 export async function encryptPassword(password: string): Promise<string> {
   const { publicKey: pem } = await getPublicKey();
   return rsaOaepEncrypt(pem, password);

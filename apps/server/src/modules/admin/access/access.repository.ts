@@ -30,7 +30,7 @@ import {
 const enOf = (key: 'title' | 'name', value: string | undefined) => (value ? { en: { [key]: value } } : {});
 
 /**
- * Roles, permission codes (spec §6), applications and workbenches of a tenant, for its operators.
+ * Roles, permission codes (docs/product/permissions.md#action-codes), applications and workbenches of a tenant, for its operators.
  * Every statement names the tenant; an id of another tenant is no row.
  */
 export function createAdminAccessRepository(db: Db) {

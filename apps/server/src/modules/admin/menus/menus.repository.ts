@@ -15,7 +15,7 @@ const EXPORTED_META = ['internalOrExternal', 'keepAlive', 'isTabs', 'isSide', 'c
 const metaOf = (row: Pick<Row, 'meta'>) => row.meta as { title?: string; icon?: string | null; url?: string | null };
 
 /**
- * A tenant's menu (spec §2) as its operators edit it (issue 20): entries with parent and order,
+ * A tenant's menu (docs/product/screens.md#menu-routes) as its operators edit it (ADR 031): entries with parent and order,
  * the roles that see each, moves that renumber the siblings, and the whole tree out and in as
  * JSON (roles and applications by code). Every statement names the tenant.
  */

@@ -21,7 +21,7 @@ const instant = (text: string, end: boolean) =>
     : sql`${text}::timestamptz`;
 
 /**
- * What operators review and read (issue 20): the enterprises awaiting review, the tenant's sign-on
+ * What operators review and read (ADR 031): the enterprises awaiting review, the tenant's sign-on
  * services, its SMS outbox and its audit log. Every statement names the tenant.
  */
 /** Whether a pattern overlaps any of the given ones (the sign-on module's rule). */

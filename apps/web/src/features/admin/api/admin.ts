@@ -1,5 +1,5 @@
 /**
- * The console's calls over `/api/admin/` (issue 20): each carries the tenant acted on, each list
+ * The console's calls over `/api/admin/` (ADR 031): each carries the tenant acted on, each list
  * is a query keyed by that tenant and the language, and every change refreshes the console's
  * queries. A list's failure is shown in place by its page (with a retry); a change's failure is the
  * handler's toast with the server's message (ADR 019), and the form stays open.

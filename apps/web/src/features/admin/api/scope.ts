@@ -1,5 +1,5 @@
 /**
- * The tenant the console acts on (issue 20): one's own, unless a platform operator chose another
+ * The tenant the console acts on (ADR 031): one's own, unless a platform operator chose another
  * on 租户管理. Kept in storage with its owner (tenant and user), so it survives a reload but not
  * another user's session; logout clears it with every other key. Every admin call carries it as
  * `?tenant=<code>`, and every console query is keyed by it.

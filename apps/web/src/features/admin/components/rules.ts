@@ -10,7 +10,7 @@ export const requiredText = (key: string): FormRule => ({ required: true, whites
 export const maxLength = (max: number): FormRule => ({ max, message: t('admin.tooLong', { max }) });
 export const pattern = (source: string, key: string): FormRule => ({ pattern: new RegExp(source), message: t(key) });
 
-/** A mobile number, when one is given (§5 rule). */
+/** A mobile number, when one is given (docs/product/validation.md#mobile rule). */
 export const optionalMobile: FormRule = {
   validator: (_, v: string | undefined) =>
     !v?.trim() || isValidPhone(v.trim(), runtimeConfig().phonePattern)

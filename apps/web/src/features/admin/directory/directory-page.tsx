@@ -1,5 +1,5 @@
 /**
- * 应用与工作台 (issue 20, menu component `admin/directory`): the tenant's applications (spec §6
+ * 应用与工作台 (ADR 031, menu component `admin/directory`): the tenant's applications (docs/product/permissions.md#action-codes
  * 切换应用) and workbenches (切换工作台), each a code and a name in two languages.
  */
 import { PlusOutlined } from '@ant-design/icons';

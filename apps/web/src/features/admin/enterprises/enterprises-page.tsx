@@ -1,6 +1,6 @@
 /**
- * 企业审核 (issue 20, menu component `admin/enterprises`): the review queue of spec §4's
- * enterprises, by state (待审核 0, 已通过 1, 未通过 2), with search and paging. An enterprise is
+ * 企业审核 (ADR 031, menu component `admin/enterprises`): the review queue of the
+ * enterprises, by state (docs/product/behaviour.md#enterprise-status: 待审核 0, 已通过 1, 未通过 2), with search and paging. An enterprise is
  * passed, or not passed with a reason its members are shown.
  */
 import type { AdminEnterprise, EnterpriseQuery, EnterpriseReview } from '@portal/contracts';

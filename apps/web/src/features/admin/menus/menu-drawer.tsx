@@ -19,7 +19,7 @@ const NAME = patternOf('name');
 const COMPONENT = patternOf('component');
 const ICON = patternOf('icon');
 
-/** Components the portal knows (spec §2 and the business pages); any other may be typed. */
+/** Components the portal knows (docs/product/screens.md#menu-routes and the business pages); any other may be typed. */
 const COMPONENTS = [
   'RouteView',
   'IframePageView',

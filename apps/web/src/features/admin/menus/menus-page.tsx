@@ -1,5 +1,5 @@
 /**
- * 菜单管理 (issue 20, menu component `admin/menus`): the tenant's menu as a tree. Entries move by
+ * 菜单管理 (ADR 031, menu component `admin/menus`): the tenant's menu as a tree. Entries move by
  * drag and drop (antd Tree's own) or one step up or down (keyboard and touch); a selected entry
  * gets a child, is edited, hidden or shown, or deleted (refused while it has children). The whole
  * menu is exported as a file and imported from one (which replaces it).

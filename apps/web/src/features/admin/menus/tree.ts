@@ -1,5 +1,5 @@
 /**
- * The menu editor's pure parts (issue 20): the tree from the server's flat list, and where a drop
+ * The menu editor's pure parts (ADR 031): the tree from the server's flat list, and where a drop
  * of antd's Tree puts an entry, as the `{parentId, index}` of `POST /api/admin/menus/:id/move`
  * (`index` counts the new siblings without the entry moved, so it is the entry's final place).
  */

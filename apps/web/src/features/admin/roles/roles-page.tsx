@@ -1,7 +1,7 @@
 /**
- * 角色权限 (issue 20, menu component `admin/roles`): the tenant's roles (code, titles, the default
+ * 角色权限 (ADR 031, menu component `admin/roles`): the tenant's roles (code, titles, the default
  * role of new users) with the permission codes each holds, and the permission codes themselves
- * (spec §6: type 1 an action, 2 ignored by the page guard; status 1 enforced, 0 shown to everyone).
+ * (docs/product/permissions.md#action-codes: type 1 an action, 2 ignored by the page guard; status 1 enforced, 0 shown to everyone).
  */
 import { PlusOutlined } from '@ant-design/icons';
 import {

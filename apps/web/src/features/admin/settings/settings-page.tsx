@@ -1,5 +1,5 @@
 /**
- * 租户设置 (issue 20, menu component `admin/settings`): the runtime switches a tenant sets for
+ * 租户设置 (ADR 031, menu component `admin/settings`): the runtime switches a tenant sets for
  * itself (contracts TENANT_SWITCHES), each either the tenant's own value or following the
  * installation's (shown as it is); the logo, uploaded; and the registration agreement in Chinese and
  * English, as HTML with a sanitised preview (the server sanitises it again when stored).

@@ -1,5 +1,5 @@
 /**
- * 单点登录 (issue 20, menu component `admin/sign-on`): the services the sign-on server issues
+ * 单点登录 (ADR 031, menu component `admin/sign-on`): the services the sign-on server issues
  * tickets for (ADR 007), by URL pattern, and the external systems among them (a system code, an
  * entry address, a logout address); each enabled or not, or deleted.
  */

@@ -1,5 +1,5 @@
 /**
- * 短信发件箱 (issue 20, menu component `admin/sms`): the text messages the portal sent (or, without
+ * 短信发件箱 (ADR 031, menu component `admin/sms`): the text messages the portal sent (or, without
  * an SMS gateway, would have sent), newest first, with search and paging.
  */
 import type { AdminPageQuery, OutboxMessage } from '@portal/contracts';

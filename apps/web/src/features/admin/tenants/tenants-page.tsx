@@ -1,5 +1,5 @@
 /**
- * 租户管理 (issue 20, menu component `admin/tenants`; platform operators only): every tenant, a new
+ * 租户管理 (ADR 031, menu component `admin/tenants`; platform operators only): every tenant, a new
  * one with its first operator, names and home address edited, disabled or enabled again, its portal
  * opened, and 管理 — which makes it the tenant the other console pages act on (see api/scope.ts).
  */

@@ -1,5 +1,5 @@
 /**
- * 用户管理 (issue 20, menu component `admin/users`): the tenant's users with search, filters by
+ * 用户管理 (ADR 031, menu component `admin/users`): the tenant's users with search, filters by
  * role and state, and paging; a new user, edits, disable/enable, a new password, unlock, roles and
  * enterprises. The server refuses all of it on one's own account, with a message.
  */

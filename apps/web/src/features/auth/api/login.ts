@@ -28,7 +28,7 @@ export async function login(input: LoginInput): Promise<string> {
     query: { tenantCode: currentTenant(), service },
     body: { ...body },
     anonymous: true,
-    failures: { handledBy: 'the login form: the server message for 5 s and a new captcha (§8)' },
+    failures: { handledBy: 'the login form: the server message for 5 s and a new captcha' },
   });
 }
 

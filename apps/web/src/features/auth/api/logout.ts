@@ -1,7 +1,7 @@
 import { request } from '../../../lib/api/client';
 import { logout } from '../../../lib/session';
 
-/** Revokes the token on the server, then clears the browser session (spec §4 logout). */
+/** Revokes the token on the server, then clears the browser session (docs/product/behaviour.md#logout). */
 export async function signOut(): Promise<void> {
   await request('/api/auth/jwt/logout', {
     method: 'POST',

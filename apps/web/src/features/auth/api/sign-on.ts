@@ -1,5 +1,5 @@
 /**
- * Signing in through the sign-on server (spec §4, CAS 3.0): the address of its login, the ticket
+ * Signing in through the sign-on server (docs/product/behaviour.md#sign-on, CAS 3.0): the address of its login, the ticket
  * exchange, and the sign-on page's own form post. (Its logout address is built by lib/session.)
  */
 import { ResultCode } from '@portal/contracts';
@@ -13,7 +13,7 @@ import type { LoginInput } from './login';
 
 const ssoBase = () => runtimeConfig().ssoUrl.replace(/\/$/, '');
 
-/** {cas}/cas/login?loginType=2&tenantCode={code}&service={url} (spec §7). */
+/** {cas}/cas/login?loginType=2&tenantCode={code}&service={url} (docs/product/calls.md#redirects). */
 export function signOnLoginUrl(tenantCode: string, service: string): string {
   const q = new URLSearchParams({ loginType: '2', tenantCode, service });
   return `${ssoBase()}/cas/login?${q}`;
@@ -75,7 +75,7 @@ export async function signOnSignIn(input: LoginInput, page: URLSearchParams, ten
   throw new SignOnError(body?.message ?? res.statusText);
 }
 
-/** The address that signs the current user into an external system of the tenant (spec §7). */
+/** The address that signs the current user into an external system of the tenant (docs/product/calls.md#call-list). */
 export function systemSignOnUrl(sysCode: string): Promise<string> {
   return request<string>('/api/front/esa/external/system/sso', {
     body: { sysCode },

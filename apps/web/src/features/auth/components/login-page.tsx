@@ -36,7 +36,7 @@ type Field = 'username' | 'password' | 'imgvercode' | 'captchaVerification';
 type Errors = Partial<Record<Field, string>>;
 
 /**
- * A labelled field with its §5 message under it. The login form is plain React and plain inputs
+ * A labelled field with its docs/product/validation.md#login message under it. The login form is plain React and plain inputs
  * rather than antd's Form and Input: it has four fields, and those two (with the form library,
  * validator and tooltip they bring) were a quarter of the login page's bytes (ADR 008).
  */
@@ -149,7 +149,7 @@ export function LoginPage({ signIn, languageToggle, humanCheck, context, links }
   // The filled form waiting for the behavioural check to pass.
   const [waiting, setWaiting] = useState<LoginInput | null>(null);
   const [pending, setPending] = useState(false);
-  // §8: the server's message for 5 s.
+  // docs/product/errors.md#login: the server's message for 5 s.
   const [refusal, setRefusal] = useState<string | null>(null);
   const refusalTimer = useRef<ReturnType<typeof setTimeout>>(undefined);
   const formId = useId();
@@ -162,7 +162,7 @@ export function LoginPage({ signIn, languageToggle, humanCheck, context, links }
   const [refusalLanguage, setRefusalLanguage] = useState(i18n.language);
   if (refusal && refusalLanguage !== i18n.language) setRefusal(null);
 
-  /** §5 messages for what the current captcha kind needs. */
+  /** docs/product/validation.md#login for what the current captcha kind needs. */
   const validate = (v: LoginInput): Errors => {
     const e: Errors = {};
     if (!v.username.trim()) e.username = 'login.usernameRequired';

@@ -67,7 +67,7 @@ export interface SignOnEntryProps {
 }
 
 /**
- * /login when a sign-on server is configured (spec §4): back from it with a ticket for this tab's
+ * /login when a sign-on server is configured (docs/product/behaviour.md#sign-on): back from it with a ticket for this tab's
  * trip, the ticket is exchanged for a token; otherwise (no ticket, or one this tab did not ask
  * for) off to its login, with this address (deep link and kept parameters included) as the
  * service. More than three trips within a minute stop with a message instead of looping.

@@ -5,7 +5,7 @@ import { messageOf } from '../../../lib/api/client';
 import { systemSignOnUrl } from '../api/sign-on';
 
 /**
- * /front/esa/system/sso?sysCode=… (spec §2): the platform's single sign-on into an external
+ * /front/esa/system/sso?sysCode=… (docs/product/screens.md#fixed-routes): the platform's single sign-on into an external
  * system; the browser goes on to the address the server gives, or the page says why not.
  */
 export function SystemSignOn({ sysCode, onBack }: { sysCode: string | null; onBack: () => void }) {

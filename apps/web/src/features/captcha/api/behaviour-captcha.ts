@@ -24,7 +24,7 @@ export function checkAnswer(captchaType: CaptchaType, token: string, pointJson: 
   });
 }
 
-/** `anji` when the server asks for the behavioural captcha (spec §7), else `image`. */
+/** `anji` when the server asks for the behavioural captcha (docs/product/calls.md#call-list), else `image`. */
 export function useCaptchaKind() {
   return useQuery({
     queryKey: ['captcha-kind'],

@@ -13,10 +13,10 @@ export interface BehaviourCaptchaProps {
   mode: 'pop' | 'fixed';
   /** Pop mode only. */
   open?: boolean;
-  /** Wanted image width: 310 (default) or 400 on registration (§9); narrower screens get less. */
+  /** Wanted image width: 310 (default) or 400 on registration (docs/product/limits.md#captcha); narrower screens get less. */
   width?: number;
   /**
-   * A passed check. Pop mode: after its success was shown (§4: 1 s slider, 1.5 s click-word), and
+   * A passed check. Pop mode: after its success was shown (docs/product/behaviour.md#captcha: 1 s slider, 1.5 s click-word), and
    * the parent closes the dialog. Fixed mode: at once, and the success stays shown. The
    * verification is good for one business call; to ask again, the parent remounts the widget.
    */
@@ -64,7 +64,7 @@ function Challenge({
   );
 }
 
-/** The behavioural captcha of spec §2 screen 6, as a dialog or inline. */
+/** The behavioural captcha of docs/product/screens.md#captcha-screen, as a dialog or inline. */
 export function BehaviourCaptcha({ mode, open = true, onClose, ...challenge }: BehaviourCaptchaProps) {
   const { t } = useTranslation();
   const wanted = challenge.width ?? LIMITS.captcha.frameWidth;

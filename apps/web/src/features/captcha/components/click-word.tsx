@@ -6,7 +6,7 @@ import { useChallenge, type ChallengeViewProps } from '../use-challenge';
 import { CaptchaImage, RefreshButton } from './captcha-image';
 
 /**
- * AJ-Captcha's click-word (spec §4): click the asked characters in order; the third click sends the
+ * AJ-Captcha's click-word (docs/product/behaviour.md#captcha): click the asked characters in order; the third click sends the
  * check. Keyboard: arrow keys move a cross-hair (Shift: faster), Enter or Space marks, Backspace
  * takes the last mark back.
  */

@@ -10,7 +10,7 @@ import { CaptchaImage, RefreshButton } from './captcha-image';
 const PIECE_WIDTH = 47;
 
 /**
- * AJ-Captcha's slider puzzle (spec §4): drag the handle (mouse, touch or pen) or move it with the
+ * AJ-Captcha's slider puzzle (docs/product/behaviour.md#captcha): drag the handle (mouse, touch or pen) or move it with the
  * arrow keys and press Enter; the piece follows the handle. Release sends the one check.
  */
 export function SliderPuzzle({ width, reportAtOnce = false, onSuccess }: ChallengeViewProps) {

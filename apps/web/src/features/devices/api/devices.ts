@@ -26,7 +26,7 @@ export function useOpenAlerts(q: OpenAlertQuery) {
   });
 }
 
-/** The signed-in user's permission codes (spec §6), for the alert actions; none without a session. */
+/** The signed-in user's permission codes (docs/product/permissions.md#action-codes), for the alert actions; none without a session. */
 export function usePermissionData() {
   const token = useSession((s) => s.token);
   return useQuery({

@@ -1,5 +1,5 @@
 /**
- * The drag-page builder (spec §2 lazy pages; issue 19): operators pick a page or start one, drag
+ * The drag-page builder (docs/product/screens.md#lazy-pages; ADR 028): operators pick a page or start one, drag
  * widgets from the palette onto the grid, set them up, preview, undo and redo, save versions,
  * publish one for the page's menu entries, and restore an earlier one.
  */

@@ -2,7 +2,7 @@ import type { CurrentEnterprise, EnterpriseMember } from '@portal/contracts';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { request } from '../../../lib/api/client';
 
-/** The session's current enterprise (null without one); a failure shows as §8 says. */
+/** The session's current enterprise (null without one); a failure shows as docs/product/errors.md#result-codes says. */
 export function useCurrentEnterprise() {
   return useQuery({
     queryKey: ['current-enterprise'],

@@ -9,7 +9,7 @@ const COLUMNS = { xs: 1, sm: 1, md: 2, lg: 2, xl: 2, xxl: 2 };
 const WHOLE_ROW = COLUMNS;
 
 /**
- * 企业信息 (spec §2 `ent/colist`, opened from the menu and the user drop-down): the profile of the
+ * 企业信息 (docs/product/screens.md#menu-routes `ent/colist`, opened from the menu and the user drop-down): the profile of the
  * enterprise the session works for, as registered, and when the user joined it.
  */
 export function EnterpriseInfoPage() {

@@ -5,7 +5,7 @@ import { useTranslation } from '../../../lib/i18n';
 import { usePaging } from '../../../lib/paging';
 import { useEnterpriseMembers } from '../api/enterprise';
 
-/** 成员列表 (spec §2 `ent/members/list`): the people of the current enterprise, earliest first. */
+/** 成员列表 (docs/product/screens.md#menu-routes `ent/members/list`): the people of the current enterprise, earliest first. */
 export function MembersPage() {
   const { t } = useTranslation();
   const { page, pagination } = usePaging();

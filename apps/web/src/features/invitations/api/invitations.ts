@@ -27,7 +27,7 @@ export function useInvite() {
   });
 }
 
-/** Revokes an open invitation; a refusal shows as §8 says. */
+/** Revokes an open invitation; a refusal shows as docs/product/errors.md#result-codes says. */
 export function useRevokeInvitation() {
   const client = useQueryClient();
   return useMutation({

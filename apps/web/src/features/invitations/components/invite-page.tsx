@@ -17,7 +17,7 @@ const STATUS_COLOR: Record<InvitationStatus, string> = {
 };
 
 /**
- * 邀请成员 (spec §2 `ent/members/invite`, for roles holding `ent:invite`): invite a mobile number
+ * 邀请成员 (docs/product/screens.md#menu-routes `ent/members/invite`, for roles holding `ent:invite`): invite a mobile number
  * into the current enterprise, whose owner joins at their next sign-in or registration; the
  * invitations sent, with those still open revocable.
  */

@@ -7,7 +7,7 @@ import type { MountedApp } from '../host/adapter';
 import { hostProps, type HostServices, type RouteChannel } from '../host-props';
 import './micro-app-layer.css';
 
-/** Spec §8: a chunk that has not loaded in 120 s has failed. */
+/** docs/product/errors.md#routes: a chunk that has not loaded in 120 s has failed. */
 const LOAD_TIMEOUT_MS = 120_000;
 
 /** An open tab that shows a page of a sub-application. */

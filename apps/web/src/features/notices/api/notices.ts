@@ -11,7 +11,7 @@ export interface NoticeFilter {
   title?: string;
 }
 
-/** One page of the caller's notices (§7 replyPage), in the page's language. */
+/** One page of the caller's notices (docs/product/calls.md#call-list replyPage), in the page's language. */
 export function useNoticePage(filter: NoticeFilter, page: number, limit: number, version = 0) {
   const { language } = useTranslation().i18n;
   return useQuery({
@@ -23,7 +23,7 @@ export function useNoticePage(filter: NoticeFilter, page: number, limit: number,
   });
 }
 
-/** One notice of the caller's (§7 replyInfo). */
+/** One notice of the caller's (docs/product/calls.md#call-list replyInfo). */
 export function useNotice(id: string | null) {
   const { language } = useTranslation().i18n;
   return useQuery({
@@ -44,14 +44,14 @@ export function markRead(id: string): Promise<null> {
 export function confirmNotice(id: string): Promise<null> {
   return request('/api/front/letter/editAnswerStatus', {
     body: { id, action: 'confirm' },
-    failures: { handledBy: 'the drawer, which says 提交恢复异常 (§8)' },
+    failures: { handledBy: 'the drawer, which says 提交恢复异常 (docs/product/errors.md#reply)' },
   });
 }
 
 export function replyNotice(id: string, replyName: string, content: string, fileList: FileRef[]): Promise<null> {
   return request('/api/front/letter/reply', {
     body: { id, replyName, content, fileList },
-    failures: { handledBy: 'the drawer, which says 提交恢复异常 (§8)' },
+    failures: { handledBy: 'the drawer, which says 提交恢复异常 (docs/product/errors.md#reply)' },
   });
 }
 
@@ -65,7 +65,7 @@ export async function uploadReplyFile(file: File): Promise<FileRef> {
   form.append('file', file);
   const addr = await request<UploadedPath>('/api/front/letter/uploadReplyFile', {
     form,
-    failures: { handledBy: 'the upload list, which says why under the file (§5)' },
+    failures: { handledBy: 'the upload list, which says why under the file (docs/product/validation.md#attachments)' },
   });
   // The server shows the name it kept; this one only has to pass the reply's text rules.
   // eslint-disable-next-line no-control-regex

@@ -8,7 +8,7 @@ import './notices.css';
 
 export const MESSAGE_PAGE = '/message/index';
 
-/** The bell's popover: the newest unread notices (§9: 3, page 1, readStatus 0) and 查看更多. */
+/** The bell's popover: the newest unread notices (docs/product/limits.md#lists: 3, page 1, readStatus 0) and 查看更多. */
 export function BellList({ onOpen, onMore }: { onOpen: (id: string) => void; onMore: () => void }) {
   const { t } = useTranslation();
   const navigate = useNavigate();

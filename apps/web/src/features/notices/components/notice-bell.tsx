@@ -9,7 +9,7 @@ const BellList = lazy(async () => ({ default: (await import('./bell-list')).Bell
 const NoticeDrawer = lazy(async () => ({ default: (await import('./notice-drawer')).NoticeDrawer }));
 
 /**
- * The header's bell (spec §2 screen 4; runtime `noticeEnabled`, permission `messageIndex`): the
+ * The header's bell (docs/product/screens.md#header; runtime `noticeEnabled`, permission `messageIndex`): the
  * live unread count, and a popover with the 3 newest unread notices and a link to the message page.
  */
 export function NoticeBell() {

@@ -48,14 +48,14 @@ function Files({ files }: { files: FileLink[] }) {
 }
 
 /**
- * A notice in the drawer of §2 screen 5 (700 px, the whole width under 500): its body and
- * attachments, and what §4 lets the user do: 阅办 (replyWay 0), a text reply (1), a text reply
+ * A notice in the drawer of docs/product/screens.md#notice-drawer (700 px, the whole width under 500): its body and
+ * attachments, and what docs/product/behaviour.md#notice-reply lets the user do: 阅办 (replyWay 0), a text reply (1), a text reply
  * with attachments (2), or, once answered, the answer. Opening it marks it read.
  */
 export function NoticeDrawer({ id, onClose }: { id: string; onClose: () => void }) {
   const { t } = useTranslation();
   const client = useQueryClient();
-  // §9: the whole width under 500 px.
+  // docs/product/limits.md#layout: the whole width under 500 px.
   const narrow = window.innerWidth < LIMITS.drawerFullWidthBelowPx;
   const notice = useNotice(id);
   const refresh = () => client.invalidateQueries({ queryKey: NOTICES_KEY });
@@ -107,7 +107,7 @@ function Answer({ notice: n, onDone }: { notice: Notice; onDone: () => void }) {
   const username = useSession((s) => s.userInfo?.username ?? '');
   const [pending, setPending] = useState(false);
   const [files, setFiles] = useState<UploadFile<FileRef>[]>([]);
-  // Why files were refused, each shown for 5 s (§5).
+  // Why files were refused, each shown for 5 s (docs/product/validation.md#attachments).
   const [refused, setRefused] = useState<string[]>([]);
   const refuse = (message: string) => {
     setRefused((r) => [...r, message]);

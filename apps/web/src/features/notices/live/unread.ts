@@ -69,7 +69,7 @@ async function lead(signal: AbortSignal, share: (m: Message) => void): Promise<v
         },
         signal,
       });
-      // A refused session ends here: the portal's own calls sign the user out (§8).
+      // A refused session ends here: the portal's own calls sign the user out (docs/product/errors.md#result-codes).
       if (res.status === 401) return;
       if (!res.ok || !res.body) throw new Error(`stream answered ${res.status}`);
       attempt = 0;

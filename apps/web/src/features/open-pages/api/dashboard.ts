@@ -5,7 +5,7 @@ import { useTranslation } from '../../../lib/i18n';
 
 /**
  * A display on a wall says itself that it lost the server (a small marker), and keeps its last
- * figures: no notice per failed poll. 5xx and the logout codes are still handled by §8.
+ * figures: no notice per failed poll. 5xx and the logout codes are still handled by docs/product/errors.md#result-codes.
  */
 const QUIET = { handledBy: 'the open pages (a marker on the page)' } as const;
 

@@ -23,7 +23,7 @@ function Kpi({ label, value, detail }: { label: string; value: ReactNode; detail
 }
 
 /**
- * /user/dashboard: the park at a glance for the public (issue 19): key figures and four charts of
+ * /user/dashboard: the park at a glance for the public (ADR 027): key figures and four charts of
  * the tenant's resident enterprises, registrations and public devices; one column on a phone.
  */
 export function DashboardPage({ data, failed }: { data: Dashboard | undefined; failed: boolean }) {

@@ -18,7 +18,7 @@ export const READY_MARK = 'workscreen-ready';
 const LATEST_ALERTS = 10;
 
 /**
- * /workscreen: the park's big-screen display (issue 19): a 1920×1080 stage scaled to the window,
+ * /workscreen: the park's big-screen display (ADR 027): a 1920×1080 stage scaled to the window,
  * dark, with type readable from across a room. Polls the open dashboard and the newest open
  * alerts; a failed poll keeps the figures and shows a small "reconnecting" marker until a poll
  * succeeds again, so the screen survives a server restart without a reload.

@@ -12,7 +12,7 @@ import { useTranslation } from '../../../lib/i18n';
 
 const quiet = {
   anonymous: true,
-  failures: { handledBy: 'the registration page: 注册失败 with the server message (§8)' },
+  failures: { handledBy: 'the registration page: 注册失败 with the server message' },
 } as const;
 
 export function registerCompany(body: CompanyRegistration): Promise<void> {

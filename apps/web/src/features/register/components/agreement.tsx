@@ -33,7 +33,7 @@ export function AgreementCheckbox({
         open={open}
         title={t('register.agreementTitle')}
         okText={t('register.agree')}
-        // 同意 exactly (spec §2), not antd's spaced "同 意".
+        // 同意 exactly (docs/product/screens.md#registration-screen), not antd's spaced "同 意".
         okButtonProps={{ autoInsertSpace: false }}
         onOk={() => {
           onChange?.(true);

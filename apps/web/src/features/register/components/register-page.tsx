@@ -46,7 +46,7 @@ interface Values {
   agreement: boolean;
 }
 
-/** Registration (spec §2 screen 2, §4, §5, §8): a company with its first member, or a member. */
+/** Registration (docs/product/screens.md#registration-screen, docs/product/behaviour.md#sms-button, docs/product/validation.md#registration, docs/product/errors.md#registration): a company with its first member, or a member. */
 export function RegisterPage({
   variant,
   onVariant,
@@ -66,7 +66,7 @@ export function RegisterPage({
   useDocumentTitle(t('register.title'));
   const target = afterRegisterUrl(cfg, tenantCode, service);
 
-  // 注册成功, then the login after 3 s (§4, §9).
+  // 注册成功, then the login after 3 s (docs/product/behaviour.md#register-result, docs/product/limits.md#timers).
   const { left, start } = useRedirectCountdown(target);
 
   const refreshCaptcha = () => {
@@ -77,7 +77,7 @@ export function RegisterPage({
   /** The image's answer, or a passed slider. */
   const proof = () => human.proveWith(form, 'imgCode');
 
-  // §4: the number first, then the captcha, then the code; the button counts down only if sent.
+  // docs/product/behaviour.md#sms-button: the number first, then the captcha, then the code; the button counts down only if sent.
   const sendCode = async (): Promise<boolean> => {
     try {
       await form.validateFields(['mobile']);
@@ -96,8 +96,8 @@ export function RegisterPage({
     } catch (err) {
       if (!(err instanceof ApiError)) return false; // a field's own message is shown under it
       if (human.imageMode) refreshCaptcha();
-      if (err.shown) return false; // the one failure handler has said it (§8: 500, 40303)
-      // §8: a refusal is 注册失败 with the server's message; a failed transport 错误 for 4 s.
+      if (err.shown) return false; // the one failure handler has said it (docs/product/errors.md#result-codes: 500, 40303)
+      // docs/product/errors.md#registration: a refusal is 注册失败 with the server's message; a failed transport 错误 for 4 s.
       if (err.status === 0) {
         notification.error({ message: t('forms.error'), description: err.message || t('errors.network'), duration: 4 });
       } else {

@@ -5,7 +5,7 @@ import { setMenu, setMicroApps, setUserInfo } from '../../../lib/session';
 import { storage } from '../../../lib/storage';
 
 /**
- * Session start (spec §4): with a token, user info, the tenant's micro-apps and the role's menu are
+ * Session start (docs/product/behaviour.md#session-start): with a token, user info, the tenant's micro-apps and the role's menu are
  * loaded once, then kept in the session store. A reload loads them again; nothing else does until
  * a switch.
  */

@@ -24,7 +24,7 @@ export interface BasicLayoutProps {
 /**
  * Screen 3: logo and site name, the menu by theme (side, top of screen 8, or the JZH flyout), the
  * header of screen 4, the tab strip, the content and a sticky footer. Below 768 px the menu is a
- * drawer; with `iframe=1` in the address only the content shows (spec §2).
+ * drawer; with `iframe=1` in the address only the content shows (docs/product/screens.md#fixed-routes).
  */
 export function BasicLayout({ onLogout, userMenu, headerExtra, bell }: BasicLayoutProps) {
   const { t } = useTranslation();

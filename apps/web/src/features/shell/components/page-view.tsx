@@ -13,7 +13,7 @@ import { ShellViewsContext } from '../views';
 import { HomePage } from './home-page';
 import { WorkbenchPage } from './workbench-page';
 
-/** The page a tab shows, by kind (spec §2 menu and tabs). */
+/** The page a tab shows, by kind (docs/product/screens.md#menu-and-tabs). */
 export function PageView({ page, tab }: { page: Page; tab: Tab }) {
   switch (page.kind) {
     case 'home':

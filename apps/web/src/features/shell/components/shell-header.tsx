@@ -63,7 +63,7 @@ export function ShellHeader(props: ShellHeaderProps) {
     else void document.documentElement.requestFullscreen?.();
   };
 
-  // The configured address, else the tenant's own home page (getDefaultSubManList's homeUrl); §8:
+  // The configured address, else the tenant's own home page (getDefaultSubManList's homeUrl); docs/product/errors.md#header:
   // with neither, the link warns 园区首页地址未配置！ instead of going nowhere.
   const backToPortal = async () => {
     const home =

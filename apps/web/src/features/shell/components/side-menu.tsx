@@ -46,7 +46,7 @@ function byKey(items: MenuItem[], key: string): MenuItem | null {
  * The menu tree as an inline side menu (default and phone drawer), or with flyout submenus
  * (`vertical`, the JZH theme). `menu` is the part to show; `whole` the user's menu, for the trail.
  */
-/** A leaf entry's click: its url in a new window when flagged external, else its page (spec §2). */
+/** A leaf entry's click: its url in a new window when flagged external, else its page (docs/product/screens.md#menu-and-tabs). */
 export function openEntry(item: MenuItem, navigate: NavigateFunction, search: string): void {
   if (item.meta.internalOrExternal) {
     const url = httpUrl(resolveUrl(item.meta.url ?? '', storage.get('workbenchCode')));
@@ -76,7 +76,7 @@ export function SideMenu({
   const visible = useMemo(() => visibleItems(menu), [menu]);
   const nested = whole !== menu;
   const rootKeys = useMemo(() => new Set(visible.map((m) => m.id)), [visible]);
-  // The current page's submenus, else the ones open before a reload (kept in storage, spec §3).
+  // The current page's submenus, else the ones open before a reload (kept in storage, docs/product/data.md#local-storage).
   const [openKeys, setOpenKeys] = useState<string[]>(() => {
     const trail = openKeysFor(whole, location.pathname);
     return trail.length ? trail : (storage.get<string[]>('openKeys') ?? []);
@@ -88,7 +88,7 @@ export function SideMenu({
     [visible, nested, controlled, openKeys],
   );
 
-  // Collapsing clears the open keys (spec §4); a route change opens the submenus of its entry.
+  // Collapsing clears the open keys (docs/product/behaviour.md#menu-collapse); a route change opens the submenus of its entry.
   useEffect(() => {
     if (collapsed) setOpenKeys([]);
     else {
@@ -101,7 +101,7 @@ export function SideMenu({
     }
   }, [collapsed, whole, location.pathname]);
 
-  // Only one top-level submenu stays open (spec §2).
+  // Only one top-level submenu stays open (docs/product/screens.md#menu-and-tabs).
   const onOpenChange: MenuProps['onOpenChange'] = (keys) => {
     const added = keys.find((k) => !openKeys.includes(k));
     const next = added && rootKeys.has(added) ? keys.filter((k) => !rootKeys.has(k) || k === added) : keys;

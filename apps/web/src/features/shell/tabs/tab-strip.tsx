@@ -15,7 +15,7 @@ export const panelId = (key: string) => `tabpanel-${encodeURIComponent(key)}`;
 type MenuAction = 'refresh' | 'close' | 'closeOthers' | 'closeLeft' | 'closeRight' | 'closeAll';
 
 /**
- * The tab strip (spec §2 menu and tabs) as a WAI-ARIA tablist: arrow keys, Home and End move the
+ * The tab strip (docs/product/screens.md#menu-and-tabs) as a WAI-ARIA tablist: arrow keys, Home and End move the
  * focus, Enter or Space opens, Delete closes; a click opens, a middle click or the cross closes;
  * the context menu refreshes or closes others, left, right or all. Scroll arrows shift the strip
  * by 100 px when it overflows; on touch screens it scrolls by swiping.

@@ -1,5 +1,5 @@
 /**
- * The tab strip's state (spec §2 menu and tabs): pure, so every rule is tested on its own. The
+ * The tab strip's state (docs/product/screens.md#menu-and-tabs): pure, so every rule is tested on its own. The
  * first tab is home, always there and never closed; each visited route adds one tab per name
  * (a route visited again updates its tab); closing the active tab moves to the tab that takes its
  * place, or to the last one when it was last.

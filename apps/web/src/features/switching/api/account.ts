@@ -13,10 +13,10 @@ import { encryptPassword } from '../../../lib/api/password';
 import { setToken, setUserInfo } from '../../../lib/session';
 import { storage, type StorageKey } from '../../../lib/storage';
 
-/** §8: nickname, switch and password calls show a refusal's message as a warning. */
+/** docs/product/errors.md#dialogs: nickname, switch and password calls show a refusal's message as a warning. */
 const WARNED = { failures: 'warning' } as const;
 
-/** The header's password dialog (spec §7 updatePassword): both passwords encrypted. */
+/** The header's password dialog (docs/product/calls.md#call-list updatePassword): both passwords encrypted. */
 export async function updatePassword(oldPwd: string, newPwd: string): Promise<void> {
   await request('/api/front/account/auth/updatePassword', {
     body: { oldPwd: await encryptPassword(oldPwd), newPwd: await encryptPassword(newPwd) },
@@ -71,7 +71,7 @@ export function getJoinedEnterprises(
   return request('/api/front/ent/joinEntList', { query: { page, limit } });
 }
 
-// ---- Defaults for the next login (spec §6) ----------------------------------------------------
+// ---- Defaults for the next login (docs/product/permissions.md#defaults) ----------------------------------------------------
 
 export async function setDefaultLogin(d: { defaultRoleId?: string; defaultWorkbenchCode?: string }): Promise<void> {
   await request('/api/front/member/front/updateDefaultLogin', { body: d, ...WARNED });
@@ -85,11 +85,11 @@ export async function setDefaultApply(defaultApplyId: string): Promise<void> {
 
 // ---- Switches ---------------------------------------------------------------------------------
 
-/** The codes a switch stores, under the names the §3 local storage and the §2 address use. */
+/** The codes a switch stores, under the names that local storage (docs/product/data.md#local-storage) and the address (docs/product/screens.md#kept-parameters) use. */
 type Chosen = Partial<Record<Extract<StorageKey, 'appCode' | 'workbenchCode'>, string>>;
 
 /**
- * After a switch (spec §4): the server has answered a new token for the new context and refuses
+ * After a switch (docs/product/behaviour.md#switching): the server has answered a new token for the new context and refuses
  * the old one. The codes are stored (and replaced in the address, which would otherwise bring the
  * old ones back), then the page loads again, so user info and menus are fetched anew and no query
  * cache, tab page or kept-alive page of the previous context stays in memory. `home`: the app
@@ -123,8 +123,8 @@ export async function switchContext(
 }
 
 /**
- * Enterprise (spec §7 switchEnterprises): the saved tabs belong to the old one; the app starts at
- * home. A refusal is an error with the server's message (§8), as for any call.
+ * Enterprise (docs/product/calls.md#call-list switchEnterprises): the saved tabs belong to the old one; the app starts at
+ * home. A refusal is an error with the server's message (docs/product/errors.md#dialogs), as for any call.
  */
 export async function switchEnterprise(entId: string, clearTabs: () => void): Promise<void> {
   const token = await request<string>('/api/front/member/switchEnterprises', {

@@ -23,7 +23,7 @@ export function PasswordDialog({ onClose }: { onClose: () => void }) {
       onCancel={onClose}
       okButtonProps={{ loading: pending }}
       onOk={async () => {
-        // §8: the dialog warns when no user is known.
+        // docs/product/errors.md#dialogs: the dialog warns when no user is known.
         if (!user) return void message.warning(t('switching.noUser'));
         const v = await form.validateFields().catch(() => null);
         if (!v) return;

@@ -22,7 +22,7 @@ function setup(over: Partial<ChoiceDialogProps> = {}) {
   return { props, ok };
 }
 
-describe('ChoiceDialog (role, application, workbench: spec §4, §6)', () => {
+describe('ChoiceDialog (role, application, workbench: switching, defaults)', () => {
   it('nothing changed: OK only closes', async () => {
     const { props, ok } = setup();
     expect((screen.getByRole('radio', { name: /企业成员/ }) as HTMLInputElement).checked).toBe(true);

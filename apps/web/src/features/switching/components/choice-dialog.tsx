@@ -12,13 +12,13 @@ export interface Choice {
 export interface ChoiceDialogProps {
   title: string;
   options: Choice[] | undefined;
-  /** Why the list could not be loaded (§8: the server's message, as a warning). */
+  /** Why the list could not be loaded (docs/product/errors.md#dialogs: the server's message, as a warning). */
   error?: Error | null;
   /** The session's current choice, preselected. */
   current: string | null;
   /** The next login's default; null when there is none. */
   defaultId: string | null;
-  /** False when a workbench code is fixed: the default selectors are hidden (spec §6). */
+  /** False when a workbench code is fixed: the default selectors are hidden (docs/product/permissions.md#fixed-workbench). */
   canSetDefault: boolean;
   onSwitch: (id: string) => Promise<void>;
   onSetDefault: (id: string) => Promise<void>;
@@ -27,7 +27,7 @@ export interface ChoiceDialogProps {
 
 /**
  * One choice among what the user holds (role, application, workbench), with the default for the
- * next login. Nothing changed closes the dialog (spec §4); a new default alone is saved and stays
+ * next login. Nothing changed closes the dialog (docs/product/behaviour.md#switching); a new default alone is saved and stays
  * in this context; another choice switches, which reloads the page.
  */
 export function ChoiceDialog(props: ChoiceDialogProps) {

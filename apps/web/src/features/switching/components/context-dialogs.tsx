@@ -57,7 +57,7 @@ export function ApplicationDialog({ onClose }: { onClose: () => void }) {
   );
 }
 
-/** 切换工作台: the workbenches held; with a fixed workbench code, only that one (spec §6). */
+/** 切换工作台: the workbenches held; with a fixed workbench code, only that one (docs/product/permissions.md#fixed-workbench). */
 export function WorkbenchDialog({ onClose }: { onClose: () => void }) {
   const { t } = useTranslation();
   const user = useSession((s) => s.userInfo);

@@ -12,9 +12,9 @@ import { getJoinedEnterprises, switchEnterprise } from '../api/account';
 import './switching.css';
 
 /**
- * 切换企业 (spec §2 screen 7, §4): the joined enterprises, one page at a time, chosen with a radio;
+ * 切换企业 (docs/product/screens.md#account-dialogs, docs/product/behaviour.md#switching): the joined enterprises, one page at a time, chosen with a radio;
  * another one than the current is confirmed, switched to, the saved tabs cleared and the app
- * reloaded. A refusal shows the server's message as an error (§8).
+ * reloaded. A refusal shows the server's message as an error (docs/product/errors.md#dialogs).
  */
 export function EnterpriseDialog({ onClose, clearTabs }: { onClose: () => void; clearTabs: () => void }) {
   const { t } = useTranslation();
@@ -55,7 +55,7 @@ export function EnterpriseDialog({ onClose, clearTabs }: { onClose: () => void; 
     {
       title: t('switching.estatus'),
       dataIndex: 'estatus',
-      // Coloured text (spec §4), in shades dark enough to read on white and on the chosen row.
+      // Coloured text (docs/product/behaviour.md#enterprise-status), in shades dark enough to read on white and on the chosen row.
       render: (s: 0 | 1 | 2) => <span className={`estatus estatus-${s}`}>{t(`switching.estatus_${s}`)}</span>,
     },
   ];
@@ -69,7 +69,7 @@ export function EnterpriseDialog({ onClose, clearTabs }: { onClose: () => void; 
         try {
           await switchEnterprise(chosen.entId, clearTabs); // the app reloads
         } catch (err) {
-          warn(err, 'error'); // §8: an error with the server's message (shown by the handler for API refusals)
+          warn(err, 'error'); // docs/product/errors.md#dialogs: an error with the server's message (shown by the handler for API refusals)
           setPending(false);
         }
       },

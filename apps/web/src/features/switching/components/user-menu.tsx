@@ -48,9 +48,9 @@ const DIALOGS = {
 type DialogKey = keyof typeof DIALOGS | 'enterprise';
 
 /**
- * The user drop-down's account entries (spec §2 screen 7) and their dialogs: 切换应用 only when
+ * The user drop-down's account entries (docs/product/screens.md#account-dialogs) and their dialogs: 切换应用 only when
  * configured, 切换工作台 when the workbench is on, 切换企业 not with a fixed workbench code, and
- * 企业信息 (the menu entry whose path contains ent/colist) under the colist permission (§6).
+ * 企业信息 (the menu entry whose path contains ent/colist) under the colist permission (docs/product/permissions.md#action-codes).
  */
 export function useAccountMenu(shell: ShellHooks): { menu: UserMenu; dialogs: ReactNode } {
   const { t } = useTranslation();

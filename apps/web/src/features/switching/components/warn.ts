@@ -3,7 +3,7 @@ import { toast } from '../../../lib/feedback';
 
 /**
  * What a switching dialog says about a failure the one failure handler has not shown: the API's
- * refusals it shows itself (§8: a warning for nickname, switch and password calls, an error for an
+ * refusals it shows itself (docs/product/errors.md#dialogs: a warning for nickname, switch and password calls, an error for an
  * enterprise switch), so this speaks only for a failure outside the API (the password's encryption).
  */
 export const warn = (err: unknown, level: 'warning' | 'error' = 'warning'): void => {

@@ -1,5 +1,5 @@
 /**
- * My workbench (spec §2 /workStand, issue 19): shortcuts, unread notices, my enterprises, recently
+ * My workbench (docs/product/screens.md#fixed-routes /workStand, ADR 028): shortcuts, unread notices, my enterprises, recently
  * used pages and the park's open alerts, on a grid each user arranges (drag, resize, hide, show)
  * and keeps: saved per user and tenant.
  */
