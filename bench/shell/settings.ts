@@ -38,7 +38,7 @@ export const TARGETS = {
   loginPageGzipKb: BYTE_BUDGETS.loginPageGzipKb,
   firstScreenGzipKb: BYTE_BUDGETS.firstScreenGzipKb,
   switchMs: 50,
-  /** Lighthouse, mobile profile (slow 4G, 4× slower CPU), on the login page (issue 15). */
+  /** Lighthouse, mobile profile (slow 4G, 4× slower CPU), on the login page (ADR 015). */
   lighthousePerformance: 95,
   lighthouseAccessibility: 100,
   /** Memory comes back when a second round of the same tabs ends within 10 % (or 2 MB) of the first. */

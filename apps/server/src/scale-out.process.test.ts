@@ -1,5 +1,5 @@
 /**
- * Scale-out (issue 20): two instances of the built server (`node apps/server/dist/programs/server/main.js`, so
+ * Scale-out (ADR 030): two instances of the built server (`node apps/server/dist/programs/server/main.js`, so
  * `npm run build` first) on one PostgreSQL database, behind Debian's nginx configured by
  * docs/deploy/nginx.conf (test/nginx.ts), with TLS terminated by nginx (a throwaway self-signed
  * certificate the instances trust through NODE_EXTRA_CA_CERTS, for the sign-on validations they

@@ -55,7 +55,7 @@ export const ChangePasswordRequest = Type.Object({
 });
 export type ChangePasswordRequest = Static<typeof ChangePasswordRequest>;
 
-/** The signed-in user's own change (spec §7 updatePassword): both passwords encrypted. */
+/** The signed-in user's own change (`updatePassword`, docs/product/calls.md#call-list): both passwords encrypted. */
 export const UpdatePasswordBody = Type.Object({
   oldPwd: Type.String({ minLength: 1, maxLength: 1024 }),
   newPwd: Type.String({ minLength: 1, maxLength: 1024 }),

@@ -14,7 +14,7 @@ export type RoleItem = Static<typeof RoleItem>;
 export const WorkbenchItem = Type.Object({ id: Type.String(), appCode: Type.String(), appName: Type.String() });
 export type WorkbenchItem = Static<typeof WorkbenchItem>;
 
-/** A switch of role, application or workbench (ours, issue 7): the ids from the lists; absent ones stay. */
+/** A switch of role, application or workbench (ours, ADR 011): the ids from the lists; absent ones stay. */
 export const SwitchContextBody = Type.Object({
   roleId: Type.Optional(Id),
   applyId: Type.Optional(Id),
@@ -30,7 +30,7 @@ export type UserRolesQuery = Static<typeof UserRolesQuery>;
 
 export const NickNameBody = Type.Object({
   userId: Id,
-  /** Required (spec §5); trimmed, at most 32 characters. */
+  /** Required (docs/product/validation.md#account); trimmed, at most 32 characters. */
   nickName: Type.String({ maxLength: 64 }),
 });
 export type NickNameBody = Static<typeof NickNameBody>;

@@ -15,7 +15,10 @@ export const JoinedEnterprise = Type.Object({
 });
 export type JoinedEnterprise = Static<typeof JoinedEnterprise>;
 
-/** The caller's current enterprise (the 企业信息 page, §2 `ent/colist`): its profile and the caller's joining. */
+/**
+ * The caller's current enterprise (the 企业信息 page, the menu's `ent/colist` entry,
+ * docs/product/screens.md#account-dialogs): its profile and the caller's joining.
+ */
 export const CurrentEnterprise = Type.Object({
   entId: Type.String(),
   entName: Type.String(),
@@ -51,7 +54,7 @@ export type EnterpriseMember = Static<typeof EnterpriseMember>;
 export const INVITATION_STATUSES = ['pending', 'joined', 'expired', 'revoked'] as const;
 export type InvitationStatus = (typeof INVITATION_STATUSES)[number];
 
-/** An invitation of a mobile number into the caller's current enterprise (ours, §7 shows none). */
+/** An invitation of a mobile number into the caller's current enterprise (ours, ADR 023). */
 export const Invitation = Type.Object({
   id: Type.String(),
   /** The invited number, masked as members see each other's (138****0001). */

@@ -5,9 +5,9 @@
 import { Type, type Static } from 'typebox';
 
 /**
- * A row id in a request (ADR 021): the decimal string answers carry, or the number (spec §7 shows
- * `entId` as one). The server reads it with `rowId` (platform/ids.ts), which refuses one that can
- * name no row. Answers carry ids as strings only: `Type.String()`.
+ * A row id in a request (ADR 021): the decimal string answers carry, or the number
+ * (docs/product/calls.md#call-list shows `entId` as one). The server reads it with `rowId`
+ * (platform/ids.ts), which refuses one that can name no row. Answers carry ids as strings only: `Type.String()`.
  */
 export const Id = Type.Union([Type.Integer(), Type.String({ maxLength: 64 })]);
 export const Text = (max = 255) => Type.String({ maxLength: max });

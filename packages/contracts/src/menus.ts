@@ -7,7 +7,7 @@ import { Nullable, Text } from './fields.js';
 export const PermissionItem = Type.Object({
   action: Type.String(),
   describe: Type.String(),
-  /** Type 2 entries are ignored by the UI guard (spec §6). */
+  /** Type 2 entries are ignored by the UI guard (docs/product/permissions.md#action-codes). */
   type: Type.String(),
   /** In allAuth: "0" means the code is not enforced, so the element shows for everyone. */
   status: Type.String(),

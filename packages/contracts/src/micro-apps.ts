@@ -6,7 +6,7 @@ import { Type, type Static } from 'typebox';
 import { Nullable } from './fields.js';
 
 /**
- * A registered application of the tenant (spec §3): service type 0 a sub-application the host
+ * A registered application of the tenant (docs/product/data.md#micro-app-entry): service type 0 a sub-application the host
  * loads (its menu entries carry `code` as their module), 1 a service shown in a frame. `entry` is
  * an absolute http(s) address or a path on the portal's own origin.
  */
@@ -43,6 +43,6 @@ export const RegisteredApp = Type.Object({
   origin: Type.String(),
 });
 export type RegisteredApp = Static<typeof RegisteredApp>;
-/** getDefaultSubManList (spec §3 default sub-management config): the park's own home page. */
+/** getDefaultSubManList (docs/product/data.md#sub-management): the park's own home page. */
 export const SubManagement = Type.Object({ homeUrl: Nullable(Type.String()) });
 export type SubManagement = Static<typeof SubManagement>;

@@ -46,7 +46,10 @@ export const Notice = Type.Object({
 });
 export type Notice = Static<typeof Notice>;
 
-/** replyPage (§7): the caller's notices, newest first; `title` and `answerStatus` filters are ours. */
+/**
+ * replyPage (docs/product/calls.md#call-list): the caller's notices, newest first; `title` and `answerStatus` filters
+ * are ours.
+ */
 export const ReplyPageBody = Type.Object({
   page: Type.Optional(Type.Integer({ minimum: 1, maximum: 100_000, default: 1 })),
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 10 })),
@@ -58,14 +61,17 @@ export const ReplyPageBody = Type.Object({
 });
 export type ReplyPageBody = Static<typeof ReplyPageBody>;
 
-/** editAnswerStatus (§7, body not shown): `read` marks it read; `confirm` is 阅办 (replyWay 0). */
+/**
+ * editAnswerStatus (docs/product/calls.md#call-list, body not shown): `read` marks it read; `confirm` is 阅办
+ * (replyWay 0).
+ */
 export const AnswerStatusBody = Type.Object({ id: Id, action: Type.Enum(['read', 'confirm']) });
 export type AnswerStatusBody = Static<typeof AnswerStatusBody>;
 
 export const ReplySubmission = Type.Object({
   id: Id,
   replyName: Text(64),
-  /** 2–255 characters after trimming, checked by the server with §5's message. */
+  /** 2–255 characters after trimming, checked by the server with docs/product/validation.md#notice-reply's message. */
   content: Type.Optional(Text(1000)),
   fileList: Type.Optional(Type.Array(FileRef, { maxItems: 20 })),
 });

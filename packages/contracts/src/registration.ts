@@ -37,8 +37,8 @@ export type CompanyRegistration = Static<typeof CompanyRegistration>;
 export const SmsRequest = Type.Object({
   phone: Text(20),
   /**
-   * 2, registration (spec §3). Password-reset codes (3) come only from the forgot-password flow,
-   * which sends them only to an account's own number.
+   * 2, registration (docs/product/data.md#sms-request). Password-reset codes (3) come only from the
+   * forgot-password flow, which sends them only to an account's own number.
    */
   type: Type.Literal(2),
   /** The captcha: the image's answer (with `number`), or a passed behavioural check. */
@@ -49,7 +49,7 @@ export const SmsRequest = Type.Object({
 });
 export type SmsRequest = Static<typeof SmsRequest>;
 
-/** `/sys/user/checkOnlyUser`: is a username still free in the tenant (rate-limited, issue 6). */
+/** `/sys/user/checkOnlyUser`: is a username still free in the tenant (30 per address per minute, ADR 010). */
 export const CheckOnlyUserQuery = Type.Object({
   username: Type.String({ minLength: 1, maxLength: 64 }),
   tenantCode: Type.Optional(Text(64)),
@@ -60,7 +60,7 @@ export type CheckOnlyUserData = Static<typeof CheckOnlyUserData>;
 
 export const AgreementQuery = Type.Object({ tenantCode: Type.Optional(Text(64)) });
 export type AgreementQuery = Static<typeof AgreementQuery>;
-/** Registration agreement (spec §3): sanitised HTML; empty when the tenant has none. */
+/** Registration agreement (docs/product/data.md#sub-management): sanitised HTML; empty when the tenant has none. */
 export const AgreementData = Type.Object({ registerAgreement: Type.String() });
 export type AgreementData = Static<typeof AgreementData>;
 

@@ -14,7 +14,7 @@ export type LoginQuery = Static<typeof LoginQuery>;
 
 export const LoginBody = Type.Object({
   username: Type.String({ minLength: 1, maxLength: 64 }),
-  /** base64(RSA-OAEP-SHA256(UTF-8 password)) — see ARCHITECTURE §4. */
+  /** base64(RSA-OAEP-SHA256(UTF-8 password)) — see docs/api.md#password-transport. */
   password: Type.String({ minLength: 1, maxLength: 1024 }),
   /** The image captcha's answer (when getCaptchaType answers `image`). */
   imgvercode: Type.Optional(Type.String({ minLength: 1, maxLength: 16 })),
@@ -41,7 +41,7 @@ export type SystemSignOnBody = Static<typeof SystemSignOnBody>;
  */
 export const SERVICE_TICKET = '^ST-[A-Za-z0-9.-]{1,253}$';
 
-/** getTokenBySt: `st` (spec §7) and the exact service address the ticket was issued for. */
+/** getTokenBySt: `st` (docs/product/behaviour.md#sign-on) and the exact service address the ticket was issued for. */
 export const TokenByStQuery = Type.Object({
   st: Type.String({ minLength: 4, maxLength: 256, pattern: SERVICE_TICKET }),
   service: Type.String({ minLength: 1, maxLength: 2048 }),
@@ -75,7 +75,7 @@ export const UserInfo = Type.Object({
   groupName: Nullable(Type.String()),
   tenantId: Type.String(),
   tenantCode: Type.String(),
-  /** Ours (issue 20): the park's name, in the request's language. */
+  /** Ours (ADR 020): the park's name, in the request's language. */
   tenantName: Type.String(),
   image: Nullable(Type.String()),
   defaultApplyCode: Nullable(Type.String()),
@@ -84,9 +84,9 @@ export const UserInfo = Type.Object({
   defaultEntId: Nullable(Type.String()),
   defaultEntGuId: Nullable(Type.String()),
   homeUri: Nullable(Type.String()),
-  /** Ours (issue 7): the default workbench for the next login, like the other defaults. */
+  /** Ours (ADR 011): the default workbench for the next login, like the other defaults. */
   defaultWorkbenchId: Nullable(Type.String()),
-  /** Ours (issue 7): the session's current role, application and workbench, which the switch dialogs preselect. */
+  /** Ours (ADR 011): the session's current role, application and workbench, which the switch dialogs preselect. */
   roleId: Nullable(Type.String()),
   applyId: Nullable(Type.String()),
   workbenchId: Nullable(Type.String()),

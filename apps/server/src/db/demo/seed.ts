@@ -125,7 +125,7 @@ export async function insertDemo(
     .insert(s.enterprises)
     .values([
       ...DEMO_ENTERPRISES.map((e) => ({ tenantId, ...e })),
-      // The park operator's own list is long enough to page (10 per page, spec §9).
+      // The park operator's own list is long enough to page (10 per page, docs/product/limits.md#lists).
       ...parkEnterprises(tenantId),
     ])
     .returning();

@@ -1,5 +1,5 @@
 /**
- * The catalogs registration picks from and other modules read (spec §7): industries (GB/T
+ * The catalogs registration picks from and other modules read (docs/product/calls.md#call-list): industries (GB/T
  * 4754-2017, the table's tree, cached by the repository) and regions (GB/T 2260, in memory).
  */
 import type { IndustryNode, RegionNode } from '@portal/contracts';

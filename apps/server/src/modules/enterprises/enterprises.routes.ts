@@ -12,12 +12,16 @@ import { langOf } from '../../platform/i18n.js';
 import { ok } from '../../platform/reply.js';
 import type { EnterprisesService } from './enterprises.service.js';
 
-/** The caller's enterprises (spec §7 ent calls); the switch to one is the auth module's (a new token). */
+/**
+ * The caller's enterprises (the enterprise calls of docs/product/calls.md#call-list); the switch to one is the auth
+ * module's (a new token).
+ */
 export const enterprisesRoutes: FastifyPluginAsyncTypebox<{ enterprises: EnterprisesService }> = async (
   app,
   { enterprises },
 ) => {
-  // The 企业信息 page: the session's current enterprise (spec §2 ent/colist; the path is ours, §7 shows none).
+  // The 企业信息 page (the menu's `ent/colist` entry, docs/product/screens.md#account-dialogs): the session's
+  // current enterprise. The path is ours; docs/product/calls.md#call-list shows none.
   app.get(
     '/api/front/ent/current',
     { preHandler: app.authenticate, schema: { response: { 200: Envelope(CurrentEnterpriseData) } } },
@@ -34,7 +38,8 @@ export const enterprisesRoutes: FastifyPluginAsyncTypebox<{ enterprises: Enterpr
       ok(req, await enterprises.joined(req.session!, req.query.page ?? 1, req.query.limit ?? 10, langOf(req.query))),
   );
 
-  // The 成员列表 page: the people of the session's enterprise (ours, §7 shows none); mobiles masked.
+  // The 成员列表 page: the people of the session's enterprise (ours, docs/product/calls.md#call-list shows none);
+  // mobiles masked.
   app.get(
     '/api/front/ent/members',
     {
@@ -45,7 +50,8 @@ export const enterprisesRoutes: FastifyPluginAsyncTypebox<{ enterprises: Enterpr
       ok(req, await enterprises.members(req.session!, req.query.page ?? 1, req.query.limit ?? 10, langOf(req.query))),
   );
 
-  // Whether the caller belongs to any enterprise (joined or registered one); spec §7 "not shown".
+  // Whether the caller belongs to any enterprise (joined or registered one); docs/product/calls.md#call-list
+  // names the call, not its answer.
   app.post(
     '/api/front/ent/isJoinedOrCreated',
     { preHandler: app.authenticate, schema: { response: { 200: Envelope(Type.Boolean()) } } },

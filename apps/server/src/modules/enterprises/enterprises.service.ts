@@ -1,4 +1,7 @@
-/** The caller's enterprises (spec §7 ent calls); the switch to one is the auth module's (a new token). */
+/**
+ * The caller's enterprises (the enterprise calls of docs/product/calls.md#call-list); the switch to one is the auth
+ * module's (a new token).
+ */
 import { maskMobile, type CurrentEnterprise, type EnterpriseMember, type JoinedEnterprise } from '@portal/contracts';
 import { localized, type Lang } from '../../platform/i18n.js';
 import type { ActiveSession } from '../../platform/session.js';

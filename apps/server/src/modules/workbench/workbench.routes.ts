@@ -4,7 +4,7 @@ import { Type } from 'typebox';
 import { ok } from '../../platform/reply.js';
 import type { WorkbenchService } from './workbench.service.js';
 
-/** My workbench's arrangement (spec §2 /workStand; issue 19): the rules are the service's. */
+/** My workbench's arrangement (docs/product/screens.md#fixed-routes /workStand; ADR 028): the rules are the service's. */
 export const workbenchRoutes: FastifyPluginAsyncTypebox<{ workbench: WorkbenchService }> = async (
   app,
   { workbench },

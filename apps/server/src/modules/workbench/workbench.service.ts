@@ -1,6 +1,6 @@
 /**
- * My workbench's arrangement (spec §2 /workStand; issue 19): each user's own, in the tenant of the
- * session. `null` until the user arranges it: the page then shows its default.
+ * My workbench's arrangement (docs/product/screens.md#fixed-routes /workStand; ADR 028): each user's
+ * own, in the tenant of the session. `null` until the user arranges it: the page then shows its default.
  */
 import { ResultCode, type WorkbenchLayout } from '@portal/contracts';
 import { AppError } from '../../platform/errors.js';

@@ -246,7 +246,7 @@ export const DEMO_MENU: MenuSeed[] = [
         url: 'https://park.example.com/',
         external: true,
       },
-      // An external system entered through the sign-on server (spec §2 /front/esa/system/sso).
+      // An external system entered through the sign-on server (docs/product/screens.md#fixed-routes /front/esa/system/sso).
       {
         name: 'propertyService',
         path: '/links/property',

@@ -24,7 +24,7 @@ const done = { 200: Envelope(Type.Null()) };
 const created = { 200: Envelope(Type.String()) };
 const byId = { querystring: AdminTenantQuery, params: AdminIdParams };
 
-/** Roles, permission codes, applications and workbenches of a tenant (issue 20): the rules are the service's. */
+/** Roles, permission codes, applications and workbenches of a tenant (ADR 031): the rules are the service's. */
 export const adminAccessRoutes: FastifyPluginAsyncTypebox<{ access: AdminAccessService }> = async (app, { access }) => {
   const auth = { preHandler: app.authenticate };
 

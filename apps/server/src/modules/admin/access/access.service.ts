@@ -1,4 +1,4 @@
-/** Roles, permission codes, applications and workbenches of a tenant, for its operators (issue 20). */
+/** Roles, permission codes, applications and workbenches of a tenant, for its operators (ADR 031). */
 import {
   ResultCode,
   isOperatorCode,

@@ -18,7 +18,7 @@ import type { AdminMenusService } from './menus.service.js';
 const done = { 200: Envelope(Type.Null()) };
 const byId = { querystring: AdminTenantQuery, params: AdminIdParams };
 
-/** The menu tree editor's calls (issue 20): the rules are the service's. */
+/** The menu tree editor's calls (ADR 031): the rules are the service's. */
 export const adminMenusRoutes: FastifyPluginAsyncTypebox<{ menus: AdminMenusService }> = async (app, { menus }) => {
   const auth = { preHandler: app.authenticate };
 

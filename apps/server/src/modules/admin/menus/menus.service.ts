@@ -1,4 +1,4 @@
-/** The menu tree editor (issue 20): entries, moves, and the whole tree out and in. */
+/** The menu tree editor (ADR 031): entries, moves, and the whole tree out and in. */
 import { ResultCode, type AdminMenu, type MenuCreate, type MenuExportEntry, type MenuPatch } from '@portal/contracts';
 import { AppError, errors } from '../../../platform/errors.js';
 import { optionalRowId, rowId } from '../../../platform/ids.js';

@@ -29,7 +29,7 @@ const page = (q: { page?: number | undefined; limit?: number | undefined }) => (
   limit: q.limit ?? 20,
 });
 
-/** The review queue of enterprises, sign-on services, the SMS outbox and the audit log (issue 20). */
+/** The review queue of enterprises, sign-on services, the SMS outbox and the audit log (ADR 031). */
 export const adminRecordsRoutes: FastifyPluginAsyncTypebox<{ records: AdminRecordsService }> = async (
   app,
   { records },

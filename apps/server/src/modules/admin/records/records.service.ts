@@ -1,4 +1,4 @@
-/** The review queue of enterprises, sign-on services, the SMS outbox and the audit log (issue 20). */
+/** The review queue of enterprises, sign-on services, the SMS outbox and the audit log (ADR 031). */
 import { ResultCode, type AdminSsoService, type SsoServiceInput, type SsoServicePatch } from '@portal/contracts';
 import { violatedConstraint } from '../../../db/violation.js';
 import { AppError, errors } from '../../../platform/errors.js';

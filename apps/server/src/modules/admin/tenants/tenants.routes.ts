@@ -24,7 +24,7 @@ const done = { 200: Envelope(Type.Null()) };
 
 /**
  * Tenants (platform operators only), and each tenant's own settings, logo and registration
- * agreement (its operators; issue 20): the rules are the service's.
+ * agreement (its operators; ADR 031): the rules are the service's.
  */
 export const adminTenantsRoutes: FastifyPluginAsyncTypebox<{
   tenants: AdminTenantsService;

@@ -1,6 +1,6 @@
 /**
  * Tenants (platform operators only), and each tenant's own settings, logo and registration
- * agreement (its operators; issue 20).
+ * agreement (its operators; ADR 031).
  */
 import {
   ResultCode,

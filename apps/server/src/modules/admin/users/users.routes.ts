@@ -23,7 +23,7 @@ import type { AdminUsersService } from './users.service.js';
 const done = { 200: Envelope(Type.Null()) };
 const byId = { querystring: AdminTenantQuery, params: AdminIdParams };
 
-/** Users of a tenant, for its operators (issue 20): the rules are the service's. */
+/** Users of a tenant, for its operators (ADR 031): the rules are the service's. */
 export const adminUsersRoutes: FastifyPluginAsyncTypebox<{ users: AdminUsersService }> = async (app, { users }) => {
   const auth = { preHandler: app.authenticate };
 

@@ -1,5 +1,5 @@
 /**
- * Users of a tenant, for its operators (issue 20): list, create, edit, disable, set a password,
+ * Users of a tenant, for its operators (ADR 031): list, create, edit, disable, set a password,
  * unlock, roles and enterprises. What ends a user's access (disable, a new password, a role or
  * enterprise taken away) ends the sessions concerned on every instance at once. An operator does
  * none of it to their own account: a slip would lock them out (their own password is 修改密码's).

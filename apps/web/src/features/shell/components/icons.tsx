@@ -32,7 +32,7 @@ const ICONS: Record<string, ReactNode> = {
   ReadOutlined: <ReadOutlined />,
   ShopOutlined: <ShopOutlined />,
   TeamOutlined: <TeamOutlined />,
-  /** The workbench's own icon name (spec §2 /workStand). */
+  /** The workbench's own icon name (docs/product/screens.md#fixed-routes /workStand). */
   workbenchHomepage: <DesktopOutlined />,
 };
 
