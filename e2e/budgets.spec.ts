@@ -1,5 +1,5 @@
 /**
- * Byte budgets (issue 15): the JS + CSS of the login page and of the first screen after login,
+ * Byte budgets (ADR 015): the JS + CSS of the login page and of the first screen after login,
  * gzip -9 of what the browser decodes, in real Chromium against the built server. Bytes are the
  * same on every machine, so `npm test` enforces them; times stay in `npm run bench:shell`.
  */
