@@ -190,6 +190,26 @@ export function firstScreenChunk(roots: string[]) {
         if (LIBRARY.test(id) || fromLibrary(id)) modules.add(id);
       }
     },
+    // A module the group needs but did not find ends up in a chunk of its own that the group
+    // imports; if that chunk imports the group back, the order in which their code runs is no
+    // longer certain, so the build stops.
+    generateBundle(_options, bundle) {
+      const chunks = Object.values(bundle).filter((c) => c.type === 'chunk');
+      const group = chunks.find((c) => c.name === 'first-screen');
+      if (!group) return;
+      const byFile = new Map(chunks.map((c) => [c.fileName, c]));
+      const seen = new Set<string>();
+      const queue = group.imports.filter((f) => !byFile.get(f)?.isEntry);
+      for (let file = queue.pop(); file !== undefined; file = queue.pop()) {
+        const chunk = byFile.get(file);
+        if (!chunk || seen.has(file)) continue;
+        seen.add(file);
+        if (chunk.imports.includes(group.fileName)) {
+          this.error(`the first-screen chunk and ${file} import each other: ${Object.keys(chunk.modules).join(', ')}`);
+        }
+        queue.push(...chunk.imports);
+      }
+    },
   };
   return {
     plugin,
