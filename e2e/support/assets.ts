@@ -9,8 +9,11 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { gzipSync } from 'node:zlib';
 import type { BrowserContext, CDPSession, Page } from 'playwright-core';
 
-/** KB of JS + CSS after gzip -9 (ADR 015); bytes are stable across machines, unlike times. */
-export const BYTE_BUDGETS = { loginPageGzipKb: 150, firstScreenGzipKb: 300 } as const;
+/**
+ * KB of JS + CSS after gzip -9; bytes are stable across machines, unlike times. Set a little above
+ * what the pages weigh (ADR 015: 117.0 and 244.7 KB on 2026-11-26), so growth is a decision.
+ */
+export const BYTE_BUDGETS = { loginPageGzipKb: 122, firstScreenGzipKb: 250 } as const;
 
 export const kb = (bytes: number) => Math.round((bytes / 1024) * 10) / 10;
 

@@ -8,8 +8,6 @@ import { initI18n } from './lib/i18n';
 import { followOtherTabs } from './lib/session';
 import './styles.css';
 
-initI18n();
-
 // The same bundle serves the sign-on server's page at /cas/login and the portal under its base.
 const signOnPage = window.location.pathname.startsWith('/cas/');
 if (!signOnPage) {
@@ -17,8 +15,11 @@ if (!signOnPage) {
   watchHostLogout();
 }
 
-createRoot(document.getElementById('root')!).render(
-  <StrictMode>
-    <Providers>{signOnPage ? <SignOnApp /> : <AppRoutes />}</Providers>
-  </StrictMode>,
+// English's dictionary is a chunk of its own: the first render waits for it, so no key shows.
+void initI18n().then(() =>
+  createRoot(document.getElementById('root')!).render(
+    <StrictMode>
+      <Providers>{signOnPage ? <SignOnApp /> : <AppRoutes />}</Providers>
+    </StrictMode>,
+  ),
 );

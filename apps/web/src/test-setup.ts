@@ -15,3 +15,6 @@ window.matchMedia ??= (query: string) =>
     removeEventListener: () => {},
     dispatchEvent: () => false,
   }) as MediaQueryList;
+
+// English is a chunk of its own in the browser (lib/i18n.ts); tests switch to it synchronously.
+await (await import('./lib/i18n')).loadLocale('en-US');

@@ -6,6 +6,7 @@ import { useTranslation } from '../lib/i18n';
 import { useSession } from '../lib/session';
 import { useDocumentTitle, useSiteName } from '../lib/site';
 import './open-layout.css';
+import '../locales/devices';
 
 /** The open pages (docs/product/screens.md#open-routes) a visitor moves between; the work screen is a display of its own. */
 const PAGES = [

@@ -6,6 +6,7 @@ import { AntdProvider } from '../../lib/antd';
 import { useTranslation } from '../../lib/i18n';
 import { currentTenant } from '../../lib/tenant';
 import { LanguageToggle } from '../language-toggle';
+import '../../locales/devices';
 
 /** /deviceManage/devices and /deviceManage/alerts: open routes (docs/product/screens.md#open-routes), for the tenant the address names. */
 export function DeviceManageRoute({ page }: { page: 'devices' | 'alerts' }) {

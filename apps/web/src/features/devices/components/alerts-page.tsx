@@ -8,6 +8,7 @@ import { hasPermission } from '../../../lib/permissions';
 import { useHandleAlert, useOpenAlerts, usePermissionData } from '../api/devices';
 import { FilterSelect } from './filter-select';
 import './devices.css';
+import '../../../locales/devices';
 
 const SEVERITY_COLOR: Record<string, string> = { info: 'blue', warning: 'orange', critical: 'red' };
 const STATE_COLOR: Record<string, string> = { open: 'red', acknowledged: 'gold', closed: 'default' };

@@ -8,6 +8,7 @@ import { useOpenDevices } from '../api/devices';
 import { FilterSelect } from './filter-select';
 import { reading } from './labels';
 import './devices.css';
+import '../../../locales/devices';
 
 /** /deviceManage/devices: the park's public devices, their state and latest readings. */
 export function DevicesPage({ tenantCode }: { tenantCode: string }) {

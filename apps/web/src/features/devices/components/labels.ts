@@ -1,4 +1,5 @@
 import type { Translate } from '../../../lib/i18n';
+import '../../../locales/devices';
 
 /** A reading's name and unit, as the pages show it; a metric the portal does not know is shown by its name. */
 export function reading(t: Translate, metric: string, value: number): string {

@@ -8,6 +8,7 @@ import { useTranslation } from '../../../lib/i18n';
 import { usePaging } from '../../../lib/paging';
 import { useInvitations, useInvite, useRevokeInvitation } from '../api/invitations';
 import './invite-page.css';
+import '../messages';
 
 const STATUS_COLOR: Record<InvitationStatus, string> = {
   pending: 'processing',

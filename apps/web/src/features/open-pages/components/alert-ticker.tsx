@@ -1,5 +1,6 @@
 import type { DeviceAlert } from '@portal/contracts';
 import type { Translate } from '../../../lib/i18n';
+import '../../../locales/devices';
 
 /** More alerts than this roll upwards (the list shown twice, so the loop has no seam). */
 const ROLL_ABOVE = 5;

@@ -6,6 +6,7 @@ import type { Dashboard } from '@portal/contracts';
 import type { Translate } from '../../../lib/i18n';
 import type { ChartTable } from '../../../components/charts/echart';
 import type { EChartsCoreOption } from '../../../components/charts/echarts';
+import '../../../locales/devices';
 
 export interface Look {
   dark: boolean;

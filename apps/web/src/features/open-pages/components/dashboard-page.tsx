@@ -8,6 +8,7 @@ import { devicesChart, industryChart, regionChart, registrationsChart, type Look
 import { EChart } from '../../../components/charts/echart';
 import { useMedia } from './use-media';
 import './open-pages.css';
+import '../../../locales/devices';
 
 /** The dashboard reads again every minute: registrations and devices change slowly. */
 export const DASHBOARD_REFRESH_MS = 60_000;

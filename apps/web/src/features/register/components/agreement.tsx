@@ -3,6 +3,7 @@ import DOMPurify from 'dompurify';
 import { useState } from 'react';
 import { useTranslation } from '../../../lib/i18n';
 import { useAgreement } from '../api/register';
+import '../messages';
 
 /**
  * The agreement checkbox (a Form.Item control) with its viewer: the tenant's HTML, sanitised again

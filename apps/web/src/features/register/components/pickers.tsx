@@ -3,6 +3,7 @@ import { Cascader } from 'antd';
 import { useEffect, useState } from 'react';
 import { useTranslation } from '../../../lib/i18n';
 import { regionChildren, useIndustryTree } from '../api/register';
+import '../messages';
 
 interface Option {
   value: string;

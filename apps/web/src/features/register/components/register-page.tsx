@@ -17,6 +17,7 @@ import { registerCompany, registerMember, sendPhoneCode, usernameAvailable } fro
 import { AgreementCheckbox } from './agreement';
 import { IndustryPicker, RegionPicker } from './pickers';
 import './register-page.css';
+import '../messages';
 
 export type RegisterVariant = 'company' | 'member';
 

@@ -1,5 +1,5 @@
-import { Drawer, Grid, Layout } from 'antd';
-import { useEffect, useMemo, useState, type ReactNode } from 'react';
+import { Grid, Layout } from 'antd';
+import { lazy, Suspense, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { useTranslation } from '../../../lib/i18n';
 import { Link, Outlet, useLocation } from 'react-router';
 import { runtimeConfig } from '../../../lib/config';
@@ -12,6 +12,8 @@ import { ShellHeader, type ShellHeaderProps } from './shell-header';
 import { SideMenu } from './side-menu';
 import { TopMenu } from './top-menu';
 import './basic-layout.css';
+
+const MenuDrawer = lazy(() => import('./menu-drawer').then((m) => ({ default: m.MenuDrawer })));
 
 export interface BasicLayoutProps {
   onLogout: () => void;
@@ -36,6 +38,8 @@ export function BasicLayout({ onLogout, userMenu, headerExtra, bell }: BasicLayo
   const site = useSiteName();
   const [collapsed, setCollapsed] = useState(false);
   const [drawerOpen, setDrawerOpen] = useState(false);
+  // The phone's menu drawer loads when first opened, and stays for its closing animation.
+  const [drawerUsed, setDrawerUsed] = useState(false);
 
   // The top theme's selected root: the one containing the current page, else the user's choice.
   const [pickedRoot, setPickedRoot] = useState<string | null>(null);
@@ -100,8 +104,10 @@ export function BasicLayout({ onLogout, userMenu, headerExtra, bell }: BasicLayo
   })();
 
   const onToggle = () => {
-    if (phone) setDrawerOpen(true);
-    else setCollapsed((c) => !c);
+    if (phone) {
+      setDrawerUsed(true);
+      setDrawerOpen(true);
+    } else setCollapsed((c) => !c);
   };
 
   const header = { onLogout, userMenu, extra: headerExtra, bell, site, phone, theme };
@@ -119,18 +125,13 @@ export function BasicLayout({ onLogout, userMenu, headerExtra, bell }: BasicLayo
       ) : null}
       <Layout hasSider={sider !== null}>
         {sider}
-        {phone ? (
-          <Drawer
-            placement="left"
-            open={drawerOpen}
-            onClose={() => setDrawerOpen(false)}
-            width={256}
-            title={site}
-            styles={{ body: { padding: 0, background: '#001529' }, header: { display: 'none' } }}
-          >
-            {brand(true)}
-            <SideMenu menu={menu} collapsed={false} theme="dark" />
-          </Drawer>
+        {phone && drawerUsed ? (
+          <Suspense>
+            <MenuDrawer open={drawerOpen} onClose={() => setDrawerOpen(false)} title={site}>
+              {brand(true)}
+              <SideMenu menu={menu} collapsed={false} theme="dark" />
+            </MenuDrawer>
+          </Suspense>
         ) : null}
         <Layout>
           {theme !== 'top' || phone ? (

@@ -1,8 +1,9 @@
-import { Card, Descriptions } from 'antd';
+import { Descriptions } from 'antd';
 import { Result } from '../../../components/lazy-result';
 import { useTranslation } from '../../../lib/i18n';
 import { useSession } from '../../../lib/session';
 import { leafItems } from '../menu';
+import { Panel } from './panel';
 import { Shortcuts } from './shortcuts';
 import './home-page.css';
 
@@ -21,7 +22,7 @@ export function HomePage() {
 
   return (
     <div className="home">
-      <Card className="home-hero" variant="borderless">
+      <Panel className="home-hero">
         <h3 className="shell-title shell-title-3">{t('shell.welcome', { name: userInfo?.name ?? '' })}</h3>
         <Descriptions column={{ xs: 1, sm: 2 }} size="small">
           <Descriptions.Item label={t('shell.tenant')}>
@@ -29,10 +30,10 @@ export function HomePage() {
           </Descriptions.Item>
           <Descriptions.Item label={t('shell.group')}>{userInfo?.groupName ?? '-'}</Descriptions.Item>
         </Descriptions>
-      </Card>
-      <Card title={t('shell.quickLinks')} variant="borderless" style={{ marginTop: 16 }}>
+      </Panel>
+      <Panel title={t('shell.quickLinks')} style={{ marginTop: 16 }}>
         <Shortcuts items={shortcuts} />
-      </Card>
+      </Panel>
     </div>
   );
 }

@@ -1,5 +1,5 @@
 import { ExportOutlined } from '@ant-design/icons';
-import { Breadcrumb, Button, Card, Empty } from 'antd';
+import { Breadcrumb, Button, Empty } from 'antd';
 import { Result } from '../../../components/lazy-result';
 import { useContext } from 'react';
 import { useTranslation } from '../../../lib/i18n';
@@ -11,6 +11,7 @@ import type { Tab } from '../tabs/tabs';
 import { usePageContext } from '../use-page-context';
 import { ShellViewsContext } from '../views';
 import { HomePage } from './home-page';
+import { Panel } from './panel';
 import { WorkbenchPage } from './workbench-page';
 
 /** The page a tab shows, by kind (docs/product/screens.md#menu-and-tabs). */
@@ -109,10 +110,10 @@ function ViewPage({ page }: { page: Page }) {
   const menu = useSession((s) => s.menu?.menu ?? NO_ITEMS);
   const trail = page.item ? (findByPath(menu, menuPath(page.item))?.trail ?? [page.item]) : [];
   return (
-    <Card variant="borderless">
+    <Panel>
       <Breadcrumb items={trail.map((m) => ({ title: m.meta.title }))} />
       <h4 className="shell-title shell-title-4">{page.title}</h4>
       {own ?? <Empty description={t('shell.pageEmpty')} />}
-    </Card>
+    </Panel>
   );
 }

@@ -1,10 +1,10 @@
-import { Card } from 'antd';
 import { useContext, useMemo } from 'react';
 import { useTranslation } from '../../../lib/i18n';
 import { useSession } from '../../../lib/session';
 import { leafItems, menuPath, NO_ITEMS } from '../menu';
 import { useTabs } from '../tabs/store';
 import { ShellViewsContext } from '../views';
+import { Panel } from './panel';
 import { Shortcuts } from './shortcuts';
 
 /**
@@ -26,8 +26,8 @@ export function WorkbenchPage() {
     return <>{workbench({ pages: links, recent, shortcuts })}</>;
   }
   return (
-    <Card variant="borderless" title={t('shell.workbench')}>
+    <Panel title={t('shell.workbench')}>
       <Shortcuts items={pages} lg={4} />
-    </Card>
+    </Panel>
   );
 }

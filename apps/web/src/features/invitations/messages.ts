@@ -1,0 +1,41 @@
+/** The invitations texts (ADR 009), in this feature's chunk: added to the translator when it loads. */
+import { addMessages } from '../../lib/i18n';
+
+addMessages('invitations', {
+  'zh-CN': {
+    mobilePlaceholder: '被邀请人的手机号',
+    send: '发送邀请',
+    sent: '邀请已发出，对方下次登录或注册后即加入本企业',
+    hint: '对方使用该手机号登录或注册后即加入本企业；邀请7天内有效，再次邀请可延长。',
+    status: '状态',
+    status_pending: '待加入',
+    status_joined: '已加入',
+    status_expired: '已过期',
+    status_revoked: '已撤销',
+    invitedBy: '邀请人',
+    joinedName: '加入成员',
+    sentAt: '邀请时间',
+    expiresAt: '有效期至',
+    actions: '操作',
+    revoke: '撤销',
+    revokeConfirm: '撤销后该手机号将无法通过此邀请加入，确定撤销吗？',
+  },
+  'en-US': {
+    mobilePlaceholder: "The invitee's mobile number",
+    send: 'Send invitation',
+    sent: 'Invitation sent: they join the enterprise when they next sign in or register',
+    hint: 'Whoever signs in or registers with this mobile number joins the enterprise. An invitation is open for 7 days; inviting again extends it.',
+    status: 'Status',
+    status_pending: 'Open',
+    status_joined: 'Joined',
+    status_expired: 'Expired',
+    status_revoked: 'Revoked',
+    invitedBy: 'Invited by',
+    joinedName: 'Joined as',
+    sentAt: 'Sent',
+    expiresAt: 'Open until',
+    actions: 'Actions',
+    revoke: 'Revoke',
+    revokeConfirm: 'Nobody can join through this invitation once it is revoked. Revoke it?',
+  },
+});
