@@ -2,16 +2,17 @@ import { defineConfig } from 'vitest/config';
 
 /**
  * One embedded PostgreSQL per run, with one migrated and seeded template database that every test
- * database is copied from (test/global-setup.ts).
+ * database is copied from (test/global-setup.ts, ADR 042).
  *
- * Two groups, one after the other:
- * - the fast part (`npm run test:fast`): contracts, server (in-process, through `inject()`) and web
- *   (jsdom) tests, several files at a time;
- * - the slow part: browser tests (e2e) and whole-process server tests (`*.process.test.ts`: built
- *   servers as child processes, nginx, an embedded PostgreSQL of their own), each project one file
- *   at a time, the two projects side by side.
+ * Contracts, server (in-process, through `inject()`), web (jsdom) and browser (e2e) tests run side
+ * by side, three files at a time: most of a test's time is spent waiting on PostgreSQL, a child
+ * process or the browser, so more files than cores keep both cores busy (vitest's own default is
+ * one file at a time on two cores). Then, alone and one at a time, the whole-process tests
+ * (`*.process.test.ts` and `*.process.spec.ts`: built servers as child processes, nginx, an
+ * embedded PostgreSQL of their own, a stop under load), which measure what a loaded machine
+ * would disturb. `npm run test:fast` runs contracts, server and web alone.
  */
-const WHOLE_PROCESS = 'apps/server/src/**/*.process.test.ts';
+const WHOLE_PROCESS = ['apps/server/src/**/*.process.test.ts', 'e2e/**/*.process.spec.ts'];
 
 export default defineConfig({
   resolve: { conditions: ['source'] },
@@ -22,14 +23,12 @@ export default defineConfig({
     outputFile: { json: '.test-data/vitest-results.json' },
     testTimeout: 20_000,
     hookTimeout: 60_000,
-    // Most of a test's time is spent waiting on PostgreSQL, a child process or the browser: more
-    // files than cores keep both cores busy (vitest's default is one file at a time on two cores).
     maxWorkers: 3,
     projects: [
       { extends: true, test: { name: 'contracts', include: ['packages/contracts/src/**/*.test.ts'] } },
       {
         extends: true,
-        test: { name: 'server', include: ['apps/server/src/**/*.test.ts'], exclude: [WHOLE_PROCESS] },
+        test: { name: 'server', include: ['apps/server/src/**/*.test.ts'], exclude: WHOLE_PROCESS },
       },
       {
         extends: true,
@@ -44,10 +43,9 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'process',
-          include: [WHOLE_PROCESS],
+          include: WHOLE_PROCESS,
           testTimeout: 90_000,
           fileParallelism: false,
-          sequence: { groupOrder: 1 },
         },
       },
       {
@@ -55,9 +53,8 @@ export default defineConfig({
         test: {
           name: 'e2e',
           include: ['e2e/**/*.spec.ts'],
+          exclude: WHOLE_PROCESS,
           testTimeout: 90_000,
-          fileParallelism: false,
-          sequence: { groupOrder: 1 },
           // A page's first answer on a loaded machine (CI's 2 cores run the whole suite) can take
           // longer than expect.poll's default second.
           expect: { poll: { timeout: 10_000 } },

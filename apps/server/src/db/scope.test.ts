@@ -71,12 +71,16 @@ describe('one transaction around a piece of work', () => {
     await afterCommit(async () => void (now = true));
     expect(now).toBe(true);
 
+    // The first scope stays open until the second has committed, then is undone.
+    let committed!: () => void;
+    const other = new Promise<void>((r) => (committed = r));
     const slow = inOneTransaction(db, async () => {
       await insert('e');
-      await new Promise((r) => setTimeout(r, 50));
+      await other;
       throw new Error('undo e');
     }).catch(() => 'undone');
     await inOneTransaction(db, async () => insert('f'));
+    committed();
     expect(await slow).toBe('undone');
     expect(await names()).toEqual(['c', 'd', 'f']);
   });

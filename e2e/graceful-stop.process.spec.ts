@@ -104,7 +104,10 @@ describe('graceful stop', () => {
       }
     };
     const clients = Array.from({ length: 12 }, (_, i) => client(i));
-    await new Promise((r) => setTimeout(r, 1500));
+    // Under load: well over the 50 answers the stop is checked against below.
+    await expect
+      .poll(() => outcomes.filter((o) => o.status !== undefined).length, { timeout: 10_000 })
+      .toBeGreaterThan(200);
     const sigterm = Date.now();
     stopped = true;
     server.process.kill('SIGTERM');
