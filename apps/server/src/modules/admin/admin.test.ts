@@ -490,6 +490,24 @@ describe('the operators API', () => {
     expect(none.total).toBe(0);
   });
 
+  it("writes one audit row for a platform operator's change of another tenant: that tenant's, naming the operator's own", async () => {
+    const platform = await ctx.login('platform', DEMO_PASSWORD, 'platform');
+    const demo = await idOf(sql`SELECT id FROM tenants WHERE code = 'demo'`);
+    const own = await idOf(sql`SELECT id FROM tenants WHERE code = 'platform'`);
+    const agreement = data(await ctx.call({ url: '/api/admin/agreement?tenant=demo', token: platform }));
+    const last = await idOf(sql`SELECT coalesce(max(id), 0) AS id FROM audit_log`);
+    const saved = await ctx.call({
+      method: 'PUT',
+      url: '/api/admin/agreement?tenant=demo',
+      body: agreement as Record<string, unknown>,
+      token: platform,
+    });
+    expect(statusOf(saved)).toBe(200);
+    const { rows } = await ctx.db.execute(sql`SELECT tenant_id::text AS tenant, action,
+      detail ->> 'operatorTenant' AS "operatorTenant" FROM audit_log WHERE id > ${last}`);
+    expect(rows).toEqual([{ tenant: demo, action: 'agreement.update', operatorTenant: own }]);
+  });
+
   it('maps every audited operator route to a code of the catalogue, and no other route', async () => {
     // A route added later without a code stops the server at start-up (platform/operators.ts); the
     // map names no route that is gone, and only the one read that shows live codes.
