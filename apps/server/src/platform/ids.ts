@@ -12,6 +12,12 @@ const parse = (value: number | string): number => {
   return Number.isSafeInteger(n) && n > 0 ? n : NaN;
 };
 
+/**
+ * A row id as a request names it (text or a number). The services take ids so and parse them only
+ * once the caller has been let through (ADR 038): the permission is the first answer, whatever the id.
+ */
+export type RequestedId = number | string;
+
 /** The row id a request names; 400 `idInvalid` when it can name none. */
 export function rowId(value: number | string): number {
   const id = parse(value);

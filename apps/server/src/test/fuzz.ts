@@ -2,6 +2,7 @@
  * Request generation for the fuzz suite (fuzz.test.ts): from a route's own schemas, requests that
  * are valid, slightly wrong and hostile. Seeded, so a failing run can be repeated exactly.
  */
+import { Value } from 'typebox/value';
 import type { RouteEntry } from '../platform/route-table.js';
 
 export type Rng = () => number;
@@ -339,6 +340,51 @@ export function requestsFor(route: RouteEntry, count: number, r: Rng): FuzzReque
     });
   }
   return out;
+}
+
+/** A field that names a row by its id (`id`, `parentId`, `roleIds` …). */
+const isIdField = (key: string) => /(?:^id|Id)s?$/.test(key);
+
+/** `part` with every id it names one that can name a row (a positive integer; text unless a number was drawn). */
+function withRowIds(part: Record<string, unknown>, r: Rng): Record<string, unknown> {
+  const id = (drawn: unknown) => (typeof drawn === 'number' ? int(r, 1, 99) : String(int(r, 1, 99)));
+  for (const [key, value] of Object.entries(part)) {
+    if (!isIdField(key) || value === null || value === undefined) continue;
+    part[key] = Array.isArray(value) ? value.map(id) : id(value);
+  }
+  return part;
+}
+
+/**
+ * A request that a caller allowed to make it could send: its query, path and body valid by the
+ * route's own schemas (drawn until TypeBox's check passes) and every id one that can name a row.
+ * Nothing a route refuses before its service asks for the permission can refuse it, so a refusal
+ * of it is the permission's. Null when no draw passes (a pattern without `examples` in its schema).
+ */
+export function permittedRequestFor(route: RouteEntry, r: Rng, tries = 200): FuzzRequest | null {
+  const schema = (route.schema ?? {}) as { querystring?: Schema; params?: Schema; body?: Schema };
+  const hasBody = route.method !== 'GET' && route.method !== 'HEAD';
+  const valid = (s: Schema | undefined, value: Record<string, unknown> | undefined) =>
+    !s || Value.Check(s as Parameters<typeof Value.Check>[0], value);
+  for (let i = 0; i < tries; i++) {
+    const query = withRowIds(schema.querystring ? validObject(schema.querystring, r, true) : {}, r);
+    const params = withRowIds(schema.params ? validObject(schema.params, r, true) : {}, r);
+    // A PATCH names something to change (one naming nothing is refused before any route).
+    const patch = route.method === 'PATCH';
+    const body = hasBody ? withRowIds(schema.body ? validObject(schema.body, r, !patch) : {}, r) : undefined;
+    if (patch && schema.body && Object.keys(body!).length === 0) continue;
+    if (!valid(schema.querystring, query) || !valid(schema.params, params) || !valid(schema.body, body)) continue;
+    return {
+      method: route.method,
+      path: fill(route.url, params),
+      query,
+      ...(body !== undefined ? { body: { json: body } } : {}),
+      withSession: true,
+      signing: 'good',
+      what: 'permitted',
+    };
+  }
+  return null;
 }
 
 /** The fields of a schema whose values may be text. */

@@ -11,6 +11,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MIGRATIONS_DIR } from '../../db/client.js';
 import { ADMIN_ROUTE_ACTIONS } from '../../platform/audit.js';
+import { permittedRequestFor, seededRng, type FuzzRequest } from '../../test/fuzz.js';
 import { DEMO_PASSWORD, createTestContext, type TestContext } from '../../test/harness.js';
 
 let ctx: TestContext;
@@ -36,35 +37,63 @@ afterAll(async () => {
 });
 
 describe('the operators API', () => {
-  it('answers 40303 to a session without system:manage, on every admin route of the table', async () => {
-    const member = await ctx.login('member');
+  /** Every route under /api/admin/ (HEAD is its GET), and a request its caller could be allowed to make. */
+  const permitted = () => {
     const routes = ctx.app.routeTable.filter((r) => r.url.startsWith('/api/admin/') && r.method !== 'HEAD');
     expect(routes.length).toBeGreaterThan(30);
-    const refusedOtherwise: string[] = [];
-    for (const r of routes) {
-      const url = r.url.replace(/:(\w+)/g, '1');
-      const res = await ctx.call({
-        method: r.method as 'GET',
-        url,
-        token: member,
-        ...(r.method === 'GET' || r.method === 'DELETE' ? {} : { body: {} }),
-      });
-      // Schema refusals (400) come first for a body the route cannot take; never a success.
-      if (![40303, 400].includes(statusOf(res))) refusedOtherwise.push(`${r.method} ${r.url}: ${res.body}`);
+    const r = seededRng(2026);
+    return routes.map((route) => {
+      const req = permittedRequestFor(route, r);
+      if (!req) throw new Error(`${route.method} ${route.url}: no request its schemas take was drawn`);
+      return { route, req };
+    });
+  };
+  const send = (req: FuzzRequest, token: string, query: Record<string, unknown> = {}) => {
+    const qs = new URLSearchParams(Object.entries({ ...req.query, ...query }).map(([k, v]) => [k, String(v)]));
+    return ctx.call({
+      method: req.method as 'GET',
+      url: qs.size > 0 ? `${req.path}?${qs}` : req.path,
+      token,
+      ...(req.body && 'json' in req.body ? { body: req.body.json } : {}),
+    });
+  };
+
+  it('answers 40303 to a session without system:manage, on every admin route of the table, to a valid request', async () => {
+    const member = await ctx.login('member');
+    const answered: string[] = [];
+    for (const { route, req } of permitted()) {
+      // Valid by the schemas, its ids ones that can name a row: only the permission may refuse it.
+      const res = await send(req, member);
+      if (statusOf(res) !== 40303) answered.push(`${route.method} ${route.url} [${req.path}]: ${res.body}`);
+      // An id that can name no row is read after the permission is asked for, not before.
+      if (/^[^:]*:id(\/[^:]*)?$/.test(route.url)) {
+        const unparsed = await send({ ...req, path: route.url.replace(':id', 'not-a-row') }, member);
+        if (statusOf(unparsed) !== 40303) answered.push(`${route.method} ${route.url} [not-a-row]: ${unparsed.body}`);
+      }
     }
-    expect(refusedOtherwise).toEqual([]);
-    for (const url of ['/api/admin/users', '/api/admin/menus', '/api/admin/audit', '/api/admin/settings']) {
-      expect(statusOf(await ctx.call({ url, token: member }))).toBe(40303);
+    expect(answered).toEqual([]);
+  });
+
+  it('answers 40303 to a tenant operator naming another tenant, on every admin route that takes a tenant', async () => {
+    let named = 0;
+    const answered: string[] = [];
+    for (const { route, req } of permitted()) {
+      const query = (route.schema?.querystring ?? {}) as { properties?: Record<string, unknown> };
+      // The other modules' routes under /api/admin/ take no tenant: they act on the session's own.
+      if (!query.properties?.tenant) continue;
+      named++;
+      for (const tenant of ['platform', 'no-such-park']) {
+        const res = await send(req, operator, { tenant });
+        if (statusOf(res) !== 40303) answered.push(`${route.method} ${route.url}?tenant=${tenant}: ${res.body}`);
+      }
     }
+    expect(named).toBeGreaterThan(30);
+    expect(answered).toEqual([]);
   });
 
   it('keeps a tenant operator to its own tenant, whatever tenant a call names', async () => {
     const mine = await ctx.call({ url: '/api/admin/users?tenant=demo', token: operator });
     expect(statusOf(mine)).toBe(200);
-    for (const tenant of ['platform', 'no-such-park']) {
-      const res = await ctx.call({ url: `/api/admin/users?tenant=${tenant}`, token: operator });
-      expect(statusOf(res)).toBe(40303);
-    }
     expect(statusOf(await ctx.call({ url: '/api/admin/tenants', token: operator }))).toBe(40303);
   });
 
@@ -459,6 +488,24 @@ describe('the operators API', () => {
     expect(north.records.map((r) => r.action)).toContain('settings.update');
     const none = data(await ctx.call({ url: '/api/admin/audit?actor=nobody', token: operator })) as { total: number };
     expect(none.total).toBe(0);
+  });
+
+  it("writes one audit row for a platform operator's change of another tenant: that tenant's, naming the operator's own", async () => {
+    const platform = await ctx.login('platform', DEMO_PASSWORD, 'platform');
+    const demo = await idOf(sql`SELECT id FROM tenants WHERE code = 'demo'`);
+    const own = await idOf(sql`SELECT id FROM tenants WHERE code = 'platform'`);
+    const agreement = data(await ctx.call({ url: '/api/admin/agreement?tenant=demo', token: platform }));
+    const last = await idOf(sql`SELECT coalesce(max(id), 0) AS id FROM audit_log`);
+    const saved = await ctx.call({
+      method: 'PUT',
+      url: '/api/admin/agreement?tenant=demo',
+      body: agreement as Record<string, unknown>,
+      token: platform,
+    });
+    expect(statusOf(saved)).toBe(200);
+    const { rows } = await ctx.db.execute(sql`SELECT tenant_id::text AS tenant, action,
+      detail ->> 'operatorTenant' AS "operatorTenant" FROM audit_log WHERE id > ${last}`);
+    expect(rows).toEqual([{ tenant: demo, action: 'agreement.update', operatorTenant: own }]);
   });
 
   it('maps every audited operator route to a code of the catalogue, and no other route', async () => {

@@ -63,18 +63,18 @@ export const devicesRoutes: FastifyPluginAsyncTypebox<{ devices: DevicesService 
   app.get(
     '/api/admin/devices/:id/credentials',
     { ...auth, schema: { params: IdParams, response: { 200: Envelope(Type.Array(DeviceCredential)) } } },
-    async (req) => ok(req, await devices.credentials(req.session!, rowId(req.params.id))),
+    async (req) => ok(req, await devices.credentials(req.session!, req.params.id)),
   );
   app.post(
     '/api/admin/devices/:id/credentials',
     { ...auth, schema: { params: IdParams, response: { 200: Envelope(NewDeviceCredential) } } },
-    async (req) => ok(req, await devices.addCredential(req.session!, rowId(req.params.id))),
+    async (req) => ok(req, await devices.addCredential(req.session!, req.params.id)),
   );
   app.post(
     '/api/admin/device-credentials/:id/revoke',
     { ...auth, schema: { params: IdParams, response: done } },
     async (req) => {
-      await devices.revoke(req.session!, rowId(req.params.id));
+      await devices.revoke(req.session!, req.params.id);
       return ok(req, null);
     },
   );

@@ -13,6 +13,7 @@ import {
 } from '@portal/contracts';
 import { AppError } from '../../platform/errors.js';
 import { newApiKey, sha256Hex } from '../../platform/hash.js';
+import { rowId, type RequestedId } from '../../platform/ids.js';
 import { localized, type Lang } from '../../platform/i18n.js';
 import type { PermissionGuard } from '../../platform/permissions.js';
 import type { RateLimiter } from '../../platform/rate-limit.js';
@@ -138,8 +139,9 @@ export function createDevicesService(deps: DevicesServiceDeps) {
     },
 
     /** A new credential of the device; its token is answered this once. */
-    async addCredential(s: ActiveSession, deviceId: number): Promise<NewDeviceCredential> {
+    async addCredential(s: ActiveSession, requested: RequestedId): Promise<NewDeviceCredential> {
       await guard.require(s, MANAGE_PERMISSION);
+      const deviceId = rowId(requested);
       if (!(await repo.deviceExists(s.tenantId, deviceId))) throw new AppError(ResultCode.NOT_FOUND, 'deviceNotFound');
       const made = newApiKey();
       const id = await repo.addCredential({
@@ -152,15 +154,16 @@ export function createDevicesService(deps: DevicesServiceDeps) {
       return { id: String(id), keyId: made.keyId, token: made.token };
     },
 
-    async credentials(s: ActiveSession, deviceId: number): Promise<DeviceCredential[]> {
+    async credentials(s: ActiveSession, requested: RequestedId): Promise<DeviceCredential[]> {
       await guard.require(s, MANAGE_PERMISSION);
+      const deviceId = rowId(requested);
       if (!(await repo.deviceExists(s.tenantId, deviceId))) throw new AppError(ResultCode.NOT_FOUND, 'deviceNotFound');
       return (await repo.credentials(s.tenantId, deviceId)).map((c) => ({ ...c, id: String(c.id) }));
     },
 
-    async revoke(s: ActiveSession, id: number): Promise<void> {
+    async revoke(s: ActiveSession, id: RequestedId): Promise<void> {
       await guard.require(s, MANAGE_PERMISSION);
-      if (!(await repo.revoke(s.tenantId, id))) throw new AppError(ResultCode.NOT_FOUND, 'credentialNotFound');
+      if (!(await repo.revoke(s.tenantId, rowId(id)))) throw new AppError(ResultCode.NOT_FOUND, 'credentialNotFound');
     },
 
     /**

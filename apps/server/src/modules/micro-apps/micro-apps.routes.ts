@@ -49,7 +49,7 @@ export const microAppsRoutes: FastifyPluginAsyncTypebox<{ microApps: MicroAppsSe
     '/api/admin/micro-apps/:id/remove',
     { ...auth, schema: { params: IdParams, response: { 200: Envelope(Type.Null()) } } },
     async (req) => {
-      await microApps.remove(req.session!, rowId(req.params.id));
+      await microApps.remove(req.session!, req.params.id);
       return ok(req, null);
     },
   );

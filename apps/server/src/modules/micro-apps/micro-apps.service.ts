@@ -8,6 +8,7 @@ import {
 } from '@portal/contracts';
 import { AppError } from '../../platform/errors.js';
 import { localized, type Lang } from '../../platform/i18n.js';
+import { rowId, type RequestedId } from '../../platform/ids.js';
 import type { InvalidationBus } from '../../platform/invalidation.js';
 import { createLocalCache } from '../../platform/local-cache.js';
 import type { PermissionGuard } from '../../platform/permissions.js';
@@ -146,10 +147,10 @@ export function createMicroAppsService({ repo, guard, bus }: MicroAppsServiceDep
     },
 
     /** Removes an application: like a replacement (its code could be registered anew), an operator's. */
-    async remove(session: ActiveSession, id: number): Promise<void> {
+    async remove(session: ActiveSession, id: RequestedId): Promise<void> {
       await guard.require(session, MANAGE_PERMISSION);
       await guard.require(session, OPERATOR_PERMISSION);
-      if (!(await repo.remove(session.tenantId, id))) throw new AppError(ResultCode.NOT_FOUND, 'appUnknown');
+      if (!(await repo.remove(session.tenantId, rowId(id)))) throw new AppError(ResultCode.NOT_FOUND, 'appUnknown');
       await changed(session.tenantId);
     },
 

@@ -15,7 +15,6 @@ import {
 } from '@portal/contracts';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { rowId } from '../../../platform/ids.js';
 import { ok } from '../../../platform/reply.js';
 import { callerOf } from '../caller.js';
 import type { AdminAccessService } from './access.service.js';
@@ -39,14 +38,14 @@ export const adminAccessRoutes: FastifyPluginAsyncTypebox<{ access: AdminAccessS
     async (req) => ok(req, String(await access.createRole(callerOf(req), req.body))),
   );
   app.patch('/api/admin/roles/:id', { ...auth, schema: { ...byId, body: RolePatch, response: done } }, async (req) => {
-    await access.updateRole(callerOf(req), rowId(req.params.id), req.body);
+    await access.updateRole(callerOf(req), req.params.id, req.body);
     return ok(req, null);
   });
   app.put(
     '/api/admin/roles/:id/permissions',
     { ...auth, schema: { ...byId, body: PermissionIdsBody, response: done } },
     async (req) => {
-      await access.setRolePermissions(callerOf(req), rowId(req.params.id), req.body.permissionIds.map(rowId));
+      await access.setRolePermissions(callerOf(req), req.params.id, req.body.permissionIds);
       return ok(req, null);
     },
   );
@@ -65,7 +64,7 @@ export const adminAccessRoutes: FastifyPluginAsyncTypebox<{ access: AdminAccessS
     '/api/admin/permissions/:id',
     { ...auth, schema: { ...byId, body: PermissionPatch, response: done } },
     async (req) => {
-      await access.updatePermission(callerOf(req), rowId(req.params.id), req.body);
+      await access.updatePermission(callerOf(req), req.params.id, req.body);
       return ok(req, null);
     },
   );
@@ -85,7 +84,7 @@ export const adminAccessRoutes: FastifyPluginAsyncTypebox<{ access: AdminAccessS
       `/api/admin/${kind}/:id`,
       { ...auth, schema: { ...byId, body: NamedPatch, response: done } },
       async (req) => {
-        await access.updateNamed(callerOf(req), kind, rowId(req.params.id), req.body);
+        await access.updateNamed(callerOf(req), kind, req.params.id, req.body);
         return ok(req, null);
       },
     );

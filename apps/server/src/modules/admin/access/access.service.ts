@@ -15,6 +15,7 @@ import {
 import { defaultRoleRefusal } from '../../../db/role-powers.js';
 import { violatedConstraint } from '../../../db/violation.js';
 import { AppError, errors } from '../../../platform/errors.js';
+import { rowId, type RequestedId } from '../../../platform/ids.js';
 import type { InvalidationBus } from '../../../platform/invalidation.js';
 import type { Caller, OperatorGate } from '../operators.service.js';
 import type { AdminAccessRepository } from './access.repository.js';
@@ -52,14 +53,16 @@ export function createAdminAccessService(deps: AdminAccessServiceDeps) {
       return repo.createRole(tenantId, r).catch(refused);
     },
 
-    async updateRole(caller: Caller, id: number, p: RolePatch): Promise<void> {
+    async updateRole(caller: Caller, id: RequestedId, p: RolePatch): Promise<void> {
       const { tenantId } = await operatorOf(caller);
-      if (!(await repo.updateRole(tenantId, id, p).catch(refused))) throw errors.notFound();
+      if (!(await repo.updateRole(tenantId, rowId(id), p).catch(refused))) throw errors.notFound();
     },
 
     /** The role's codes become these; never those of the role the operator acts in (a lock-out). */
-    async setRolePermissions(caller: Caller, roleId: number, ids: number[]): Promise<void> {
+    async setRolePermissions(caller: Caller, role: RequestedId, permissionIds: RequestedId[]): Promise<void> {
       const { tenantId, session } = await operatorOf(caller);
+      const roleId = rowId(role);
+      const ids = permissionIds.map(rowId);
       if (!(await repo.permissionsOfTenant(tenantId, ids))) throw errors.notFound();
       // Taking the console's own code from the role one acts in would lock oneself out.
       if (roleId === session.roleId) throw new AppError(ResultCode.BAD_REQUEST, 'operatorOwnRole');
@@ -82,8 +85,9 @@ export function createAdminAccessService(deps: AdminAccessServiceDeps) {
       return repo.createPermission(tenantId, p).catch(refused);
     },
 
-    async updatePermission(caller: Caller, id: number, p: PermissionPatch): Promise<void> {
+    async updatePermission(caller: Caller, requested: RequestedId, p: PermissionPatch): Promise<void> {
       const { tenantId } = await operatorOf(caller);
+      const id = rowId(requested);
       // A code that administers stays enforced: status 0 would give it to everyone of the tenant.
       if (p.status !== undefined || p.type !== undefined) {
         const code = await repo.operatorCodeOf(tenantId, id);
@@ -101,9 +105,9 @@ export function createAdminAccessService(deps: AdminAccessServiceDeps) {
       return repo[kind].create(tenantId, i).catch(refused);
     },
 
-    async updateNamed(caller: Caller, kind: NamedKind, id: number, p: NamedPatch): Promise<void> {
+    async updateNamed(caller: Caller, kind: NamedKind, id: RequestedId, p: NamedPatch): Promise<void> {
       const { tenantId } = await operatorOf(caller);
-      if (!(await repo[kind].update(tenantId, id, p))) throw errors.notFound();
+      if (!(await repo[kind].update(tenantId, rowId(id), p))) throw errors.notFound();
     },
   };
 }

@@ -10,7 +10,6 @@ import {
 } from '@portal/contracts';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { optionalRowId, rowId } from '../../../platform/ids.js';
 import { ok } from '../../../platform/reply.js';
 import { callerOf } from '../caller.js';
 import type { AdminMenusService } from './menus.service.js';
@@ -36,19 +35,19 @@ export const adminMenusRoutes: FastifyPluginAsyncTypebox<{ menus: AdminMenusServ
     async (req) => ok(req, String(await menus.create(callerOf(req), req.body))),
   );
   app.patch('/api/admin/menus/:id', { ...auth, schema: { ...byId, body: MenuPatch, response: done } }, async (req) => {
-    await menus.update(callerOf(req), rowId(req.params.id), req.body);
+    await menus.update(callerOf(req), req.params.id, req.body);
     return ok(req, null);
   });
   app.post(
     '/api/admin/menus/:id/move',
     { ...auth, schema: { ...byId, body: MenuMove, response: done } },
     async (req) => {
-      await menus.move(callerOf(req), rowId(req.params.id), optionalRowId(req.body.parentId), req.body.index);
+      await menus.move(callerOf(req), req.params.id, req.body.parentId, req.body.index);
       return ok(req, null);
     },
   );
   app.delete('/api/admin/menus/:id', { ...auth, schema: { ...byId, response: done } }, async (req) => {
-    await menus.remove(callerOf(req), rowId(req.params.id));
+    await menus.remove(callerOf(req), req.params.id);
     return ok(req, null);
   });
 

@@ -1,7 +1,7 @@
 /** The menu tree editor (ADR 031): entries, moves, and the whole tree out and in. */
 import { ResultCode, type AdminMenu, type MenuCreate, type MenuExportEntry, type MenuPatch } from '@portal/contracts';
 import { AppError, errors } from '../../../platform/errors.js';
-import { optionalRowId, rowId } from '../../../platform/ids.js';
+import { optionalRowId, rowId, type RequestedId } from '../../../platform/ids.js';
 import type { Caller, OperatorGate } from '../operators.service.js';
 import type { AdminMenusRepository, MenuFields } from './menus.repository.js';
 
@@ -48,23 +48,23 @@ export function createAdminMenusService(deps: { repo: AdminMenusRepository; oper
       return id;
     },
 
-    async update(caller: Caller, id: number, p: MenuPatch): Promise<void> {
+    async update(caller: Caller, id: RequestedId, p: MenuPatch): Promise<void> {
       const { tenantId } = await operatorOf(caller);
-      if (!(await repo.update(tenantId, id, fields(p)))) throw errors.notFound();
+      if (!(await repo.update(tenantId, rowId(id), fields(p)))) throw errors.notFound();
     },
 
     /** Places the entry at `index` under `parentId`, siblings renumbered; never under itself. */
-    async move(caller: Caller, id: number, parentId: number | null, index: number): Promise<void> {
+    async move(caller: Caller, id: RequestedId, parentId: RequestedId | null, index: number): Promise<void> {
       const { tenantId } = await operatorOf(caller);
-      const result = await repo.move(tenantId, id, parentId, index);
+      const result = await repo.move(tenantId, rowId(id), optionalRowId(parentId), index);
       if (result === 'none') throw errors.notFound();
       if (result === 'cycle') throw new AppError(ResultCode.BAD_REQUEST, 'menuCycle');
     },
 
     /** Removes an entry without children. */
-    async remove(caller: Caller, id: number): Promise<void> {
+    async remove(caller: Caller, id: RequestedId): Promise<void> {
       const { tenantId } = await operatorOf(caller);
-      const result = await repo.remove(tenantId, id);
+      const result = await repo.remove(tenantId, rowId(id));
       if (result === 'none') throw errors.notFound();
       if (result === 'parent') throw new AppError(ResultCode.BAD_REQUEST, 'menuHasChildren');
     },

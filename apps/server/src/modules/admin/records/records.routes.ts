@@ -16,7 +16,6 @@ import {
 } from '@portal/contracts';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { rowId } from '../../../platform/ids.js';
 import { langOf } from '../../../platform/i18n.js';
 import { ok } from '../../../platform/reply.js';
 import { callerOf } from '../caller.js';
@@ -51,7 +50,7 @@ export const adminRecordsRoutes: FastifyPluginAsyncTypebox<{ records: AdminRecor
     '/api/admin/enterprises/:id/review',
     { ...auth, schema: { ...byId, body: EnterpriseReview, response: done } },
     async (req) => {
-      await records.review(callerOf(req), rowId(req.params.id), req.body.estatus, req.body.reason);
+      await records.review(callerOf(req), req.params.id, req.body.estatus, req.body.reason);
       return ok(req, null);
     },
   );
@@ -73,12 +72,12 @@ export const adminRecordsRoutes: FastifyPluginAsyncTypebox<{ records: AdminRecor
     '/api/admin/sso-services/:id',
     { ...auth, schema: { ...byId, body: SsoServicePatch, response: done } },
     async (req) => {
-      await records.updateSsoService(callerOf(req), rowId(req.params.id), req.body);
+      await records.updateSsoService(callerOf(req), req.params.id, req.body);
       return ok(req, null);
     },
   );
   app.delete('/api/admin/sso-services/:id', { ...auth, schema: { ...byId, response: done } }, async (req) => {
-    await records.deleteSsoService(callerOf(req), rowId(req.params.id));
+    await records.deleteSsoService(callerOf(req), req.params.id);
     return ok(req, null);
   });
 

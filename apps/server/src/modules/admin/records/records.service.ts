@@ -2,6 +2,7 @@
 import { ResultCode, type AdminSsoService, type SsoServiceInput, type SsoServicePatch } from '@portal/contracts';
 import { violatedConstraint } from '../../../db/violation.js';
 import { AppError, errors } from '../../../platform/errors.js';
+import { rowId, type RequestedId } from '../../../platform/ids.js';
 import type { Lang } from '../../../platform/i18n.js';
 import type { Caller, OperatorGate } from '../operators.service.js';
 import type { AdminRecordsRepository, Clashes } from './records.repository.js';
@@ -74,12 +75,12 @@ export function createAdminRecordsService(deps: AdminRecordsServiceDeps) {
     },
 
     /** Passes (1) or refuses (2) an enterprise; a refusal tells its members why. */
-    async review(caller: Caller, id: number, estatus: 1 | 2, reason: string | undefined): Promise<void> {
+    async review(caller: Caller, id: RequestedId, estatus: 1 | 2, reason: string | undefined): Promise<void> {
       const { tenantId } = await operatorOf(caller);
       const why = reason?.trim() || null;
       // Members are told why their enterprise did not pass: a refusal without a reason tells them nothing.
       if (estatus === 2 && !why) throw new AppError(ResultCode.BAD_REQUEST, 'reviewReasonRequired');
-      if (!(await repo.review(tenantId, id, estatus, estatus === 2 ? why : null))) throw errors.notFound();
+      if (!(await repo.review(tenantId, rowId(id), estatus, estatus === 2 ? why : null))) throw errors.notFound();
     },
 
     async ssoServices(caller: Caller): Promise<AdminSsoService[]> {
@@ -95,17 +96,17 @@ export function createAdminRecordsService(deps: AdminRecordsServiceDeps) {
       return id;
     },
 
-    async updateSsoService(caller: Caller, id: number, s: SsoServicePatch): Promise<void> {
+    async updateSsoService(caller: Caller, id: RequestedId, s: SsoServicePatch): Promise<void> {
       const { tenantId } = await operatorOf(caller);
       checkAddresses(services, s);
-      const done = await repo.updateSsoService(tenantId, id, s, services.clashes).catch(sysCodeTaken);
+      const done = await repo.updateSsoService(tenantId, rowId(id), s, services.clashes).catch(sysCodeTaken);
       if (done === 'clash') throw clashRefused();
       if (!done) throw errors.notFound();
     },
 
-    async deleteSsoService(caller: Caller, id: number): Promise<void> {
+    async deleteSsoService(caller: Caller, id: RequestedId): Promise<void> {
       const { tenantId } = await operatorOf(caller);
-      if (!(await repo.deleteSsoService(tenantId, id))) throw errors.notFound();
+      if (!(await repo.deleteSsoService(tenantId, rowId(id)))) throw errors.notFound();
     },
 
     async outbox(caller: Caller, f: Page & { q?: string | undefined }) {

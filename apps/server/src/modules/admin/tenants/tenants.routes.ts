@@ -15,7 +15,6 @@ import {
 } from '@portal/contracts';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { rowId } from '../../../platform/ids.js';
 import { ok } from '../../../platform/reply.js';
 import { callerOf } from '../caller.js';
 import type { AdminTenantsService } from './tenants.service.js';
@@ -61,7 +60,7 @@ export const adminTenantsRoutes: FastifyPluginAsyncTypebox<{
     '/api/admin/tenants/:id',
     { ...auth, schema: { querystring: AdminTenantQuery, params: AdminIdParams, body: TenantPatch, response: done } },
     async (req) => {
-      await tenants.update(callerOf(req), rowId(req.params.id), req.body);
+      await tenants.update(callerOf(req), req.params.id, req.body);
       return ok(req, null);
     },
   );

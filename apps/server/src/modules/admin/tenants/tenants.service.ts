@@ -14,6 +14,7 @@ import {
 } from '@portal/contracts';
 import { violatedConstraint } from '../../../db/violation.js';
 import { AppError, errors } from '../../../platform/errors.js';
+import { rowId, type RequestedId } from '../../../platform/ids.js';
 import { sanitizeRichText } from '../../../platform/html.js';
 import type { InvalidationBus } from '../../../platform/invalidation.js';
 import { acceptPersonName, acceptUsername } from '../../../platform/names.js';
@@ -90,8 +91,9 @@ export function createAdminTenantsService(deps: AdminTenantsServiceDeps) {
     },
 
     /** Edits a tenant; disabling one ends its users' sessions and tells every instance to forget everything. */
-    async update(caller: Caller, id: number, p: TenantPatch): Promise<void> {
+    async update(caller: Caller, requested: RequestedId, p: TenantPatch): Promise<void> {
       await platformOperator(caller);
+      const id = rowId(requested);
       if (!(await repo.update(id, p))) throw errors.notFound();
       await deps.bus.publish(p.disabled ? { kind: 'all' } : { kind: 'tenant', tenant: id });
     },

@@ -14,7 +14,6 @@ import {
 } from '@portal/contracts';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { optionalRowId, rowId } from '../../../platform/ids.js';
 import { langOf } from '../../../platform/i18n.js';
 import { ok } from '../../../platform/reply.js';
 import { callerOf } from '../caller.js';
@@ -34,7 +33,7 @@ export const adminUsersRoutes: FastifyPluginAsyncTypebox<{ users: AdminUsersServ
       const q = req.query;
       const filter = {
         q: q.q?.trim() || undefined,
-        roleId: optionalRowId(q.roleId) ?? undefined,
+        roleId: q.roleId,
         state: q.state,
         page: q.page ?? 1,
         limit: q.limit ?? 20,
@@ -56,18 +55,12 @@ export const adminUsersRoutes: FastifyPluginAsyncTypebox<{ users: AdminUsersServ
       schema: { querystring: AdminTenantQuery, body: UserCreate, response: { 200: Envelope(Type.String()) } },
     },
     async (req) => {
-      const b = req.body;
-      const id = await users.create(callerOf(req), {
-        ...b,
-        roleIds: (b.roleIds ?? []).map(rowId),
-        enterpriseIds: (b.enterpriseIds ?? []).map(rowId),
-      });
-      return ok(req, String(id));
+      return ok(req, String(await users.create(callerOf(req), req.body)));
     },
   );
 
   app.patch('/api/admin/users/:id', { ...auth, schema: { ...byId, body: UserPatch, response: done } }, async (req) => {
-    await users.update(callerOf(req), rowId(req.params.id), req.body);
+    await users.update(callerOf(req), req.params.id, req.body);
     return ok(req, null);
   });
 
@@ -76,7 +69,7 @@ export const adminUsersRoutes: FastifyPluginAsyncTypebox<{ users: AdminUsersServ
     ['enable', false],
   ] as const) {
     app.post(`/api/admin/users/:id/${action}`, { ...auth, schema: { ...byId, response: done } }, async (req) => {
-      await users.setDisabled(callerOf(req), rowId(req.params.id), disabled);
+      await users.setDisabled(callerOf(req), req.params.id, disabled);
       return ok(req, null);
     });
   }
@@ -85,13 +78,13 @@ export const adminUsersRoutes: FastifyPluginAsyncTypebox<{ users: AdminUsersServ
     '/api/admin/users/:id/password',
     { ...auth, schema: { ...byId, body: PasswordSet, response: done } },
     async (req) => {
-      await users.setPassword(callerOf(req), rowId(req.params.id), req.body.password, req.body.temporary);
+      await users.setPassword(callerOf(req), req.params.id, req.body.password, req.body.temporary);
       return ok(req, null);
     },
   );
 
   app.post('/api/admin/users/:id/unlock', { ...auth, schema: { ...byId, response: done } }, async (req) => {
-    await users.unlock(callerOf(req), rowId(req.params.id));
+    await users.unlock(callerOf(req), req.params.id);
     return ok(req, null);
   });
 
@@ -99,8 +92,7 @@ export const adminUsersRoutes: FastifyPluginAsyncTypebox<{ users: AdminUsersServ
     '/api/admin/users/:id/roles',
     { ...auth, schema: { ...byId, body: RoleIdsBody, response: done } },
     async (req) => {
-      const roleIds = req.body.roleIds.map(rowId);
-      await users.setRoles(callerOf(req), rowId(req.params.id), roleIds);
+      await users.setRoles(callerOf(req), req.params.id, req.body.roleIds);
       return ok(req, null);
     },
   );
@@ -109,8 +101,7 @@ export const adminUsersRoutes: FastifyPluginAsyncTypebox<{ users: AdminUsersServ
     '/api/admin/users/:id/enterprises',
     { ...auth, schema: { ...byId, body: EnterpriseIdsBody, response: done } },
     async (req) => {
-      const enterpriseIds = req.body.enterpriseIds.map(rowId);
-      await users.setEnterprises(callerOf(req), rowId(req.params.id), enterpriseIds);
+      await users.setEnterprises(callerOf(req), req.params.id, req.body.enterpriseIds);
       return ok(req, null);
     },
   );

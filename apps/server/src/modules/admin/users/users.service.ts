@@ -7,6 +7,7 @@
 import { ResultCode, isValidPhone, type StoredNameIssues, type UserCreate, type UserPatch } from '@portal/contracts';
 import { violatedConstraint } from '../../../db/violation.js';
 import { AppError, errors } from '../../../platform/errors.js';
+import { optionalRowId, rowId, type RequestedId } from '../../../platform/ids.js';
 import type { Lang } from '../../../platform/i18n.js';
 import type { InvalidationBus } from '../../../platform/invalidation.js';
 import { acceptOptionalPersonName, acceptPersonName, acceptUsername, nameReport } from '../../../platform/names.js';
@@ -22,12 +23,6 @@ export interface AdminUsersServiceDeps {
   bus: Pick<InvalidationBus, 'publish'>;
   phonePattern: string;
 }
-
-/** A new user as the route gives it: ids parsed, everything else as sent. */
-export type NewUserInput = Omit<UserCreate, 'roleIds' | 'enterpriseIds'> & {
-  roleIds: number[];
-  enterpriseIds: number[];
-};
 
 export function createAdminUsersService(deps: AdminUsersServiceDeps) {
   const { repo, operatorOf } = deps;
@@ -47,14 +42,16 @@ export function createAdminUsersService(deps: AdminUsersServiceDeps) {
    */
   const target = async (
     caller: Caller,
-    userId: number,
-    named: { roleIds?: number[]; enterpriseIds?: number[] } = {},
+    requested: RequestedId,
+    named: { roleIds?: RequestedId[]; enterpriseIds?: RequestedId[] } = {},
   ) => {
     const operator = await operatorOf(caller);
-    if (!(await repo.allTenants(operator.tenantId, named.roleIds ?? [], named.enterpriseIds ?? [])))
-      throw errors.notFound();
+    const userId = rowId(requested);
+    const roleIds = (named.roleIds ?? []).map(rowId);
+    const enterpriseIds = (named.enterpriseIds ?? []).map(rowId);
+    if (!(await repo.allTenants(operator.tenantId, roleIds, enterpriseIds))) throw errors.notFound();
     if (userId === operator.session.userId) throw new AppError(ResultCode.BAD_REQUEST, 'operatorSelf');
-    return operator.tenantId;
+    return { tenantId: operator.tenantId, userId, roleIds, enterpriseIds };
   };
   const found = async (userId: number, result: boolean | 'done' | 'none' | 'foreign') => {
     if (result === false || result === 'none' || result === 'foreign') throw errors.notFound();
@@ -62,9 +59,14 @@ export function createAdminUsersService(deps: AdminUsersServiceDeps) {
   };
 
   return {
-    async list(caller: Caller, filter: Omit<UserFilter, 'lang'>, lang: Lang) {
+    /** A page of the tenant's users; `roleId` as the request names it (none or empty: any role). */
+    async list(
+      caller: Caller,
+      filter: Omit<UserFilter, 'lang' | 'roleId'> & { roleId?: string | undefined },
+      lang: Lang,
+    ) {
       const { tenantId } = await operatorOf(caller);
-      return repo.list(tenantId, { ...filter, lang });
+      return repo.list(tenantId, { ...filter, roleId: optionalRowId(filter.roleId) ?? undefined, lang });
     },
 
     /** Stored names the grammar refuses (ADR 032): told, for an operator to rename; nothing changes. */
@@ -83,13 +85,15 @@ export function createAdminUsersService(deps: AdminUsersServiceDeps) {
     },
 
     /** A new user, with a password the operator gives (temporary unless told otherwise); its id. */
-    async create(caller: Caller, u: NewUserInput): Promise<number> {
+    async create(caller: Caller, u: UserCreate): Promise<number> {
       const { tenantId } = await operatorOf(caller);
       const username = acceptUsername(u.username);
       const name = acceptPersonName(u.name);
       const nameEn = acceptOptionalPersonName(u.nameEn);
       checkMobile(u.mobile);
-      if (!(await repo.allTenants(tenantId, u.roleIds, u.enterpriseIds))) throw errors.notFound();
+      const roleIds = (u.roleIds ?? []).map(rowId);
+      const enterpriseIds = (u.enterpriseIds ?? []).map(rowId);
+      if (!(await repo.allTenants(tenantId, roleIds, enterpriseIds))) throw errors.notFound();
       const id = await repo
         .create(tenantId, {
           username,
@@ -99,16 +103,17 @@ export function createAdminUsersService(deps: AdminUsersServiceDeps) {
           passwordHash: await deps.passwords.accept(u.password, username).hash(),
           // The operator knows it: the user sets their own at the first sign-in unless told otherwise.
           mustChangePassword: u.temporary !== false,
-          roleIds: u.roleIds,
-          enterpriseIds: u.enterpriseIds,
+          roleIds,
+          enterpriseIds,
         })
         .catch(taken);
       if (id === null) throw errors.notFound();
       return id;
     },
 
-    async update(caller: Caller, userId: number, p: UserPatch): Promise<void> {
+    async update(caller: Caller, requested: RequestedId, p: UserPatch): Promise<void> {
       const { tenantId, session } = await operatorOf(caller);
+      const userId = rowId(requested);
       checkMobile(p.mobile);
       // Their own sign-in name is not an operator's to slip on: another operator renames them.
       if (p.username !== undefined && userId === session.userId)
@@ -126,34 +131,41 @@ export function createAdminUsersService(deps: AdminUsersServiceDeps) {
     },
 
     /** Disables (every session and sign-on session ends) or enables the user. */
-    async setDisabled(caller: Caller, userId: number, disabled: boolean): Promise<void> {
-      const tenantId = await target(caller, userId);
+    async setDisabled(caller: Caller, requested: RequestedId, disabled: boolean): Promise<void> {
+      const { tenantId, userId } = await target(caller, requested);
       await found(userId, await repo.setDisabled(tenantId, userId, disabled));
     },
 
     /** A new password (temporary unless told otherwise, ADR 033): the lock is lifted and every session ends. */
-    async setPassword(caller: Caller, userId: number, cipher: string, temporary: boolean | undefined): Promise<void> {
-      const tenantId = await target(caller, userId);
+    async setPassword(
+      caller: Caller,
+      requested: RequestedId,
+      cipher: string,
+      temporary: boolean | undefined,
+    ): Promise<void> {
+      const { tenantId, userId } = await target(caller, requested);
       const username = await repo.usernameOf(tenantId, userId);
       if (username === null) throw errors.notFound();
       const hash = await deps.passwords.accept(cipher, username).hash();
       await found(userId, await repo.setPassword(tenantId, userId, hash, temporary !== false));
     },
 
-    async unlock(caller: Caller, userId: number): Promise<void> {
-      const tenantId = await target(caller, userId);
+    async unlock(caller: Caller, requested: RequestedId): Promise<void> {
+      const { tenantId, userId } = await target(caller, requested);
       await found(userId, await repo.unlock(tenantId, userId));
     },
 
     /** The user's roles become these; sessions acting in a role taken away end. */
-    async setRoles(caller: Caller, userId: number, roleIds: number[]): Promise<void> {
-      const tenantId = await target(caller, userId, { roleIds });
+    async setRoles(caller: Caller, requested: RequestedId, requestedRoles: RequestedId[]): Promise<void> {
+      const { tenantId, userId, roleIds } = await target(caller, requested, { roleIds: requestedRoles });
       await found(userId, await repo.setRoles(tenantId, userId, roleIds));
     },
 
     /** The user's enterprises become these; sessions acting in an enterprise taken away end. */
-    async setEnterprises(caller: Caller, userId: number, enterpriseIds: number[]): Promise<void> {
-      const tenantId = await target(caller, userId, { enterpriseIds });
+    async setEnterprises(caller: Caller, requested: RequestedId, requestedEnterprises: RequestedId[]): Promise<void> {
+      const { tenantId, userId, enterpriseIds } = await target(caller, requested, {
+        enterpriseIds: requestedEnterprises,
+      });
       await found(userId, await repo.setEnterprises(tenantId, userId, enterpriseIds));
     },
   };
