@@ -130,7 +130,14 @@ describe('the demo sub-application', () => {
     const accept = app(page).getByRole('button', { name: 'Accept', exact: true });
     await expect.poll(() => accept.count()).toBeGreaterThan(0);
     await app(page).getByRole('button', { name: 'Waiting' }).click();
-    const waiting = await app(page).locator('.park-row').count();
+    // The filtered list has replaced the whole one when every row shown is waiting.
+    const rows = app(page).locator('.park-row');
+    await expect
+      .poll(
+        async () => (await rows.count()) > 0 && (await rows.count()) === (await rows.locator('.park-tag-0').count()),
+      )
+      .toBe(true);
+    const waiting = await rows.count();
     await accept.first().click();
     await expect.poll(() => app(page).locator('.park-row').count()).toBe(waiting - 1);
     await page.screenshot({ path: `${SHOTS}/micro-app-en-1440.png` });
