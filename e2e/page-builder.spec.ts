@@ -8,7 +8,7 @@ import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launch, openPage } from './support/browser.js';
 import { startServer, type RunningServer } from './support/server.js';
-import { activeTab, axeViolations, clickMenu, clickOpenMenuItem, settled, signIn } from './support/shell.js';
+import { activeTab, axeViolations, clickMenu, settled, signIn, signInAsOperator } from './support/shell.js';
 
 const SHOTS = 'e2e/artifacts';
 const DESKTOP = { viewport: { width: 1440, height: 900 }, bypassCSP: true };
@@ -62,13 +62,8 @@ describe('the drag-page builder', () => {
 
   it('builds a page from the palette, publishes it to its menu entry, and restores the version before', async () => {
     const { context, page, errors } = await openPage(browser, DESKTOP);
-    await signIn(page, server.url, '/center/login', 'admin');
     // The park operator's role (through the role switch) in the operations platform.
-    await page.locator('.shell-user').click();
-    await clickOpenMenuItem(page, /切换角色/);
-    await page.getByRole('radio', { name: '园区运营' }).check();
-    await Promise.all([page.waitForEvent('load'), page.getByRole('button', { name: /确\s?定/ }).click()]);
-    await page.getByRole('tablist').waitFor();
+    await signInAsOperator(page, server.url);
     await storeContext(page, { appCode: 'PARK_OPS' });
     await page.goto(`${server.url}/center/index`);
     await clickMenu(page, '园区运营', '页面设计');

@@ -32,6 +32,9 @@ export async function signInAsOperator(page: Page, base: string) {
   await signIn(page, base, '/center/login', 'admin');
   await page.locator('.shell-user').click();
   await clickOpenMenuItem(page, /切换角色|Switch role/);
+  // The dialog preselects the current role once its list has loaded: choose after that, or the
+  // preselection undoes the choice.
+  await page.getByRole('radio', { checked: true }).first().waitFor();
   await page.getByRole('radio', { name: /园区运营|Park operat/ }).check();
   await Promise.all([page.waitForEvent('load'), page.getByRole('button', { name: /确\s?定|OK/ }).click()]);
   await page.getByRole('tablist').waitFor();
