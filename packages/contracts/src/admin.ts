@@ -481,8 +481,28 @@ export const AuditQuery = Type.Object({
   ),
   from: Type.Optional(Instant),
   to: Type.Optional(Instant),
+  /** The kind of object the entries name (`user`, `enterprise`, … of AUDIT_SUBJECT_TYPES). */
+  objectType: Type.Optional(Type.String({ maxLength: 32, examples: ['enterprise'] })),
+  /** The object: its id, or words of its name (either language) or its username. */
+  object: Type.Optional(Text(100)),
 });
 export type AuditQuery = Static<typeof AuditQuery>;
+
+/** At most this many entries go into one CSV export: the newest that match, the rest cut (`truncated`). */
+export const AUDIT_EXPORT_MAX = 5000;
+/** The audit query's filters, without paging: what an export takes. */
+export const AuditExportQuery = Type.Omit(AuditQuery, ['page', 'limit', 'q']);
+export type AuditExportQuery = Static<typeof AuditExportQuery>;
+export const AuditExport = Type.Object({
+  /** `audit-<tenant>-<time>.csv`. */
+  fileName: Type.String(),
+  /** UTF-8 CSV with a byte-order mark and a header row, in the request's language. */
+  csv: Type.String(),
+  rows: Type.Integer({ minimum: 0 }),
+  /** More entries matched than an export takes (AUDIT_EXPORT_MAX); the newest are in it. */
+  truncated: Type.Boolean(),
+});
+export type AuditExport = Static<typeof AuditExport>;
 
 export const AuditEntry = Type.Object({
   id: Type.String(),
@@ -494,6 +514,21 @@ export const AuditEntry = Type.Object({
       `English): ${AUDIT_ACTION_CODES.join(', ')}. A row written before the catalogue may hold a text ` +
       'it has no code for, shown as it is.',
   }),
+  /** The object the entry names, with its name as it was then (ADR 044); null for an entry that names none. */
+  subject: Nullable(
+    Type.Object({
+      type: Type.String(),
+      id: Type.String(),
+      name: Type.String(),
+      en: Type.Optional(Type.String()),
+      username: Type.Optional(Type.String()),
+    }),
+  ),
+  /** What changed, field by field (`from` absent: created; `to` absent: removed); secrets are never kept. */
+  changes: Type.Array(
+    Type.Object({ field: Type.String(), from: Type.Optional(Type.Unknown()), to: Type.Optional(Type.Unknown()) }),
+  ),
+  /** The rest of what the row keeps: the request's parameters and body (secrets redacted), and more. */
   detail: Nullable(Type.Record(Type.String(), Type.Unknown())),
   ip: Nullable(Type.String()),
 });

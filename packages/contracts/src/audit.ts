@@ -69,12 +69,13 @@ export const AUDIT_ACTIONS = {
   'settings.update': { zh: '修改租户设置', en: 'Changed the tenant’s settings' },
   'settings.logo.upload': { zh: '上传租户标志', en: 'Uploaded the tenant’s logo' },
   'agreement.update': { zh: '修改用户协议', en: 'Changed the user agreement' },
-  // Operators: enterprises, sign-on services, SMS outbox
+  // Operators: enterprises, sign-on services, SMS outbox, the audit log's export
   'enterprise.review': { zh: '审核企业', en: 'Reviewed an enterprise' },
   'sso_service.create': { zh: '新增单点登录服务', en: 'Registered a sign-on service' },
   'sso_service.update': { zh: '修改单点登录服务', en: 'Changed a sign-on service' },
   'sso_service.delete': { zh: '删除单点登录服务', en: 'Deleted a sign-on service' },
   'sms_outbox.read': { zh: '查看短信发件箱', en: 'Read the SMS outbox' },
+  'audit.export': { zh: '导出审计日志', en: 'Exported the audit log' },
   // Operators: sub-applications, notices, devices, pages
   'microapp.register': { zh: '登记或修改子应用', en: 'Registered or changed a sub-application' },
   'microapp.replaced': { zh: '替换子应用入口', en: 'Replaced a sub-application’s entry' },

@@ -25,3 +25,4 @@ export * from './workbench.js';
 export * from './admin.js';
 export * from './admin-rules.js';
 export * from './audit.js';
+export * from './audit-sentences.js';
