@@ -71,7 +71,7 @@ export const AUDIT_FIELDS: Record<string, Label> = {
   mobile: { zh: '手机号', en: 'Mobile' },
   disabled: { zh: '已停用', en: 'Disabled' },
   locked: { zh: '已锁定', en: 'Locked' },
-  mustChangePassword: { zh: '须修改密码', en: 'Must change password' },
+  mustChange: { zh: '登录时须修改密码', en: 'Must change the password at sign-in' },
   roles: { zh: '角色', en: 'Roles' },
   enterprises: { zh: '所属企业', en: 'Enterprises' },
   permissions: { zh: '权限', en: 'Permissions' },

@@ -49,7 +49,8 @@ export function auditCode(action: AuditAction): string {
 /**
  * Every audited route under `/api/admin/` (changes, and reads marked `auditedRead`), by
  * `METHOD path` as registered, and the code its rows carry. Until the catalogue existed the rows
- * held `admin:METHOD path`; migration 0018 turned those into these codes.
+ * held `admin:METHOD path`; migration 0018 turned those into these codes. Each code also needs its
+ * entry in `AUDIT_SUBJECTS` (audit-subjects.ts: the object it changes, or none).
  */
 export const ADMIN_ROUTE_ACTIONS = {
   'POST /api/admin/users': 'user.create',
@@ -84,6 +85,7 @@ export const ADMIN_ROUTE_ACTIONS = {
   'PATCH /api/admin/sso-services/:id': 'sso_service.update',
   'DELETE /api/admin/sso-services/:id': 'sso_service.delete',
   'GET /api/admin/sms-outbox': 'sms_outbox.read',
+  'GET /api/admin/audit/export': 'audit.export',
   'POST /api/admin/micro-apps': 'microapp.register',
   'POST /api/admin/micro-apps/:id/remove': 'microapp.remove',
   'POST /api/admin/notices': 'notice.publish',
@@ -101,6 +103,8 @@ export function adminRouteAction(method: string, url: string): AuditAction | und
 }
 
 const SECRET_KEY = /password|secret|token|cipher|captcha/i;
+/** Whether a key names what the audit never keeps (a password, a secret, a token …). */
+export const isSecretKey = (key: string) => SECRET_KEY.test(key);
 const MAX_TEXT = 300;
 
 /**

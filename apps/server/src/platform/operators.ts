@@ -8,11 +8,15 @@
  *   catalogue as the action (`ADMIN_ROUTE_ACTIONS` in `audit.ts`), the actor, the tenant acted on,
  *   the client's address, and the request's parameters and body with secrets taken out. The hook
  *   sees routes added later without being told, and refuses to register one the map lacks.
+ * - **What it was done to.** The object a code changes (`AUDIT_SUBJECTS` in `audit-subjects.ts`)
+ *   is read in the same transaction before the handler and after it: the row keeps the object with
+ *   its name as it was (`subject`) and what changed, field by field (`changes`), ADR 044.
  */
 import { ResultCode } from '@portal/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { Db } from '../db/client.js';
 import { inOneTransaction } from '../db/scope.js';
+import { readBefore, subjectOf, type SubjectCall } from './audit-subjects.js';
 import { adminRouteAction, auditedValue, writeAudit } from './audit.js';
 
 export const ADMIN_PREFIX = '/api/admin/';
@@ -47,11 +51,23 @@ export function auditOperatorChanges(app: FastifyInstance, db: Db): void {
     const handler = route.handler;
     route.handler = function audited(this: FastifyInstance, req, reply) {
       return inOneTransaction(db, async (tx) => {
+        const call: SubjectCall = {
+          params: req.params,
+          query: req.query,
+          body: req.body,
+          sessionTenant: req.session?.tenantId ?? 0,
+          actedOn: null,
+        };
+        // The object as it is before the change (none without a session: the handler refuses it).
+        const watch = req.session ? await readBefore(tx, action, call) : null;
         const result: unknown = await handler.call(this, req, reply);
         if (!succeeded(result)) return result;
         const session = req.session;
         if (!session) throw new Error(`${req.method} ${route.url} changed something without a session`);
+        const rowTenant = req.operatorTenant ?? session.tenantId;
+        const named = await subjectOf(tx, watch, { ...call, result, actedOn: req.operatorTenant }, rowTenant);
         let detail: Record<string, unknown> = {
+          ...(named ? { subject: named.subject, changes: named.changes } : {}),
           params: auditedValue(req.params),
           query: auditedValue(req.query),
           body: auditedValue(req.body),
@@ -59,10 +75,17 @@ export function auditOperatorChanges(app: FastifyInstance, db: Db): void {
           ...(req.operatorTenant !== null ? { operatorTenant: session.tenantId } : {}),
           result: resultOf(result),
         };
-        if (JSON.stringify(detail).length > MAX_DETAIL)
-          detail = { params: detail.params, body: '… (too large to keep)' };
+        if (JSON.stringify(detail).length > MAX_DETAIL) {
+          detail = {
+            ...(named ? { subject: named.subject } : {}),
+            params: detail.params,
+            body: '… (too large to keep)',
+          };
+          // The changes are what a reader most needs: kept when they fit without the body.
+          if (named && JSON.stringify(named.changes).length <= MAX_DETAIL) detail.changes = named.changes;
+        }
         await writeAudit(tx, {
-          tenantId: req.operatorTenant ?? session.tenantId,
+          tenantId: rowTenant,
           userId: session.userId,
           action,
           detail,

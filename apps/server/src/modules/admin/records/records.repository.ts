@@ -6,7 +6,7 @@ import type {
   SsoServicePatch,
   SsoServiceInput,
 } from '@portal/contracts';
-import { and, desc, eq, gte, like, lte, ne, sql, type SQL } from 'drizzle-orm';
+import { and, desc, eq, gte, ilike, like, lte, ne, or, sql, type SQL } from 'drizzle-orm';
 import type { Db, Tx } from '../../../db/client.js';
 import { chinaTime, containing, englishOf, nameIn, pageOf, totalRows } from '../../../db/expressions.js';
 import { transactionLock } from '../../../db/locks.js';
@@ -162,45 +162,82 @@ export function createAdminRecordsRepository(db: Db) {
       return pageOf(rows) as { records: OutboxMessage[]; total: number };
     },
 
-    async audit(
-      tenantId: number,
-      f: Page & {
-        actor?: string | undefined;
-        action?: string | undefined;
-        from?: string | undefined;
-        to?: string | undefined;
-        lang: Lang;
-      },
-    ) {
-      const rows = await db
-        .select({
-          id: sql<string>`${auditLog.id}::text`,
-          at: chinaTime(auditLog.at),
-          actor: sql<AuditEntry['actor']>`CASE WHEN ${users.id} IS NULL THEN NULL
-            ELSE json_build_object('id', ${users.id}::text, 'username', ${users.username},
-              'name', ${nameIn(f.lang, users.name, users.translations, 'name')}) END`,
-          action: auditLog.action,
-          detail: auditLog.detail,
-          ip: auditLog.ip,
-          total: totalRows(),
-        })
-        .from(auditLog)
-        .leftJoin(users, eq(users.id, auditLog.userId))
-        .where(
-          and(
-            eq(auditLog.tenantId, tenantId),
-            f.actor ? eq(users.username, f.actor) : undefined,
-            f.action ? actionIs(f.action) : undefined,
-            f.from ? gte(auditLog.at, instant(f.from, false)) : undefined,
-            f.to ? lte(auditLog.at, instant(f.to, true)) : undefined,
-          ),
-        )
-        .orderBy(desc(auditLog.at), desc(auditLog.id))
+    async audit(tenantId: number, f: Page & AuditFilter & { lang: Lang }) {
+      const rows = await auditRows(db, tenantId, f)
         .limit(f.limit)
         .offset((f.page - 1) * f.limit);
       return pageOf(rows) as { records: AuditEntry[]; total: number };
     },
+
+    /** The newest `max` entries the filter matches (no count of all: an export says only whether it was cut). */
+    async auditExport(tenantId: number, f: AuditFilter & { lang: Lang }, max: number) {
+      const rows = await auditRows(db, tenantId, f).limit(max + 1);
+      return {
+        records: rows.slice(0, max).map(({ total: _, ...r }) => r) as AuditEntry[],
+        truncated: rows.length > max,
+      };
+    },
   };
+}
+
+/** What the audit log is filtered by (every part optional). */
+export interface AuditFilter {
+  /** A username (any case), or words of the actor's name in either language. */
+  actor?: string | undefined;
+  action?: string | undefined;
+  from?: string | undefined;
+  to?: string | undefined;
+  /** The kind of object named (`enterprise`). */
+  objectType?: string | undefined;
+  /** The object's id, or words of its name (either language) or of its username. */
+  object?: string | undefined;
+}
+
+const subjectField = (key: string) => sql<string>`${auditLog.detail}->'subject'->>${key}`;
+
+/** The tenant's entries the filter matches, newest first, with the object and changes apart from the rest. */
+function auditRows(db: Db, tenantId: number, f: AuditFilter & { lang: Lang }) {
+  return db
+    .select({
+      id: sql<string>`${auditLog.id}::text`,
+      at: chinaTime(auditLog.at),
+      actor: sql<AuditEntry['actor']>`CASE WHEN ${users.id} IS NULL THEN NULL
+        ELSE json_build_object('id', ${users.id}::text, 'username', ${users.username},
+          'name', ${nameIn(f.lang, users.name, users.translations, 'name')}) END`,
+      action: auditLog.action,
+      subject: sql<AuditEntry['subject']>`${auditLog.detail}->'subject'`,
+      changes: sql<AuditEntry['changes']>`coalesce(${auditLog.detail}->'changes', '[]'::jsonb)`,
+      detail: sql<AuditEntry['detail']>`${auditLog.detail} - 'subject' - 'changes'`,
+      ip: auditLog.ip,
+      total: totalRows(),
+    })
+    .from(auditLog)
+    .leftJoin(users, eq(users.id, auditLog.userId))
+    .where(
+      and(
+        eq(auditLog.tenantId, tenantId),
+        f.actor
+          ? or(
+              sql`lower(${users.username}) = lower(${f.actor})`,
+              ilike(users.name, containing(f.actor)),
+              ilike(englishOf(users.translations, 'name'), containing(f.actor)),
+            )
+          : undefined,
+        f.action ? actionIs(f.action) : undefined,
+        f.from ? gte(auditLog.at, instant(f.from, false)) : undefined,
+        f.to ? lte(auditLog.at, instant(f.to, true)) : undefined,
+        f.objectType ? sql`${subjectField('type')} = ${f.objectType}` : undefined,
+        f.object
+          ? or(
+              sql`${subjectField('id')} = ${f.object}`,
+              sql`${subjectField('name')} ILIKE ${containing(f.object)}`,
+              sql`${subjectField('en')} ILIKE ${containing(f.object)}`,
+              sql`${subjectField('username')} ILIKE ${containing(f.object)}`,
+            )
+          : undefined,
+      ),
+    )
+    .orderBy(desc(auditLog.at), desc(auditLog.id));
 }
 
 export type AdminRecordsRepository = ReturnType<typeof createAdminRecordsRepository>;

@@ -5,6 +5,8 @@ import {
   AdminSsoService,
   AdminTenantQuery,
   AuditEntry,
+  AuditExport,
+  AuditExportQuery,
   AuditQuery,
   EnterpriseQuery,
   EnterpriseReview,
@@ -93,19 +95,31 @@ export const adminRecordsRoutes: FastifyPluginAsyncTypebox<{ records: AdminRecor
       ok(req, await records.outbox(callerOf(req), { ...page(req.query), q: req.query.q?.trim() || undefined })),
   );
 
+  /** The audit query's filters as given (blank ones dropped). */
+  const auditFilter = (q: AuditExportQuery) => ({
+    actor: q.actor?.trim() || undefined,
+    action: q.action?.trim() || undefined,
+    objectType: q.objectType?.trim() || undefined,
+    object: q.object?.trim() || undefined,
+    ...(q.from !== undefined ? { from: q.from } : {}),
+    ...(q.to !== undefined ? { to: q.to } : {}),
+  });
+
   app.get(
     '/api/admin/audit',
     { ...auth, schema: { querystring: AuditQuery, response: { 200: Envelope(Paged(AuditEntry)) } } },
-    async (req) => {
-      const q = req.query;
-      const filter = {
-        ...page(q),
-        actor: q.actor?.trim() || undefined,
-        action: q.action?.trim() || undefined,
-        ...(q.from !== undefined ? { from: q.from } : {}),
-        ...(q.to !== undefined ? { to: q.to } : {}),
-      };
-      return ok(req, await records.audit(callerOf(req), filter, langOf(q)));
+    async (req) =>
+      ok(req, await records.audit(callerOf(req), { ...page(req.query), ...auditFilter(req.query) }, langOf(req.query))),
+  );
+
+  app.get(
+    '/api/admin/audit/export',
+    // A copy of the log leaves the console: who took it, and which entries, is recorded (ADR 044).
+    {
+      ...auth,
+      config: { auditedRead: true },
+      schema: { querystring: AuditExportQuery, response: { 200: Envelope(AuditExport) } },
     },
+    async (req) => ok(req, await records.auditExport(callerOf(req), auditFilter(req.query), langOf(req.query))),
   );
 };

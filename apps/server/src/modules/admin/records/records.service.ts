@@ -1,11 +1,19 @@
 /** The review queue of enterprises, sign-on services, the SMS outbox and the audit log (ADR 031). */
-import { ResultCode, type AdminSsoService, type SsoServiceInput, type SsoServicePatch } from '@portal/contracts';
+import {
+  AUDIT_EXPORT_MAX,
+  ResultCode,
+  type AdminSsoService,
+  type AuditExport,
+  type SsoServiceInput,
+  type SsoServicePatch,
+} from '@portal/contracts';
 import { violatedConstraint } from '../../../db/violation.js';
 import { AppError, errors } from '../../../platform/errors.js';
 import { rowId, type RequestedId } from '../../../platform/ids.js';
 import type { Lang } from '../../../platform/i18n.js';
 import type { Caller, OperatorGate } from '../operators.service.js';
-import type { AdminRecordsRepository, Clashes } from './records.repository.js';
+import { auditCsv } from './audit-csv.js';
+import type { AdminRecordsRepository, AuditFilter, Clashes } from './records.repository.js';
 
 /** The sign-on server's rules for addresses (modules/sso/service-registry.ts), given by app.ts. */
 export interface ServiceRules {
@@ -114,13 +122,21 @@ export function createAdminRecordsService(deps: AdminRecordsServiceDeps) {
       return repo.outbox(tenantId, f);
     },
 
-    async audit(
-      caller: Caller,
-      f: Page & { actor?: string | undefined; action?: string | undefined; from?: string; to?: string },
-      lang: Lang,
-    ) {
+    async audit(caller: Caller, f: Page & AuditFilter, lang: Lang) {
       const { tenantId } = await operatorOf(caller);
       return repo.audit(tenantId, { ...f, from: realTime(f.from), to: realTime(f.to), lang });
+    },
+
+    /**
+     * The entries the filter matches as CSV in `lang`: the newest AUDIT_EXPORT_MAX of them (the
+     * answer says when more matched). The route is an audited read: who took a copy is recorded.
+     */
+    async auditExport(caller: Caller, f: AuditFilter, lang: Lang): Promise<AuditExport> {
+      const { tenantId } = await operatorOf(caller);
+      const filter = { ...f, from: realTime(f.from), to: realTime(f.to), lang };
+      const { records, truncated } = await repo.auditExport(tenantId, filter, AUDIT_EXPORT_MAX);
+      const stamp = new Date().toISOString().slice(0, 19).replace(/[-:]/g, '').replace('T', '-');
+      return { fileName: `audit-${stamp}.csv`, csv: auditCsv(records, lang), rows: records.length, truncated };
     },
   };
 }
