@@ -161,11 +161,13 @@ describe('the operators’ console', () => {
     await page.getByRole('button', { name: /查\s?询/ }).click();
     await ready(page);
     await expect.poll(() => page.locator('.ant-table-row').count()).toBeGreaterThanOrEqual(2);
-    expect(new Set(await page.locator('.ant-table-row td:nth-child(3)').allInnerTexts())).toEqual(
+    expect(new Set(await page.locator('.ant-table-row td:nth-child(4)').allInnerTexts())).toEqual(
       new Set(['审核企业']),
     );
-    await page.locator('.ant-table-row-expand-icon').first().click();
-    await page.locator('.admin-json', { hasText: '"estatus": 1' }).waitFor();
+    // Each says what was decided about which enterprise; the newest opens to the state before and after.
+    await row(page, `系统管理员 驳回了 ${name} 的入驻审核`).waitFor();
+    await row(page, `系统管理员 通过了 ${name} 的入驻审核`).first().locator('.ant-table-row-expand-icon').click();
+    await page.locator('.admin-audit-detail tr', { hasText: '审核状态' }).getByText('未通过').waitFor();
     expect(errors).toEqual([]);
     await context.close();
   });

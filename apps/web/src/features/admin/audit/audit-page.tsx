@@ -146,7 +146,7 @@ export function AuditPage() {
       dataIndex: 'action',
       render: (v: string) =>
         isAuditAction(v) ? (
-          <span className="admin-nowrap" title={v}>
+          <span className="admin-audit-action" title={v}>
             {auditLabel(v, lang)}
           </span>
         ) : (
