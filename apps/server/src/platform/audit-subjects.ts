@@ -9,7 +9,7 @@
  * A reading holds only what a person may read in the log: never a password hash, a secret or a
  * credential (and the row's values go through `auditedValue`, which redacts any key that looks like
  * one). Every code has an entry here: an object, or `null` for a change that names none (an import of
- * the whole menu, a read of the outbox). `audit-subjects.test.ts` fails for a code without one; until
+ * the whole menu, a read of the outbox). `modules/admin/records/audit-log.test.ts` fails for a code without one; until
  * then its rows carry no object and read with the generic sentence.
  */
 import { and, eq, sql, type SQL } from 'drizzle-orm';
