@@ -45,7 +45,7 @@ const toast = (page: Page, text: string | RegExp) => page.locator('.ant-message-
 /** The table's headers that are cut (their text wider than their cell), and whether any column is pinned. */
 async function tableProblems(page: Page) {
   return page.evaluate(() => {
-    const cut = [...document.querySelectorAll<HTMLElement>('.admin-audit .ant-table-thead th')]
+    const cut = Array.from(document.querySelectorAll<HTMLElement>('.admin-audit .ant-table-thead th'))
       .filter((th) => th.scrollWidth > th.clientWidth + 1)
       .map((th) => th.innerText);
     const pinned = document.querySelectorAll(

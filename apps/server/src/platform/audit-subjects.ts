@@ -231,6 +231,16 @@ async function readMenu(q: Q, ref: SubjectRef): Promise<Reading | null> {
   };
 }
 
+/** The words of a stored HTML text (the agreement), as a reader of the log reads them. */
+const textOf = (html: string | null) =>
+  html === null
+    ? null
+    : html
+        .replace(/<[^>]*>/g, ' ')
+        .replace(/&nbsp;/g, ' ')
+        .replace(/\s+/g, ' ')
+        .trim();
+
 /** A tenant, its settings and its agreement: what tenant, settings, logo and agreement changes change. */
 async function readTenant(q: Q, ref: SubjectRef): Promise<Reading | null> {
   const where: SQL | undefined =
@@ -264,8 +274,8 @@ async function readTenant(q: Q, ref: SubjectRef): Promise<Reading | null> {
       homeUrl: t.homeUrl,
       disabled: t.disabled,
       ...settings,
-      agreement: t.agreement,
-      agreementEn: t.agreementEn,
+      agreement: textOf(t.agreement),
+      agreementEn: textOf(t.agreementEn),
     },
   };
 }
