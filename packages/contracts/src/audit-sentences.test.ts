@@ -60,6 +60,12 @@ describe('audit sentences', () => {
     expect(auditSentence({ ...approved, changes: [] }, 'zh')).toBe('张三 审核了 蓝海智能制造有限公司');
   });
 
+  it('names a replaced sub-application by the code its row keeps', () => {
+    const replaced = { action: 'microapp.replaced', actor: zhang, detail: { code: 'park-services' } };
+    expect(auditSentence(replaced, 'zh')).toBe('张三 替换了子应用 park-services 的入口');
+    expect(auditSentence({ ...replaced, detail: {} }, 'zh')).toBe('张三：替换子应用入口');
+  });
+
   it('names a user with the username', () => {
     expect(auditSentence({ action: 'user.disable', actor: zhang, subject: liSi }, 'zh')).toBe(
       '张三 停用了用户 李四（lisi）',

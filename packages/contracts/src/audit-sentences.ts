@@ -327,6 +327,15 @@ function fill(template: string, values: Record<string, string | undefined>): str
   return missing ? null : text;
 }
 
+/**
+ * The object of a row its writer named in its own words: the sub-application's code of a replaced
+ * entry (written by the micro-apps module, not through the operators' wrapper).
+ */
+function objectOfDetail(e: AuditSentenceInput): string | undefined {
+  const code = e.detail?.code;
+  return e.action === 'microapp.replaced' && typeof code === 'string' && code ? code : undefined;
+}
+
 /** Who and the label: for a row no sentence can be built for. */
 export function genericAuditSentence(e: Pick<AuditSentenceInput, 'action' | 'actor'>, lang: Lang): string {
   const label = auditLabel(e.action, lang);
@@ -345,7 +354,7 @@ export function auditSentence(e: AuditSentenceInput, lang: Lang): string {
   const username = typeof e.detail?.username === 'string' ? e.detail.username : undefined;
   const values = {
     actor: e.actor?.name,
-    object: e.subject ? auditSubjectText(e.subject, lang) : undefined,
+    object: e.subject ? auditSubjectText(e.subject, lang) : objectOfDetail(e),
     username,
   };
   let template = e.actor ? sentence[lang] : (sentence.noActor?.[lang] ?? sentence[lang]);

@@ -513,7 +513,8 @@ export function changesBetween(before: Reading | null, after: Reading | null): A
     if (before && after) {
       if (!same(from, to)) changes.push({ field: key, from: keep(from), to: keep(to) });
     } else if (after) {
-      if (!isEmpty(to)) changes.push({ field: key, to: keep(to) });
+      // A new object: what it was given, not every default it has (false, empty).
+      if (!isEmpty(to) && to !== false) changes.push({ field: key, to: keep(to) });
     } else if (!isEmpty(from)) {
       changes.push({ field: key, from: keep(from) });
     }

@@ -131,6 +131,20 @@ describe('the audit log names objects and what changed', () => {
     expect(fields.siteName).toMatchObject({ to: '演示园区门户' });
     expect(fields.keepAlive?.to).toBe(true);
     expect(auditSentence(row, 'zh')).toMatch(/修改了 .+ 的租户设置$/);
+    // The agreement, as its words.
+    const agreement = data<{ html: string; htmlEn?: string }>(
+      await ctx.call({ url: '/api/admin/agreement', token: operator }),
+    );
+    const put = await ctx.call({
+      method: 'PUT',
+      url: '/api/admin/agreement',
+      body: { ...agreement, html: '<h2>用户协议</h2><p>第一条 新的条款。</p>' },
+      token: operator,
+    });
+    expect(statusOf(put)).toBe(200);
+    const changed = await newest('agreement.update');
+    expect(changed.changes.map((c) => c.field)).toEqual(['agreement']);
+    expect(changed.changes[0]!.to).toBe('用户协议 第一条 新的条款。');
   });
 
   it('a user edited and given a password: names before and after, and no password anywhere', async () => {
@@ -155,6 +169,8 @@ describe('the audit log names objects and what changed', () => {
       username: 'audit_subject',
     });
     expect(made.changes).toContainEqual({ field: 'name', to: '审计对象' });
+    // What it was given, not every default a new user has.
+    expect(made.changes.map((c) => c.field)).not.toContain('disabled');
     const patched = await ctx.call({
       method: 'PATCH',
       url: `/api/admin/users/${id}`,
