@@ -89,16 +89,16 @@ function tableProblems(page: Page): Promise<string[]> {
     const frame = () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
     const visible = (el: Element) => (el as HTMLElement).offsetParent !== null;
     const root = document.querySelector('.shell-content') ?? document.body;
-    const tables = [...root.querySelectorAll('.ant-table-wrapper')].filter(visible);
+    const tables = Array.from(root.querySelectorAll('.ant-table-wrapper')).filter(visible);
     for (const [t, wrapper] of tables.entries()) {
-      const headers = [...wrapper.querySelectorAll('thead th')].filter(
+      const headers = Array.from(wrapper.querySelectorAll('thead th')).filter(
         (th) => !th.matches('.ant-table-cell-scrollbar'),
       );
       const name = (i: number) => (headers[i] as HTMLElement | undefined)?.innerText.trim() || `column ${i + 1}`;
       const where = `table ${t + 1} (${headers.map((_, i) => name(i)).join(' | ')})`;
       // (a) Every header's text whole: no box (the cell, its title, an ellipsis) narrower than its text.
       for (const [i, th] of headers.entries()) {
-        for (const el of [th, ...th.querySelectorAll('*')] as HTMLElement[]) {
+        for (const el of [th, ...Array.from(th.querySelectorAll('*'))] as HTMLElement[]) {
           if (!el.innerText?.trim() || getComputedStyle(el).display === 'inline') continue;
           if (el.scrollWidth > el.clientWidth + 1) {
             problems.push(`${where}: the header “${name(i)}” is cut (${el.scrollWidth} > ${el.clientWidth} px)`);
@@ -114,9 +114,9 @@ function tableProblems(page: Page): Promise<string[]> {
         scroller.dispatchEvent(new Event('scroll'));
         await frame();
         const view = scroller.getBoundingClientRect();
-        const rows = [...wrapper.querySelectorAll('thead tr, tbody tr:not(.ant-table-placeholder)')];
+        const rows = Array.from(wrapper.querySelectorAll('thead tr, tbody tr:not(.ant-table-placeholder)'));
         for (const row of rows) {
-          const cells = [...row.children].filter((c) => !c.matches('.ant-table-cell-scrollbar'));
+          const cells = Array.from(row.children).filter((c) => !c.matches('.ant-table-cell-scrollbar'));
           const pinned = cells.filter((c) => /ant-table-cell-fix-(left|right)\b/.test(c.className));
           if (pinned.length === 0) continue;
           let column = 0;
@@ -151,9 +151,9 @@ function tableProblems(page: Page): Promise<string[]> {
 /** Entries of the side menu and titles of the tab strip that end in “…” (“Applications & wor…”). */
 function cutLabels(page: Page): Promise<string[]> {
   return page.evaluate(() =>
-    [...document.querySelectorAll<HTMLElement>('.shell-sider .ant-menu-title-content, .tab-strip-title')]
+    Array.from(document.querySelectorAll<HTMLElement>('.shell-sider .ant-menu-title-content, .tab-strip-title'))
       .filter((el) => el.offsetParent !== null && el.scrollWidth > el.clientWidth + 1)
-      .map((el) => `“${el.innerText}”`),
+      .map((el) => `${el.matches('.tab-strip-title') ? 'tab title' : 'menu entry'} “${el.innerText}”`),
   );
 }
 
@@ -163,7 +163,7 @@ function cutPlaceholders(page: Page): Promise<string[]> {
     const canvas = document.createElement('canvas').getContext('2d')!;
     const cut: string[] = [];
     const root = document.querySelector('.shell-content') ?? document.body;
-    for (const input of root.querySelectorAll<HTMLInputElement>('input[placeholder]')) {
+    for (const input of Array.from(root.querySelectorAll<HTMLInputElement>('input[placeholder]'))) {
       if (input.offsetParent === null || input.value) continue;
       const style = getComputedStyle(input);
       canvas.font = `${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
@@ -172,7 +172,7 @@ function cutPlaceholders(page: Page): Promise<string[]> {
       if (text > room + 1) cut.push(`“${input.placeholder}” (${Math.round(text)} > ${Math.round(room)} px)`);
     }
     // A select's placeholder is a span that ends in an ellipsis.
-    for (const span of root.querySelectorAll<HTMLElement>('.ant-select-selection-placeholder')) {
+    for (const span of Array.from(root.querySelectorAll<HTMLElement>('.ant-select-selection-placeholder'))) {
       if (span.offsetParent !== null && span.scrollWidth > span.clientWidth + 1) cut.push(`“${span.innerText}”`);
     }
     return cut;
@@ -194,7 +194,7 @@ describe('the console’s tables', () => {
       const shot = (width: number) => `${SHOTS}/${name.replace('/', '-')}-${lang}-${width}.png`;
       for (const p of await tableProblems(page)) problems.push(`${at} at 1440 px: ${p}`);
       for (const p of await cutPlaceholders(page)) problems.push(`${at} at 1440 px: the placeholder ${p} is cut`);
-      for (const p of await cutLabels(page)) problems.push(`${at} at 1440 px: the label ${p} is cut`);
+      for (const p of await cutLabels(page)) problems.push(`${at} at 1440 px: the ${p} is cut`);
       if (SHOTS) await page.screenshot({ path: shot(1440) });
       await page.setViewportSize(PHONE);
       await settled(page);

@@ -79,6 +79,23 @@ describe('names in the request language', () => {
     expect(agreement.en.registerAgreement).toContain('User registration agreement');
   });
 
+  it("gives the park services' seeded repair requests and rooms in English", async () => {
+    type Repair = { title: string; location: string; description: string; reporter: string };
+    const repairs = await both('/api/front/park/repairs');
+    expect(repairs.zh.rows.map((r: Repair) => r.title).sort()).toEqual(['会议室投影仪无法开机', '卫生间水龙头漏水']);
+    const chinese = /[\u4e00-\u9fff]/;
+    expect(repairs.en.rows).toHaveLength(2);
+    for (const r of repairs.en.rows as Repair[]) {
+      for (const text of [r.title, r.location, r.description, r.reporter]) expect(text, r.title).not.toMatch(chinese);
+    }
+    const rooms = await both('/api/front/park/rooms');
+    expect(rooms.en.map((r: { name: string }) => r.name)).toEqual([
+      'Meeting room 1',
+      'Meeting room 2',
+      'Roadshow hall',
+    ]);
+  });
+
   it('falls back to the Chinese of record where a row has no translation', async () => {
     await ctx.db.execute(sql`UPDATE roles SET translations = '{}' WHERE code = 'ent_member'`);
     await ctx.db.execute(sql`UPDATE menus SET translations = '{"en":{}}' WHERE name = 'entColist'`);

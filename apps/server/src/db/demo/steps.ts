@@ -181,7 +181,11 @@ export async function ensureParkServices(tx: Tx, tenantId: number): Promise<numb
     .select({ id: s.users.id })
     .from(s.users)
     .where(and(eq(s.users.tenantId, tenantId), eq(s.users.username, 'member')));
-  if (member) await tx.insert(s.parkRepairs).values(DEMO_REPAIRS.map((r) => ({ tenantId, userId: member.id, ...r })));
+  if (member) {
+    await tx
+      .insert(s.parkRepairs)
+      .values(DEMO_REPAIRS.map(({ en, ...r }) => ({ tenantId, userId: member.id, ...r, translations: { en } })));
+  }
   return added.length;
 }
 
@@ -212,6 +216,7 @@ export async function translateDemo(tx: Tx, tenantId: number): Promise<number> {
     [s.enterprises, s.enterprises.tenantId, s.enterprises.name, named(DEMO_EN.enterprises)],
     [s.menus, s.menus.tenantId, s.menus.name, menus],
     [s.notices, s.notices.tenantId, s.notices.title, Object.entries(DEMO_NOTICES_EN)],
+    [s.parkRepairs, s.parkRepairs.tenantId, s.parkRepairs.title, DEMO_REPAIRS.map((r) => [r.title, r.en] as const)],
     [
       s.registerAgreements,
       s.registerAgreements.tenantId,

@@ -1,0 +1,1 @@
+ALTER TABLE "park_repairs" ADD COLUMN "translations" jsonb DEFAULT '{}'::jsonb NOT NULL;
