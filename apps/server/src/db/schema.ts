@@ -709,6 +709,7 @@ export const ssoServices = pgTable(
     /** Where single-logout requests go; null: to the service URL of the ticket. */
     logoutUrl: text('logout_url'),
     enabled: boolean('enabled').notNull().default(true),
+    translations: translations<Named>(),
     createdAt: createdAt(),
   },
   (t) => [uniqueIndex('sso_services_tenant_sys_code').on(t.tenantId, t.sysCode)],

@@ -13,6 +13,9 @@ import { ensurePermissions } from './permissions.js';
  * service, the three roles, the permission codes, the console's menu and its first operator, who
  * holds the operator role as their default. The platform tenant's operators administer every tenant.
  */
+/** The portal's own entry among the sign-on server's services, and its English (ADR 020). */
+export const PORTAL_SERVICE = { name: '企业服务门户', en: 'Enterprise Service Portal' };
+
 export async function insertTenant(
   tx: Tx,
   t: {
@@ -35,9 +38,13 @@ export async function insertTenant(
     })
     .returning({ id: s.tenants.id });
   const tenantId = tenant!.id;
-  await tx
-    .insert(s.ssoServices)
-    .values({ tenantId, name: '企业服务门户', pattern: s.PORTAL_PATTERN, logoutUrl: s.PORTAL_SLO });
+  await tx.insert(s.ssoServices).values({
+    tenantId,
+    name: PORTAL_SERVICE.name,
+    translations: { en: { name: PORTAL_SERVICE.en } },
+    pattern: s.PORTAL_PATTERN,
+    logoutUrl: s.PORTAL_SLO,
+  });
   const roles = await tx
     .insert(s.roles)
     .values([

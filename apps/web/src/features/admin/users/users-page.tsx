@@ -79,10 +79,10 @@ export function UsersPage() {
       title: t('admin.users.username'),
       dataIndex: 'username',
       render: (v: string, u) => (
-        <>
+        <span className="admin-nowrap">
           {v}
           {u.id === me ? <Tag className="admin-self-tag">{t('admin.users.you')}</Tag> : null}
-        </>
+        </span>
       ),
     },
     { title: t('admin.users.name'), key: 'name', render: (_, u) => <Named name={u.name} en={u.nameEn} /> },

@@ -1,1 +1,0 @@
-ALTER TABLE "park_repairs" ADD COLUMN "translations" jsonb DEFAULT '{}'::jsonb NOT NULL;
