@@ -69,7 +69,7 @@ async function ensurePlatform(tx: Tx, passwordHash: string): Promise<void> {
   await insertTenant(
     tx,
     { ...DEMO_PLATFORM, platform: true },
-    { username: 'platform', name: '平台管理员', passwordHash },
+    { username: 'platform', name: '平台管理员', nameEn: 'Platform Administrator', passwordHash },
   );
 }
 

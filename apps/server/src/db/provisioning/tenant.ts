@@ -25,7 +25,7 @@ export async function insertTenant(
     homeUrl?: string | null | undefined;
     platform?: boolean;
   },
-  operator: { username: string; name: string; passwordHash: string; mustChangePassword?: boolean },
+  operator: { username: string; name: string; nameEn?: string; passwordHash: string; mustChangePassword?: boolean },
 ): Promise<number> {
   const [tenant] = await tx
     .insert(s.tenants)
@@ -62,9 +62,15 @@ export async function insertTenant(
   await ensurePermissions(tx, tenantId, roles);
   await ensureMenus(tx, tenantId, roles, [], consoleMenu(t.platform ?? false));
   const operatorRole = roles.find((r) => r.code === 'park_operator')!.id;
+  const { nameEn, ...account } = operator;
   const [user] = await tx
     .insert(s.users)
-    .values({ tenantId, ...operator, defaultRoleId: operatorRole })
+    .values({
+      tenantId,
+      ...account,
+      translations: nameEn ? { en: { name: nameEn } } : {},
+      defaultRoleId: operatorRole,
+    })
     .returning({ id: s.users.id });
   await tx.insert(s.userRoles).values({ userId: user!.id, roleId: operatorRole });
   // The skeleton's default role is the members' (ADR 036): a newcomer is never an operator.

@@ -198,26 +198,31 @@ export function Named({ name, en, both = false }: { name: string; en?: string | 
   const shown = nameIn(i18n.language, name, en);
   const other = english ? (both ? name : null) : en;
   return (
-    <>
+    <div className="admin-name">
       {shown}
       {other && other !== shown ? <div className="admin-secondary">{other}</div> : null}
-    </>
+    </div>
   );
 }
 
-/** An instant as the reader's local date and time (minutes), or '-'. */
+/**
+ * An instant as the reader's local date and time (minutes), or '-'; on one line in a table (its
+ * spaces do not break, ADR 047).
+ */
 export function formatTime(iso: string | null | undefined, language: string): string {
   if (!iso) return '-';
   const d = new Date(iso);
   if (Number.isNaN(d.getTime())) return iso;
-  return d.toLocaleString(language, {
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-    hour: '2-digit',
-    minute: '2-digit',
-    hour12: false,
-  });
+  return d
+    .toLocaleString(language, {
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      hour12: false,
+    })
+    .replace(/ /g, '\u00a0');
 }
 
 /** Names as tags: the first few, then how many more (all of them in the last tag's title). */

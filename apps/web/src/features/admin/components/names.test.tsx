@@ -4,7 +4,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { loadLocale, setLocale } from '../../../lib/i18n';
 import { nameIn, Named } from './console';
 
-const shown = (el: HTMLElement) => Array.from(el.childNodes, (n) => n.textContent);
+const shown = (el: HTMLElement) => Array.from(el.firstElementChild!.childNodes, (n) => n.textContent);
 
 describe('nameIn', () => {
   it('takes the English in English mode when there is one, else the Chinese of record', () => {

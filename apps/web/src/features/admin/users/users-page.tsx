@@ -108,7 +108,7 @@ export function UsersPage() {
     {
       title: t('admin.users.lastLogin'),
       dataIndex: 'lastLoginAt',
-      render: (v: string | null) => <span className="admin-nowrap">{formatTime(v, i18n.language)}</span>,
+      render: (v: string | null) => formatTime(v, i18n.language),
     },
     {
       title: t('admin.actions'),
