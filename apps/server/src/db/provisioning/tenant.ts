@@ -56,7 +56,7 @@ export async function insertTenant(
         translations: { en: { title: 'Enterprise member' } },
         isDefault: true,
       },
-      { tenantId, code: 'park_operator', title: '园区运营', translations: { en: { title: 'Park operations' } } },
+      { tenantId, code: 'park_operator', title: '园区运营', translations: { en: { title: 'Park operator' } } },
     ])
     .returning({ id: s.roles.id, code: s.roles.code });
   await ensurePermissions(tx, tenantId, roles);
