@@ -201,6 +201,7 @@ describe('the console’s tables', () => {
       const wider = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
       if (wider > 0) problems.push(`${at} at 390 px: the page is ${wider} px wider than the phone`);
       for (const p of await cutPlaceholders(page)) problems.push(`${at} at 390 px: the placeholder ${p} is cut`);
+      for (const p of await cutLabels(page)) problems.push(`${at} at 390 px: the ${p} is cut`);
       if (SHOTS) await page.screenshot({ path: shot(390), fullPage: true });
       await page.setViewportSize(DESKTOP);
     };
