@@ -79,6 +79,50 @@ describe('names in the request language', () => {
     expect(agreement.en.registerAgreement).toContain('User registration agreement');
   });
 
+  it("gives the park services' seeded repair requests and rooms in English", async () => {
+    type Repair = { title: string; location: string; description: string; reporter: string };
+    const repairs = await both('/api/front/park/repairs');
+    expect(repairs.zh.rows.map((r: Repair) => r.title).sort()).toEqual(['会议室投影仪无法开机', '卫生间水龙头漏水']);
+    const chinese = /[\u4e00-\u9fff]/;
+    expect(repairs.en.rows).toHaveLength(2);
+    for (const r of repairs.en.rows as Repair[]) {
+      for (const text of [r.title, r.location, r.description, r.reporter]) expect(text, r.title).not.toMatch(chinese);
+    }
+    const rooms = await both('/api/front/park/rooms');
+    expect(rooms.en.map((r: { name: string }) => r.name)).toEqual([
+      'Meeting room 1',
+      'Meeting room 2',
+      'Roadshow hall',
+    ]);
+  });
+
+  it("gives the operators the sign-on services' English names, and keeps the one an operator sets", async () => {
+    const operator = await ctx.asRole(await ctx.login('admin'), 'park_operator');
+    type Service = { id: string; name: string; nameEn: string };
+    const list = async (): Promise<Service[]> =>
+      (await ctx.call({ url: '/api/admin/sso-services', token: operator })).json().data;
+    expect((await list()).map((s) => [s.name, s.nameEn])).toEqual([
+      ['企业服务门户', 'Enterprise Service Portal'],
+      ['园区物业服务（示例外部系统）', 'Park property services (example external system)'],
+    ]);
+    const made = await ctx.call({
+      url: '/api/admin/sso-services',
+      body: { name: '访客系统', nameEn: 'Visitor system', pattern: 'https://visitors.example.com/' },
+      token: operator,
+    });
+    expect(made.json().status, made.body).toBe(200);
+    const id = made.json().data as string;
+    const changed = await ctx.call({
+      url: `/api/admin/sso-services/${id}`,
+      method: 'PATCH',
+      body: { nameEn: 'Visitors' },
+      token: operator,
+    });
+    expect(changed.json().status, changed.body).toBe(200);
+    expect((await list()).find((s) => s.id === id)).toMatchObject({ name: '访客系统', nameEn: 'Visitors' });
+    await ctx.call({ url: `/api/admin/sso-services/${id}`, method: 'DELETE', token: operator });
+  });
+
   it('falls back to the Chinese of record where a row has no translation', async () => {
     await ctx.db.execute(sql`UPDATE roles SET translations = '{}' WHERE code = 'ent_member'`);
     await ctx.db.execute(sql`UPDATE menus SET translations = '{"en":{}}' WHERE name = 'entColist'`);

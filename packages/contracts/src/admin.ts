@@ -431,6 +431,7 @@ export type AgreementEdit = Static<typeof AgreementEdit>;
 export const AdminSsoService = Type.Object({
   id: Type.String(),
   name: Type.String(),
+  nameEn: Type.String(),
   pattern: Type.String(),
   sysCode: Nullable(Type.String()),
   entryUrl: Nullable(Type.String()),
@@ -440,6 +441,7 @@ export const AdminSsoService = Type.Object({
 export type AdminSsoService = Static<typeof AdminSsoService>;
 const SsoFields = {
   name: Text(100, 1),
+  nameEn: En(100),
   /** A whole http(s) URL: that address (any query), or, ending in `/`, every address below it. */
   pattern: Type.String({ minLength: 1, maxLength: 1024, examples: ['https://erp.example.com/'] }),
   sysCode: Type.Optional(Nullable(Type.String({ pattern: NAMED_CODE, maxLength: 32 }))),

@@ -419,6 +419,8 @@ export const parkRepairs = pgTable(
     description: text('description').notNull().default(''),
     /** 0 submitted, 1 in progress, 2 done. */
     status: smallint('status').notNull().default(0),
+    /** A request is shown as written; the demo's seeded ones carry their English (ADR 020). */
+    translations: translations<{ title: string; location: string; description: string }>(),
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
@@ -707,6 +709,7 @@ export const ssoServices = pgTable(
     /** Where single-logout requests go; null: to the service URL of the ticket. */
     logoutUrl: text('logout_url'),
     enabled: boolean('enabled').notNull().default(true),
+    translations: translations<Named>(),
     createdAt: createdAt(),
   },
   (t) => [uniqueIndex('sso_services_tenant_sys_code').on(t.tenantId, t.sysCode)],

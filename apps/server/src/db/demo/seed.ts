@@ -11,7 +11,7 @@ import type { Db, Tx } from '../client.js';
 import { transactionLock } from '../locks.js';
 import { ensureMenus } from '../provisioning/menus.js';
 import { ensurePermissions } from '../provisioning/permissions.js';
-import { insertTenant } from '../provisioning/tenant.js';
+import { insertTenant, PORTAL_SERVICE } from '../provisioning/tenant.js';
 import * as s from '../schema.js';
 import { sanitizeRichText } from '../../platform/html.js';
 import { DEMO_PLATFORM } from './content/accounts.js';
@@ -69,7 +69,7 @@ async function ensurePlatform(tx: Tx, passwordHash: string): Promise<void> {
   await insertTenant(
     tx,
     { ...DEMO_PLATFORM, platform: true },
-    { username: 'platform', name: '平台管理员', passwordHash },
+    { username: 'platform', name: '平台管理员', nameEn: 'Platform Administrator', passwordHash },
   );
 }
 
@@ -89,7 +89,7 @@ export async function insertDemo(
 
   // The portal itself is a service of the sign-on server (its address read from PUBLIC_URL).
   await tx.insert(s.ssoServices).values([
-    { tenantId, name: '企业服务门户', pattern: s.PORTAL_PATTERN, logoutUrl: s.PORTAL_SLO },
+    { tenantId, name: PORTAL_SERVICE.name, pattern: s.PORTAL_PATTERN, logoutUrl: s.PORTAL_SLO },
     { tenantId, ...EXAMPLE_SYSTEM },
   ]);
 

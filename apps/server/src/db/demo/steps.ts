@@ -9,6 +9,7 @@ import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { AnyPgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { Tx } from '../client.js';
 import { consoleMenu, type MenuSeed } from '../provisioning/menus.js';
+import { PORTAL_SERVICE } from '../provisioning/tenant.js';
 import * as s from '../schema.js';
 import { newApiKey } from '../../platform/hash.js';
 import { sanitizeRichText } from '../../platform/html.js';
@@ -181,7 +182,11 @@ export async function ensureParkServices(tx: Tx, tenantId: number): Promise<numb
     .select({ id: s.users.id })
     .from(s.users)
     .where(and(eq(s.users.tenantId, tenantId), eq(s.users.username, 'member')));
-  if (member) await tx.insert(s.parkRepairs).values(DEMO_REPAIRS.map((r) => ({ tenantId, userId: member.id, ...r })));
+  if (member) {
+    await tx
+      .insert(s.parkRepairs)
+      .values(DEMO_REPAIRS.map(({ en, ...r }) => ({ tenantId, userId: member.id, ...r, translations: { en } })));
+  }
   return added.length;
 }
 
@@ -212,6 +217,13 @@ export async function translateDemo(tx: Tx, tenantId: number): Promise<number> {
     [s.enterprises, s.enterprises.tenantId, s.enterprises.name, named(DEMO_EN.enterprises)],
     [s.menus, s.menus.tenantId, s.menus.name, menus],
     [s.notices, s.notices.tenantId, s.notices.title, Object.entries(DEMO_NOTICES_EN)],
+    [
+      s.ssoServices,
+      s.ssoServices.tenantId,
+      s.ssoServices.name,
+      named({ ...DEMO_EN.services, [PORTAL_SERVICE.name]: PORTAL_SERVICE.en }),
+    ],
+    [s.parkRepairs, s.parkRepairs.tenantId, s.parkRepairs.title, DEMO_REPAIRS.map((r) => [r.title, r.en] as const)],
     [
       s.registerAgreements,
       s.registerAgreements.tenantId,

@@ -13,6 +13,9 @@ import { ensurePermissions } from './permissions.js';
  * service, the three roles, the permission codes, the console's menu and its first operator, who
  * holds the operator role as their default. The platform tenant's operators administer every tenant.
  */
+/** The portal's own entry among the sign-on server's services, and its English (ADR 020). */
+export const PORTAL_SERVICE = { name: '企业服务门户', en: 'Enterprise Service Portal' };
+
 export async function insertTenant(
   tx: Tx,
   t: {
@@ -22,7 +25,7 @@ export async function insertTenant(
     homeUrl?: string | null | undefined;
     platform?: boolean;
   },
-  operator: { username: string; name: string; passwordHash: string; mustChangePassword?: boolean },
+  operator: { username: string; name: string; nameEn?: string; passwordHash: string; mustChangePassword?: boolean },
 ): Promise<number> {
   const [tenant] = await tx
     .insert(s.tenants)
@@ -35,9 +38,13 @@ export async function insertTenant(
     })
     .returning({ id: s.tenants.id });
   const tenantId = tenant!.id;
-  await tx
-    .insert(s.ssoServices)
-    .values({ tenantId, name: '企业服务门户', pattern: s.PORTAL_PATTERN, logoutUrl: s.PORTAL_SLO });
+  await tx.insert(s.ssoServices).values({
+    tenantId,
+    name: PORTAL_SERVICE.name,
+    translations: { en: { name: PORTAL_SERVICE.en } },
+    pattern: s.PORTAL_PATTERN,
+    logoutUrl: s.PORTAL_SLO,
+  });
   const roles = await tx
     .insert(s.roles)
     .values([
@@ -49,15 +56,21 @@ export async function insertTenant(
         translations: { en: { title: 'Enterprise member' } },
         isDefault: true,
       },
-      { tenantId, code: 'park_operator', title: '园区运营', translations: { en: { title: 'Park operations' } } },
+      { tenantId, code: 'park_operator', title: '园区运营', translations: { en: { title: 'Park operator' } } },
     ])
     .returning({ id: s.roles.id, code: s.roles.code });
   await ensurePermissions(tx, tenantId, roles);
   await ensureMenus(tx, tenantId, roles, [], consoleMenu(t.platform ?? false));
   const operatorRole = roles.find((r) => r.code === 'park_operator')!.id;
+  const { nameEn, ...account } = operator;
   const [user] = await tx
     .insert(s.users)
-    .values({ tenantId, ...operator, defaultRoleId: operatorRole })
+    .values({
+      tenantId,
+      ...account,
+      translations: nameEn ? { en: { name: nameEn } } : {},
+      defaultRoleId: operatorRole,
+    })
     .returning({ id: s.users.id });
   await tx.insert(s.userRoles).values({ userId: user!.id, roleId: operatorRole });
   // The skeleton's default role is the members' (ADR 036): a newcomer is never an operator.

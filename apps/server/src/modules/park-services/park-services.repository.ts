@@ -11,6 +11,7 @@ const repairColumns = {
   location: parkRepairs.location,
   description: parkRepairs.description,
   status: parkRepairs.status,
+  translations: parkRepairs.translations,
   reporter: { name: users.name, translations: users.translations },
   crtTime: chinaTime(parkRepairs.createdAt),
   updateTime: chinaTime(parkRepairs.updatedAt),

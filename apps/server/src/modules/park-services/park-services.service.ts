@@ -50,9 +50,10 @@ export function createParkServicesService(deps: {
     r: NonNullable<Awaited<ReturnType<ParkServicesRepository['repair']>>>,
   ): Repair => ({
     id: String(r.id),
-    title: r.title,
-    location: r.location,
-    description: r.description,
+    // As written, unless it has a translation (the demo's seeded requests, ADR 020).
+    title: localized(lang, r, 'title'),
+    location: localized(lang, r, 'location'),
+    description: localized(lang, r, 'description'),
     status: r.status,
     reporter: localized(lang, { name: r.reporter.name ?? '', translations: r.reporter.translations }, 'name'),
     mine: r.userId === s.userId,

@@ -11,6 +11,11 @@ export const DEMO_EN = {
   },
   workbenches: { WB_ENT: 'Enterprise workbench', WB_PARK: 'Park workbench' },
   users: { admin: 'System Administrator', member: 'Zhang Min' },
+  /** The sign-on server's services, by name (the portal's own is every tenant's: provisioning). */
+  services: { '园区物业服务（示例外部系统）': 'Park property services (example external system)' } as Record<
+    string,
+    string
+  >,
   enterprises: {
     星河科技有限公司: 'Xinghe Technology Co., Ltd.',
     蓝海智能制造有限公司: 'Lanhai Intelligent Manufacturing Co., Ltd.',

@@ -28,8 +28,24 @@ export const DEMO_ROOMS = [
   { name: '路演厅', en: 'Roadshow hall', capacity: 60 },
 ];
 
-/** The demo member's repair requests, so that 物业报修 shows some at first start. */
+/** The demo member's repair requests, so that 物业报修 shows some at first start, with their English. */
 export const DEMO_REPAIRS = [
-  { title: '会议室投影仪无法开机', location: 'A栋 3楼 301', description: '按电源键无反应，已检查插座。', status: 1 },
-  { title: '卫生间水龙头漏水', location: 'B栋 2楼 东侧', description: '', status: 0 },
+  {
+    title: '会议室投影仪无法开机',
+    location: 'A栋 3楼 301',
+    description: '按电源键无反应，已检查插座。',
+    status: 1,
+    en: {
+      title: 'The meeting room projector does not turn on',
+      location: 'Building A, floor 3, room 301',
+      description: 'Nothing happens when the power button is pressed; the socket has been checked.',
+    },
+  },
+  {
+    title: '卫生间水龙头漏水',
+    location: 'B栋 2楼 东侧',
+    description: '',
+    status: 0,
+    en: { title: 'The washroom tap is leaking', location: 'Building B, floor 2, east side', description: '' },
+  },
 ];

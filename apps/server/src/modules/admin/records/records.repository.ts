@@ -100,6 +100,7 @@ export function createAdminRecordsRepository(db: Db) {
         .select({
           id: sql<string>`${ssoServices.id}::text`,
           name: ssoServices.name,
+          nameEn: englishOf(ssoServices.translations, 'name'),
           pattern: ssoServices.pattern,
           sysCode: ssoServices.sysCode,
           entryUrl: ssoServices.entryUrl,
@@ -116,11 +117,12 @@ export function createAdminRecordsRepository(db: Db) {
      * (checked and written under one lock, so two registrations cannot both pass): 'clash'.
      */
     createSsoService(tenantId: number, s: SsoServiceInput, clashes: Clashes): Promise<number | 'clash'> {
+      const { nameEn, ...fields } = s;
       return db.transaction(async (tx) => {
         if (await otherTenantsClash(tx, tenantId, s.pattern, clashes)) return 'clash';
         const [row] = await tx
           .insert(ssoServices)
-          .values({ tenantId, ...s })
+          .values({ tenantId, ...fields, translations: nameEn ? { en: { name: nameEn } } : {} })
           .returning({ id: ssoServices.id });
         return row!.id;
       });
@@ -130,9 +132,14 @@ export function createAdminRecordsRepository(db: Db) {
       return db.transaction(async (tx) => {
         const mine = and(eq(ssoServices.id, id), eq(ssoServices.tenantId, tenantId));
         if (s.pattern !== undefined && (await otherTenantsClash(tx, tenantId, s.pattern, clashes))) return 'clash';
-        if (Object.keys(s).length === 0)
+        const { nameEn, ...fields } = s;
+        const set = {
+          ...fields,
+          ...(nameEn !== undefined ? { translations: nameEn ? { en: { name: nameEn } } : {} } : {}),
+        };
+        if (Object.keys(set).length === 0)
           return (await tx.select({ id: ssoServices.id }).from(ssoServices).where(mine)).length > 0;
-        const rows = await tx.update(ssoServices).set(s).where(mine).returning({ id: ssoServices.id });
+        const rows = await tx.update(ssoServices).set(set).where(mine).returning({ id: ssoServices.id });
         return rows.length > 0;
       });
     },

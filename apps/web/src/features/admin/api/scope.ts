@@ -11,6 +11,8 @@ import { useSession } from '../../../lib/session';
 export interface ScopedTenant {
   code: string;
   name: string;
+  /** Its English name, for the bar in English mode (ADR 047). */
+  nameEn?: string;
 }
 
 interface Stored extends ScopedTenant {
@@ -25,7 +27,7 @@ const ownerOf = (): string | null => {
 function read(): ScopedTenant | null {
   const stored = storage.get<Stored>('adminTenant');
   if (!stored || stored.owner !== ownerOf()) return null;
-  return { code: stored.code, name: stored.name };
+  return { code: stored.code, name: stored.name, nameEn: stored.nameEn };
 }
 
 export const useScope = create<{ tenant: ScopedTenant | null }>(() => ({ tenant: read() }));

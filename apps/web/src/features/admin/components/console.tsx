@@ -29,7 +29,7 @@ export const usePhone = () => Grid.useBreakpoint().md === false;
 
 /** The tenant acted on, when it is not one's own, with the way back. */
 export function TenantBar() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const tenant = useScope((s) => s.tenant);
   if (!tenant) return null;
   return (
@@ -37,7 +37,7 @@ export function TenantBar() {
       className="admin-tenant-bar"
       type="warning"
       showIcon
-      message={t('admin.tenantBar', { name: tenant.name, code: tenant.code })}
+      message={t('admin.tenantBar', { name: nameIn(i18n.language, tenant.name, tenant.nameEn), code: tenant.code })}
       action={
         <Button size="small" onClick={() => chooseTenant(null)}>
           {t('admin.ownTenant')}
@@ -98,10 +98,15 @@ export function Failed({ error, retry }: { error: Error; retry: () => void }) {
   );
 }
 
-/** Table settings every console table shares: sideways scrolling, a smaller size on a phone. */
+/**
+ * Table settings every console table shares (ADR 047): the table takes its card's width and its
+ * cells wrap to fit it (`x: true` is `width: auto`, where `max-content` kept every cell on one line
+ * and pushed the last columns under the pinned actions); only a table that cannot fit even wrapped
+ * (a phone) scrolls sideways inside its card. Headers never wrap or cut (console.css). Smaller on a phone.
+ */
 export function useTableProps<T>(): Partial<TableProps<T>> {
   const phone = usePhone();
-  return { scroll: { x: 'max-content' }, size: phone ? 'small' : 'middle', tableLayout: 'auto' };
+  return { scroll: { x: true }, size: phone ? 'small' : 'middle', tableLayout: 'auto' };
 }
 
 /**
@@ -166,29 +171,58 @@ export function FormDrawer({
   );
 }
 
-/** A name and, when given, its English beside it (ADR 020). */
-export function Named({ name, en }: { name: string; en?: string | null }) {
+/**
+ * A name that is data in the reader's language (ADR 047): its English in English mode when it has
+ * one, else the Chinese of record. Every message the console builds from a name (a title, a
+ * confirmation, a toast) takes the name from here.
+ */
+export function nameIn(language: string, name: string, en?: string | null): string {
+  return language === 'en-US' && en ? en : name;
+}
+
+/** `nameIn` for the reader's language. */
+export function useNameOf(): (name: string, en?: string | null) => string {
+  const { i18n } = useTranslation();
+  return (name, en) => nameIn(i18n.language, name, en);
+}
+
+/**
+ * The console's one way to show a name that is data (ADR 047): the name in the reader's language
+ * (`nameIn`), and underneath, smaller, the other language where the operator keeps both: in Chinese
+ * its English (whether there is one, and what it says); in English the Chinese of record only where
+ * `both` asks for it (the pages whose job is the names themselves).
+ */
+export function Named({ name, en, both = false }: { name: string; en?: string | null; both?: boolean }) {
+  const { i18n } = useTranslation();
+  const english = i18n.language === 'en-US';
+  const shown = nameIn(i18n.language, name, en);
+  const other = english ? (both ? name : null) : en;
   return (
-    <>
-      {name}
-      {en && en !== name ? <div className="admin-secondary">{en}</div> : null}
-    </>
+    <div className="admin-name">
+      {shown}
+      {other && other !== shown ? <div className="admin-secondary">{other}</div> : null}
+    </div>
   );
 }
 
-/** An instant as the reader's local date and time (minutes), or '-'. */
+/**
+ * An instant as the reader's local date and time (minutes), or '-'; on one line in a table (its
+ * spaces do not break, ADR 047).
+ */
 export function formatTime(iso: string | null | undefined, language: string): string {
   if (!iso) return '-';
   const d = new Date(iso);
   if (Number.isNaN(d.getTime())) return iso;
-  return d.toLocaleString(language, {
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-    hour: '2-digit',
-    minute: '2-digit',
-    hour12: false,
-  });
+  return d
+    .toLocaleString(language, {
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      hour12: false,
+    })
+    .replace(/ /g, '\u00a0');
 }
 
 /** Names as tags: the first few, then how many more (all of them in the last tag's title). */

@@ -4,6 +4,7 @@ import { Select, type SelectProps } from 'antd';
 import { useDeferredValue, useMemo, useState } from 'react';
 import { useTranslation } from '../../../lib/i18n';
 import { useAdminQuery } from '../api/admin';
+import { nameIn, useNameOf } from './console';
 
 type Ref = { id: string; name: string };
 
@@ -14,6 +15,7 @@ export function useRoles() {
 /** The tenant's roles, several at once (by id). */
 export function RolesSelect(props: Omit<SelectProps<string[]>, 'options' | 'mode'>) {
   const { t } = useTranslation();
+  const nameOf = useNameOf();
   const roles = useRoles();
   return (
     <Select<string[]>
@@ -22,7 +24,7 @@ export function RolesSelect(props: Omit<SelectProps<string[]>, 'options' | 'mode
       loading={roles.isPending}
       placeholder={t('admin.users.pickRoles')}
       optionFilterProp="label"
-      options={(roles.data ?? []).map((r) => ({ value: r.id, label: r.title }))}
+      options={(roles.data ?? []).map((r) => ({ value: r.id, label: nameOf(r.title, r.titleEn) }))}
       {...props}
     />
   );
@@ -36,15 +38,15 @@ export function EnterprisesSelect({
   known = [],
   ...props
 }: Omit<SelectProps<string[]>, 'options' | 'mode'> & { known?: Ref[] }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const [search, setSearch] = useState('');
   const q = useDeferredValue(search.trim());
   const found = useAdminQuery<Paged<AdminEnterprise>>('/api/admin/enterprises', { q, limit: 30 });
   const options = useMemo(() => {
     const seen = new Map<string, string>(known.map((e) => [e.id, e.name]));
-    for (const e of found.data?.records ?? []) seen.set(e.id, e.name);
+    for (const e of found.data?.records ?? []) seen.set(e.id, nameIn(i18n.language, e.name, e.nameEn));
     return [...seen].map(([value, label]) => ({ value, label }));
-  }, [known, found.data]);
+  }, [known, found.data, i18n.language]);
   return (
     <Select<string[]>
       mode="multiple"

@@ -9,7 +9,7 @@ import type { ColumnsType } from 'antd/es/table';
 import { useEffect, useState } from 'react';
 import { useTranslation } from '../../../lib/i18n';
 import { idPath, patch, post, useAdminQuery, useChange } from '../api/admin';
-import { ConsolePage, FormDrawer, QueryTable, Toolbar } from '../components/console';
+import { ConsolePage, FormDrawer, Named, QueryTable, Toolbar, useNameOf } from '../components/console';
 import { maxLength, pattern, requiredText } from '../components/rules';
 
 type Kind = 'applications' | 'workbenches';
@@ -30,8 +30,8 @@ function NamedList({ kind }: { kind: Kind }) {
   const [editing, setEditing] = useState<AdminNamed | 'new' | null>(null);
   const columns: ColumnsType<AdminNamed> = [
     { title: t('admin.directory.code'), dataIndex: 'code', render: (v: string) => <code>{v}</code> },
-    { title: t('admin.directory.name'), dataIndex: 'name' },
-    { title: t('admin.nameEn'), dataIndex: 'nameEn', render: (v: string) => v || '-' },
+    // This page keeps the names themselves: both languages in either (ADR 047).
+    { title: t('admin.directory.name'), key: 'name', render: (_, r) => <Named name={r.name} en={r.nameEn} both /> },
     { title: t('admin.directory.users'), dataIndex: 'users' },
     {
       title: t('admin.actions'),
@@ -81,6 +81,7 @@ function NamedDrawer({
   onClose: () => void;
 }) {
   const { t } = useTranslation();
+  const nameOf = useNameOf();
   const [form] = Form.useForm<NamedInput>();
   const { busy, run } = useChange();
   const existing = editing && editing !== 'new' ? editing : null;
@@ -97,7 +98,11 @@ function NamedDrawer({
   return (
     <FormDrawer
       open={editing !== null}
-      title={existing ? t('admin.directory.edit', { name: existing.name }) : t(`admin.directory.create.${kind}`)}
+      title={
+        existing
+          ? t('admin.directory.edit', { name: nameOf(existing.name, existing.nameEn) })
+          : t(`admin.directory.create.${kind}`)
+      }
       busy={busy}
       onClose={onClose}
       onSave={() => form.submit()}

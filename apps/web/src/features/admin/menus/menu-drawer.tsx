@@ -4,7 +4,7 @@ import { AutoComplete, Form, Input, Select, Switch } from 'antd';
 import { useEffect } from 'react';
 import { useTranslation } from '../../../lib/i18n';
 import { idPath, patch, post, useAdminQuery, useChange } from '../api/admin';
-import { FormDrawer } from '../components/console';
+import { FormDrawer, useNameOf } from '../components/console';
 import { RolesSelect } from '../components/pickers';
 import { maxLength, pattern, requiredText } from '../components/rules';
 
@@ -92,6 +92,7 @@ export function MenuDrawer({
 }) {
   const { t } = useTranslation();
   const [form] = Form.useForm<Values>();
+  const nameOf = useNameOf();
   const { busy, run } = useChange();
   const apps = useAdminQuery<AdminNamed[]>('/api/admin/applications', {}, { enabled: editing !== null });
   const menu = editing?.kind === 'edit' ? editing.menu : null;
@@ -144,9 +145,9 @@ export function MenuDrawer({
   }
 
   const title = menu
-    ? t('admin.menus.edit', { name: menu.title })
+    ? t('admin.menus.edit', { name: nameOf(menu.title, menu.titleEn) })
     : parent
-      ? t('admin.menus.createUnder', { name: parent.title })
+      ? t('admin.menus.createUnder', { name: nameOf(parent.title, parent.titleEn) })
       : t('admin.menus.createTop');
   return (
     <FormDrawer open={editing !== null} title={title} busy={busy} onClose={onClose} onSave={() => form.submit()}>
@@ -206,7 +207,7 @@ export function MenuDrawer({
             allowClear
             loading={apps.isPending}
             placeholder={t('admin.menus.anyApplication')}
-            options={(apps.data ?? []).map((a) => ({ value: a.id, label: `${a.name} (${a.code})` }))}
+            options={(apps.data ?? []).map((a) => ({ value: a.id, label: `${nameOf(a.name, a.nameEn)} (${a.code})` }))}
           />
         </Form.Item>
         <Form.Item name="roleIds" label={t('admin.menus.roles')} extra={t('admin.menus.rolesHelp')}>

@@ -23,7 +23,7 @@ import { useTranslation } from '../../../lib/i18n';
 import { useSession } from '../../../lib/session';
 import { adminCall, idPath, patch, post, remove, useAdminQuery, useChange } from '../api/admin';
 import { useScope } from '../api/scope';
-import { ConsolePage, Failed, Toolbar, useConfirm } from '../components/console';
+import { ConsolePage, Failed, nameIn, Toolbar, useConfirm } from '../components/console';
 import { MenuDrawer } from './menu-drawer';
 import { branchIds, buildTree, moveTarget, placesOf, relativePosition, stepTarget, type MenuNode } from './tree';
 import './menus.css';
@@ -34,7 +34,7 @@ type Editing = { kind: 'edit'; menu: AdminMenu } | { kind: 'create'; parent: Adm
 
 export function MenusPage() {
   const { t, i18n } = useTranslation();
-  const en = i18n.language === 'en-US';
+  const language = i18n.language;
   const menus = useAdminQuery<AdminMenu[]>(MENUS);
   const tree = useMemo(() => buildTree(menus.data ?? []), [menus.data]);
   const places = useMemo(() => placesOf(tree), [tree]);
@@ -74,7 +74,7 @@ export function MenusPage() {
 
   const del = (m: MenuNode) =>
     confirm({
-      title: t('admin.menus.deleteConfirm', { name: m.title }),
+      title: t('admin.menus.deleteConfirm', { name: nameIn(language, m.title, m.titleEn) }),
       content: t('admin.menus.deleteHint'),
       okText: t('admin.delete'),
       okButtonProps: { danger: true },
@@ -132,7 +132,7 @@ export function MenusPage() {
         key: n.id,
         title: (
           <span className={`admin-menu-node${n.hidden ? ' is-hidden' : ''}`} data-path={n.path}>
-            <span className="admin-menu-title">{en && n.titleEn ? n.titleEn : n.title}</span>
+            <span className="admin-menu-title">{nameIn(language, n.title, n.titleEn)}</span>
             <span className="admin-menu-path">{n.path}</span>
             {n.hidden ? <Tag>{t('admin.menus.hidden')}</Tag> : null}
           </span>
@@ -140,7 +140,7 @@ export function MenusPage() {
         children: toData(n.children),
       }));
     return toData(tree);
-  }, [tree, t, en]);
+  }, [tree, t, language]);
 
   const place = selected ? places.get(selected.id) : undefined;
   const index = place ? place.siblings.indexOf(place.node) : -1;
@@ -185,7 +185,7 @@ export function MenusPage() {
         {selected ? (
           <>
             <span className="admin-menu-selected">
-              {t('admin.menus.selected', { name: en && selected.titleEn ? selected.titleEn : selected.title })}
+              {t('admin.menus.selected', { name: nameIn(language, selected.title, selected.titleEn) })}
             </span>
             <Space wrap size={4}>
               <Button

@@ -19,7 +19,7 @@ import type { ColumnsType } from 'antd/es/table';
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from '../../../lib/i18n';
 import { idPath, patch, post, put, useAdminQuery, useChange } from '../api/admin';
-import { ConsolePage, Failed, FormDrawer, Named, QueryTable, Toolbar } from '../components/console';
+import { ConsolePage, Failed, FormDrawer, Named, QueryTable, Toolbar, useNameOf } from '../components/console';
 import { maxLength, pattern, requiredText } from '../components/rules';
 
 const ROLES = '/api/admin/roles';
@@ -98,6 +98,7 @@ function OperatorTag() {
 
 function RoleDrawer({ role, onClose }: { role: AdminRole | 'new' | null; onClose: () => void }) {
   const { t } = useTranslation();
+  const nameOf = useNameOf();
   const [form] = Form.useForm<RoleInput>();
   const { busy, run } = useChange();
   const existing = role && role !== 'new' ? role : null;
@@ -120,7 +121,9 @@ function RoleDrawer({ role, onClose }: { role: AdminRole | 'new' | null; onClose
   return (
     <FormDrawer
       open={role !== null}
-      title={existing ? t('admin.roles.edit', { name: existing.title }) : t('admin.roles.create')}
+      title={
+        existing ? t('admin.roles.edit', { name: nameOf(existing.title, existing.titleEn) }) : t('admin.roles.create')
+      }
       busy={busy}
       onClose={onClose}
       onSave={() => form.submit()}
@@ -164,6 +167,7 @@ function RoleDrawer({ role, onClose }: { role: AdminRole | 'new' | null; onClose
 /** The permission codes a role holds: a checklist of every code of the tenant. */
 function GrantDrawer({ role, onClose }: { role: AdminRole | null; onClose: () => void }) {
   const { t } = useTranslation();
+  const nameOf = useNameOf();
   const permissions = useAdminQuery<AdminPermission[]>(PERMISSIONS, {}, { enabled: role !== null });
   const [checked, setChecked] = useState<string[]>([]);
   const { busy, run } = useChange();
@@ -176,7 +180,7 @@ function GrantDrawer({ role, onClose }: { role: AdminRole | null; onClose: () =>
   return (
     <FormDrawer
       open={role !== null}
-      title={t('admin.roles.grantTitle', { name: role?.title ?? '' })}
+      title={t('admin.roles.grantTitle', { name: role ? nameOf(role.title, role.titleEn) : '' })}
       busy={busy}
       saveDisabled={current}
       onClose={onClose}

@@ -10,18 +10,19 @@ import type { ColumnsType } from 'antd/es/table';
 import { useEffect, useState } from 'react';
 import { useTranslation } from '../../../lib/i18n';
 import { idPath, patch, post, remove, useAdminQuery, useChange } from '../api/admin';
-import { ConsolePage, FormDrawer, QueryTable, Toolbar } from '../components/console';
+import { ConsolePage, FormDrawer, Named, QueryTable, Toolbar, useNameOf } from '../components/console';
 import { maxLength, pattern, requiredText, serviceAddress } from '../components/rules';
 
 const SERVICES = '/api/admin/sso-services';
 
 export function SignOnPage() {
   const { t } = useTranslation();
+  const nameOf = useNameOf();
   const list = useAdminQuery<AdminSsoService[]>(SERVICES);
   const [editing, setEditing] = useState<AdminSsoService | 'new' | null>(null);
   const { busy, run } = useChange();
   const columns: ColumnsType<AdminSsoService> = [
-    { title: t('admin.signOn.name'), dataIndex: 'name' },
+    { title: t('admin.signOn.name'), key: 'name', render: (_, s) => <Named name={s.name} en={s.nameEn} /> },
     {
       title: t('admin.signOn.pattern'),
       dataIndex: 'pattern',
@@ -41,13 +42,13 @@ export function SignOnPage() {
           size="small"
           checked={v}
           disabled={busy}
-          aria-label={t('admin.signOn.enabledFor', { name: s.name })}
+          aria-label={t('admin.signOn.enabledFor', { name: nameOf(s.name, s.nameEn) })}
           checkedChildren={t('admin.signOn.on')}
           unCheckedChildren={t('admin.signOn.off')}
           onChange={(enabled) =>
             void run(
               () => patch(idPath(SERVICES, s.id), { enabled }),
-              t(enabled ? 'admin.signOn.enabledDone' : 'admin.signOn.disabledDone', { name: s.name }),
+              t(enabled ? 'admin.signOn.enabledDone' : 'admin.signOn.disabledDone', { name: nameOf(s.name, s.nameEn) }),
             )
           }
         />
@@ -63,7 +64,7 @@ export function SignOnPage() {
             {t('admin.edit')}
           </Button>
           <Popconfirm
-            title={t('admin.signOn.deleteConfirm', { name: s.name })}
+            title={t('admin.signOn.deleteConfirm', { name: nameOf(s.name, s.nameEn) })}
             description={t('admin.signOn.deleteHint')}
             okText={t('admin.delete')}
             okButtonProps={{ danger: true }}
@@ -100,6 +101,7 @@ export function SignOnPage() {
 
 interface Values {
   name: string;
+  nameEn?: string;
   pattern: string;
   sysCode?: string;
   entryUrl?: string;
@@ -109,6 +111,7 @@ interface Values {
 
 function ServiceDrawer({ editing, onClose }: { editing: AdminSsoService | 'new' | null; onClose: () => void }) {
   const { t } = useTranslation();
+  const nameOf = useNameOf();
   const [form] = Form.useForm<Values>();
   const { busy, run } = useChange();
   const existing = editing && editing !== 'new' ? editing : null;
@@ -124,6 +127,7 @@ function ServiceDrawer({ editing, onClose }: { editing: AdminSsoService | 'new' 
   async function save(v: Values) {
     const fields = {
       name: v.name.trim(),
+      nameEn: v.nameEn?.trim() ?? '',
       pattern: v.pattern.trim(),
       sysCode: v.sysCode?.trim() || null,
       entryUrl: v.entryUrl?.trim() || null,
@@ -138,7 +142,9 @@ function ServiceDrawer({ editing, onClose }: { editing: AdminSsoService | 'new' 
   return (
     <FormDrawer
       open={editing !== null}
-      title={existing ? t('admin.signOn.edit', { name: existing.name }) : t('admin.signOn.create')}
+      title={
+        existing ? t('admin.signOn.edit', { name: nameOf(existing.name, existing.nameEn) }) : t('admin.signOn.create')
+      }
       busy={busy}
       onClose={onClose}
       onSave={() => form.submit()}
@@ -155,6 +161,9 @@ function ServiceDrawer({ editing, onClose }: { editing: AdminSsoService | 'new' 
           label={t('admin.signOn.name')}
           rules={[requiredText('admin.nameRequired'), maxLength(100)]}
         >
+          <Input />
+        </Form.Item>
+        <Form.Item name="nameEn" label={t('admin.nameEn')} rules={[maxLength(100)]}>
           <Input />
         </Form.Item>
         <Form.Item

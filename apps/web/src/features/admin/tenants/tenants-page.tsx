@@ -34,6 +34,7 @@ import {
   TAG,
   Toolbar,
   useConfirm,
+  useNameOf,
   usePhone,
 } from '../components/console';
 import { maxLength, optionalUrl, pattern, requiredText } from '../components/rules';
@@ -45,6 +46,7 @@ export const portalOf = (code: string) =>
 
 export function TenantsPage() {
   const { t, i18n } = useTranslation();
+  const nameOf = useNameOf();
   const phone = usePhone();
   const { page, pagination, toFirst } = usePaging();
   const [q, setQ] = useState('');
@@ -58,7 +60,9 @@ export function TenantsPage() {
 
   const toggle = (tenant: AdminTenant) =>
     confirm({
-      title: t(tenant.disabled ? 'admin.tenants.enableConfirm' : 'admin.tenants.disableConfirm', { name: tenant.name }),
+      title: t(tenant.disabled ? 'admin.tenants.enableConfirm' : 'admin.tenants.disableConfirm', {
+        name: nameOf(tenant.name, tenant.nameEn),
+      }),
       content: tenant.disabled ? undefined : t('admin.tenants.disableHint'),
       okText: t(tenant.disabled ? 'admin.tenants.enable' : 'admin.tenants.disable'),
       okButtonProps: tenant.disabled ? undefined : { danger: true },
@@ -71,8 +75,8 @@ export function TenantsPage() {
     });
 
   const manage = (tenant: AdminTenant) => {
-    chooseTenant({ code: tenant.code, name: tenant.name });
-    toast('success', t('admin.tenants.managing', { name: tenant.name }));
+    chooseTenant({ code: tenant.code, name: tenant.name, nameEn: tenant.nameEn });
+    toast('success', t('admin.tenants.managing', { name: nameOf(tenant.name, tenant.nameEn) }));
   };
 
   const columns: ColumnsType<AdminTenant> = [
@@ -150,7 +154,7 @@ export function TenantsPage() {
                   onClick: ({ key }) => others.find((o) => o.key === key)?.onClick(),
                 }}
               >
-                <Button type="link" size="small" aria-label={t('admin.moreFor', { name: r.name })}>
+                <Button type="link" size="small" aria-label={t('admin.moreFor', { name: nameOf(r.name, r.nameEn) })}>
                   {t('admin.more')} <DownOutlined />
                 </Button>
               </Dropdown>
@@ -222,6 +226,7 @@ interface Values {
 
 function TenantDrawer({ editing, onClose }: { editing: AdminTenant | 'new' | null; onClose: () => void }) {
   const { t } = useTranslation();
+  const nameOf = useNameOf();
   const [form] = Form.useForm<Values>();
   const { busy, run } = useChange();
   const existing = editing && editing !== 'new' ? editing : null;
@@ -261,7 +266,9 @@ function TenantDrawer({ editing, onClose }: { editing: AdminTenant | 'new' | nul
   return (
     <FormDrawer
       open={editing !== null}
-      title={existing ? t('admin.tenants.edit', { name: existing.name }) : t('admin.tenants.create')}
+      title={
+        existing ? t('admin.tenants.edit', { name: nameOf(existing.name, existing.nameEn) }) : t('admin.tenants.create')
+      }
       busy={busy}
       onClose={onClose}
       onSave={() => form.submit()}

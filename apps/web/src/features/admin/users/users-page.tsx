@@ -12,7 +12,17 @@ import { useTranslation } from '../../../lib/i18n';
 import { usePaging } from '../../../lib/paging';
 import { useSession } from '../../../lib/session';
 import { idPath, post, useChange, usePaged } from '../api/admin';
-import { ConsolePage, formatTime, Named, QueryTable, TAG, TagList, Toolbar, useConfirm } from '../components/console';
+import {
+  ConsolePage,
+  formatTime,
+  Named,
+  QueryTable,
+  TAG,
+  TagList,
+  Toolbar,
+  useConfirm,
+  useNameOf,
+} from '../components/console';
 import { useRoles } from '../components/pickers';
 import { MembershipDialog, PasswordDialog, UserDrawer } from './user-dialogs';
 
@@ -31,6 +41,7 @@ export function UsersPage() {
   const query: UserQuery = { page: page.current, limit: page.size, q: q || undefined, roleId, state };
   const list = usePaged<AdminUser>('/api/admin/users', query);
   const roles = useRoles();
+  const nameOf = useNameOf();
   const [dialog, setDialog] = useState<Dialog>(null);
   const { run } = useChange();
   const { confirm, holder } = useConfirm();
@@ -68,10 +79,10 @@ export function UsersPage() {
       title: t('admin.users.username'),
       dataIndex: 'username',
       render: (v: string, u) => (
-        <>
+        <span className="admin-nowrap">
           {v}
           {u.id === me ? <Tag className="admin-self-tag">{t('admin.users.you')}</Tag> : null}
-        </>
+        </span>
       ),
     },
     { title: t('admin.users.name'), key: 'name', render: (_, u) => <Named name={u.name} en={u.nameEn} /> },
@@ -142,7 +153,7 @@ export function UsersPage() {
               placeholder={t('admin.users.role')}
               value={roleId}
               loading={roles.isPending}
-              options={(roles.data ?? []).map((r) => ({ value: r.id, label: r.title }))}
+              options={(roles.data ?? []).map((r) => ({ value: r.id, label: nameOf(r.title, r.titleEn) }))}
               onChange={(v: string | undefined) => {
                 setRoleId(v);
                 toFirst();

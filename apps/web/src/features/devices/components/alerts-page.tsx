@@ -104,6 +104,8 @@ export function AlertsPage({ tenantCode }: { tenantCode: string }) {
       <Table<DeviceAlert>
         rowKey="id"
         size="middle"
+        // A table too wide for a phone scrolls inside its card (docs/product/screens.md#console-tables).
+        scroll={{ x: true }}
         loading={list.isFetching && !list.data}
         columns={columns}
         dataSource={list.data?.rows}
