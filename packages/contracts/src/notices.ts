@@ -171,6 +171,15 @@ export const AdminNoticeQuery = Type.Object({
 });
 export type AdminNoticeQuery = Static<typeof AdminNoticeQuery>;
 
+/** GET /api/admin/notices/audience: roles, enterprises or users of the tenant to send to, by name. */
+export const AudienceQuery = Type.Object({
+  kind: Type.Union([Type.Literal('role'), Type.Literal('enterprise'), Type.Literal('users')]),
+  q: Type.Optional(Text(100)),
+});
+export type AudienceQuery = Static<typeof AudienceQuery>;
+export const AudienceChoice = Type.Object({ id: Type.String(), name: Type.String(), detail: Type.String() });
+export type AudienceChoice = Static<typeof AudienceChoice>;
+
 /** Who a notice went to, with the names of the roles, enterprises or users it named. */
 export const AudienceView = Type.Object({
   kind: Type.Union([Type.Literal('tenant'), Type.Literal('enterprise'), Type.Literal('role'), Type.Literal('users')]),

@@ -148,6 +148,22 @@ describe("the console's notices", () => {
     expect(await audit('notice.attachment.upload')).toBe(1);
   });
 
+  it("offers the tenant's own roles, enterprises and users to send to, by name", async () => {
+    const choices = async (q: string, token = operator) => ctx.call({ url: `/api/admin/notices/audience?${q}`, token });
+    const roles = (await choices('kind=role&language=eng')).json().data as {
+      id: string;
+      name: string;
+      detail: string;
+    }[];
+    expect(roles).toContainEqual({ id: String(ids.memberRole), name: 'Enterprise member', detail: 'ent_member' });
+    expect(roles.map((r) => r.id)).not.toContain(String(ids.otherRole));
+    const users = (await choices('kind=users&q=member')).json().data as { id: string; detail: string }[];
+    expect(users).toEqual([expect.objectContaining({ id: String(ids.member), detail: 'member' })]);
+    expect((await choices('kind=enterprise')).json().data.length).toBeGreaterThan(0);
+    expect((await choices('kind=tenants')).statusCode).toBe(400);
+    expect((await choices('kind=role', entAdmin)).json().status).toBe(40303);
+  });
+
   it('refuses an audience, an attachment or a validity that is not right', async () => {
     const refused = async (body: Record<string, unknown>, status: number, message: string) => {
       const res = await publish(body);
@@ -292,6 +308,7 @@ describe("the console's notices", () => {
     const n = String(ids.otherNotice);
     const calls = [
       { url: '/api/admin/notices' },
+      { url: '/api/admin/notices/audience?kind=role' },
       { url: `/api/admin/notices/${n}` },
       { url: `/api/admin/notices/${n}/recipients` },
       { url: `/api/admin/notices/${n}/recipients/export` },
@@ -303,7 +320,7 @@ describe("the console's notices", () => {
     }
     expect((await upload('/api/admin/notices/attachments', entAdmin, 'a.png', PNG)).json().status).toBe(40303);
     expect((await upload('/api/admin/notices/attachments', member, 'a.png', PNG)).json().status).toBe(40303);
-    for (const c of calls.slice(1)) {
+    for (const c of calls.slice(2)) {
       const res = await ctx.call({ ...c, token: operator });
       expect(res.statusCode, c.url).toBe(404);
       expect(res.json().message).toBe('通知不存在');

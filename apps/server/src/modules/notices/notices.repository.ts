@@ -325,6 +325,45 @@ export function createNoticesRepository(db: Db) {
       >;
     },
 
+    /** Up to 30 roles, enterprises or users of the tenant whose name (or code, username) holds `q`. */
+    async audienceChoices(tenantId: number, kind: 'role' | 'enterprise' | 'users', q: string | undefined) {
+      const like = q ? containing(q) : undefined;
+      if (kind === 'role') {
+        return db
+          .select({ id: roles.id, name: roles.title, translations: roles.translations, detail: roles.code })
+          .from(roles)
+          .where(
+            and(eq(roles.tenantId, tenantId), like ? or(ilike(roles.title, like), ilike(roles.code, like)) : undefined),
+          )
+          .orderBy(roles.id)
+          .limit(30);
+      }
+      if (kind === 'enterprise') {
+        return db
+          .select({
+            id: enterprises.id,
+            name: enterprises.name,
+            translations: enterprises.translations,
+            detail: sql<string>`coalesce(${enterprises.creditCode}, '')`,
+          })
+          .from(enterprises)
+          .where(and(eq(enterprises.tenantId, tenantId), like ? ilike(enterprises.name, like) : undefined))
+          .orderBy(enterprises.id)
+          .limit(30);
+      }
+      return db
+        .select({ id: users.id, name: users.name, translations: users.translations, detail: users.username })
+        .from(users)
+        .where(
+          and(
+            eq(users.tenantId, tenantId),
+            like ? or(ilike(users.name, like), ilike(users.username, like)) : undefined,
+          ),
+        )
+        .orderBy(users.id)
+        .limit(30);
+    },
+
     /** An enterprise of the tenant's name and English name; null for none such. */
     async enterprise(tenantId: number, id: number) {
       const [row] = await db

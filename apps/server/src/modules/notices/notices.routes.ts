@@ -4,6 +4,8 @@ import {
   AdminNoticeDetail,
   AdminNoticeQuery,
   AnswerStatusBody,
+  AudienceChoice,
+  AudienceQuery,
   Envelope,
   Paged,
   RecipientQuery,
@@ -78,6 +80,12 @@ export const noticesRoutes: FastifyPluginAsyncTypebox<{ notices: NoticesService 
     '/api/admin/notices',
     { ...auth, schema: { querystring: AdminNoticeQuery, response: { 200: Envelope(Paged(AdminNotice)) } } },
     async (req) => ok(req, await notices.list(req.session!, req.query, langOf(req.query))),
+  );
+
+  app.get(
+    '/api/admin/notices/audience',
+    { ...auth, schema: { querystring: AudienceQuery, response: { 200: Envelope(Type.Array(AudienceChoice)) } } },
+    async (req) => ok(req, await notices.audienceChoices(req.session!, req.query, langOf(req.query))),
   );
 
   app.get(

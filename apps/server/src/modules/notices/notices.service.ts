@@ -3,6 +3,7 @@ import {
   ResultCode,
   type AdminNotice,
   type AdminNoticeDetail,
+  type AudienceChoice,
   type AudienceView,
   type FileLink,
   type FileRef,
@@ -135,6 +136,12 @@ export function createNoticesService({
   const nameOf = (lang: Lang, name: string | null, translations: Named['translations']) =>
     name === null ? null : localized(lang, { name, translations }, 'name');
 
+  /** A role's title or an enterprise's or user's name in `lang` (ADR 020). */
+  const translatedName = (
+    lang: Lang,
+    r: { name: string; translations: Record<string, { name?: string; title?: string } | undefined> | null },
+  ) => (lang === 'zh' ? undefined : (r.translations?.[lang]?.name ?? r.translations?.[lang]?.title)) ?? r.name;
+
   /** An audience whose every role, enterprise or user is the tenant's; else 400. */
   async function ownAudience(tenantId: number, a: NoticeAudience): Promise<NoticeAudience> {
     if (a.kind === 'tenant') return { kind: 'tenant' };
@@ -150,10 +157,7 @@ export function createNoticesService({
     const found = await repo.audienceMembers(tenantId, a.kind, a.ids);
     return {
       kind: a.kind,
-      names: found.map((r) => ({
-        id: String(r.id),
-        name: (lang === 'zh' ? undefined : (r.translations?.[lang]?.name ?? r.translations?.[lang]?.title)) ?? r.name,
-      })),
+      names: found.map((r) => ({ id: String(r.id), name: translatedName(lang, r) })),
     };
   }
 
@@ -303,6 +307,17 @@ export function createNoticesService({
     ): Promise<string> {
       await guard.require(s, PUBLISH_PERMISSION);
       return storeAttachment({ tenantId: s.tenantId, userId: s.userId }, await part(), length);
+    },
+
+    /** Roles, enterprises or users of the caller's tenant a notice may go to, by name (operators). */
+    async audienceChoices(
+      s: ActiveSession,
+      q: { kind: 'role' | 'enterprise' | 'users'; q?: string },
+      lang: Lang,
+    ): Promise<AudienceChoice[]> {
+      await guard.require(s, PUBLISH_PERMISSION);
+      const rows = await repo.audienceChoices(s.tenantId, q.kind, q.q?.trim() || undefined);
+      return rows.map((r) => ({ id: String(r.id), name: translatedName(lang, r), detail: r.detail }));
     },
 
     /** The tenant's notices, withdrawn ones too, with how far their recipients have got (operators). */
