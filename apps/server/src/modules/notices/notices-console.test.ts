@@ -5,6 +5,7 @@
  * counts at once, told to their streams, audited, refused twice), the permission and the tenant of
  * every route, the hourly quota, and the notice an enterprise's review sends its members.
  */
+import { readFile } from 'node:fs/promises';
 import { signRequest } from '@portal/contracts/node-signing';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -383,5 +384,28 @@ describe("an enterprise's review", () => {
       recipients: members,
       audience: { kind: 'enterprise' },
     });
+  });
+});
+
+describe('a tenant from before', () => {
+  it("gets the console's 通知公告 and the operators' bell from migration 0019, once", async () => {
+    const t = otherTenant;
+    // As a tenant provisioned before: no 通知公告 entry, the operator's role without messageIndex.
+    await ctx.db.execute(sql`DELETE FROM menus WHERE tenant_id = ${t} AND name = 'system-notices'`);
+    await ctx.db.execute(sql`DELETE FROM role_permissions rp USING permissions p, roles r
+      WHERE rp.permission_id = p.id AND p.code = 'messageIndex' AND rp.role_id = r.id AND r.code = 'park_operator'
+      AND r.tenant_id = ${t}`);
+    const text = await readFile(new URL('../../../migrations/0019_notice_withdraw.sql', import.meta.url), 'utf8');
+    const data = text.split('--> statement-breakpoint').slice(3);
+    for (let i = 0; i < 2; i++) for (const statement of data) await ctx.db.execute(sql.raw(statement));
+    const entry = await ctx.db.execute<{ component: string; roles: string }>(sql`
+      SELECT m.component, string_agg(r.code, ',') AS roles FROM menus m
+      JOIN role_menus rm ON rm.menu_id = m.id JOIN roles r ON r.id = rm.role_id
+      WHERE m.tenant_id = ${t} AND m.name = 'system-notices' GROUP BY m.id, m.component`);
+    expect(entry.rows).toEqual([{ component: 'admin/notices', roles: 'park_operator' }]);
+    const bell = await one(sql`SELECT count(*)::int AS v FROM role_permissions rp
+      JOIN permissions p ON p.id = rp.permission_id AND p.code = 'messageIndex'
+      JOIN roles r ON r.id = rp.role_id AND r.code = 'park_operator' WHERE r.tenant_id = ${t}`);
+    expect(bell).toBe(1);
   });
 });
