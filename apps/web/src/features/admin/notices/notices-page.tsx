@@ -16,7 +16,7 @@ import { useScope } from '../api/scope';
 import { ConsolePage, QueryTable, TAG, Toolbar, useConfirm } from '../components/console';
 import { useNotices, withdrawNotice } from './api';
 import { NoticeDetail } from './notice-detail';
-import { minutes, useAudienceText } from './parts';
+import { Clipped, minutes, useAudienceText } from './parts';
 import { PublishDrawer } from './publish-drawer';
 import './messages';
 import './notices.css';
@@ -65,9 +65,12 @@ export function NoticesPage() {
       key: 'title',
       width: 240,
       render: (_, n) => (
-        <Button type="link" className="notice-title-link" onClick={() => setOpen(n.id)} title={n.title}>
-          <span className="notice-cell">{n.title}</span>
-        </Button>
+        <>
+          <Button type="link" className="notice-title-link" onClick={() => setOpen(n.id)} title={n.title}>
+            <span className="notice-cell">{n.title}</span>
+          </Button>
+          <div className="admin-secondary">{t(`consoleNotices.replyWays.${n.replyWay}`)}</div>
+        </>
       ),
     },
     {
@@ -84,27 +87,25 @@ export function NoticesPage() {
       render: (v: string | null) => (v ? minutes(v) : t('consoleNotices.noLimit')),
     },
     {
-      title: t('consoleNotices.replyWay'),
-      dataIndex: 'replyWay',
-      width: 120,
-      render: (v: number) => t(`consoleNotices.replyWays.${v}`),
-    },
-    {
-      title: t('consoleNotices.read'),
-      key: 'read',
-      width: 90,
-      render: (_, n) => t('consoleNotices.progress', { read: n.read, all: n.recipients }),
-    },
-    {
-      title: t('consoleNotices.answered'),
-      key: 'answered',
+      title: t('consoleNotices.progressTitle'),
+      key: 'progress',
       width: 150,
-      render: (_, n) => t('consoleNotices.progress', { read: n.replied + n.confirmed, all: n.recipients }),
+      render: (_, n) => (
+        <>
+          <div>{t('consoleNotices.readOf', { count: n.read, all: n.recipients })}</div>
+          <div>
+            {t(n.replyWay === 0 ? 'consoleNotices.confirmedOf' : 'consoleNotices.repliedOf', {
+              count: n.replyWay === 0 ? n.confirmed : n.replied,
+              all: n.recipients,
+            })}
+          </div>
+        </>
+      ),
     },
     {
       title: t('consoleNotices.state'),
       key: 'state',
-      width: 100,
+      width: 110,
       render: (_, n) =>
         n.withdrawnAt ? (
           <Tag
