@@ -134,7 +134,10 @@ describe('通知公告', () => {
     await page.getByRole('button', { name: /^撤\s?回$/ }).click();
     await page.locator('.ant-modal-confirm', { hasText: '不可恢复' }).waitFor();
     await settled(page);
-    await page.locator('.ant-modal-confirm').getByRole('button', { name: /^撤\s?回$/ }).click();
+    await page
+      .locator('.ant-modal-confirm')
+      .getByRole('button', { name: /^撤\s?回$/ })
+      .click();
     await page.locator('.ant-message-notice', { hasText: '已撤回通知' }).waitFor();
     await page.locator('.admin-notice-detail .ant-tag', { hasText: '已撤回' }).waitFor();
     await expect
