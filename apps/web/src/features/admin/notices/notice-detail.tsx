@@ -13,7 +13,7 @@ import { useTranslation } from '../../../lib/i18n';
 import { usePaging } from '../../../lib/paging';
 import { Failed, QueryTable, TAG, Toolbar } from '../components/console';
 import { download, exportRecipients, useNoticeDetail, useRecipients } from './api';
-import { Clipped, minutes, useAudienceText } from './parts';
+import { Clipped, minutes, useAudienceText, useTitleOf } from './parts';
 import { safeHtml } from './publish-drawer';
 
 type Filter = RecipientState | 'all';
@@ -53,7 +53,9 @@ export function NoticeDetail({
   onBack: () => void;
   onWithdraw: (n: AdminNotice) => void;
 }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
+  const english = i18n.language.startsWith('en');
+  const titleOf = useTitleOf();
   const notice = useNoticeDetail(id);
   const { page, pagination, toFirst } = usePaging();
   const [state, setState] = useState<Filter>('all');
@@ -142,8 +144,8 @@ export function NoticeDetail({
       {notice.isError && notice.error ? <Failed error={notice.error} retry={() => void notice.refetch()} /> : null}
       {n ? (
         <>
-          <Typography.Title level={4} className="notice-cell" title={n.title} style={{ margin: 0 }}>
-            {n.title}
+          <Typography.Title level={4} className="notice-cell" title={titleOf(n)} style={{ margin: 0 }}>
+            {titleOf(n)}
             {n.withdrawnAt ? (
               <Tag color={TAG.bad} style={{ marginInlineStart: 8, verticalAlign: 'middle' }}>
                 {t('consoleNotices.withdrawnTag')}
@@ -175,13 +177,22 @@ export function NoticeDetail({
                   ? t('consoleNotices.withdrawnAt', { time: minutes(n.withdrawnAt), name: n.withdrawnBy ?? '-' })
                   : t('consoleNotices.standing'),
               },
-              ...(n.titleEn ? [{ key: 'en', label: t('consoleNotices.titleEn'), children: n.titleEn, span: 2 }] : []),
+              ...(n.titleEn
+                ? [
+                    english
+                      ? { key: 'zh', label: t('consoleNotices.titleZh'), children: n.title, span: 2 }
+                      : { key: 'en', label: t('consoleNotices.titleEn'), children: n.titleEn, span: 2 },
+                  ]
+                : []),
               {
                 key: 'body',
                 label: t('consoleNotices.body'),
                 span: 2,
                 children: (
-                  <div className="notice-detail-body" dangerouslySetInnerHTML={{ __html: safeHtml(n.remark) }} />
+                  <div
+                    className="notice-detail-body"
+                    dangerouslySetInnerHTML={{ __html: safeHtml(english && n.remarkEn ? n.remarkEn : n.remark) }}
+                  />
                 ),
               },
               ...(n.pushFile.length

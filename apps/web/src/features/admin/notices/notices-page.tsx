@@ -16,7 +16,7 @@ import { useScope } from '../api/scope';
 import { ConsolePage, QueryTable, TAG, Toolbar, useConfirm } from '../components/console';
 import { useNotices, withdrawNotice } from './api';
 import { NoticeDetail } from './notice-detail';
-import { Clipped, minutes, useAudienceText } from './parts';
+import { Clipped, minutes, useAudienceText, useTitleOf } from './parts';
 import { PublishDrawer } from './publish-drawer';
 import './messages';
 import './notices.css';
@@ -39,11 +39,12 @@ export function NoticesPage() {
   const { busy, run } = useChange();
   const { confirm, holder } = useConfirm();
   const audienceText = useAudienceText();
+  const titleOf = useTitleOf();
   const otherTenant = useScope((s) => s.tenant);
 
   const withdraw = (n: AdminNotice) =>
     confirm({
-      title: t('consoleNotices.withdrawConfirm', { title: n.title }),
+      title: t('consoleNotices.withdrawConfirm', { title: titleOf(n) }),
       content: t('consoleNotices.withdrawHint'),
       okText: t('consoleNotices.withdraw'),
       okButtonProps: { danger: true },
@@ -66,8 +67,8 @@ export function NoticesPage() {
       width: 240,
       render: (_, n) => (
         <>
-          <Button type="link" className="notice-title-link" onClick={() => setOpen(n.id)} title={n.title}>
-            <span className="notice-cell">{n.title}</span>
+          <Button type="link" className="notice-title-link" onClick={() => setOpen(n.id)} title={titleOf(n)}>
+            <span className="notice-cell">{titleOf(n)}</span>
           </Button>
           <div className="admin-secondary">{t(`consoleNotices.replyWays.${n.replyWay}`)}</div>
         </>

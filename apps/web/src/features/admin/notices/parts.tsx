@@ -21,6 +21,13 @@ export function useAudienceText() {
   };
 }
 
+/** A notice's title in the reader's language: its English when it has one and English is read (ADR 020). */
+export function useTitleOf() {
+  const { i18n } = useTranslation();
+  const english = i18n.language.startsWith('en');
+  return (n: { title: string; titleEn: string }) => (english && n.titleEn ? n.titleEn : n.title);
+}
+
 /** A cell that keeps to one line, its whole text in a tooltip. */
 export function Clipped({ text }: { text: string }) {
   return (
