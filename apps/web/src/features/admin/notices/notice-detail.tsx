@@ -156,6 +156,7 @@ export function NoticeDetail({
             size="small"
             bordered
             column={{ xs: 1, sm: 1, md: 2 }}
+            styles={{ label: { whiteSpace: 'nowrap' } }}
             items={[
               { key: 'time', label: t('consoleNotices.pushTime'), children: minutes(n.pushTime) },
               { key: 'sender', label: t('consoleNotices.sender'), children: n.sender ?? t('consoleNotices.system') },
