@@ -33,6 +33,7 @@ const PAGES: [page: string, zh: string, en: string][] = [
   ['roles', '角色权限', 'Roles & permissions'],
   ['menus', '菜单管理', 'Menus'],
   ['enterprises', '企业审核', 'Enterprise review'],
+  ['notices', '通知公告', 'Notices'],
   ['directory', '应用与工作台', 'Applications & workbenches'],
   ['sign-on', '单点登录', 'Sign-on services'],
   ['settings', '租户设置', 'Tenant settings'],

@@ -56,7 +56,7 @@ import { createOpenPagesService } from './modules/open-pages/open-pages.service.
 import { createMicroAppsRepository } from './modules/micro-apps/micro-apps.repository.js';
 import { microAppsRoutes } from './modules/micro-apps/micro-apps.routes.js';
 import { createMicroAppsService } from './modules/micro-apps/micro-apps.service.js';
-import { noticesRoutes } from './modules/notices/notices.routes.js';
+import { noticeAttachmentRoutes, noticesRoutes } from './modules/notices/notices.routes.js';
 import { createParkServicesRepository } from './modules/park-services/park-services.repository.js';
 import { parkServicesRoutes } from './modules/park-services/park-services.routes.js';
 import { createParkServicesService } from './modules/park-services/park-services.service.js';
@@ -385,8 +385,10 @@ export async function buildApp({ config, db: pool, secrets, logger }: AppDeps) {
     repo: noticesRepo,
     guard,
     link: (ref) => files.link(ref),
-    ownFiles: (owner, refs) => files.own(owner, 'reply', refs),
+    ownFiles: (owner, purpose, refs) => files.own(owner, purpose, refs),
+    storeAttachment: async (owner, upload, length) => (await files.store(owner, 'notice', upload, length)).addr,
     announce: (userIds) => events.announce(userIds),
+    limiter,
   });
   const microApps = createMicroAppsService({ repo: createMicroAppsRepository(db), guard, bus });
   const devices = createDevicesService({
@@ -465,6 +467,7 @@ export async function buildApp({ config, db: pool, secrets, logger }: AppDeps) {
     await api.register(ssoApiRoutes, { sso });
     await api.register(uploadRoutes, { files });
     await api.register(noticesRoutes, { notices });
+    await api.register(noticeAttachmentRoutes, { notices, maxBytes: files.maxBytes });
     await api.register(eventsRoutes, { events });
     await api.register(microAppsRoutes, { microApps });
     await api.register(devicesRoutes, { devices });
@@ -508,6 +511,8 @@ export async function buildApp({ config, db: pool, secrets, logger }: AppDeps) {
       records: createAdminRecordsService({
         repo: createAdminRecordsRepository(db),
         operatorOf,
+        // The members hear of the review by a notice, written in the review's own transaction.
+        reviewDecided: (tenantId, id, estatus, reason) => notices.reviewDecided(tenantId, id, estatus, reason),
         services: {
           // A `*` would read as a wildcard to a person; the registry matches by path prefix (`/` at the end).
           valid: (address) => parseService(address) !== null && !address.includes('*'),

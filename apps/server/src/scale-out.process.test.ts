@@ -572,7 +572,7 @@ describe.skipIf(!haveNginx && !process.env.CI)('two instances behind nginx on on
     expect(new Set(downloads.map((d) => d.via))).toEqual(new Set(['A', 'B']));
     for (const d of downloads) expect(d.body.equals(png)).toBe(true);
     const who = await call(`/api/admin/notices/${noticeId}/recipients`, { token: operator });
-    expect(who.json().data.rows).toEqual([
+    expect(who.json().data.records).toEqual([
       expect.objectContaining({ username: 'member', readStatus: 1, answerStatus: 1 }),
     ]);
 

@@ -77,6 +77,7 @@ export const AUDIT_FIELDS: Record<string, Label> = {
   permissions: { zh: '权限', en: 'Permissions' },
   title: { zh: '标题', en: 'Title' },
   titleEn: { zh: '英文标题', en: 'English title' },
+  withdrawn: { zh: '已撤回', en: 'Withdrawn' },
   code: { zh: '编码', en: 'Code' },
   describe: { zh: '说明', en: 'Description' },
   type: { zh: '类型', en: 'Type' },
@@ -297,6 +298,12 @@ export const AUDIT_SENTENCES: Partial<Record<AuditAction, Sentence>> = {
   ),
   'microapp.remove': s('{actor} 移除了子应用 {object}', '{actor} removed the sub-application {object}'),
   'notice.publish': s('{actor} 发布了通知 {object}', '{actor} published the notice {object}'),
+  'notice.withdraw': s('{actor} 撤回了通知 {object}', '{actor} withdrew the notice {object}'),
+  'notice.attachment.upload': s('{actor} 上传了通知附件', '{actor} uploaded a notice attachment'),
+  'notice.recipients.export': s(
+    '{actor} 导出了通知 {object} 的接收情况',
+    '{actor} exported the recipients of the notice {object}',
+  ),
   'device.create': s('{actor} 新增了设备 {object}', '{actor} added the device {object}'),
   'device.credential.issue': s(
     '{actor} 为设备 {object} 签发了凭据',

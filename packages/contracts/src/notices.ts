@@ -104,6 +104,8 @@ export const PublishNotice = Type.Object({
     ),
   ),
   audience: NoticeAudience,
+  /** Attachments: the caller's own uploads of `POST /api/admin/notices/attachments`. */
+  pushFile: Type.Optional(Type.Array(FileRef, { maxItems: 10 })),
   translations: Type.Optional(
     Type.Object({
       en: Type.Optional(
@@ -117,17 +119,106 @@ export type PublishNotice = Static<typeof PublishNotice>;
 export const Published = Type.Object({ id: Type.String(), recipients: Type.Integer({ minimum: 0 }) });
 export type Published = Static<typeof Published>;
 
+/**
+ * A recipient's state, as the console filters and shows it: `unread`, `read` (opened, not
+ * answered), `confirmed` (阅办 of a confirm-only notice), `replied` (a reply, with its text and files).
+ */
+export const RECIPIENT_STATES = ['unread', 'read', 'confirmed', 'replied'] as const;
+export type RecipientState = (typeof RECIPIENT_STATES)[number];
+const State = Type.Union([
+  Type.Literal('unread'),
+  Type.Literal('read'),
+  Type.Literal('confirmed'),
+  Type.Literal('replied'),
+]);
+
 /** One recipient of a notice, for its publisher. */
 export const NoticeRecipient = Type.Object({
   userId: Type.String(),
   name: Type.String(),
   username: Type.String(),
+  state: State,
   readStatus: Type.Integer({ minimum: 0, maximum: 1 }),
   readTime: Nullable(Type.String()),
   answerStatus: Type.Integer({ minimum: 0, maximum: 1 }),
   replyTime: Nullable(Type.String()),
+  replyContent: Nullable(Type.String()),
+  replyFile: Type.Array(FileLink),
 });
 export type NoticeRecipient = Static<typeof NoticeRecipient>;
+
+/** GET /api/admin/notices/:id/recipients (and its CSV export): a page, by state and by name. */
+export const RecipientQuery = Type.Object({
+  page: Type.Optional(Type.Integer({ minimum: 1, maximum: 100_000, default: 1 })),
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20 })),
+  state: Type.Optional(State),
+  /** Words of a recipient's name or username. */
+  q: Type.Optional(Text(100)),
+});
+export type RecipientQuery = Static<typeof RecipientQuery>;
+
+/** The recipients as CSV (one row each, a header row; cells a spreadsheet would run are defused). */
+export const RecipientsCsv = Type.Object({ fileName: Type.String(), csv: Type.String() });
+export type RecipientsCsv = Static<typeof RecipientsCsv>;
+
+/** GET /api/admin/notices: the tenant's notices, newest first; `q` looks in titles. */
+export const AdminNoticeQuery = Type.Object({
+  page: Type.Optional(Type.Integer({ minimum: 1, maximum: 100_000, default: 1 })),
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20 })),
+  q: Type.Optional(Text(100)),
+  /** `active` (not withdrawn) or `withdrawn`; all when absent. */
+  state: Type.Optional(Type.Union([Type.Literal('active'), Type.Literal('withdrawn')])),
+});
+export type AdminNoticeQuery = Static<typeof AdminNoticeQuery>;
+
+/** GET /api/admin/notices/audience: roles, enterprises or users of the tenant to send to, by name. */
+export const AudienceQuery = Type.Object({
+  kind: Type.Union([Type.Literal('role'), Type.Literal('enterprise'), Type.Literal('users')]),
+  q: Type.Optional(Text(100)),
+});
+export type AudienceQuery = Static<typeof AudienceQuery>;
+export const AudienceChoice = Type.Object({ id: Type.String(), name: Type.String(), detail: Type.String() });
+export type AudienceChoice = Static<typeof AudienceChoice>;
+
+/** Who a notice went to, with the names of the roles, enterprises or users it named. */
+export const AudienceView = Type.Object({
+  kind: Type.Union([Type.Literal('tenant'), Type.Literal('enterprise'), Type.Literal('role'), Type.Literal('users')]),
+  names: Type.Array(Type.Object({ id: Type.String(), name: Type.String() })),
+});
+export type AudienceView = Static<typeof AudienceView>;
+
+/** A published notice as its publishers see it: the counts of how far its recipients have got. */
+export const AdminNotice = Type.Object({
+  id: Type.String(),
+  title: Type.String(),
+  /** The English title, '' when none (ADR 020). */
+  titleEn: Type.String(),
+  pushTime: Type.String(),
+  validityTime: Nullable(Type.String()),
+  replyWay: Type.Integer({ minimum: 0, maximum: 2 }),
+  audience: AudienceView,
+  /** Who published it; null for the system's own (an enterprise review's outcome). */
+  sender: Nullable(Type.String()),
+  recipients: Type.Integer({ minimum: 0 }),
+  read: Type.Integer({ minimum: 0 }),
+  confirmed: Type.Integer({ minimum: 0 }),
+  replied: Type.Integer({ minimum: 0 }),
+  /** When it was withdrawn (China time), and by whom; null while it stands. */
+  withdrawnAt: Nullable(Type.String()),
+  withdrawnBy: Nullable(Type.String()),
+});
+export type AdminNotice = Static<typeof AdminNotice>;
+
+/** One notice for its publishers: the list's fields and what its recipients read. */
+export const AdminNoticeDetail = Type.Object({
+  ...AdminNotice.properties,
+  /** HTML, sanitised by the server; `remarkEn` '' when there is no English body. */
+  remark: Type.String(),
+  remarkEn: Type.String(),
+  content: Nullable(Type.String()),
+  pushFile: Type.Array(FileLink),
+});
+export type AdminNoticeDetail = Static<typeof AdminNoticeDetail>;
 
 /** The caller's unread notices (the bell's badge). */
 export const UnreadCount = Type.Object({ unread: Type.Integer({ minimum: 0 }) });

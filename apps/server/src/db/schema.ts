@@ -590,6 +590,12 @@ export const notices = pgTable(
       .default(sql`'{"kind":"tenant"}'::jsonb`)
       .$type<NoticeAudience>(),
     translations: translations<{ title: string; remark: string }>(),
+    /**
+     * Set when an operator withdrew it: it leaves its recipients' lists and counts at once, and stays
+     * in the console as withdrawn (with who did it); never unset.
+     */
+    withdrawnAt: timestamp('withdrawn_at', { withTimezone: true }),
+    withdrawnBy: ref('withdrawn_by').references(() => users.id, { onDelete: 'set null' }),
   },
   (t) => [index('notices_tenant').on(t.tenantId, t.pushTime)],
 );

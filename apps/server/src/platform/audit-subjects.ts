@@ -347,11 +347,19 @@ async function readMicroApp(q: Q, ref: SubjectRef, tenantId: number): Promise<Re
 async function readNotice(q: Q, ref: SubjectRef): Promise<Reading | null> {
   if (ref.id === undefined) return null;
   const [n] = await q
-    .select({ tenantId: notices.tenantId, title: notices.title, en: englishOf(notices.translations, 'title') })
+    .select({
+      tenantId: notices.tenantId,
+      title: notices.title,
+      en: englishOf(notices.translations, 'title'),
+      withdrawn: sql<boolean>`${notices.withdrawnAt} IS NOT NULL`,
+    })
     .from(notices)
     .where(eq(notices.id, ref.id));
   if (!n) return null;
-  return { ...base(n.tenantId, ref.id, named(n.title, n.en)), fields: { title: n.title, titleEn: n.en } };
+  return {
+    ...base(n.tenantId, ref.id, named(n.title, n.en)),
+    fields: { title: n.title, titleEn: n.en, withdrawn: n.withdrawn },
+  };
 }
 
 async function readDevice(q: Q, ref: SubjectRef): Promise<Reading | null> {
@@ -477,6 +485,10 @@ export const AUDIT_SUBJECTS: Partial<Record<AuditAction, SubjectRule | null>> = 
   },
   'microapp.remove': { type: 'microapp', read: readMicroApp, before: byParam },
   'notice.publish': created({ type: 'notice', read: readNotice }),
+  'notice.withdraw': { type: 'notice', read: readNotice, before: byParam, after: byParam },
+  // An upload belongs to no notice yet; an export changes nothing of the notice it reads.
+  'notice.attachment.upload': null,
+  'notice.recipients.export': { type: 'notice', read: readNotice, before: byParam, after: byParam },
   'device.create': created(device),
   'device.credential.issue': device,
   'device.credential.revoke': { type: 'device', read: readDeviceOfCredential, before: byParam, after: byParam },

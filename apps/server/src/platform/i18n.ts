@@ -177,6 +177,17 @@ const messages = {
     zh: '该通知已回复、已过期或不接受此种回复',
     en: 'This notice is answered already, expired, or does not take this kind of answer',
   },
+  noticeWithdrawn: { zh: '该通知已撤回', en: 'This notice has been withdrawn already' },
+  noticeTitleRequired: { zh: '请填写通知标题', en: 'Enter the notice’s title' },
+  noticeValidityPast: { zh: '有效期须晚于现在', en: 'The validity must end later than now' },
+  noticeAudienceInvalid: {
+    zh: '接收范围中有不属于本租户的角色、企业或用户',
+    en: 'The audience names a role, enterprise or user that is not of your tenant',
+  },
+  noticeQuota: {
+    zh: '发布过于频繁：每小时最多发布 {limit} 条通知，请稍后再试',
+    en: 'Too many notices: at most {limit} an hour; please try again later',
+  },
   replyLength: { zh: '长度在 2 到 255 个字符', en: 'Between 2 and 255 characters' },
   receiverNotSelf: { zh: '只能查看自己的通知', en: 'You may only see your own notices' },
   tenantNotSelf: { zh: '只能查看本租户的应用', en: 'You may only see the applications of your own tenant' },

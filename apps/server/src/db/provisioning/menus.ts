@@ -35,6 +35,7 @@ const CONSOLE_PAGES: [name: string, title: string, en: string, icon: string][] =
   ['roles', '角色权限', 'Roles & permissions', 'SafetyCertificateOutlined'],
   ['menus', '菜单管理', 'Menus', 'MenuOutlined'],
   ['enterprises', '企业审核', 'Enterprise review', 'AuditOutlined'],
+  ['notices', '通知公告', 'Notices', 'NotificationOutlined'],
   ['directory', '应用与工作台', 'Applications & workbenches', 'AppstoreOutlined'],
   ['sign-on', '单点登录', 'Sign-on services', 'LoginOutlined'],
   ['settings', '租户设置', 'Tenant settings', 'SettingOutlined'],

@@ -4,7 +4,8 @@ import * as s from '../schema.js';
 
 /** The permission codes every tenant has, and the roles of a new tenant that hold them. */
 const PERMISSIONS: { code: string; describe: string; type?: number; status?: number; roles: string[] }[] = [
-  { code: 'messageIndex', describe: '消息通知', roles: ['ent_admin', 'ent_member'] },
+  // Everyone receives notices, operators too (a notice to the whole tenant reaches them): the bell is every role's.
+  { code: 'messageIndex', describe: '消息通知', roles: ['ent_admin', 'ent_member', 'park_operator'] },
   { code: 'colist', describe: '企业信息', roles: ['ent_admin', 'park_operator'] },
   { code: 'ent:invite', describe: '邀请成员', roles: ['ent_admin'] },
   { code: 'ent:export', describe: '导出', status: 0, roles: [] },

@@ -511,12 +511,17 @@ describe('the operators API', () => {
   it('maps every audited operator route to a code of the catalogue, and no other route', async () => {
     // A route added later without a code stops the server at start-up (platform/operators.ts); the
     // map names no route that is gone, and only the reads recorded: the one that shows live codes,
-    // and the audit log's export (a copy leaving the console, ADR 044).
+    // and the exports of the audit log (ADR 044) and of people's replies to a notice (ADR 043).
     const audited = ctx.app.routeTable
       .filter((r) => r.url.startsWith('/api/admin/') && !['GET', 'HEAD'].includes(r.method))
       .map((r) => `${r.method} ${r.url}`);
     expect(Object.keys(ADMIN_ROUTE_ACTIONS).sort()).toEqual(
-      [...audited, 'GET /api/admin/sms-outbox', 'GET /api/admin/audit/export'].sort(),
+      [
+        ...audited,
+        'GET /api/admin/sms-outbox',
+        'GET /api/admin/audit/export',
+        'GET /api/admin/notices/:id/recipients/export',
+      ].sort(),
     );
     // Each code names one kind of change.
     const codes = Object.values(ADMIN_ROUTE_ACTIONS);

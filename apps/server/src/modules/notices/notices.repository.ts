@@ -1,9 +1,12 @@
-import { and, count, desc, eq, ilike, inArray, or, sql, type SQL } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
+import { and, count, desc, eq, ilike, inArray, isNotNull, isNull, or, sql, type SQL } from 'drizzle-orm';
 import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client.js';
-import { chinaTime, containing, totalRows } from '../../db/expressions.js';
+import { chinaTime, containing, pageOf, totalRows } from '../../db/expressions.js';
 import {
   enterpriseMembers,
+  enterprises,
+  roles,
   files as uploads,
   noticeRecipients as rcp,
   notices,
@@ -31,6 +34,28 @@ export interface NewNotice {
   translations: { en?: { title?: string; remark?: string } };
 }
 
+/** The console's filters of a notice's recipients (RecipientState's words). */
+export interface RecipientFilter {
+  state?: 'unread' | 'read' | 'confirmed' | 'replied' | undefined;
+  q?: string | undefined;
+}
+
+/** A recipient's state in one word: confirmed or replied once answered, read once opened. */
+const recipientState = sql<'unread' | 'read' | 'confirmed' | 'replied'>`CASE
+  WHEN ${rcp.answerStatus} = 1 AND ${notices.replyWay} = 0 THEN 'confirmed'
+  WHEN ${rcp.answerStatus} = 1 THEN 'replied'
+  WHEN ${rcp.readStatus} = 1 THEN 'read'
+  ELSE 'unread' END`;
+
+/** A notice its operators have not withdrawn: the only kind its recipients see. */
+const standing = isNull(notices.withdrawnAt);
+
+const sender = alias(users, 'sender');
+const withdrawer = alias(users, 'withdrawer');
+/** How far a notice's recipients have got, counted from their rows. */
+const tally = (filter: SQL) =>
+  sql<number>`(SELECT count(*) FROM ${rcp} WHERE ${rcp.noticeId} = ${notices.id} AND ${filter})`.mapWith(Number);
+
 /** What the caller sees of a notice: the notice and their own recipient row. */
 const view = {
   id: notices.id,
@@ -48,6 +73,26 @@ const view = {
   replyContent: rcp.replyContent,
   replyFiles: rcp.replyFiles,
   replyTime: chinaTime(rcp.repliedAt),
+};
+
+/** A notice as its operators list it: who sent and withdrew it, and its recipients' counts. */
+const adminView = {
+  id: notices.id,
+  title: notices.title,
+  translations: notices.translations,
+  pushTime: chinaTime(notices.pushTime),
+  validityTime: chinaTime(notices.validityTime),
+  replyWay: notices.replyWay,
+  audience: notices.audience,
+  senderName: sender.name,
+  senderTranslations: sender.translations,
+  withdrawnAt: chinaTime(notices.withdrawnAt),
+  withdrawnByName: withdrawer.name,
+  withdrawnByTranslations: withdrawer.translations,
+  recipients: tally(sql`true`),
+  read: tally(sql`${rcp.readStatus} = 1`),
+  confirmed: tally(sql`${rcp.answerStatus} = 1 AND ${notices.replyWay} = 0`),
+  replied: tally(sql`${rcp.answerStatus} = 1 AND ${notices.replyWay} <> 0`),
 };
 
 export function createNoticesRepository(db: Db) {
@@ -72,6 +117,7 @@ export function createNoticesRepository(db: Db) {
           and(
             eq(notices.id, noticeId),
             eq(notices.tenantId, tenantId),
+            standing,
             notice && and(notice, sql`coalesce(${notices.validityTime} > now(), true)`),
           ),
         );
@@ -88,7 +134,7 @@ export function createNoticesRepository(db: Db) {
   return {
     /** One page of the user's notices, newest first, with their read and reply state. */
     async page(tenantId: number, userId: number, f: NoticeFilter, page: number, limit: number) {
-      const where: (SQL | undefined)[] = [eq(rcp.userId, userId), eq(notices.tenantId, tenantId)];
+      const where: (SQL | undefined)[] = [eq(rcp.userId, userId), eq(notices.tenantId, tenantId), standing];
       if (f.readStatus !== undefined) where.push(eq(rcp.readStatus, f.readStatus));
       if (f.answerStatus !== undefined) where.push(eq(rcp.answerStatus, f.answerStatus));
       if (f.title) {
@@ -112,7 +158,7 @@ export function createNoticesRepository(db: Db) {
         .select(view)
         .from(rcp)
         .innerJoin(notices, eq(notices.id, rcp.noticeId))
-        .where(and(eq(rcp.noticeId, noticeId), eq(rcp.userId, userId), eq(notices.tenantId, tenantId)));
+        .where(and(eq(rcp.noticeId, noticeId), eq(rcp.userId, userId), eq(notices.tenantId, tenantId), standing));
       return row ?? null;
     },
 
@@ -122,7 +168,7 @@ export function createNoticesRepository(db: Db) {
         .select({ userId: rcp.userId, n: count() })
         .from(rcp)
         .innerJoin(notices, eq(notices.id, rcp.noticeId))
-        .where(and(inArray(rcp.userId, userIds), eq(rcp.readStatus, 0), eq(notices.tenantId, tenantId)))
+        .where(and(inArray(rcp.userId, userIds), eq(rcp.readStatus, 0), eq(notices.tenantId, tenantId), standing))
         .groupBy(rcp.userId);
       return new Map(rows.map((r) => [r.userId, r.n]));
     },
@@ -218,32 +264,196 @@ export function createNoticesRepository(db: Db) {
       });
     },
 
-    /** Who a notice of the tenant went to and how far each has got; null for no such notice. */
-    async recipients(tenantId: number, noticeId: number, page: number, limit: number) {
+    /** The tenant's notices for its operators, newest first, withdrawn ones too, with their counts. */
+    async adminPage(
+      tenantId: number,
+      f: { q?: string | undefined; state?: 'active' | 'withdrawn' | undefined },
+      page: number,
+      limit: number,
+    ) {
+      const like = f.q ? containing(f.q) : undefined;
+      const rows = await db
+        .select({ ...adminView, total: totalRows() })
+        .from(notices)
+        .leftJoin(sender, eq(sender.id, notices.senderId))
+        .leftJoin(withdrawer, eq(withdrawer.id, notices.withdrawnBy))
+        .where(
+          and(
+            eq(notices.tenantId, tenantId),
+            f.state === 'active' ? standing : f.state === 'withdrawn' ? isNotNull(notices.withdrawnAt) : undefined,
+            like
+              ? or(ilike(notices.title, like), sql`${notices.translations} #>> '{en,title}' ILIKE ${like}`)
+              : undefined,
+          ),
+        )
+        .orderBy(desc(notices.pushTime), desc(notices.id))
+        .limit(limit)
+        .offset((page - 1) * limit);
+      return pageOf(rows);
+    },
+
+    /** One notice of the tenant for its operators, with its body and attachments; null for none such. */
+    async adminOne(tenantId: number, noticeId: number) {
+      const [row] = await db
+        .select({
+          ...adminView,
+          remark: notices.remark,
+          content: notices.content,
+          pushFiles: notices.pushFiles,
+        })
+        .from(notices)
+        .leftJoin(sender, eq(sender.id, notices.senderId))
+        .leftJoin(withdrawer, eq(withdrawer.id, notices.withdrawnBy))
+        .where(and(eq(notices.id, noticeId), eq(notices.tenantId, tenantId)));
+      return row ?? null;
+    },
+
+    /**
+     * The roles, enterprises or users of the tenant among `ids`, with their names: an audience names
+     * only those of its own tenant, and a publisher is shown whom a notice named.
+     */
+    async audienceMembers(tenantId: number, kind: 'role' | 'enterprise' | 'users', ids: number[]) {
+      if (ids.length === 0) return [];
+      const table = kind === 'role' ? roles : kind === 'enterprise' ? enterprises : users;
+      const name = kind === 'role' ? roles.title : kind === 'enterprise' ? enterprises.name : users.name;
+      return db
+        .select({ id: table.id, name, translations: table.translations })
+        .from(table)
+        .where(and(eq(table.tenantId, tenantId), inArray(table.id, ids)))
+        .orderBy(table.id) as Promise<
+        { id: number; name: string; translations: Record<string, { name?: string; title?: string }> | null }[]
+      >;
+    },
+
+    /** Up to 30 roles, enterprises or users of the tenant whose name (or code, username) holds `q`. */
+    async audienceChoices(tenantId: number, kind: 'role' | 'enterprise' | 'users', q: string | undefined) {
+      const like = q ? containing(q) : undefined;
+      if (kind === 'role') {
+        return db
+          .select({ id: roles.id, name: roles.title, translations: roles.translations, detail: roles.code })
+          .from(roles)
+          .where(
+            and(eq(roles.tenantId, tenantId), like ? or(ilike(roles.title, like), ilike(roles.code, like)) : undefined),
+          )
+          .orderBy(roles.id)
+          .limit(30);
+      }
+      if (kind === 'enterprise') {
+        return db
+          .select({
+            id: enterprises.id,
+            name: enterprises.name,
+            translations: enterprises.translations,
+            detail: sql<string>`coalesce(${enterprises.creditCode}, '')`,
+          })
+          .from(enterprises)
+          .where(and(eq(enterprises.tenantId, tenantId), like ? ilike(enterprises.name, like) : undefined))
+          .orderBy(enterprises.id)
+          .limit(30);
+      }
+      return db
+        .select({ id: users.id, name: users.name, translations: users.translations, detail: users.username })
+        .from(users)
+        .where(
+          and(
+            eq(users.tenantId, tenantId),
+            like ? or(ilike(users.name, like), ilike(users.username, like)) : undefined,
+          ),
+        )
+        .orderBy(users.id)
+        .limit(30);
+    },
+
+    /** An enterprise of the tenant's name and English name; null for none such. */
+    async enterprise(tenantId: number, id: number) {
+      const [row] = await db
+        .select({ name: enterprises.name, translations: enterprises.translations })
+        .from(enterprises)
+        .where(and(eq(enterprises.id, id), eq(enterprises.tenantId, tenantId)));
+      return row ?? null;
+    },
+
+    /**
+     * Who a notice of the tenant went to and how far each has got, by state and name; null for no
+     * such notice. `page` null reads them all (the export).
+     */
+    async recipients(
+      tenantId: number,
+      noticeId: number,
+      f: RecipientFilter,
+      page: { page: number; limit: number } | null,
+    ) {
       const [exists] = await db
         .select({ id: notices.id })
         .from(notices)
         .where(and(eq(notices.id, noticeId), eq(notices.tenantId, tenantId)));
       if (!exists) return null;
-      const rows = await db
+      const like = f.q ? containing(f.q) : undefined;
+      const query = db
         .select({
           userId: users.id,
           name: users.name,
           translations: users.translations,
           username: users.username,
+          state: recipientState,
           readStatus: rcp.readStatus,
           readTime: chinaTime(rcp.readAt),
           answerStatus: rcp.answerStatus,
           replyTime: chinaTime(rcp.repliedAt),
+          replyContent: rcp.replyContent,
+          replyFiles: rcp.replyFiles,
           total: totalRows(),
         })
         .from(rcp)
+        .innerJoin(notices, eq(notices.id, rcp.noticeId))
         .innerJoin(users, eq(users.id, rcp.userId))
-        .where(eq(rcp.noticeId, noticeId))
-        .orderBy(users.id)
-        .limit(limit)
-        .offset((page - 1) * limit);
-      return { rows, total: rows[0]?.total ?? 0 };
+        .where(
+          and(
+            eq(rcp.noticeId, noticeId),
+            f.state ? sql`${recipientState} = ${f.state}` : undefined,
+            like
+              ? or(
+                  ilike(users.name, like),
+                  ilike(users.username, like),
+                  sql`${users.translations} #>> '{en,name}' ILIKE ${like}`,
+                )
+              : undefined,
+          ),
+        )
+        .orderBy(users.id);
+      const rows = page ? await query.limit(page.limit).offset((page.page - 1) * page.limit) : await query;
+      return pageOf(rows);
+    },
+
+    /**
+     * Withdraws a notice of the tenant: marked withdrawn (by whom, when), and an event for each of its
+     * recipients, whose lists and counts lose it; one transaction. `null` for no such notice,
+     * `'already'` when it was withdrawn before; else the recipients to tell.
+     */
+    async withdraw(tenantId: number, noticeId: number, by: number): Promise<number[] | 'already' | null> {
+      return db.transaction(async (tx) => {
+        const [done] = await tx
+          .update(notices)
+          .set({ withdrawnAt: sql`now()`, withdrawnBy: by })
+          .where(and(eq(notices.id, noticeId), eq(notices.tenantId, tenantId), standing))
+          .returning({ id: notices.id });
+        if (!done) {
+          const [found] = await tx
+            .select({ id: notices.id })
+            .from(notices)
+            .where(and(eq(notices.id, noticeId), eq(notices.tenantId, tenantId)));
+          return found ? 'already' : null;
+        }
+        const people = (await tx.select({ userId: rcp.userId }).from(rcp).where(eq(rcp.noticeId, noticeId))).map(
+          (r) => r.userId,
+        );
+        if (people.length > 0) {
+          await tx
+            .insert(userEvents)
+            .values(people.map((userId) => ({ tenantId, userId, kind: 'withdrawn', noticeId })));
+        }
+        return people;
+      });
     },
   };
 }

@@ -320,7 +320,7 @@ describe('publishing and the live stream', () => {
     expect((await ctx.call({ url: '/api/front/letter/unread', token: member })).json().data.unread).toBe(unread + 1);
 
     const who = await ctx.call({ url: `/api/admin/notices/${res.json().data.id}/recipients`, token });
-    expect(who.json().data.rows).toEqual([
+    expect(who.json().data.records).toEqual([
       expect.objectContaining({ username: 'member', readStatus: 0, answerStatus: 0, readTime: null }),
     ]);
     expect(

@@ -228,6 +228,59 @@ describe('npm run admin', () => {
     expect(after[0]).toMatchObject({ estatus: 2, reviewReason: '材料不全' });
   });
 
+  it('publishes a notice from flags and from a file, reads it and its recipients, and withdraws it', async () => {
+    const flags = await run([
+      'create',
+      'notices',
+      '-s',
+      'title=CLI 停水通知',
+      '-s',
+      'remark=<p>周五停水</p>',
+      '-s',
+      'replyWay=1',
+      '-s',
+      'audience.kind=tenant',
+    ]);
+    expect(flags.code, flags.stderr).toBe(0);
+    const id = flags.stdout.trim();
+    expect(flags.stderr).toMatch(new RegExp(`^Created new notice with id '${id}' \\(\\d+ recipients\\)\n$`));
+
+    const [member] = json<{ id: string }[]>(await run(['get', 'users', '-q', 'q=member']));
+    await writeFile(
+      join(dir, 'notice.json'),
+      JSON.stringify({
+        title: 'CLI 文件通知',
+        remark: '<p>见附件</p>',
+        replyWay: 0,
+        audience: { kind: 'users', ids: [Number(member!.id)] },
+        translations: { en: { title: 'CLI notice from a file' } },
+      }),
+    );
+    const file = await run(['create', 'notices', '-f', 'notice.json']);
+    expect(file.code, file.stderr).toBe(0);
+    expect(file.stderr).toMatch(/\(1 recipients\)/);
+    const fileId = file.stdout.trim();
+
+    const listed = json<{ id: string; title: string; recipients: number }[]>(
+      await run(['get', 'notices', '-q', 'q=CLI', '--all']),
+    );
+    expect(listed.map((n) => n.id).sort()).toEqual([id, fileId].sort());
+    const one = json<{ id: string; titleEn: string; remark: string }>(await run(['get', `notices/${fileId}`]));
+    expect(one).toMatchObject({ id: fileId, titleEn: 'CLI notice from a file', remark: '<p>见附件</p>' });
+    const who = await run(['get', `notices/${fileId}/recipients`, '--fields', 'username,state', '--format', 'csv']);
+    expect(who.stdout).toBe('username,state\nmember,unread\n');
+
+    const withdrawn = await run(['create', `notices/${fileId}/withdraw`]);
+    expect(withdrawn.code, withdrawn.stderr).toBe(0);
+    const again = await run(['create', `notices/${fileId}/withdraw`, '--lang', 'en']);
+    expect(again.code).toBe(1);
+    expect(again.stderr).toBe('Error 409: This notice has been withdrawn already\n');
+    const state = json<{ withdrawnBy: string | null }>(await run(['get', `notices/${fileId}`]));
+    expect(state.withdrawnBy).toBe('系统管理员');
+    expect((await run(['get', 'notices/987654321/recipients'])).stderr).toBe('Error 404: 通知不存在\n');
+    expect((await run(['get', `notices/${fileId}/readers`])).code).toBe(2);
+  });
+
   it('answers usage errors with 2 and a message', async () => {
     const unknown = await run(['get', 'userz']);
     expect(unknown.code).toBe(2);

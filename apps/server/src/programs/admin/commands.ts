@@ -449,7 +449,12 @@ export async function get(ctx: Ctx): Promise<number> {
   const fields = fieldList(str(ctx.values, 'fields'));
   const query = queryPairs(list(ctx.values, 'query'));
   const all = flag(ctx.values, 'all');
-  if (!(t.kind === 'collection' && t.res.get) && !(t.kind === 'action' && t.method === 'GET') && t.kind !== 'item') {
+  if (
+    !(t.kind === 'collection' && t.res.get) &&
+    !(t.kind === 'action' && t.method === 'GET') &&
+    t.kind !== 'item' &&
+    t.kind !== 'read'
+  ) {
     throw usageError(`cannot get ${ctx.positionals[0]}`);
   }
   if (t.kind === 'item' && t.res.get !== 'list' && t.res.get !== 'paged') {
@@ -457,8 +462,9 @@ export async function get(ctx: Ctx): Promise<number> {
   }
   return withSession(ctx, async (api) => {
     let data: unknown;
-    if (t.kind === 'item') data = await findItem(api, t, query);
-    else if (t.kind === 'collection' && t.res.get === 'paged') {
+    if (t.kind === 'item')
+      data = t.res.one ? await api.request('GET', apiPath(t), { query }) : await findItem(api, t, query);
+    else if ((t.kind === 'collection' && t.res.get === 'paged') || (t.kind === 'read' && t.shape === 'paged')) {
       if (all) data = await allPages(api, apiPath(t), query);
       else {
         const paged = await api.request<Paged<unknown>>('GET', apiPath(t), { query });
@@ -489,6 +495,11 @@ export async function create(ctx: Ctx): Promise<number> {
     if (t.kind === 'collection' && typeof data === 'string') {
       ctx.io.stdout.write(`${data}\n`);
       ctx.io.stderr.write(`Created new ${t.res.singular} with id '${data}'\n`);
+    } else if (t.kind === 'collection' && isObject(data) && typeof data.id === 'string') {
+      // A notice answers its id and how many it went to.
+      ctx.io.stdout.write(`${data.id}\n`);
+      const more = typeof data.recipients === 'number' ? ` (${data.recipients} recipients)` : '';
+      ctx.io.stderr.write(`Created new ${t.res.singular} with id '${data.id}'${more}\n`);
     } else if (data !== null && data !== undefined) ctx.io.stdout.write(`${JSON.stringify(data, null, 2)}\n`);
     return EXIT.OK;
   });

@@ -24,7 +24,9 @@ function resourceList(): string {
         r.put ? 'update' : '',
         r.remove ? 'delete <id>' : '',
         ...Object.entries(r.actions ?? {}).map(([a, m]) => `${m === 'GET' ? 'get' : 'create'} ${name}/${a}`),
+        r.one ? 'get <id>' : '',
         ...Object.entries(r.subs ?? {}).map(([s, m]) => `${m === 'PUT' ? 'update' : 'create'} <id>/${s}`),
+        ...Object.keys(r.reads ?? {}).map((s) => `get <id>/${s}`),
       ].filter(Boolean);
       return `  ${name.padEnd(width)}  ${r.about}\n  ${' '.repeat(width)}  ${ops.join(', ')}`;
     })
@@ -58,6 +60,7 @@ Examples:
   ${RUN} create users -s username=jdoe -s name=Jane -s password='S3cret!pw' -s 'roleIds=["2"]'
   ${RUN} add-roles --username jdoe --rolename ent_admin
   ${RUN} export-menus -o menus.json && ${RUN} import-menus -f menus.json
+  ${RUN} get notices/7/recipients -q state=replied --fields name,replyContent --format csv
 
 Use 'npm run -s' (or --silent) so that npm's own lines stay out of the output.
 
@@ -96,10 +99,11 @@ login).
 
 ${GLOBAL}`,
 
-  get: `Usage: ${RUN} get <resource>[/<id>] [-q key=value …] [--fields a,b] [--format json|csv|table] [--all]
+  get: `Usage: ${RUN} get <resource>[/<id>[/<sub>]] [-q key=value …] [--fields a,b] [--format json|csv|table] [--all]
 
 Prints what GET /api/admin/<path> answers. A paged list prints its records (the total on stderr
-when there are more); <resource>/<id> finds one item in the list.
+when there are more); <resource>/<id> finds one item in the list (a notice is asked for itself);
+notices/<id>/recipients lists who a notice went to and how far each has got.
 
   -q key=value        a query parameter (page, limit, q, roleId, state, estatus, actor, action, from, to)
   --fields a,b.c      only these fields (dotted names reach inside: roles.name)
@@ -131,6 +135,9 @@ Examples:
   create roles -s code=auditor -s title=审计
   create users/42/disable
   create menus/42/move -s parentId=null -s index=0
+  create notices -s title=停水通知 -s remark='<p>周五停水</p>' -s replyWay=0 -s audience.kind=tenant
+  create notices -f notice.json          (audience: {"kind":"role","ids":[3]}, validityTime, translations.en)
+  create notices/7/withdraw              (it leaves every recipient's list at once; it cannot be undone)
 
 ${GLOBAL}
 

@@ -6,7 +6,7 @@ import { EXIT, assignments, fieldList, parseCommand, parseValue, queryPairs } fr
 import { tokenExpiry } from './config.js';
 import { displayWidth, render, toCsv } from './format.js';
 import { Prompter } from './prompt.js';
-import { createMethod, deleteMethod, resolveTarget, updateMethod } from './routes.js';
+import { apiPath, createMethod, deleteMethod, resolveTarget, updateMethod } from './routes.js';
 
 describe('-s key=value', () => {
   it('reads JSON when it parses, else text, and loses no digits', () => {
@@ -103,6 +103,12 @@ describe('resource paths', () => {
     expect(updateMethod(resolveTarget('users/42/password'))).toBe('POST');
     expect(deleteMethod(resolveTarget('menus/7'))).toBe('DELETE');
     expect(resolveTarget('menus/export')).toMatchObject({ kind: 'action', method: 'GET' });
+    expect(createMethod(resolveTarget('notices'))).toBe('POST');
+    expect(createMethod(resolveTarget('notices/7/withdraw'))).toBe('POST');
+    const read = resolveTarget('notices/7/recipients');
+    expect(read).toMatchObject({ kind: 'read', shape: 'paged' });
+    expect(apiPath(read)).toBe('/api/admin/notices/7/recipients');
+    expect(() => createMethod(read)).toThrow(/cannot create notices/);
   });
 
   it('refuses what the API does not have, with usage errors', () => {

@@ -24,6 +24,10 @@ export interface Resource {
   actions?: Record<string, 'GET' | 'POST'>;
   /** Calls on one item: `<name>/<id>/<sub>`. PUT ones replace a list (roles, enterprises, permissions). */
   subs?: Record<string, 'POST' | 'PUT'>;
+  /** Reads of one item: `get <name>/<id>/<sub>` (a notice's recipients), and what each answers. */
+  reads?: Record<string, Shape>;
+  /** GET <name>/<id> answers the item itself (else `get <name>/<id>` looks it up in the list). */
+  one?: boolean;
   /** For messages: `Created new <singular> with id '…'`. */
   singular: string;
   about: string;
@@ -72,13 +76,24 @@ export const RESOURCES: Record<string, Resource> = {
   },
   'sms-outbox': { get: 'paged', singular: 'message', about: 'SMS the outbox provider kept' },
   audit: { get: 'paged', singular: 'entry', about: 'the audit log (-q actor=, action=, from=, to=)' },
+  notices: {
+    get: 'paged',
+    one: true,
+    create: true,
+    subs: { withdraw: 'POST' },
+    reads: { recipients: 'paged' },
+    singular: 'notice',
+    about:
+      'notices of your own tenant (-q q=, state=active|withdrawn); <id>/recipients (-q state=unread|read|confirmed|replied, q=)',
+  },
 };
 
 export type Target =
   | { kind: 'collection'; name: string; res: Resource }
   | { kind: 'action'; name: string; res: Resource; action: string; method: 'GET' | 'POST' }
   | { kind: 'item'; name: string; res: Resource; id: string }
-  | { kind: 'sub'; name: string; res: Resource; id: string; sub: string; method: 'POST' | 'PUT' };
+  | { kind: 'sub'; name: string; res: Resource; id: string; sub: string; method: 'POST' | 'PUT' }
+  | { kind: 'read'; name: string; res: Resource; id: string; sub: string; shape: Shape };
 
 /** A path of the command line, read against the table; anything else is a usage error. */
 export function resolveTarget(path: string | undefined): Target {
@@ -95,9 +110,11 @@ export function resolveTarget(path: string | undefined): Target {
     if (action) return { kind: 'action', name, res, action: second, method: action };
     return { kind: 'item', name, res, id: second };
   }
+  const read = parts.length === 3 ? res.reads?.[parts[2]!] : undefined;
+  if (read) return { kind: 'read', name, res, id: second, sub: parts[2]!, shape: read };
   const sub = parts.length === 3 ? res.subs?.[parts[2]!] : undefined;
   if (!sub) {
-    const subs = Object.keys(res.subs ?? {});
+    const subs = [...Object.keys(res.subs ?? {}), ...Object.keys(res.reads ?? {})];
     throw usageError(
       `${name} has no '${parts.slice(2).join('/')}'${subs.length ? `; after ${name}/<id>/: ${subs.join(', ')}` : ''}`,
     );
@@ -116,6 +133,7 @@ export function apiPath(t: Target): string {
     case 'item':
       return `${base}/${encodeURIComponent(t.id)}`;
     case 'sub':
+    case 'read':
       return `${base}/${encodeURIComponent(t.id)}/${t.sub}`;
   }
 }

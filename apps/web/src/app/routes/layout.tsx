@@ -33,6 +33,8 @@ const BUSINESS_PAGES: Record<string, ComponentType> = {
   'admin/roles': load(() => import('../../features/admin/roles/roles-page'), 'RolesPage'),
   'admin/menus': load(() => import('../../features/admin/menus/menus-page'), 'MenusPage'),
   'admin/enterprises': load(() => import('../../features/admin/enterprises/enterprises-page'), 'EnterprisesPage'),
+  // 通知公告: publishing, recipients and withdrawal, for roles with notice:publish.
+  'admin/notices': load(() => import('../../features/admin/notices/notices-page'), 'NoticesPage'),
   'admin/directory': load(() => import('../../features/admin/directory/directory-page'), 'DirectoryPage'),
   'admin/sign-on': load(() => import('../../features/admin/sign-on/sign-on-page'), 'SignOnPage'),
   'admin/settings': load(() => import('../../features/admin/settings/settings-page'), 'SettingsPage'),

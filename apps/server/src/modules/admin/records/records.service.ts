@@ -32,6 +32,8 @@ export interface AdminRecordsServiceDeps {
   repo: AdminRecordsRepository;
   operatorOf: OperatorGate;
   services: ServiceRules;
+  /** Tells an enterprise's members its review's outcome (the notices module's). */
+  reviewDecided: (tenantId: number, enterpriseId: number, estatus: 1 | 2, reason: string | null) => Promise<void>;
 }
 
 interface Page {
@@ -74,7 +76,7 @@ const sysCodeTaken = (err: unknown): never => {
 };
 
 export function createAdminRecordsService(deps: AdminRecordsServiceDeps) {
-  const { repo, operatorOf, services } = deps;
+  const { repo, operatorOf, services, reviewDecided } = deps;
 
   return {
     async enterprises(caller: Caller, f: Page & { q?: string | undefined; estatus?: number | undefined }) {
@@ -88,7 +90,9 @@ export function createAdminRecordsService(deps: AdminRecordsServiceDeps) {
       const why = reason?.trim() || null;
       // Members are told why their enterprise did not pass: a refusal without a reason tells them nothing.
       if (estatus === 2 && !why) throw new AppError(ResultCode.BAD_REQUEST, 'reviewReasonRequired');
-      if (!(await repo.review(tenantId, rowId(id), estatus, estatus === 2 ? why : null))) throw errors.notFound();
+      const enterpriseId = rowId(id);
+      if (!(await repo.review(tenantId, enterpriseId, estatus, estatus === 2 ? why : null))) throw errors.notFound();
+      await reviewDecided(tenantId, enterpriseId, estatus, why);
     },
 
     async ssoServices(caller: Caller): Promise<AdminSsoService[]> {

@@ -12,6 +12,7 @@ export const MORE_ICONS = [
   'LoginOutlined',
   'MenuOutlined',
   'MessageOutlined',
+  'NotificationOutlined',
   'SafetyCertificateOutlined',
   'SettingOutlined',
   'UserOutlined',
