@@ -1,10 +1,7 @@
 /**
  * The audit log as CSV (ADR 044): one line per entry, in the reader's language: when, who, from
- * where, the action's label, the sentence, the object and what changed, all in words. Written by
- * csv-stringify (ADR 041) as the admin CLI writes its CSV: a cell a spreadsheet would read as a
- * formula (=, +, -, @, tab or return first; a self-registered username or an enterprise's name may
- * be one) gets a leading apostrophe, cells with space at either end are quoted; a byte-order mark
- * first, so that a spreadsheet opens the Chinese as UTF-8. Pure.
+ * where, the action's label, the sentence, the object and what changed, all in words, by the one
+ * CSV writer (`platform/csv.ts`: formulas neutralised, a byte-order mark for spreadsheets). Pure.
  */
 import {
   auditChangeText,
@@ -14,7 +11,7 @@ import {
   auditSubjectTypeLabel,
   type AuditEntry,
 } from '@portal/contracts';
-import { stringify } from 'csv-stringify/sync';
+import { csvOf } from '../../../platform/csv.js';
 
 type Lang = 'zh' | 'en';
 
@@ -47,10 +44,5 @@ export function auditCsv(entries: AuditEntry[], lang: Lang): string {
     e.subject?.id ?? '',
     e.changes.map((c) => auditChangeText(c, lang)).join(lang === 'zh' ? '；' : '; '),
   ]);
-  return stringify([HEADERS[lang], ...lines], {
-    bom: true,
-    record_delimiter: 'windows',
-    escape_formulas: true,
-    quoted_match: /^\s|\s$|\r/,
-  });
+  return csvOf(HEADERS[lang], lines);
 }

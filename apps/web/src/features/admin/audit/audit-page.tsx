@@ -31,6 +31,7 @@ import { useTranslation } from '../../../lib/i18n';
 import { usePaging } from '../../../lib/paging';
 import { adminCall, usePaged } from '../api/admin';
 import { ConsolePage, formatTime, QueryTable } from '../components/console';
+import { CSV_TYPE, saveFile } from '../components/save-file';
 
 interface Filter {
   actor?: string;
@@ -195,11 +196,7 @@ export function AuditPage() {
     } finally {
       setExporting(false);
     }
-    const a = document.createElement('a');
-    a.href = URL.createObjectURL(new Blob([file.csv], { type: 'text/csv;charset=utf-8' }));
-    a.download = file.fileName;
-    a.click();
-    setTimeout(() => URL.revokeObjectURL(a.href), 1000);
+    saveFile(file.fileName, file.csv, CSV_TYPE);
     if (file.truncated) toast('warning', t('admin.audit.exportTruncated', { max: AUDIT_EXPORT_MAX }));
     else toast('success', t('admin.audit.exported', { count: file.rows }));
   }

@@ -24,6 +24,7 @@ import { useSession } from '../../../lib/session';
 import { adminCall, idPath, patch, post, remove, useAdminQuery, useChange } from '../api/admin';
 import { useScope } from '../api/scope';
 import { ConsolePage, Failed, nameIn, Toolbar, useConfirm } from '../components/console';
+import { saveFile } from '../components/save-file';
 import { MenuDrawer } from './menu-drawer';
 import { branchIds, buildTree, moveTarget, placesOf, relativePosition, stepTarget, type MenuNode } from './tree';
 import './menus.css';
@@ -93,12 +94,7 @@ export function MenusPage() {
     } finally {
       setExporting(false);
     }
-    const blob = new Blob([JSON.stringify(data, null, 2)], { type: 'application/json' });
-    const a = document.createElement('a');
-    a.href = URL.createObjectURL(blob);
-    a.download = `menus-${tenant?.code ?? ownTenant ?? 'tenant'}.json`;
-    a.click();
-    setTimeout(() => URL.revokeObjectURL(a.href), 1000);
+    saveFile(`menus-${tenant?.code ?? ownTenant ?? 'tenant'}.json`, JSON.stringify(data, null, 2), 'application/json');
   }
 
   async function importFile(chosen: File) {

@@ -53,16 +53,3 @@ export const uploadAttachment = (file: File) => {
     failures: { handledBy: 'the upload list, which shows the message under the file' },
   });
 };
-
-/** Saves text as a file of the browser's downloads. */
-export function download(fileName: string, text: string, type = 'text/csv;charset=utf-8') {
-  // A byte-order mark: spreadsheets then read the UTF-8 as UTF-8.
-  const url = URL.createObjectURL(new Blob(['\ufeff', text], { type }));
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = fileName;
-  document.body.append(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 1000);
-}

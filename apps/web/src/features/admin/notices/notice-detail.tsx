@@ -12,7 +12,8 @@ import { toast } from '../../../lib/feedback';
 import { useTranslation } from '../../../lib/i18n';
 import { usePaging } from '../../../lib/paging';
 import { Failed, QueryTable, TAG, Toolbar } from '../components/console';
-import { download, exportRecipients, useNoticeDetail, useRecipients } from './api';
+import { CSV_TYPE, saveFile } from '../components/save-file';
+import { exportRecipients, useNoticeDetail, useRecipients } from './api';
 import { Clipped, minutes, useAudienceText, useTitleOf } from './parts';
 import { safeHtml } from './publish-drawer';
 
@@ -70,7 +71,7 @@ export function NoticeDetail({
     setExporting(true);
     try {
       const { fileName, csv } = await exportRecipients(id, filter);
-      download(fileName, csv);
+      saveFile(fileName, csv, CSV_TYPE);
       toast('success', t('consoleNotices.exported', { name: fileName }));
     } catch {
       // The client's handler has shown the server's message.
