@@ -249,7 +249,7 @@ describe("the console's notices", () => {
     expect(csv.statusCode, csv.body).toBe(200);
     const { fileName, csv: text } = csv.json().data as { fileName: string; csv: string };
     expect(fileName).toBe(`notice-${id}-recipients.csv`);
-    const lines = text.trim().split('\r\n');
+    const lines = text.trimEnd().split('\r\n');
     expect(lines[0]).toBe('\ufeffName,Username,State,Read at,Replied at,Reply,Attachments');
     expect(lines).toHaveLength(3);
     // The reply that would run as a formula is text: an apostrophe first.
