@@ -1,7 +1,7 @@
 /**
  * The operators' console in Chromium against the real server (ADR 031): the demo admin, switched
- * to 园区运营, reviews an enterprise (not passed with a reason, then passed), moves a menu entry by
- * drag and drop (the member's menu follows after a reload), creates a user and sets a new password
+ * to 园区运营, reviews an enterprise from its detail (not passed with a reason, then passed), reads
+ * one in English, moves a menu entry by drag and drop (the member's menu follows after a reload), creates a user and sets a new password
  * the user then signs in with; the platform operator creates a tenant, gives it a name and a theme
  * and opens its portal. Every console page is photographed in both languages at desktop and phone
  * width (e2e/artifacts/admin-*.png).
@@ -95,6 +95,13 @@ async function ready(page: Page) {
 }
 
 const row = (page: Page, text: string) => page.locator('.ant-table-row', { hasText: text });
+/** The value of a field of the enterprise detail, by its label. */
+const detailField = (page: Page, label: string) =>
+  page
+    .locator('.admin-enterprise-detail .ant-descriptions-row', {
+      has: page.locator('.ant-descriptions-item-label', { hasText: new RegExp(`^${label}$`) }),
+    })
+    .locator('.ant-descriptions-item-content');
 const toast = (page: Page, text: string | RegExp) => page.locator('.ant-message-notice', { hasText: text });
 
 /** A drag of the browser's own drag and drop with the pointer, from one element onto a point of another. */
@@ -119,36 +126,66 @@ const topMenu = (page: Page) =>
     );
 
 describe('the operators’ console', () => {
-  it('reviews an enterprise: not passed with a reason, then passed', async () => {
+  it('reviews an enterprise from what it registered: not passed with a reason, then passed', async () => {
     const { context, page, errors } = await asOperator();
     await clickMenu(page, '系统管理', '企业审核');
     await page.waitForURL(/\/center\/system\/enterprises/);
     await ready(page);
     const name = '蓝海智能制造有限公司';
     await row(page, name).waitFor();
+    // The list names the contact the company gave.
+    await row(page, name).getByText('周建华').waitFor();
 
-    // Not passed: the reason is required.
-    await row(page, name).getByRole('button', { name: '不通过' }).click();
+    // Its detail: everything it registered, and who registered it.
+    const detail = page.locator('.admin-enterprise-detail');
+    await row(page, name)
+      .getByRole('button', { name: `查看 ${name}` })
+      .click();
+    await detailField(page, '统一社会信用代码').getByText('91320500MA1MX2QW7B').waitFor();
+    expect(await detailField(page, '所属行业').innerText()).toContain('制造业 / 计算机、通信和其他电子设备制造业');
+    expect(await detailField(page, '所在地区').innerText()).toContain('江苏省 / 苏州市 / 虎丘区');
+    expect(await detailField(page, '联系人').innerText()).toContain('周建华');
+    expect(await detailField(page, '职务').innerText()).toContain('总经理');
+    expect(await detailField(page, '注册人').innerText()).toContain('系统管理员');
+    expect(await detailField(page, '注册人手机号').innerText()).toMatch(/13800000001\s*已验证/);
+    expect(await detailField(page, '审核状态').innerText()).toContain('待审核');
+
+    // Not passed, from the detail: the reason is required.
+    await detail.getByRole('button', { name: /^不通过$/ }).click();
     const dialog = page.locator('.ant-modal-content');
     await dialog.getByRole('button', { name: '不通过' }).click();
     await dialog.getByText('请填写未通过的原因').waitFor();
     await dialog.getByLabel('未通过原因').fill('营业执照照片不清晰，请重新上传');
     await dialog.getByRole('button', { name: '不通过' }).click();
     await toast(page, `“${name}”未通过审核`).waitFor();
+    // The detail, still open, shows the decision; the queue no longer holds it.
+    await detailField(page, '未通过原因').getByText('营业执照照片不清晰，请重新上传').waitFor();
+    expect(await detailField(page, '审核状态').innerText()).toContain('未通过');
+    await detail
+      .locator('.ant-drawer-footer')
+      .getByRole('button', { name: /^关\s?闭$/ })
+      .click();
     await expect.poll(() => row(page, name).count()).toBe(0);
 
-    // In the list of those not passed, with the reason; then passed.
+    // In the list of those not passed, with the reason; then passed from its detail.
     await page.locator('.ant-segmented-item', { hasText: '未通过' }).click();
     await ready(page);
     await row(page, name).getByText('营业执照照片不清晰，请重新上传').waitFor();
     await row(page, name)
-      .getByRole('button', { name: /^通\s?过$/ })
+      .getByRole('button', { name: `查看 ${name}` })
       .click();
+    await detailField(page, '审核状态').getByText('未通过').waitFor();
+    await detail.getByRole('button', { name: /^通\s?过$/ }).click();
     await page
       .locator('.ant-popconfirm')
       .getByRole('button', { name: /^通\s?过$/ })
       .click();
     await toast(page, `“${name}”已通过审核`).waitFor();
+    await detailField(page, '审核状态').getByText('已通过').waitFor();
+    await detail
+      .locator('.ant-drawer-footer')
+      .getByRole('button', { name: /^关\s?闭$/ })
+      .click();
     await page.locator('.ant-segmented-item', { hasText: '已通过' }).click();
     await ready(page);
     await row(page, name).getByText('已通过').waitFor();
@@ -166,6 +203,33 @@ describe('the operators’ console', () => {
     );
     await page.locator('.ant-table-row-expand-icon').first().click();
     await page.locator('.admin-json', { hasText: '"estatus": 1' }).waitFor();
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('shows an application in English: its names, industry and region in English, the Chinese of record beside', async () => {
+    const { context, page, errors } = await asOperator('en');
+    await openConsole(page, 'enterprises');
+    const name = '启明生物医药有限公司';
+    await row(page, name).getByText('Wang Lei').waitFor();
+    await row(page, name)
+      .getByRole('button', { name: `View ${name}` })
+      .click();
+    await detailField(page, 'Industry')
+      .getByText('Information transmission, software and information technology services')
+      .waitFor();
+    expect(await detailField(page, 'Region').innerText()).toMatch(/^Shanghai\s+310115$/);
+    expect(await detailField(page, 'Enterprise').innerText()).toMatch(
+      /^Qiming Biomedicine Co\., Ltd\.\s+启明生物医药有限公司$/,
+    );
+    expect(await detailField(page, 'Contact').innerText()).toMatch(/^Wang Lei\s+王磊$/);
+    expect(await detailField(page, 'Position').innerText()).toMatch(/^R&D director\s+研发总监$/);
+    expect(await detailField(page, 'Registered by').innerText()).toMatch(/^System Administrator/);
+    await settled(page);
+    await page.screenshot({ path: `${SHOTS}/admin-enterprise-detail-en-1440.png` });
+    await page.setViewportSize(PHONE);
+    await settled(page);
+    await page.screenshot({ path: `${SHOTS}/admin-enterprise-detail-en-390.png` });
     expect(errors).toEqual([]);
     await context.close();
   });
