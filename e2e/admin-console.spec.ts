@@ -1,10 +1,11 @@
 /**
  * The operators' console in Chromium against the real server (ADR 031): the demo admin, switched
  * to 园区运营, reviews an enterprise from its detail (not passed with a reason, then passed), reads
- * one in English, moves a menu entry by drag and drop (the member's menu follows after a reload), creates a user and sets a new password
- * the user then signs in with; the platform operator creates a tenant, gives it a name and a theme
- * and opens its portal. Every console page is photographed in both languages at desktop and phone
- * width (e2e/artifacts/admin-*.png).
+ * one in English, moves a menu entry by drag and drop (the member's menu follows after a reload),
+ * creates a user and sets a new password the user then signs in with; the platform operator
+ * creates a tenant, gives it a name and a theme and opens its portal, and 门户 opens a tenant's
+ * login page beside the console without signing it out. Every console page is photographed in
+ * both languages at desktop and phone width (e2e/artifacts/admin-*.png).
  */
 import { readFileSync } from 'node:fs';
 import type { Browser, Locator, Page } from 'playwright-core';
@@ -471,6 +472,43 @@ describe('the platform operator', () => {
     await page.getByRole('button', { name: '返回本租户' }).click();
     await expect.poll(() => page.locator('.admin-tenant-bar').count()).toBe(0);
     expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it("opens a tenant's login page from 门户 in a new tab, and the console's tab stays signed in", async () => {
+    const { context, page, errors } = await openPage(browser, DESKTOP);
+    await signIn(page, server.url, '/center/login?tc=platform', 'platform');
+    await openConsole(page, 'tenants');
+    const token = () => page.evaluate(() => localStorage.getItem('portal_token'));
+    const before = await token();
+    expect(before).toBeTruthy();
+
+    const [tab] = await Promise.all([
+      context.waitForEvent('page'),
+      row(page, 'demo').getByRole('link', { name: /门户/ }).click(),
+    ]);
+    const tabErrors: string[] = [];
+    tab.on('pageerror', (e) => tabErrors.push(e.message));
+    // The demo's login page, saying which session this browser holds; no mismatch, no sign-out.
+    await tab.waitForURL(/\/center\/login\?tc=demo$/);
+    await tab.locator('#username').waitFor();
+    await tab.getByText('本浏览器已登录租户 platform；在此登录会结束那里的会话').waitFor();
+    await settled(tab);
+    expect(await tab.getByText('租户编码不一致，您已被登出请重新登陆').count()).toBe(0);
+    expect(new URL(tab.url()).pathname).toBe('/center/login');
+    await tab.screenshot({ path: `${SHOTS}/admin-tenant-portal-login-zh-1440.png` });
+
+    // The console's tab: the same session, still working, its tenant still remembered.
+    expect(await token()).toBe(before);
+    await page.reload();
+    await openConsole(page, 'tenants');
+    await row(page, 'demo').waitFor();
+    expect(page.url()).toMatch(/\/center\/system\/tenants/);
+    expect(await token()).toBe(before);
+    const remembered = await page.evaluate(() => localStorage.getItem('portal_tenantCode'));
+    expect(JSON.parse(remembered ?? '{}')).toMatchObject({ v: 'platform' });
+    expect(errors).toEqual([]);
+    expect(tabErrors).toEqual([]);
     await context.close();
   });
 
