@@ -331,6 +331,14 @@ describe('the operators’ console', () => {
     await openConsole(page, 'users');
     await page.getByRole('button', { name: '新建用户' }).click();
     const drawer = page.locator('.ant-drawer-content');
+    // Typing starts in the first field; every required one is marked.
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('username');
+    expect(await drawer.locator('label.ant-form-item-required').allInnerTexts()).toEqual([
+      '用户名',
+      '姓名',
+      '密码',
+      '确认密码',
+    ]);
     await drawer.getByLabel('用户名').fill('e2e_zhou');
     await drawer.getByLabel('姓名').fill('周宁');
     await drawer.getByLabel('英文名称').fill('Zhou Ning');
