@@ -21,6 +21,7 @@ import {
   settled,
   signIn,
   signInAsOperator,
+  signOutFromMenu,
 } from './support/shell.js';
 
 const SHOTS = 'e2e/artifacts';
@@ -515,6 +516,12 @@ describe('the platform operator', () => {
     expect(await token()).toBe(before);
     const remembered = await page.evaluate(() => localStorage.getItem('portal_tenantCode'));
     expect(JSON.parse(remembered ?? '{}')).toMatchObject({ v: 'platform' });
+
+    // Signed out in the console, the login tab stays where it is, now without that session.
+    await signOutFromMenu(page);
+    await page.waitForURL(/\/center\/login/);
+    await expect.poll(() => tab.getByText('本浏览器已登录租户 platform').count()).toBe(0);
+    expect(new URL(tab.url()).search).toBe('?tc=demo');
     expect(errors).toEqual([]);
     expect(tabErrors).toEqual([]);
     await context.close();
