@@ -1,10 +1,11 @@
 /**
  * The operators' console in Chromium against the real server (ADR 031): the demo admin, switched
- * to 园区运营, reviews an enterprise (not passed with a reason, then passed), moves a menu entry by
- * drag and drop (the member's menu follows after a reload), creates a user and sets a new password
- * the user then signs in with; the platform operator creates a tenant, gives it a name and a theme
- * and opens its portal. Every console page is photographed in both languages at desktop and phone
- * width (e2e/artifacts/admin-*.png).
+ * to 园区运营, reviews an enterprise from its detail (not passed with a reason, then passed), reads
+ * one in English, moves a menu entry by drag and drop (the member's menu follows after a reload),
+ * creates a user and sets a new password the user then signs in with; the platform operator
+ * creates a tenant, gives it a name and a theme and opens its portal, and 门户 opens a tenant's
+ * login page beside the console without signing it out. Every console page is photographed in
+ * both languages at desktop and phone width (e2e/artifacts/admin-*.png).
  */
 import { readFileSync } from 'node:fs';
 import type { Browser, Locator, Page } from 'playwright-core';
@@ -20,6 +21,7 @@ import {
   settled,
   signIn,
   signInAsOperator,
+  signOutFromMenu,
 } from './support/shell.js';
 
 const SHOTS = 'e2e/artifacts';
@@ -96,6 +98,13 @@ async function ready(page: Page) {
 }
 
 const row = (page: Page, text: string) => page.locator('.ant-table-row', { hasText: text });
+/** The value of a field of the enterprise detail, by its label. */
+const detailField = (page: Page, label: string) =>
+  page
+    .locator('.admin-enterprise-detail .ant-descriptions-row', {
+      has: page.locator('.ant-descriptions-item-label', { hasText: new RegExp(`^${label}$`) }),
+    })
+    .locator('.ant-descriptions-item-content');
 const toast = (page: Page, text: string | RegExp) => page.locator('.ant-message-notice', { hasText: text });
 
 /** A drag of the browser's own drag and drop with the pointer, from one element onto a point of another. */
@@ -120,36 +129,66 @@ const topMenu = (page: Page) =>
     );
 
 describe('the operators’ console', () => {
-  it('reviews an enterprise: not passed with a reason, then passed', async () => {
+  it('reviews an enterprise from what it registered: not passed with a reason, then passed', async () => {
     const { context, page, errors } = await asOperator();
     await clickMenu(page, '系统管理', '企业审核');
     await page.waitForURL(/\/center\/system\/enterprises/);
     await ready(page);
     const name = '蓝海智能制造有限公司';
     await row(page, name).waitFor();
+    // The list names the contact the company gave.
+    await row(page, name).getByText('周建华').waitFor();
 
-    // Not passed: the reason is required.
-    await row(page, name).getByRole('button', { name: '不通过' }).click();
+    // Its detail: everything it registered, and who registered it.
+    const detail = page.locator('.admin-enterprise-detail');
+    await row(page, name)
+      .getByRole('button', { name: `查看 ${name}` })
+      .click();
+    await detailField(page, '统一社会信用代码').getByText('91320500MA1MX2QW7B').waitFor();
+    expect(await detailField(page, '所属行业').innerText()).toContain('制造业 / 计算机、通信和其他电子设备制造业');
+    expect(await detailField(page, '所在地区').innerText()).toContain('江苏省 / 苏州市 / 虎丘区');
+    expect(await detailField(page, '联系人').innerText()).toContain('周建华');
+    expect(await detailField(page, '职务').innerText()).toContain('总经理');
+    expect(await detailField(page, '注册人').innerText()).toContain('系统管理员');
+    expect(await detailField(page, '注册人手机号').innerText()).toMatch(/13800000001\s*已验证/);
+    expect(await detailField(page, '审核状态').innerText()).toContain('待审核');
+
+    // Not passed, from the detail: the reason is required.
+    await detail.getByRole('button', { name: /^不通过$/ }).click();
     const dialog = page.locator('.ant-modal-content');
     await dialog.getByRole('button', { name: '不通过' }).click();
     await dialog.getByText('请填写未通过的原因').waitFor();
     await dialog.getByLabel('未通过原因').fill('营业执照照片不清晰，请重新上传');
     await dialog.getByRole('button', { name: '不通过' }).click();
     await toast(page, `“${name}”未通过审核`).waitFor();
+    // The detail, still open, shows the decision; the queue no longer holds it.
+    await detailField(page, '未通过原因').getByText('营业执照照片不清晰，请重新上传').waitFor();
+    expect(await detailField(page, '审核状态').innerText()).toContain('未通过');
+    await detail
+      .locator('.ant-drawer-footer')
+      .getByRole('button', { name: /^关\s?闭$/ })
+      .click();
     await expect.poll(() => row(page, name).count()).toBe(0);
 
-    // In the list of those not passed, with the reason; then passed.
+    // In the list of those not passed, with the reason; then passed from its detail.
     await page.locator('.ant-segmented-item', { hasText: '未通过' }).click();
     await ready(page);
     await row(page, name).getByText('营业执照照片不清晰，请重新上传').waitFor();
     await row(page, name)
-      .getByRole('button', { name: /^通\s?过$/ })
+      .getByRole('button', { name: `查看 ${name}` })
       .click();
+    await detailField(page, '审核状态').getByText('未通过').waitFor();
+    await detail.getByRole('button', { name: /^通\s?过$/ }).click();
     await page
       .locator('.ant-popconfirm')
       .getByRole('button', { name: /^通\s?过$/ })
       .click();
     await toast(page, `“${name}”已通过审核`).waitFor();
+    await detailField(page, '审核状态').getByText('已通过').waitFor();
+    await detail
+      .locator('.ant-drawer-footer')
+      .getByRole('button', { name: /^关\s?闭$/ })
+      .click();
     await page.locator('.ant-segmented-item', { hasText: '已通过' }).click();
     await ready(page);
     await row(page, name).getByText('已通过').waitFor();
@@ -169,6 +208,33 @@ describe('the operators’ console', () => {
     await row(page, `系统管理员 驳回了 ${name} 的入驻审核`).waitFor();
     await row(page, `系统管理员 通过了 ${name} 的入驻审核`).first().locator('.ant-table-row-expand-icon').click();
     await page.locator('.admin-audit-detail tr', { hasText: '审核状态' }).getByText('未通过').waitFor();
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('shows an application in English: its names, industry and region in English, the Chinese of record beside', async () => {
+    const { context, page, errors } = await asOperator('en');
+    await openConsole(page, 'enterprises');
+    const name = '启明生物医药有限公司';
+    await row(page, name).getByText('Wang Lei').waitFor();
+    await row(page, name)
+      .getByRole('button', { name: `View ${name}` })
+      .click();
+    await detailField(page, 'Industry')
+      .getByText('Information transmission, software and information technology services')
+      .waitFor();
+    expect(await detailField(page, 'Region').innerText()).toMatch(/^Shanghai\s+310115$/);
+    expect(await detailField(page, 'Enterprise').innerText()).toMatch(
+      /^Qiming Biomedicine Co\., Ltd\.\s+启明生物医药有限公司$/,
+    );
+    expect(await detailField(page, 'Contact').innerText()).toMatch(/^Wang Lei\s+王磊$/);
+    expect(await detailField(page, 'Position').innerText()).toMatch(/^R&D director\s+研发总监$/);
+    expect(await detailField(page, 'Registered by').innerText()).toMatch(/^System Administrator/);
+    await settled(page);
+    await page.screenshot({ path: `${SHOTS}/admin-enterprise-detail-en-1440.png` });
+    await page.setViewportSize(PHONE);
+    await settled(page);
+    await page.screenshot({ path: `${SHOTS}/admin-enterprise-detail-en-390.png` });
     expect(errors).toEqual([]);
     await context.close();
   });
@@ -269,6 +335,14 @@ describe('the operators’ console', () => {
     await openConsole(page, 'users');
     await page.getByRole('button', { name: '新建用户' }).click();
     const drawer = page.locator('.ant-drawer-content');
+    // Typing starts in the first field; every required one is marked.
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('username');
+    expect(await drawer.locator('label.ant-form-item-required').allInnerTexts()).toEqual([
+      '用户名',
+      '姓名',
+      '密码',
+      '确认密码',
+    ]);
     await drawer.getByLabel('用户名').fill('e2e_zhou');
     await drawer.getByLabel('姓名').fill('周宁');
     await drawer.getByLabel('英文名称').fill('Zhou Ning');
@@ -410,6 +484,49 @@ describe('the platform operator', () => {
     await page.getByRole('button', { name: '返回本租户' }).click();
     await expect.poll(() => page.locator('.admin-tenant-bar').count()).toBe(0);
     expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it("opens a tenant's login page from 门户 in a new tab, and the console's tab stays signed in", async () => {
+    const { context, page, errors } = await openPage(browser, DESKTOP);
+    await signIn(page, server.url, '/center/login?tc=platform', 'platform');
+    await openConsole(page, 'tenants');
+    const token = () => page.evaluate(() => localStorage.getItem('portal_token'));
+    const before = await token();
+    expect(before).toBeTruthy();
+
+    const [tab] = await Promise.all([
+      context.waitForEvent('page'),
+      row(page, 'demo').getByRole('link', { name: /门户/ }).click(),
+    ]);
+    const tabErrors: string[] = [];
+    tab.on('pageerror', (e) => tabErrors.push(e.message));
+    // The demo's login page, saying which session this browser holds; no mismatch, no sign-out.
+    await tab.waitForURL(/\/center\/login\?tc=demo$/);
+    await tab.locator('#username').waitFor();
+    await tab.getByText('本浏览器已登录租户 platform；在此登录会结束那里的会话').waitFor();
+    await settled(tab);
+    expect(await tab.getByText('租户编码不一致，您已被登出请重新登陆').count()).toBe(0);
+    expect(new URL(tab.url()).pathname).toBe('/center/login');
+    await tab.screenshot({ path: `${SHOTS}/admin-tenant-portal-login-zh-1440.png` });
+
+    // The console's tab: the same session, still working, its tenant still remembered.
+    expect(await token()).toBe(before);
+    await page.reload();
+    await openConsole(page, 'tenants');
+    await row(page, 'demo').waitFor();
+    expect(page.url()).toMatch(/\/center\/system\/tenants/);
+    expect(await token()).toBe(before);
+    const remembered = await page.evaluate(() => localStorage.getItem('portal_tenantCode'));
+    expect(JSON.parse(remembered ?? '{}')).toMatchObject({ v: 'platform' });
+
+    // Signed out in the console, the login tab stays where it is, now without that session.
+    await signOutFromMenu(page);
+    await page.waitForURL(/\/center\/login/);
+    await expect.poll(() => tab.getByText('本浏览器已登录租户 platform').count()).toBe(0);
+    expect(new URL(tab.url()).search).toBe('?tc=demo');
+    expect(errors).toEqual([]);
+    expect(tabErrors).toEqual([]);
     await context.close();
   });
 

@@ -86,6 +86,10 @@ describe('the audit log', () => {
     await page.locator('.admin-enterprises').waitFor();
     await ready(page);
     await row(page, ENTERPRISE)
+      .getByRole('button', { name: `查看 ${ENTERPRISE}` })
+      .click();
+    await page
+      .locator('.admin-enterprise-detail')
       .getByRole('button', { name: /^通\s?过$/ })
       .click();
     await page

@@ -6,7 +6,7 @@
  */
 import { mkdirSync } from 'node:fs';
 import type { RuntimeConfig } from '@portal/contracts';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, ConsoleMessage, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launch, signedFetch } from './support/browser.js';
 import { startServer, type RunningServer } from './support/server.js';
@@ -85,13 +85,22 @@ describe('sign-in slice', () => {
     expect(await page.getByRole('menuitem', { name: '邀请成员' }).count()).toBe(0);
     expect(await page.getByRole('menuitem', { name: '企业详情' }).count()).toBe(0);
 
-    // Unknown paths go to /404, shown inside the shell: the menu and the tabs stay, none selected.
+    // Unknown paths go to /404, shown inside the shell: the menu and the tabs stay, none selected;
+    // the browser's console has nothing to say about it (React Router warns of a misplaced route).
+    const said: string[] = [];
+    const listen = (m: ConsoleMessage) => void (['warning', 'error'].includes(m.type()) && said.push(m.text()));
+    page.on('console', listen);
     await page.goto(`${server.url}/center/no/such/page`);
     await page.waitForURL(/\/center\/404/);
     await page.locator('.ant-result-404').waitFor();
     expect(await page.getByRole('tablist').count()).toBe(1);
     expect(await page.getByRole('menuitem', { name: /企业服务/ }).count()).toBe(1);
     expect(await page.locator('[role=tab][aria-selected=true]').count()).toBe(0);
+    await page.goto(`${server.url}/center/404`);
+    await page.locator('.ant-result-404').waitFor();
+    await settled(page);
+    page.off('console', listen);
+    expect(said).toEqual([]);
 
     // Logout: storage cleared, the old token refused by the server.
     await page.goto(`${server.url}/center/index`);

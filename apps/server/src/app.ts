@@ -522,6 +522,7 @@ export async function buildApp({ config, db: pool, secrets, logger }: AppDeps) {
           },
           clashes: (pattern, others) => others.some((other) => patternsOverlap(pattern, resolvePattern(other, portal))),
         },
+        catalog: { industryNames: catalog.industryNames, regionNames: catalog.regionNames },
       }),
     });
     await api.register(parkServicesRoutes, {

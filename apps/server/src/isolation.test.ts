@@ -100,6 +100,7 @@ const KINDS: Record<string, Kind> = {
   '/api/admin/permissions/:id:id': 'permission',
   '/api/admin/applications/:id:id': 'application',
   '/api/admin/workbenches/:id:id': 'workbench',
+  '/api/admin/enterprises/:id:id': 'enterprise',
   '/api/admin/enterprises/:id/review:id': 'enterprise',
   '/api/admin/sso-services/:id:id': 'ssoService',
   '/api/admin/menus/:id:id': 'menu',

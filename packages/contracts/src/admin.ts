@@ -400,6 +400,8 @@ export const AdminEnterprise = Type.Object({
   nameEn: Type.String(),
   creditCode: Nullable(Type.String()),
   contacts: Nullable(Type.String()),
+  /** The contact's name in English, or '' (ADR 020). */
+  contactsEn: Type.String(),
   estatus: Type.Integer({ minimum: 0, maximum: 2 }),
   reviewReason: Nullable(Type.String()),
   reviewedAt: Nullable(Type.String()),
@@ -407,6 +409,37 @@ export const AdminEnterprise = Type.Object({
   createdAt: Type.String(),
 });
 export type AdminEnterprise = Static<typeof AdminEnterprise>;
+/**
+ * A catalog entry as a reader sees it: its code, and its names from the top level down in the
+ * reader's language (in English only the levels the reference data names in English: an industry's
+ * section, a region's province).
+ */
+export const CatalogEntry = Type.Object({ code: Type.String(), names: Type.Array(Type.String()) });
+export type CatalogEntry = Static<typeof CatalogEntry>;
+/**
+ * One application as registered (`GET /api/admin/enterprises/:id`): the list's fields, the industry,
+ * region and position given, and who registered it (its first member) with their mobile number whole.
+ */
+export const AdminEnterpriseDetail = Type.Object({
+  ...AdminEnterprise.properties,
+  industry: Nullable(CatalogEntry),
+  region: Nullable(CatalogEntry),
+  position: Nullable(Type.String()),
+  positionEn: Type.String(),
+  registrant: Nullable(
+    Type.Object({
+      id: Type.String(),
+      username: Type.String(),
+      name: Type.String(),
+      nameEn: Type.String(),
+      mobile: Nullable(Type.String()),
+      /** Whether the number was proven by an SMS code (or given by an operator), ADR 023. */
+      mobileVerified: Type.Boolean(),
+      joinedAt: Type.String(),
+    }),
+  ),
+});
+export type AdminEnterpriseDetail = Static<typeof AdminEnterpriseDetail>;
 export const EnterpriseQuery = Type.Object({
   ...AdminPageQuery.properties,
   estatus: Type.Optional(Type.Integer({ minimum: 0, maximum: 2 })),

@@ -17,6 +17,11 @@ export const ResultCode = {
   NO_PERMISSION_LOGOUT: 40301,
   NO_PERMISSION: 40303,
   /**
+   * Sign-in refused because the account or its tenant is disabled: answered only after the right
+   * password, a wrong one getting LOGIN_FAILED as for any account (ADR 045).
+   */
+  ACCOUNT_DISABLED: 40304,
+  /**
    * The account's password was set by someone else (the bootstrap, an operator) and must be
    * changed first: the session may change it and log out, nothing else (ADR 033).
    */

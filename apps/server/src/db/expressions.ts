@@ -25,8 +25,10 @@ export const pageOf = <T extends { total: number }>(rows: T[]): { records: Omit<
 export const containing = (text: string): string => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 /** A row's English for `key` as stored in its translations (ADR 020), '' when it has none. */
-export const englishOf = (translations: AnyColumn | SQL, key: 'name' | 'title'): SQL<string> =>
-  sql<string>`coalesce(${translations}->'en'->>${key}, '')`;
+export const englishOf = (
+  translations: AnyColumn | SQL,
+  key: 'name' | 'title' | 'contacts' | 'position',
+): SQL<string> => sql<string>`coalesce(${translations}->'en'->>${key}, '')`;
 
 /**
  * A name as a reader of `lang` sees it (ADR 020, as `localized` in platform/i18n.ts does for rows

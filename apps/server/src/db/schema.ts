@@ -114,7 +114,8 @@ export const enterprises = pgTable(
     tenantId: tenantRef(),
     guid: uuid('guid').notNull().defaultRandom().unique(),
     name: text('name').notNull(),
-    translations: translations<Named>(),
+    /** English of the name and of the contact and position given at registration (ADR 020). */
+    translations: translations<Named & { contacts?: string; position?: string }>(),
     creditCode: text('credit_code'),
     industryCode: text('industry_code'),
     regionCode: text('region_code'),

@@ -114,6 +114,10 @@ const messages = {
   signatureReplay: { zh: '重复的请求已被拒绝', en: 'A repeated request was refused' },
   signatureInvalid: { zh: '请求签名无效', en: 'The request signature is invalid' },
   loginFailed: { zh: '用户名、密码或验证码错误', en: 'Incorrect username, password or captcha' },
+  accountDisabled: {
+    zh: '该账号已停用，请联系管理员',
+    en: 'This account has been disabled. Please contact your administrator',
+  },
   captchaRequired: { zh: '验证码不可以为空', en: 'The captcha cannot be empty' },
   passwordUndecryptable: {
     zh: '密码加密数据无效，请刷新页面后重试',

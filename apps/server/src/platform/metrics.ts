@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { RefusalReason } from './addresses.js';
 
-export type LoginResult = 'success' | 'failure' | 'locked' | 'captcha_failed';
+export type LoginResult = 'success' | 'failure' | 'locked' | 'disabled' | 'captcha_failed';
 export type SmsResult = 'sent' | 'refused' | 'failed';
 /** Why the server sends a request to another server (platform/outbound.ts). */
 export type OutboundPurpose = 'sso_logout' | 'cas_validate' | 'sms_webhook' | 'sso_registration';

@@ -74,11 +74,15 @@ export function AppRoutes() {
               <Route path="/deviceManage/alerts" element={<DeviceManageRoute page="alerts" />} />
               <Route path="/user/dashboard" element={<DashboardRoute />} />
               <Route path="/workscreen" element={<WorkScreenRoute />} />
-              {/* Signed in, the not-found page is shown inside the shell (NotFoundRoute gives way to it). */}
-              <Route path="/404" element={<NotFoundRoute />}>
+              {/*
+                Signed in, the not-found page is shown inside the shell (NotFoundRoute gives way to it).
+                The shell's route ends in "*": the shell renders each tab's own routes below it, which
+                React Router allows only under such a path (else it warns in the console).
+              */}
+              <Route element={<NotFoundRoute />}>
                 <Route element={<SignedInPart />}>
                   <Route element={<LayoutRoute />}>
-                    <Route index element={<ShellContent />} />
+                    <Route path="/404/*" element={<ShellContent />} />
                   </Route>
                 </Route>
               </Route>

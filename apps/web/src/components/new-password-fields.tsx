@@ -23,9 +23,11 @@ export function NewPasswordFields({
   const password = (Form.useWatch('password', form) as string | undefined) ?? '';
   return (
     <>
+      {/* Required (the rules say so in their own words): marked as such where a form marks them. */}
       <Form.Item
         name="password"
         label={label}
+        required
         extra={password ? <PasswordStrength password={password} /> : t('forms.passwordHint')}
         rules={[passwordRule(username)]}
       >
@@ -34,6 +36,7 @@ export function NewPasswordFields({
       <Form.Item
         name="repeat"
         label={repeatLabel}
+        required
         dependencies={['password']}
         rules={[repeatRule(() => form.getFieldValue('password') as string | undefined)]}
       >

@@ -136,6 +136,11 @@ export function followOtherTabs(): void {
       window.location.reload();
       return;
     }
+    // A login page shown beside another tenant's session (the console's 门户) stays: it only forgets that session.
+    if (/^\/(user\/)?login(\?|$)/.test(currentPath())) {
+      useSession.setState({ token: null, userInfo: null, menu: null, microApps: null });
+      return;
+    }
     loggingOut = true;
     sessionStorage.clear();
     window.location.replace(loginUrl(currentPath(), useSession.getState().userInfo?.tenantCode));

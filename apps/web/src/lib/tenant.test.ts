@@ -30,4 +30,21 @@ describe('the tenant of this tab', () => {
     // The server reads the same code for the document's content security policy.
     expect(document.cookie).toContain('portal_tenant=park6');
   });
+
+  it("an address naming another tenant than the browser's session leaves the remembered one: the signed-in tabs keep theirs", () => {
+    storage.set('token', 't');
+    storage.set('userInfo', { tenantCode: 'platform' });
+    keepTenant('platform');
+    rememberTenant('?tc=demo');
+    expect(rememberedTenant()).toBe('platform');
+    expect(document.cookie).toContain('portal_tenant=platform');
+    // The tab itself works for the tenant its address names.
+    expect(currentTenant('?tc=demo')).toBe('demo');
+    rememberTenant('?tc=platform');
+    expect(rememberedTenant()).toBe('platform');
+    // Signed out, an address names the remembered tenant again.
+    storage.remove('token');
+    rememberTenant('?tc=demo');
+    expect(rememberedTenant()).toBe('demo');
+  });
 });

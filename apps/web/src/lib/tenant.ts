@@ -26,10 +26,22 @@ export function rememberedTenant(): string | null {
   return storage.get<string>('tenantCode');
 }
 
-/** An address that names a tenant makes it the remembered one (the root route, on every navigation). */
+/** The tenant of the session this browser holds (stored with its user info), if any. */
+export function signedInTenant(): string | null {
+  if (!storage.get<string>('token')) return null;
+  return storage.get<{ tenantCode?: string }>('userInfo')?.tenantCode || null;
+}
+
+/**
+ * An address that names a tenant makes it the remembered one (the root route, on every
+ * navigation), unless this browser is signed in to another tenant: a tab opened on another
+ * tenant's page (the console's 门户) leaves the signed-in tabs theirs. A tenant mismatch, a sign-in
+ * or a logout says which one is kept then.
+ */
 export function rememberTenant(search: string): void {
   const named = tenantCodeOf(search);
-  if (named) remember(named);
+  const session = signedInTenant();
+  if (named && (!session || session === named)) remember(named);
 }
 
 /** Makes `code` the remembered tenant: the signed-in user's, or the one chosen at a tenant mismatch. */

@@ -25,6 +25,7 @@ const enUS: Messages = {
     retry: 'Retry',
     checkChunkFailed: 'The security check did not load, please reload the page',
     captchaFailed: 'The captcha did not load, click to retry',
+    otherSession: 'This browser is signed in to tenant {{code}}; signing in here ends that session',
   },
   captcha: {
     title: 'Security check',

@@ -24,6 +24,7 @@ const zhCN = {
     retry: '重试',
     checkChunkFailed: '验证组件加载失败，请刷新页面',
     captchaFailed: '验证码加载失败，点击重试',
+    otherSession: '本浏览器已登录租户 {{code}}；在此登录会结束那里的会话',
   },
   captcha: {
     title: '请完成安全验证',

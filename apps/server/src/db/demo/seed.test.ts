@@ -59,12 +59,39 @@ describe('seedDemo', () => {
     await ctx.db.execute(sql`
       UPDATE page_versions SET document = replace(document::text, '/park-services/', '/services/')::jsonb`);
 
+    // A demo from before the enterprises named their contact, but for one someone gave its own.
+    await ctx.db.execute(sql`UPDATE enterprises SET contacts = NULL, position = NULL,
+      translations = jsonb_build_object('en', jsonb_build_object('name', translations->'en'->'name'))`);
+    await ctx.db.execute(sql`UPDATE enterprises SET contacts = '刘洋' WHERE name = '青松物流有限公司'`);
+
     const first = await seedDemo(ctx.db, { passwordHash });
     // Rows added (the default role's flag, the agreement, 3 menus, 2 permissions, 3 applications,
     // 3 rooms, 2 entries moved to the sub-application and 2 pages' links to them, a page, 2
     // enterprises), then those of them and the 2 untranslated roles given their English names (a
-    // page carries its English in itself; menu entries are added with theirs).
-    expect(first).toEqual({ result: 'updated', added: 1 + 1 + 3 + 2 + 3 + 3 + 2 + 2 + 1 + 2 + (1 + 2 + 2) });
+    // page carries its English in itself; menu entries are added with theirs), then the 12
+    // enterprises without a contact given theirs.
+    expect(first).toEqual({
+      result: 'updated',
+      added: 1 + 1 + 3 + 2 + 3 + 3 + 2 + 2 + 1 + 2 + (1 + 2 + 2) + 12,
+    });
+    const contacts = await ctx.db.execute<Record<string, unknown>>(sql`
+      SELECT name, contacts, position, translations->'en' AS en FROM enterprises
+      WHERE name IN ('星河科技有限公司', '青松物流有限公司', '启明生物医药有限公司') ORDER BY id`);
+    expect(contacts.rows).toEqual([
+      {
+        name: '星河科技有限公司',
+        contacts: '林晓',
+        position: '行政经理',
+        en: { name: 'Xinghe Technology Co., Ltd.', contacts: 'Lin Xiao', position: 'Office manager' },
+      },
+      { name: '青松物流有限公司', contacts: '刘洋', position: null, en: { name: 'Qingsong Logistics Co., Ltd.' } },
+      {
+        name: '启明生物医药有限公司',
+        contacts: '王磊',
+        position: '研发总监',
+        en: { name: 'Qiming Biomedicine Co., Ltd.', contacts: 'Wang Lei', position: 'R&D director' },
+      },
+    ]);
     const links = await ctx.db.execute(sql`
       SELECT count(*)::int AS n FROM page_versions WHERE document::text LIKE '%"/services/%'`);
     expect(links.rows[0]).toEqual({ n: 0 });

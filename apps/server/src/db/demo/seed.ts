@@ -26,6 +26,7 @@ import {
   ensureDevices,
   ensurePages,
   ensureParkServices,
+  giveDemoContacts,
   parkEnterprises,
   translateDemo,
 } from './steps.js';
@@ -206,6 +207,7 @@ export async function insertDemo(
     .values(DEMO_NOTICES.map((n) => ({ tenantId, ...n })))
     .returning();
   await translateDemo(tx, tenantId);
+  await giveDemoContacts(tx, tenantId);
   await tx.insert(s.noticeRecipients).values(
     notices.flatMap((n, i) => [
       { noticeId: n.id, userId: member.id, readStatus: i === 3 ? 1 : 0, answerStatus: i === 3 ? 1 : 0 },

@@ -16,7 +16,7 @@ import { sanitizeRichText } from '../../platform/html.js';
 import { DEMO_AGREEMENT_EN } from './content/agreement.js';
 import { DEMO_ALERTS, DEMO_DEVICES } from './content/devices.js';
 import { DEMO_EN } from './content/english.js';
-import { PARK_ENTERPRISES } from './content/enterprises.js';
+import { DEMO_CONTACTS, PARK_ENTERPRISES } from './content/enterprises.js';
 import { DEMO_MENU } from './content/menu.js';
 import { DEMO_FILES, DEMO_NOTICES_EN } from './content/notices.js';
 import { DEMO_PAGES } from './content/pages.js';
@@ -35,6 +35,29 @@ export const parkEnterprises = (tenantId: number) =>
     regionCode: '310115',
     estatus: i % 3,
   }));
+
+/**
+ * Gives the demo's enterprises the contact and position a registration gives (in Chinese, and in
+ * English beside the name's), where they have no contact yet. After translateDemo, which names only
+ * rows without any English.
+ */
+export async function giveDemoContacts(tx: Tx, tenantId: number): Promise<number> {
+  let given = 0;
+  for (const [name, c] of Object.entries(DEMO_CONTACTS)) {
+    const rows = await tx
+      .update(s.enterprises)
+      .set({
+        contacts: c.contacts,
+        position: c.position,
+        translations: sql`jsonb_set(${s.enterprises.translations}, '{en}',
+          coalesce(${s.enterprises.translations}->'en', '{}'::jsonb) || ${JSON.stringify(c.en)}::jsonb)`,
+      })
+      .where(and(eq(s.enterprises.tenantId, tenantId), eq(s.enterprises.name, name), isNull(s.enterprises.contacts)))
+      .returning({ id: s.enterprises.id });
+    given += rows.length;
+  }
+  return given;
+}
 
 /**
  * Gives the demo notices their attachments where they have none yet: each file written under a

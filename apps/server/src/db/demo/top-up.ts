@@ -14,6 +14,7 @@ import {
   ensureDevices,
   ensurePages,
   ensureParkServices,
+  giveDemoContacts,
   parkEnterprises,
   translateDemo,
 } from './steps.js';
@@ -85,6 +86,7 @@ export async function topUpDemo(tx: Tx, tenantId: number, devicesFile?: string):
     }
   }
   added += await translateDemo(tx, tenantId);
+  added += await giveDemoContacts(tx, tenantId);
   return added;
 }
 

@@ -201,6 +201,48 @@ describe('the operators API', () => {
     expect(current).toMatchObject({ estatus: 2, reviewReason: '营业执照照片不清晰' });
   });
 
+  it("opens an application as registered, in the reader's language, and no other tenant's", async () => {
+    const entId = await idOf(sql`SELECT e.id FROM enterprises e JOIN tenants t ON t.id = e.tenant_id
+      WHERE t.code = 'demo' AND e.name = '蓝海智能制造有限公司'`);
+    const zh = data(await ctx.call({ url: `/api/admin/enterprises/${entId}`, token: operator }));
+    expect(zh).toMatchObject({
+      id: entId,
+      name: '蓝海智能制造有限公司',
+      creditCode: '91320500MA1MX2QW7B',
+      contacts: '周建华',
+      position: '总经理',
+      estatus: 0,
+      industry: { code: '3911', names: ['制造业', '计算机、通信和其他电子设备制造业', '计算机制造', '计算机整机制造'] },
+      region: { code: '320505', names: ['江苏省', '苏州市', '虎丘区'] },
+      // Its first member, with the number whole (docs/security.md: operators' powers).
+      registrant: { username: 'admin', name: '系统管理员', mobile: '13800000001', mobileVerified: true },
+    });
+    expect((zh as { createdAt: string }).createdAt).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/);
+    const en = data(await ctx.call({ url: `/api/admin/enterprises/${entId}?language=eng`, token: operator }));
+    expect(en).toMatchObject({
+      nameEn: 'Lanhai Intelligent Manufacturing Co., Ltd.',
+      contactsEn: 'Zhou Jianhua',
+      positionEn: 'General manager',
+      industry: { code: '3911', names: ['Manufacturing'] },
+      region: { code: '320505', names: ['Jiangsu'] },
+      registrant: { nameEn: 'System Administrator' },
+    });
+    // Every seeded application names its contact, in the list too.
+    const queue = data(await ctx.call({ url: '/api/admin/enterprises?limit=100', token: operator })) as {
+      records: { contacts: string | null; contactsEn: string }[];
+    };
+    expect(queue.records.length).toBeGreaterThan(10);
+    expect(queue.records.filter((e) => !e.contacts || !e.contactsEn)).toEqual([]);
+    // Another tenant's enterprise and an unknown id are not found (a member is refused first: the
+    // first test of this file, over every route).
+    const platformEnt = await idOf(sql`INSERT INTO enterprises (tenant_id, name)
+      SELECT id, '平台的企业' FROM tenants WHERE code = 'platform' RETURNING id`);
+    for (const id of [platformEnt, '999999999']) {
+      const res = await ctx.call({ url: `/api/admin/enterprises/${id}`, token: operator });
+      expect([res.statusCode, statusOf(res)]).toEqual([404, 404]);
+    }
+  });
+
   it('exports the menu and imports it back unchanged; moves an entry; refuses a cycle', async () => {
     const exported = data(await ctx.call({ url: '/api/admin/menus/export', token: operator })) as {
       format: 1;

@@ -60,6 +60,8 @@ export interface AuthServiceDeps {
 }
 
 const loginFailed = () => new AppError(ResultCode.LOGIN_FAILED, 'loginFailed');
+/** Said only to whoever gave the account's right password (ADR 045). */
+const accountDisabled = () => new AppError(ResultCode.ACCOUNT_DISABLED, 'accountDisabled');
 /** A user whose password someone else set: only its change (and a logout) is open to them (ADR 033). */
 const passwordChangeRequired = () => new AppError(ResultCode.PASSWORD_CHANGE_REQUIRED, 'passwordChangeRequired');
 
@@ -83,7 +85,9 @@ export function createAuthService(deps: AuthServiceDeps) {
   /**
    * The login's checks, shared by the portal login and the sign-on server: rate limit, the
    * captcha (spent first, so the endpoint cannot test passwords without one), the password and
-   * the lockout. Refusals are one message whatever failed.
+   * the lockout. Refusals are one message whatever failed, but one: a disabled account (or
+   * tenant) is said to be disabled once its right password was given, and only then (ADR 045). A
+   * wrong password for it is any wrong password: the same answer, and it counts towards the lockout.
    */
   async function checkCredentials(
     input: Credentials,
@@ -98,20 +102,26 @@ export function createAuthService(deps: AuthServiceDeps) {
     const password = decryptor.decrypt(input.passwordCipher);
     const { tenantId, user } = await repo.findTarget(input.tenantCode, input.username);
     const matches = await isPasswordOf(user?.passwordHash ?? (await dummyHash), password);
-    if (!user || !matches || user.locked || user.disabled) {
+    const audit = (action: AuditEntry['action']): AuditEntry => ({
+      tenantId,
+      userId: user?.id ?? null,
+      action,
+      ip: input.ip,
+      // Cut by characters: cut by UTF-16 units, half a pair could remain, which no JSON column holds.
+      detail: { username: [...input.username].slice(0, 64).join('') },
+    });
+    if (!user || !matches || user.locked) {
       deps.metrics.login(user?.locked ? 'locked' : 'failure');
-      const audit: AuditEntry = {
-        tenantId,
-        userId: user?.id ?? null,
-        action: user?.disabled ? 'login.disabled' : user?.locked ? 'login.locked' : 'login.failed',
-        ip: input.ip,
-        // Cut by characters: cut by UTF-16 units, half a pair could remain, which no JSON column holds.
-        detail: { username: [...input.username].slice(0, 64).join('') },
-      };
-      // A disabled account is refused like any other, without counting towards a lockout.
-      if (user && !user.disabled) await repo.recordFailure(user.id, LOCKOUT, audit);
-      else await repo.audit(audit);
+      const entry = audit(user?.locked ? 'login.locked' : 'login.failed');
+      // A disabled account's wrong passwords count too: its lockout holds when it is enabled again.
+      if (user) await repo.recordFailure(user.id, LOCKOUT, entry);
+      else await repo.audit(entry);
       throw loginFailed();
+    }
+    if (user.disabled) {
+      deps.metrics.login('disabled');
+      await repo.audit(audit('login.disabled'));
+      throw accountDisabled();
     }
     deps.metrics.login('success');
     return { userId: user.id, tenantId: user.tenantId, mustChangePassword: user.mustChangePassword };

@@ -150,6 +150,49 @@ describe('login', () => {
     expect(ok.json().status).toBe(200);
   });
 
+  it('tells a disabled account so only after its right password; a wrong one is any wrong password, and counts', async () => {
+    await ctx.db.execute(sql`UPDATE users SET disabled_at = now() WHERE username = 'member'`);
+    const failures = async () =>
+      (await ctx.db.execute<{ n: number }>(sql`SELECT failed_logins AS n FROM users WHERE username = 'member'`))
+        .rows[0]!.n;
+    try {
+      const before = await failures();
+      const wrong = await attempt('member', 'Wrong@2026!x');
+      expect(wrong.statusCode).toBe(400);
+      expect(wrong.json()).toEqual({ status: 40002, message: '用户名、密码或验证码错误', data: null });
+      expect(await failures()).toBe(before + 1);
+
+      const right = await attempt('member', DEMO_PASSWORD);
+      expect(right.statusCode).toBe(403);
+      expect(right.json()).toEqual({ status: 40304, message: '该账号已停用，请联系管理员', data: null });
+      const key = randomBytes(8).toString('hex');
+      await ctx.call({ url: `/api/auth/kaptcha/get?type=LOGIN&data=${key}` });
+      const english = await ctx.call({
+        url: '/api/auth/jwt/front/token?tenantCode=demo&language=eng',
+        body: { username: 'member', password: ctx.encrypt(DEMO_PASSWORD), imgvercode: '8888', captchaKey: key },
+      });
+      expect(english.json().message).toBe('This account has been disabled. Please contact your administrator');
+      // No session, and the refusal is audited as such; the right password resets no count.
+      expect(await failures()).toBe(before + 1);
+      const { rows } = await ctx.db.execute<{ action: string }>(
+        sql`SELECT action FROM audit_log ORDER BY id DESC LIMIT 3`,
+      );
+      expect(rows.map((r) => r.action)).toEqual(['login.disabled', 'login.disabled', 'login.failed']);
+
+      // A wrong captcha is still one message, whatever the password.
+      const noCaptcha = await attempt('member', DEMO_PASSWORD, '1234');
+      expect(noCaptcha.json().status).toBe(40002);
+      // Enough wrong ones lock it as any account; locked, the right password says nothing more.
+      for (let i = 0; i < 5; i++) await attempt('member', `Wrong@2026!${i}`);
+      const locked = await attempt('member', DEMO_PASSWORD);
+      expect(locked.json().status).toBe(40002);
+    } finally {
+      await ctx.db.execute(
+        sql`UPDATE users SET disabled_at = NULL, locked_until = NULL, failed_logins = 0 WHERE username = 'member'`,
+      );
+    }
+  });
+
   it('refuses a forged or tampered token', async () => {
     const token = await ctx.login('member');
     const tampered = token.slice(0, -2) + (token.endsWith('A') ? 'BB' : 'AA');

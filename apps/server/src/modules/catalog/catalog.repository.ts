@@ -41,6 +41,8 @@ interface IndustryCache {
   leaves: Set<string>;
   /** Each node's section (门类), by walking up its parents: the open dashboard's grouping. */
   sectionOf: Map<string, IndustryNode>;
+  /** Each node's parent ('' for a section) and name: a code's names from its section down. */
+  parentOf: Map<string, { parent: string; name: string }>;
 }
 
 async function loadIndustries(db: Db, now: number): Promise<IndustryCache> {
@@ -56,6 +58,7 @@ async function loadIndustries(db: Db, now: number): Promise<IndustryCache> {
   const nodes = new Map<string, IndustryNode & { children: IndustryNode[] }>();
   const tree: IndustryNode[] = [];
   const sectionOf = new Map<string, IndustryNode>();
+  const parentOf = new Map<string, { parent: string; name: string }>();
   // By level: a parent is always placed before its children. A row whose parent is missing (the
   // import refuses those; only a hand edit makes one) is left out with everything below it.
   for (const r of rows) {
@@ -72,6 +75,7 @@ async function loadIndustries(db: Db, now: number): Promise<IndustryCache> {
       sectionOf.set(r.code, sectionOf.get(r.parentCode)!);
     }
     nodes.set(r.code, node);
+    parentOf.set(r.code, { parent: r.parentCode ?? '', name: r.name });
   }
   const childrenOf = new Map<string, IndustryNode[]>();
   const leaves = new Set<string>();
@@ -83,7 +87,7 @@ async function loadIndustries(db: Db, now: number): Promise<IndustryCache> {
       delete (node as IndustryNode).children;
     } else childrenOf.set(node.code, flat(node.children));
   }
-  return { loadedAt: now, tree, childrenOf, leaves, sectionOf };
+  return { loadedAt: now, tree, childrenOf, leaves, sectionOf, parentOf };
 }
 
 /**
@@ -160,6 +164,19 @@ export function createCatalogRepository(
         if (section) out.set(code, { code: section.code, name: sectionName(lang, section.code, section.name) });
       }
       return out;
+    },
+    /**
+     * A code's names from its section down in `lang`: in English only the section's (names-en.ts),
+     * the finer levels having no English of record. Null for a code the tree does not hold.
+     */
+    async industryNames(code: string, lang: Lang): Promise<string[] | null> {
+      const { parentOf, sectionOf } = await current();
+      if (!parentOf.has(code)) return null;
+      const section = sectionOf.get(code)!;
+      if (lang === 'en') return [sectionName(lang, section.code, section.name)];
+      const names: string[] = [];
+      for (let at = parentOf.get(code); at; at = parentOf.get(at.parent)) names.unshift(at.name);
+      return names;
     },
     /** Drops the cached tree; the next call reads the table again. */
     invalidate,

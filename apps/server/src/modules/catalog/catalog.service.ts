@@ -5,6 +5,7 @@
 import type { IndustryNode, RegionNode } from '@portal/contracts';
 import type { Lang } from '../../platform/i18n.js';
 import type { CatalogRepository } from './catalog.repository.js';
+import { provinceName } from './names-en.js';
 import { isRegionCode, regionChildren, regionPath } from './regions.js';
 
 export function createCatalogService(deps: { repo: CatalogRepository }) {
@@ -22,6 +23,13 @@ export function createCatalogService(deps: { repo: CatalogRepository }) {
     sectionsOf: (codes: readonly string[], lang: Lang) => repo.sectionsOf(codes, lang),
     isRegion: (code: string): boolean => isRegionCode(code),
     regionPath: (code: string): string[] | null => regionPath(code),
+    industryNames: (code: string, lang: Lang) => repo.industryNames(code, lang),
+    /** A region's names from the province down in `lang`: in English the province's alone (names-en.ts). */
+    regionNames(code: string, lang: Lang): string[] | null {
+      const path = regionPath(code);
+      if (!path || lang === 'zh') return path;
+      return [provinceName(lang, code, path[0]!)];
+    },
   };
 }
 

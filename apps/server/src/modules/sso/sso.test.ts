@@ -219,6 +219,39 @@ describe('CAS 3.0 §2.1 /login', () => {
     expect(res.headers.location).toBeUndefined();
   });
 
+  it('tells a disabled account so only after its right password, as the portal login does, and sets no cookie', async () => {
+    await ctx.db.execute(sql`UPDATE users SET disabled_at = now() WHERE username = 'member'`);
+    try {
+      const wrong = await casLogin(ctx, {}, 'Wrong@2026!');
+      expect(wrong.headers.location).toContain('error=loginFailed');
+      const right = await casLogin(ctx);
+      expect(right.statusCode).toBe(303);
+      expect(right.headers.location).toContain('error=accountDisabled');
+      expect(right.headers['set-cookie']).toBeUndefined();
+      const key = randomBytes(8).toString('hex');
+      await ctx.call({ url: `/api/auth/kaptcha/get?type=LOGIN&data=${key}` });
+      const asJson = await ctx.app.inject({
+        method: 'POST',
+        url: '/cas/login',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
+        payload: new URLSearchParams({
+          username: 'member',
+          password: ctx.encrypt(DEMO_PASSWORD),
+          imgvercode: '8888',
+          captchaKey: key,
+          service: SERVICE,
+          tenantCode: 'demo',
+        }).toString(),
+      });
+      expect(asJson.json()).toEqual({ status: 40304, message: '该账号已停用，请联系管理员', data: null });
+      expect(asJson.headers['set-cookie']).toBeUndefined();
+    } finally {
+      await ctx.db.execute(
+        sql`UPDATE users SET disabled_at = NULL, locked_until = NULL, failed_logins = 0 WHERE username = 'member'`,
+      );
+    }
+  });
+
   it('refuses wrong credentials with the portal login message and sets no cookie', async () => {
     const res = await casLogin(ctx, {}, 'Wrong@2026!');
     expect(res.statusCode).toBe(303);

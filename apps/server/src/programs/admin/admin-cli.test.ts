@@ -117,6 +117,17 @@ describe('npm run admin', () => {
     expect(table.stdout).toMatch(/park_operator +园区运营/);
   });
 
+  it('gets one enterprise application by its own call, with what it registered', async () => {
+    const queue = json<{ id: string; name: string }[]>(await run(['get', 'enterprises', '-q', 'estatus=0']));
+    const ent = queue.find((e) => e.name === '蓝海智能制造有限公司')!;
+    const r = await run(['get', `enterprises/${ent.id}`, '--fields', 'contacts,industry.code,registrant.username']);
+    expect(r.code).toBe(0);
+    expect(json(r)).toEqual({ contacts: '周建华', 'industry.code': '3911', 'registrant.username': 'admin' });
+    const missing = await run(['get', 'enterprises/999999999']);
+    expect(missing.code).not.toBe(0);
+    expect(missing.stderr).toMatch(/404/);
+  });
+
   let userId = '';
   const roleIds: Record<string, string> = {};
 

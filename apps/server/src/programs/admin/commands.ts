@@ -430,9 +430,10 @@ async function allPages<T>(api: PortalApi, path: string, query: Query): Promise<
   }
 }
 
-/** One item of a list the API has no GET for by id: found in the list. */
+/** One item: by its own GET where the API has one, else found in the list. */
 async function findItem(api: PortalApi, t: Extract<Target, { kind: 'item' }>, query: Query): Promise<unknown> {
   const path = `/api/admin/${t.name}`;
+  if (t.res.item) return api.request('GET', `${path}/${encodeURIComponent(t.id)}`, { query });
   const items =
     t.res.get === 'paged'
       ? await allPages<{ id: string }>(api, path, query)

@@ -35,6 +35,18 @@ export function cellText(value: unknown): string {
   return JSON.stringify(value);
 }
 
+/**
+ * A cell a spreadsheet would read as a formula (=, +, -, @, tab or return first, or their
+ * full-width forms: a self-registered username may be one) gets a leading apostrophe, as OWASP
+ * advises; a number stays as it is (-5 is a number, not a formula). One rule for the CSV and the
+ * table, so that a table pasted into a spreadsheet is as safe as the CSV.
+ */
+export function neutralised(value: unknown): string {
+  const text = cellText(value);
+  if (typeof value === 'number' || typeof value === 'bigint') return text;
+  return /^[=+\-@\t\r\uFF1D\uFF0B\uFF0D\uFF20]/.test(text) ? `'${text}` : text;
+}
+
 function columnsOf(rows: Record<string, unknown>[]): string[] {
   const columns: string[] = [];
   for (const row of rows) for (const key of Object.keys(row)) if (!columns.includes(key)) columns.push(key);
@@ -43,12 +55,11 @@ function columnsOf(rows: Record<string, unknown>[]): string[] {
 
 /**
  * CSV by csv-stringify: cells with a comma, a quote, a line break or space at either end are quoted;
- * one a spreadsheet would read as a formula (=, +, -, @, tab or return first: a self-registered
- * username may be one) gets a leading apostrophe, as OWASP advises (`escape_formulas`).
+ * every cell, the header's too, is `neutralised` first.
  */
 export function toCsv(rows: Record<string, unknown>[], columns = columnsOf(rows)): string {
-  const records = [columns, ...rows.map((row) => columns.map((c) => cellText(row[c])))];
-  return stringifyCsv(records, { record_delimiter: 'unix', escape_formulas: true, quoted_match: /^\s|\s$|\r/ });
+  const records = [columns, ...rows.map((row) => columns.map((c) => row[c]))].map((r) => r.map(neutralised));
+  return stringifyCsv(records, { record_delimiter: 'unix', quoted_match: /^\s|\s$|\r/ });
 }
 
 /** Columns a terminal gives a character: two for East Asian wide and full-width ones. */
@@ -73,15 +84,18 @@ export function displayWidth(text: string): number {
 
 const pad = (text: string, width: number) => text + ' '.repeat(Math.max(0, width - displayWidth(text)));
 
+/** An aligned table; every cell and header `neutralised` as in the CSV, line breaks made spaces. */
 export function toTable(rows: Record<string, unknown>[], columns = columnsOf(rows)): string {
-  const cells = rows.map((row) => columns.map((c) => cellText(row[c]).replace(/\s*[\r\n]+\s*/g, ' ')));
-  const widths = columns.map((c, i) => Math.max(displayWidth(c), ...cells.map((r) => displayWidth(r[i]!))));
+  const oneLine = (value: unknown) => neutralised(value).replace(/\s*[\r\n]+\s*/g, ' ');
+  const head = columns.map(oneLine);
+  const cells = rows.map((row) => columns.map((c) => oneLine(row[c])));
+  const widths = head.map((c, i) => Math.max(displayWidth(c), ...cells.map((r) => displayWidth(r[i]!))));
   const line = (texts: string[]) =>
     texts
       .map((t, i) => pad(t, widths[i]!))
       .join('  ')
       .trimEnd();
-  return [line(columns), line(widths.map((w) => '-'.repeat(w))), ...cells.map(line)].join('\n') + '\n';
+  return [line(head), line(widths.map((w) => '-'.repeat(w))), ...cells.map(line)].join('\n') + '\n';
 }
 
 /** What `get` prints for `data` (a list, or one object or value). */

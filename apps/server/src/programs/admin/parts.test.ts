@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { normalizePublicPath, normalizeServer, parseConfigScript } from './api.js';
 import { EXIT, assignments, fieldList, parseCommand, parseValue, queryPairs } from './args.js';
 import { tokenExpiry } from './config.js';
-import { displayWidth, render, toCsv } from './format.js';
+import { displayWidth, neutralised, render, toCsv } from './format.js';
 import { Prompter } from './prompt.js';
 import { apiPath, createMethod, deleteMethod, resolveTarget, updateMethod } from './routes.js';
 
@@ -69,10 +69,21 @@ describe('output', () => {
     expect(toCsv([{ u: ' lead' }, { u: 'a\rb' }, { u: 'a\nb' }])).toBe('u\n" lead"\n"a\rb"\n"a\nb"\n');
   });
 
-  it('keeps a cell a spreadsheet would run as a formula from being one', () => {
+  it('keeps a cell a spreadsheet would run as a formula from being one, in the CSV and the table alike', () => {
     expect(toCsv([{ u: '=HYPERLINK("x")' }, { u: '@sum' }, { u: 'plain' }])).toBe(
       'u\n"\'=HYPERLINK(""x"")"\n\'@sum\nplain\n',
     );
+    const risky = ['=1+1', '+cmd', '-2+3', '@SUM(A1)', '\tx', '＝1', 'plain', 'a=b'];
+    const rows = risky.map((u) => ({ u }));
+    const safe = ["'=1+1", "'+cmd", "'-2+3", "'@SUM(A1)", "'\tx", "'＝1", 'plain', 'a=b'];
+    expect(risky.map(neutralised)).toEqual(safe);
+    // A number is a number: -5 stays -5.
+    expect(neutralised(-5)).toBe('-5');
+    const table = render(rows, 'table').split('\n').slice(2, -1);
+    expect(table).toEqual(safe);
+    expect(render([{ n: -5, u: '-x' }], 'table')).toBe("n   u\n--  ---\n-5  '-x\n");
+    const csv = toCsv(rows).split('\n').slice(1, -1);
+    expect(csv.map((c) => c.replace(/^"(.*)"$/, '$1'))).toEqual(safe);
   });
 
   it('aligns a table, wide characters counted twice', () => {

@@ -12,6 +12,8 @@ export type Shape = 'paged' | 'list' | 'object';
 export interface Resource {
   /** What `GET /api/admin/<name>` answers: `{records, total}` pages, a list, or one object. */
   get?: Shape;
+  /** GET <name>/<id> answers one item (with more than its row in the list); else it is found in the list. */
+  item?: boolean;
   /** POST <name> creates one; the answer is its id. */
   create?: boolean;
   /** PATCH <name>/<id> changes the fields sent. */
@@ -62,9 +64,10 @@ export const RESOURCES: Record<string, Resource> = {
   },
   enterprises: {
     get: 'paged',
+    item: true,
     subs: { review: 'POST' },
     singular: 'enterprise',
-    about: 'the review queue (-q estatus=0|1|2)',
+    about: 'the review queue (-q estatus=0|1|2); enterprises/<id>: what was registered',
   },
   'sso-services': {
     get: 'list',

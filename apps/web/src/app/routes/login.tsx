@@ -25,7 +25,7 @@ const SignOnEntry = lazy(async () => {
   };
 });
 
-function StandaloneLogin({ target }: { target: string }) {
+function StandaloneLogin({ target, otherSession }: { target: string; otherSession: string | null }) {
   const navigate = useNavigate();
   const humanCheck = useHumanCheck();
   const { t } = useTranslation();
@@ -40,6 +40,7 @@ function StandaloneLogin({ target }: { target: string }) {
       }}
       languageToggle={<LanguageToggle />}
       humanCheck={humanCheck}
+      context={otherSession ? t('login.otherSession', { code: otherSession }) : undefined}
       links={
         <>
           <Link to={`/user/alteration${q}`}>{t('account.forgot')}</Link>
@@ -52,16 +53,22 @@ function StandaloneLogin({ target }: { target: string }) {
 
 /**
  * /login and /user/login (docs/product/behaviour.md#sign-on): straight on with a stored session; otherwise the sign-on
- * server when one is configured, else the standalone form.
+ * server when one is configured, else the standalone form. A session of another tenant than the
+ * address names is not gone on with (that would ask about the mismatch and log every tab out): the
+ * tenant's login is shown beside it, untouched until someone signs in there
+ * (docs/product/behaviour.md#tenant-mismatch).
  */
 export function LoginRoute() {
   const token = useSession((s) => s.token);
+  const sessionTenant = useSession((s) => s.userInfo?.tenantCode) || null;
   const location = useLocation();
   const navigate = useNavigate();
   const redirect = safeRedirect(new URLSearchParams(location.search).get('redirect'));
   const kept = keptParams(location.search).toString();
   const target = redirect ?? `/${kept ? `?${kept}` : ''}`;
-  if (token) return <Navigate to={target} replace />;
+  const named = tenantCodeOf(location.search);
+  const otherSession = token && sessionTenant && named && named !== sessionTenant ? sessionTenant : null;
+  if (token && !otherSession) return <Navigate to={target} replace />;
   if (runtimeConfig().ssoUrl) {
     return (
       <Suspense>
@@ -72,5 +79,5 @@ export function LoginRoute() {
       </Suspense>
     );
   }
-  return <StandaloneLogin target={target} />;
+  return <StandaloneLogin target={target} otherSession={otherSession} />;
 }

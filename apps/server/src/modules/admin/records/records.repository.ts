@@ -1,5 +1,6 @@
 import type {
   AdminEnterprise,
+  AdminEnterpriseDetail,
   AdminSsoService,
   AuditEntry,
   OutboxMessage,
@@ -14,6 +15,7 @@ import type { Lang } from '../../../platform/i18n.js';
 import { auditLog, enterpriseMembers, enterprises, smsOutbox, ssoServices, users } from '../../../db/schema.js';
 
 type Page = { page: number; limit: number };
+type RegistrantRow = NonNullable<AdminEnterpriseDetail['registrant']>;
 /** A day alone (`2026-11-24`) means that day in China time; a time with its zone means itself. */
 const instant = (text: string, end: boolean) =>
   /^\d{4}-\d{2}-\d{2}$/.test(text)
@@ -59,6 +61,7 @@ export function createAdminRecordsRepository(db: Db) {
           nameEn: englishOf(enterprises.translations, 'name'),
           creditCode: enterprises.creditCode,
           contacts: enterprises.contacts,
+          contactsEn: englishOf(enterprises.translations, 'contacts'),
           estatus: enterprises.estatus,
           reviewReason: enterprises.reviewReason,
           reviewedAt: chinaTime(enterprises.reviewedAt),
@@ -84,6 +87,54 @@ export function createAdminRecordsRepository(db: Db) {
         .limit(f.limit)
         .offset((f.page - 1) * f.limit);
       return pageOf(rows) as { records: AdminEnterprise[]; total: number };
+    },
+
+    /**
+     * One enterprise of the tenant with what was registered, and its registrant: the first member
+     * (registration makes the registering person its first member in the same transaction).
+     */
+    async enterprise(tenantId: number, id: number) {
+      const first = db
+        .select({
+          userId: enterpriseMembers.userId,
+          joinedAt: enterpriseMembers.joinedAt,
+        })
+        .from(enterpriseMembers)
+        .where(eq(enterpriseMembers.enterpriseId, enterprises.id))
+        .orderBy(enterpriseMembers.joinedAt, enterpriseMembers.userId)
+        .limit(1)
+        .as('first_member');
+      const [row] = await db
+        .select({
+          id: sql<string>`${enterprises.id}::text`,
+          name: enterprises.name,
+          nameEn: englishOf(enterprises.translations, 'name'),
+          creditCode: enterprises.creditCode,
+          contacts: enterprises.contacts,
+          contactsEn: englishOf(enterprises.translations, 'contacts'),
+          position: enterprises.position,
+          positionEn: englishOf(enterprises.translations, 'position'),
+          industryCode: enterprises.industryCode,
+          regionCode: enterprises.regionCode,
+          estatus: enterprises.estatus,
+          reviewReason: enterprises.reviewReason,
+          reviewedAt: chinaTime(enterprises.reviewedAt),
+          members:
+            sql<number>`(SELECT count(*) FROM ${enterpriseMembers} WHERE enterprise_id = ${enterprises.id})`.mapWith(
+              Number,
+            ),
+          createdAt: chinaTime(enterprises.createdAt),
+          registrant: sql<RegistrantRow | null>`CASE WHEN ${users.id} IS NULL THEN NULL
+            ELSE json_build_object('id', ${users.id}::text, 'username', ${users.username}, 'name', ${users.name},
+              'nameEn', ${englishOf(users.translations, 'name')}, 'mobile', ${users.mobile},
+              'mobileVerified', ${users.mobile} IS NOT NULL AND ${users.verifiedMobile} IS NOT DISTINCT FROM ${users.mobile},
+              'joinedAt', ${chinaTime(first.joinedAt)}) END`,
+        })
+        .from(enterprises)
+        .leftJoinLateral(first, sql`true`)
+        .leftJoin(users, eq(users.id, first.userId))
+        .where(and(eq(enterprises.id, id), eq(enterprises.tenantId, tenantId)));
+      return row ?? null;
     },
 
     async review(tenantId: number, id: number, estatus: 1 | 2, reason: string | null): Promise<boolean> {

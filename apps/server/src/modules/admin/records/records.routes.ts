@@ -1,5 +1,6 @@
 import {
   AdminEnterprise,
+  AdminEnterpriseDetail,
   AdminIdParams,
   AdminPageQuery,
   AdminSsoService,
@@ -47,6 +48,11 @@ export const adminRecordsRoutes: FastifyPluginAsyncTypebox<{ records: AdminRecor
         await records.enterprises(callerOf(req), { ...page(q), q: q.q?.trim() || undefined, estatus: q.estatus }),
       );
     },
+  );
+  app.get(
+    '/api/admin/enterprises/:id',
+    { ...auth, schema: { ...byId, response: { 200: Envelope(AdminEnterpriseDetail) } } },
+    async (req) => ok(req, await records.enterprise(callerOf(req), req.params.id, langOf(req.query))),
   );
   app.post(
     '/api/admin/enterprises/:id/review',

@@ -2,6 +2,7 @@
 import {
   AUDIT_EXPORT_MAX,
   ResultCode,
+  type AdminEnterpriseDetail,
   type AdminSsoService,
   type AuditExport,
   type SsoServiceInput,
@@ -28,10 +29,17 @@ export interface ServiceRules {
   clashes: Clashes;
 }
 
+/** The catalog's names of a registered industry and region in the reader's language (app.ts). */
+export interface CatalogNames {
+  industryNames(code: string, lang: Lang): Promise<string[] | null>;
+  regionNames(code: string, lang: Lang): string[] | null;
+}
+
 export interface AdminRecordsServiceDeps {
   repo: AdminRecordsRepository;
   operatorOf: OperatorGate;
   services: ServiceRules;
+  catalog: CatalogNames;
   /** Tells an enterprise's members its review's outcome (the notices module's). */
   reviewDecided: (tenantId: number, enterpriseId: number, estatus: 1 | 2, reason: string | null) => Promise<void>;
 }
@@ -76,12 +84,30 @@ const sysCodeTaken = (err: unknown): never => {
 };
 
 export function createAdminRecordsService(deps: AdminRecordsServiceDeps) {
-  const { repo, operatorOf, services, reviewDecided } = deps;
+  const { repo, operatorOf, services, catalog, reviewDecided } = deps;
 
   return {
     async enterprises(caller: Caller, f: Page & { q?: string | undefined; estatus?: number | undefined }) {
       const { tenantId } = await operatorOf(caller);
       return repo.enterprises(tenantId, f);
+    },
+
+    /**
+     * One application as registered, names in `lang`; another tenant's or an unknown one is not
+     * found. A code the catalog no longer holds keeps its code with no names.
+     */
+    async enterprise(caller: Caller, id: RequestedId, lang: Lang): Promise<AdminEnterpriseDetail> {
+      const { tenantId } = await operatorOf(caller);
+      const row = await repo.enterprise(tenantId, rowId(id));
+      if (!row) throw errors.notFound();
+      const { industryCode, regionCode, ...rest } = row;
+      return {
+        ...rest,
+        industry: industryCode
+          ? { code: industryCode, names: (await catalog.industryNames(industryCode, lang)) ?? [] }
+          : null,
+        region: regionCode ? { code: regionCode, names: catalog.regionNames(regionCode, lang) ?? [] } : null,
+      };
     },
 
     /** Passes (1) or refuses (2) an enterprise; a refusal tells its members why. */

@@ -18,7 +18,7 @@ import {
   type ThemeConfig,
 } from 'antd';
 import type { UseQueryResult } from '@tanstack/react-query';
-import type { ReactNode } from 'react';
+import { useRef, type ReactNode } from 'react';
 import { useTranslation } from '../../../lib/i18n';
 import { chooseTenant, useScope } from '../api/scope';
 import '../messages';
@@ -126,7 +126,14 @@ export function QueryTable<T extends { id: string }>({
   );
 }
 
-/** A form in a drawer: the whole width of a phone, save and cancel at the bottom. */
+/** The first field a person can type in or choose from, within `root`. */
+const FIRST_FIELD =
+  'input:not([type=hidden]):not([disabled]):not([readonly]), textarea:not([disabled]), [role=combobox]:not([aria-disabled=true])';
+
+/**
+ * A form in a drawer: the whole width of a phone, save and cancel at the bottom; once open, the
+ * first field that can be filled in has the focus (the drawer itself takes it on opening).
+ */
 export function FormDrawer({
   open,
   title,
@@ -150,6 +157,7 @@ export function FormDrawer({
 }) {
   const { t } = useTranslation();
   const phone = usePhone();
+  const fields = useRef<HTMLDivElement>(null);
   return (
     <Drawer
       open={open}
@@ -157,6 +165,9 @@ export function FormDrawer({
       onClose={onClose}
       width={phone ? '100%' : width}
       destroyOnHidden
+      afterOpenChange={(opened) => {
+        if (opened) fields.current?.querySelector<HTMLElement>(FIRST_FIELD)?.focus();
+      }}
       footer={
         <Space className="admin-drawer-footer">
           <Button onClick={onClose}>{t('admin.cancel')}</Button>
@@ -166,7 +177,7 @@ export function FormDrawer({
         </Space>
       }
     >
-      {children}
+      <div ref={fields}>{children}</div>
     </Drawer>
   );
 }
