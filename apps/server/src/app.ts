@@ -235,7 +235,7 @@ export async function buildApp({ config, db: pool, secrets, logger }: AppDeps) {
   const guard = createPermissionGuard(db);
   const operatorOf = createOperatorGate({ repo: createOperatorsRepository(db), guard });
   auditOperatorChanges(app, db);
-  const runtime = { ...config.runtime, signSecret: secrets.signSecret };
+  const runtime = { ...config.runtime, signSecret: secrets.signSecret, uploadMaxBytes: config.uploadMaxBytes };
   const tenantSettings = createTenantSettings(db, runtime, bus);
   const noticesRepo = createNoticesRepository(db);
   const events = createEventsService({
