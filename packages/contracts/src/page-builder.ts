@@ -24,8 +24,29 @@ export const LocalText = (max: number) => Type.Object({ zh: Plain(max), en: Type
 export type LocalText = { zh: string; en?: string };
 
 const Title = Type.Optional(LocalText(100));
-/** An address inside the portal (a menu path); links never leave it or run script. */
+/**
+ * An address inside the portal (a menu path); links never leave it or run script. It may carry a
+ * query and a fragment (`/park/news?tab=2#top`): a link goes to the path, with the query added to
+ * the viewer's own and the fragment kept (inAppLink below).
+ */
 const InAppPath = Type.String({ pattern: '^/(?!/)[^\\s\\\\]*$', maxLength: 500 });
+
+/**
+ * Where a link's in-app address goes, in the router's parts: the path, the viewer's query (their
+ * tenant and context) with the link's own parameters on top, and the fragment. A path never holds
+ * `?` or `#` (a router refuses that), whatever was saved.
+ */
+export function inAppLink(path: string, currentSearch = ''): { pathname: string; search: string; hash: string } {
+  const hashAt = path.indexOf('#');
+  const hash = hashAt === -1 ? '' : path.slice(hashAt);
+  const beforeHash = hashAt === -1 ? path : path.slice(0, hashAt);
+  const queryAt = beforeHash.indexOf('?');
+  const pathname = (queryAt === -1 ? beforeHash : beforeHash.slice(0, queryAt)) || '/';
+  const params = new URLSearchParams(currentSearch);
+  if (queryAt !== -1) for (const [k, v] of new URLSearchParams(beforeHash.slice(queryAt + 1))) params.set(k, v);
+  const search = params.toString();
+  return { pathname, search: search ? `?${search}` : '', hash: hash === '#' ? '' : hash };
+}
 /**
  * Where a page's image comes from (ADR 036): embedded in the page (a PNG, JPEG, GIF or WebP data URL,
  * what the editor makes of a chosen picture; never SVG, which can hold script), an image the tenant

@@ -3,9 +3,9 @@
  * navigate and frames do not take the pointer, so the widget can be picked up). Every text is
  * rendered as text, never as HTML.
  */
-import { pageImageAllowed, type Widget } from '@portal/contracts';
+import { inAppLink, pageImageAllowed, type Widget } from '@portal/contracts';
 import { Col, Result, Row, Skeleton, Statistic } from 'antd';
-import { lazy, Suspense } from 'react';
+import { Component, lazy, Suspense, type ReactNode } from 'react';
 import { Link, useLocation } from 'react-router';
 import { frameSandbox } from '../../../lib/frames';
 import { useTranslation } from '../../../lib/i18n';
@@ -18,14 +18,46 @@ const ChartWidget = lazy(() => import('./chart-widget').then((m) => ({ default: 
 
 export function WidgetView({ widget, design = false }: { widget: Widget; design?: boolean }) {
   const text = useLocalText();
+  const { t } = useTranslation();
   const title = 'title' in widget.props ? text(widget.props.title) : '';
   return (
     <section className={`dp-widget dp-widget-${widget.kind}`} aria-label={title || undefined}>
       {title ? <h3 className="dp-widget-title">{title}</h3> : null}
       <div className="dp-widget-body">
-        <Body widget={widget} design={design} title={title} />
+        {/* A widget that fails takes only itself down: the page, and the builder's preview, go on. */}
+        <WidgetBoundary
+          key={JSON.stringify(widget.props)}
+          fallback={<WidgetFailed text={t('dragPage.widgetBroken')} />}
+        >
+          <Body widget={widget} design={design} title={title} />
+        </WidgetBoundary>
       </div>
     </section>
+  );
+}
+
+/** Catches what one widget throws while it renders; changed settings (a new key) try again. */
+class WidgetBoundary extends Component<{ children: ReactNode; fallback: ReactNode }, { failed: boolean }> {
+  override state = { failed: false };
+
+  static getDerivedStateFromError() {
+    return { failed: true };
+  }
+
+  override componentDidCatch(error: unknown) {
+    console.error('a drag-page widget failed', error);
+  }
+
+  override render() {
+    return this.state.failed ? this.props.fallback : this.props.children;
+  }
+}
+
+function WidgetFailed({ text }: { text: string }) {
+  return (
+    <div className="dp-widget-failed" role="alert">
+      {text}
+    </div>
   );
 }
 
@@ -60,7 +92,7 @@ function Body({ widget, design, title }: { widget: Widget; design: boolean; titl
                 {text(l.title)}
               </span>
             ) : (
-              <Link key={i} className="dp-link" to={{ pathname: l.path, search: location.search }}>
+              <Link key={i} className="dp-link" to={inAppLink(l.path, location.search)}>
                 {text(l.title)}
               </Link>
             ),
