@@ -338,7 +338,8 @@ describe('side layout, keep-alive on', () => {
     await page.locator('.shell-sider').getByText('Enterprise services').waitFor();
     await page.locator('.shell-header').getByText('Zhang Min').waitFor();
     await page.locator('.shell-header').getByText('Xinghe Technology Co., Ltd.').waitFor();
-    expect(await page.title()).toBe('Enterprise information - Enterprise Service Portal');
+    // The park's own English name: it set no site name of its own.
+    expect(await page.title()).toBe('Enterprise information - Demo Park');
     await context.close();
   });
 
