@@ -502,7 +502,7 @@ export async function buildApp({ config, db: pool, secrets, logger }: AppDeps) {
       access: createAdminAccessService({ repo: createAdminAccessRepository(db), operatorOf, bus }),
     });
     await api.register(adminMenusRoutes, {
-      menus: createAdminMenusService({ repo: createAdminMenusRepository(db), operatorOf }),
+      menus: createAdminMenusService({ repo: createAdminMenusRepository(db), operatorOf, bus }),
     });
     await api.register(adminRecordsRoutes, {
       records: createAdminRecordsService({

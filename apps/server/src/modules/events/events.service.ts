@@ -195,8 +195,20 @@ export function createEventsService({
 
   const all = () => [...streams.values()].flatMap((open) => [...open]);
 
+  /**
+   * The tenant's menu changed: each of its open streams is told (`event: menu`, no id: nothing to
+   * replay; a client that reconnects loads its menu anyway), so the member's portal loads its
+   * menu again without a reload (ADR 046).
+   */
+  function menuChanged(tenantId: number): void {
+    for (const s of all()) {
+      if (s.tenantId === tenantId && !checking.has(s) && !greeting.has(s)) s.write(frame(null, 'menu', {}));
+    }
+  }
+
   bus.subscribe((e) => {
     if (e.kind === 'events') return flush(e.users);
+    if (e.kind === 'menus') return menuChanged(e.tenant);
     // Anything that may end a session (a logout or switch, a disabled user or tenant, a password
     // set, a role or enterprise taken away) holds the streams it may concern until their sessions
     // are read again. After the bus was down every stream is read again, and flushed.
