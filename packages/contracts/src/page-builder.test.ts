@@ -1,6 +1,7 @@
 import { Value } from 'typebox/value';
 import { describe, expect, it } from 'vitest';
-import { inAppLink, WIDGET_PROPS } from './page-builder.js';
+import type { Dashboard } from './dashboard.js';
+import { inAppLink, measureValue, PAGE_MEASURES, WIDGET_PROPS } from './page-builder.js';
 
 const links = (path: string) => ({ items: [{ title: { zh: '资讯' }, path }] });
 
@@ -38,5 +39,24 @@ describe('a drag page link (an address inside the portal)', () => {
       const { pathname } = inAppLink(path);
       expect(pathname, path).not.toMatch(/[?#]/);
     }
+  });
+});
+
+describe('a figure bound to a measure', () => {
+  const item = (extra: object) => ({ items: [{ label: { zh: '入驻企业' }, value: '', ...extra }] });
+
+  it('names one of the measures the server computes, or none', () => {
+    for (const measure of PAGE_MEASURES) expect(Value.Check(WIDGET_PROPS.stats, item({ measure })), measure).toBe(true);
+    expect(Value.Check(WIDGET_PROPS.stats, item({}))).toBe(true);
+    expect(Value.Check(WIDGET_PROPS.stats, item({ measure: 'revenue' }))).toBe(false);
+  });
+
+  it("reads each from the park's dashboard", () => {
+    const d = {
+      enterprises: { total: 4, registeredThisMonth: 2, byIndustry: [], byRegion: [] },
+      devices: { total: 8, online: 6, byType: [] },
+      alerts: { open: 3, bySeverity: [] },
+    } as unknown as Dashboard;
+    expect(PAGE_MEASURES.map((m) => measureValue(d, m))).toEqual([4, 2, 8, 6, 3]);
   });
 });

@@ -4,6 +4,7 @@
  */
 import { Type, type Static } from 'typebox';
 import { UPLOADED_IMAGE } from './admin-rules.js';
+import type { Dashboard } from './dashboard.js';
 
 /** Columns of the page grid; a phone shows one column, widgets in reading order. */
 export const PAGE_COLUMNS = 12;
@@ -70,6 +71,35 @@ export function pageImageAllowed(src: string, portalOrigin: string): boolean {
 /** A framed page's address: http(s), at an origin the tenant registered (checked when saved). */
 const FrameUrl = Type.String({ maxLength: 2000, pattern: '^https?://[^\\s]+$' });
 
+/**
+ * The live figures a figure (stats) widget may show: what the park's dashboard computes for its
+ * tenant (GET /api/open/dashboard), read when the page is shown, never typed in.
+ */
+export const PAGE_MEASURES = [
+  'residentEnterprises',
+  'registeredThisMonth',
+  'devices',
+  'devicesOnline',
+  'openAlerts',
+] as const;
+export type PageMeasure = (typeof PAGE_MEASURES)[number];
+
+/** A measure's value in the dashboard's answer. */
+export function measureValue(d: Dashboard, measure: PageMeasure): number {
+  switch (measure) {
+    case 'residentEnterprises':
+      return d.enterprises.total;
+    case 'registeredThisMonth':
+      return d.enterprises.registeredThisMonth;
+    case 'devices':
+      return d.devices.total;
+    case 'devicesOnline':
+      return d.devices.online;
+    case 'openAlerts':
+      return d.alerts.open;
+  }
+}
+
 /** Each widget kind's settings. */
 export const WIDGET_PROPS = {
   text: Type.Object({ title: Title, text: LocalText(5000) }),
@@ -87,7 +117,10 @@ export const WIDGET_PROPS = {
     items: Type.Array(
       Type.Object({
         label: LocalText(50),
+        /** The figure as typed; shown when no measure is chosen. */
         value: Type.String({ maxLength: 30 }),
+        /** A figure the server computes for the viewer's park, shown live instead of `value`. */
+        measure: Type.Optional(Type.Enum(PAGE_MEASURES)),
         suffix: Type.Optional(LocalText(10)),
       }),
       { maxItems: 12 },

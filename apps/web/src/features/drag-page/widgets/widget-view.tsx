@@ -3,13 +3,14 @@
  * navigate and frames do not take the pointer, so the widget can be picked up). Every text is
  * rendered as text, never as HTML.
  */
-import { inAppLink, pageImageAllowed, type Widget } from '@portal/contracts';
+import { inAppLink, measureValue, pageImageAllowed, type Widget, type WidgetOf } from '@portal/contracts';
 import { Col, Result, Row, Skeleton, Statistic } from 'antd';
 import { Component, lazy, Suspense, type ReactNode } from 'react';
 import { Link, useLocation } from 'react-router';
 import { frameSandbox } from '../../../lib/frames';
 import { useTranslation } from '../../../lib/i18n';
 import { useSession } from '../../../lib/session';
+import { usePageMeasures } from '../api/pages';
 import { DevicesWidget, NoticesWidget } from './data-widgets';
 import { useLocalText } from './language';
 
@@ -100,15 +101,7 @@ function Body({ widget, design, title }: { widget: Widget; design: boolean; titl
         </div>
       );
     case 'stats':
-      return (
-        <Row gutter={[16, 8]}>
-          {widget.props.items.map((s, i) => (
-            <Col key={i} xs={12} md={Math.max(4, Math.floor(24 / Math.max(1, widget.props.items.length)))}>
-              <Statistic title={text(s.label)} value={s.value} suffix={text(s.suffix)} />
-            </Col>
-          ))}
-        </Row>
-      );
+      return <Figures props={widget.props} />;
     case 'chart':
       return (
         <Suspense fallback={<Skeleton active />}>
@@ -161,4 +154,26 @@ function Body({ widget, design, title }: { widget: Widget; design: boolean; titl
     case 'devices':
       return <DevicesWidget count={widget.props.count} />;
   }
+}
+
+/**
+ * Figures: each the value typed in, or, bound to a measure, the live figure the server computes for
+ * the viewer's park (— while it is read or when it cannot be).
+ */
+function Figures({ props }: { props: WidgetOf<'stats'>['props'] }) {
+  const text = useLocalText();
+  const live = usePageMeasures(props.items.some((s) => s.measure));
+  return (
+    <Row gutter={[16, 8]}>
+      {props.items.map((s, i) => (
+        <Col key={i} xs={12} md={Math.max(4, Math.floor(24 / Math.max(1, props.items.length)))}>
+          <Statistic
+            title={text(s.label)}
+            value={s.measure ? (live.data ? measureValue(live.data, s.measure) : '—') : s.value}
+            suffix={text(s.suffix)}
+          />
+        </Col>
+      ))}
+    </Row>
+  );
 }
