@@ -490,7 +490,6 @@ export async function buildApp({ config, db: pool, secrets, logger }: AppDeps) {
         repo: createAdminTenantsRepository(db),
         operatorOf,
         settings: tenantSettings,
-        runtime,
         passwords,
         bus,
         storeLogo: async (owner, upload) =>

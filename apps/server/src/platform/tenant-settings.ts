@@ -13,6 +13,7 @@ import {
   TenantSettings as TenantSettingsSchema,
   type RuntimeConfig,
   type TenantSettings,
+  type TenantSwitch,
 } from '@portal/contracts';
 import { eq } from 'drizzle-orm';
 import type { TSchema } from 'typebox';
@@ -29,6 +30,8 @@ export interface TenantSettingsStore {
   configOfId(id: number): Promise<RuntimeConfig>;
   /** What the tenant set itself. */
   stored(id: number): Promise<TenantSettings>;
+  /** What each switch the tenant leaves unset falls back to: the installation's, its site name its own. */
+  fallbacks(id: number): Promise<Pick<RuntimeConfig, TenantSwitch>>;
   /** Replaces what the tenant set; false for an unknown tenant. */
   save(id: number, settings: TenantSettings): Promise<boolean>;
 }
@@ -98,6 +101,19 @@ export function createTenantSettings(db: Db, runtime: RuntimeConfig, bus: Invali
     async stored(id) {
       const [row] = await db.select({ settings: tenants.settings }).from(tenants).where(eq(tenants.id, id));
       return tenantOwn(row?.settings);
+    },
+    async fallbacks(id) {
+      const [row] = await db
+        .select({
+          settings: tenants.settings,
+          name: tenants.name,
+          translations: tenants.translations,
+          platform: tenants.platform,
+        })
+        .from(tenants)
+        .where(eq(tenants.id, id));
+      const config = { ...runtime, ...(row ? ownSiteName(row, tenantOwn(row.settings)) : {}) };
+      return Object.fromEntries(TENANT_SWITCHES.map((k) => [k, config[k]])) as Pick<RuntimeConfig, TenantSwitch>;
     },
     async save(id, settings) {
       const done = await db

@@ -181,8 +181,7 @@ describe('the tenants service', () => {
     createAdminTenantsService({
       repo: createAdminTenantsRepository(db),
       operatorOf,
-      settings: { stored: async () => ({}), save: async () => true },
-      runtime: {} as never,
+      settings: { stored: async () => ({}), save: async () => true, fallbacks: async () => ({}) as never },
       passwords,
       bus,
       storeLogo: async () => '/logo',

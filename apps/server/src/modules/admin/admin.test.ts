@@ -317,6 +317,11 @@ describe('the operators API', () => {
     expect(fresh).toContain('"siteName":"北区园区"');
     expect(fresh).toContain('"siteNameEn":"North Park"');
     expect(await configOf('platform')).toContain('"siteName":"企业服务门户"');
+    // The console says so: an unset site name follows the park's name.
+    const view = data(await ctx.call({ url: '/api/admin/settings?tenant=north-park', token: platform })) as {
+      defaults: Record<string, unknown>;
+    };
+    expect(view.defaults).toMatchObject({ siteName: '北区园区', siteNameEn: 'North Park' });
     const settings = await ctx.call({
       method: 'PUT',
       url: '/api/admin/settings?tenant=north-park',
