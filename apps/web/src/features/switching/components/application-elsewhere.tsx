@@ -11,9 +11,29 @@ import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { Result } from '../../../components/lazy-result';
 import { runtimeConfig } from '../../../lib/config';
-import { useTranslation } from '../../../lib/i18n';
+import { addMessages, useTranslation } from '../../../lib/i18n';
 import { storage } from '../../../lib/storage';
 import { getApplications, switchContext } from '../api/account';
+
+// Its texts come with its chunk, not with the first screen.
+addMessages('switching', {
+  'zh-CN': {
+    elsewhere: '此页面属于“{{app}}”应用',
+    elsewhereSwitch: '当前应用是“{{current}}”，切换到“{{app}}”后即可打开。',
+    elsewhereSwitchShort: '切换到“{{app}}”后即可打开。',
+    elsewhereAsk: '此页面只能在“{{app}}”应用中打开。',
+    elsewhereNotHeld: '您尚未开通“{{app}}”应用，请联系管理员。',
+    switchTo: '切换到“{{app}}”',
+  },
+  'en-US': {
+    elsewhere: 'This page belongs to the “{{app}}” application',
+    elsewhereSwitch: 'The current application is “{{current}}”; switch to “{{app}}” to open it.',
+    elsewhereSwitchShort: 'Switch to “{{app}}” to open it.',
+    elsewhereAsk: 'It opens only in the “{{app}}” application.',
+    elsewhereNotHeld: 'You do not have the “{{app}}” application; ask your administrator.',
+    switchTo: 'Switch to “{{app}}”',
+  },
+});
 
 export function ApplicationElsewhere({ appCode }: { appCode: string }) {
   const { t } = useTranslation();
