@@ -80,6 +80,8 @@ export function createEventsService({
   const passed = new Set<Stream>();
   // Streams opened whose `hello` is not written yet: no event goes before it.
   const greeting = new Set<Stream>();
+  // Held streams a menu change passed over: told once their session was read again and is live.
+  const menuMissed = new Set<Stream>();
   // Users whose streams have news to read, read together in batches: one published notice makes
   // two statements per batch, not two per recipient.
   const pending = new Set<number>();
@@ -94,6 +96,7 @@ export function createEventsService({
     checking.delete(s);
     passed.delete(s);
     greeting.delete(s);
+    menuMissed.delete(s);
     s.end();
   }
 
@@ -126,7 +129,10 @@ export function createEventsService({
         if (checking.get(s) !== check) continue; // ended meanwhile, or a later read decides
         checking.delete(s);
         if (!live?.has(s.sessionId)) endStream(s);
-        else if (passed.delete(s)) free.push(s.userId);
+        else {
+          if (!greeting.has(s) && menuMissed.delete(s)) s.write(frame(null, 'menu', {}));
+          if (passed.delete(s)) free.push(s.userId);
+        }
       }
       flush(free);
     })();
@@ -202,7 +208,9 @@ export function createEventsService({
    */
   function menuChanged(tenantId: number): void {
     for (const s of all()) {
-      if (s.tenantId === tenantId && !checking.has(s) && !greeting.has(s)) s.write(frame(null, 'menu', {}));
+      if (s.tenantId !== tenantId) continue;
+      if (checking.has(s) || greeting.has(s)) menuMissed.add(s);
+      else s.write(frame(null, 'menu', {}));
     }
   }
 
@@ -253,6 +261,7 @@ export function createEventsService({
       greeting.delete(stream);
       passed.delete(stream);
       stream.write(`retry: 3000\n${frame(null, 'hello', { unread: count, last: stream.last })}`);
+      if (menuMissed.delete(stream)) stream.write(frame(null, 'menu', {}));
       flush([s.userId]);
       return stream;
     },
@@ -264,6 +273,7 @@ export function createEventsService({
       checking.delete(stream);
       passed.delete(stream);
       greeting.delete(stream);
+      menuMissed.delete(stream);
     },
 
     /** Tells every instance these users have new events. */
