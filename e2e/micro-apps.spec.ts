@@ -145,6 +145,33 @@ describe('the demo sub-application', () => {
     await context.close();
   });
 
+  it('books a meeting room with the form as it opens, then offers the next free time', async () => {
+    const { context, page, errors } = await openPage(browser, DESKTOP);
+    await signIn(page, server.url);
+    await go(page, '/park-services/meeting');
+    const form = app(page).locator('.park-booking');
+    const start = form.locator('select[name="start"]');
+    const end = form.locator('select[name="end"]');
+    // The defaults: a time that has not begun (in park time) and that the room has free.
+    await expect.poll(() => start.inputValue()).toMatch(/^\d\d:\d\d$/);
+    const [from, to] = [await start.inputValue(), await end.inputValue()];
+    // No start on offer has begun: each is later than now in park (China) time, or on a later day.
+    const starts = await start.locator('option').allInnerTexts();
+    const today = new Date(Date.now() + 8 * 3_600_000).toISOString().slice(0, 10);
+    const nowHm = new Date(Date.now() + 8 * 3_600_000).toISOString().slice(11, 16);
+    if ((await app(page).locator('input[name="date"]').inputValue()) === today) {
+      for (const s of starts) expect(s >= nowHm, `${s} offered at ${nowHm}`).toBe(true);
+    }
+    await form.locator('input[name="subject"]').fill('默认时间的会议');
+    await form.getByRole('button', { name: '预约' }).click();
+    await form.getByRole('status').filter({ hasText: '预约成功' }).waitFor();
+    // The room is now taken from `from` to `to`: the form moves on to the next free time.
+    await expect.poll(() => start.inputValue()).toBe(to);
+    expect(from < to).toBe(true);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
   it('ends the session when loginstate is set to false from inside', async () => {
     const { context, page } = await openPage(browser, DESKTOP);
     await signIn(page, server.url);

@@ -146,7 +146,7 @@ describe('my workbench', () => {
   let server: RunningServer;
   beforeAll(async () => {
     server = await startServer({
-      PORTAL_RUNTIME_CONFIG: JSON.stringify({ languageSwitch: true, apptheme: 'JZH' }),
+      PORTAL_RUNTIME_CONFIG: JSON.stringify({ languageSwitch: true, apptheme: 'JZH', appSwitch: true }),
     });
   });
   afterAll(async () => server?.stop());
@@ -179,6 +179,22 @@ describe('my workbench', () => {
     expect(await cards.count()).toBe(4);
     expect(await page.locator('[data-widget="enterprises"]').count()).toBe(0);
     expect((await notices.boundingBox())!.width).toBeGreaterThan(narrow + 150);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('opened in another application, says which one it belongs to and switches to it', async () => {
+    const { context, page, errors } = await openPage(browser, DESKTOP);
+    await signIn(page, server.url);
+    // The member's other application (what a switch stores), then the workbench's address.
+    await storeContext(page, { appCode: 'ENT_SERVICE' });
+    await page.goto(`${server.url}/center/workStand`);
+    await page.getByText('此页面属于“企业工作台”应用').waitFor();
+    await Promise.all([page.waitForEvent('load'), page.getByRole('button', { name: '切换到“企业工作台”' }).click()]);
+    // The same address, now in the workbench's application: the workbench itself.
+    expect(new URL(page.url()).pathname).toBe('/center/workStand');
+    await page.locator('.wb-grid [data-widget]').first().waitFor();
+    expect(await page.evaluate(() => localStorage.getItem('portal_appCode'))).toContain('ENT_WORKBENCH');
     expect(errors).toEqual([]);
     await context.close();
   });

@@ -338,7 +338,8 @@ describe('side layout, keep-alive on', () => {
     await page.locator('.shell-sider').getByText('Enterprise services').waitFor();
     await page.locator('.shell-header').getByText('Zhang Min').waitFor();
     await page.locator('.shell-header').getByText('Xinghe Technology Co., Ltd.').waitFor();
-    expect(await page.title()).toBe('Enterprise information - Enterprise Service Portal');
+    // The park's own English name: it set no site name of its own.
+    expect(await page.title()).toBe('Enterprise information - Demo Park');
     await context.close();
   });
 
@@ -474,9 +475,10 @@ describe('JZH flyout layout, keep-alive on', () => {
     await page.waitForURL(/\/center\/ent\/members\/list/);
     await expect.poll(() => activeTab(page)).toBe('成员列表');
 
-    // /workStand is not found outside the workbench application.
+    // Outside the workbench application, /workStand says which application it belongs to.
     await go(page, '/workStand');
-    await page.waitForURL(/\/center\/404/);
+    await page.getByText('此页面属于“企业工作台”应用').waitFor();
+    expect(new URL(page.url()).pathname).toBe('/center/workStand');
     // In it (the application switch of a later issue stores the code), the workbench opens.
     await page.evaluate(() => localStorage.setItem('portal_appCode', JSON.stringify({ v: 'ENT_WORKBENCH', e: null })));
     await page.goto(`${server.url}/center/index`);

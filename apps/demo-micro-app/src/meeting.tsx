@@ -1,23 +1,26 @@
-import type { Booking, Room } from '@portal/contracts';
-import { useMemo, useState, type FormEvent } from 'react';
+import {
+  endChoices,
+  firstBookingDate,
+  nextFreeSlot,
+  parkDate,
+  startChoices,
+  type Booking,
+  type Room,
+} from '@portal/contracts';
+import { useEffect, useMemo, useState, type FormEvent } from 'react';
 import { useHost, useTexts } from './host';
 import { Failed, TextField } from './repairs';
 import { useCall } from './use-call';
 
 /** Today in park (China) time, `YYYY-MM-DD`. */
-const parkToday = () => new Date(Date.now() + 8 * 3_600_000).toISOString().slice(0, 10);
-
-/** The quarter hours a booking may start or end on, 08:00 to 22:00. */
-const QUARTERS = Array.from({ length: 14 * 4 + 1 }, (_, i) => {
-  const minutes = 8 * 60 + i * 15;
-  return `${String(Math.floor(minutes / 60)).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}`;
-});
+const parkToday = () => parkDate(Date.now());
 
 /** 会议室预约: the day's bookings of every room, and a booking form; an overlap is refused by the server. */
 export function Meeting() {
   const host = useHost();
   const t = useTexts();
-  const [date, setDate] = useState(parkToday);
+  // Today, or tomorrow once today has no time left to book.
+  const [date, setDate] = useState(() => firstBookingDate(Date.now()));
   const [rooms, reloadRooms] = useCall<Room[]>(() => host.request('/api/front/park/rooms'), 'rooms');
   const [bookings, reload] = useCall<Booking[]>(
     () => host.request('/api/front/park/bookings', { query: { date } }),
@@ -46,7 +49,12 @@ export function Meeting() {
       {bookings.state === 'failed' ? <Failed message={bookings.message} retry={reload} /> : null}
       {rooms.state === 'done' ? (
         <>
-          <BookingForm rooms={rooms.data} date={date} onBooked={reload} />
+          <BookingForm
+            rooms={rooms.data}
+            date={date}
+            bookings={bookings.state === 'done' ? bookings.data : null}
+            onBooked={reload}
+          />
           <div className="park-rooms">
             {rooms.data.map((room) => (
               <div key={room.id} className="park-card park-room">
@@ -99,15 +107,41 @@ function DayBookings({ list, onCancelled }: { list: Booking[]; onCancelled: () =
   );
 }
 
-function BookingForm({ rooms, date, onBooked }: { rooms: Room[]; date: string; onBooked: () => void }) {
+function BookingForm({
+  rooms,
+  date,
+  bookings,
+  onBooked,
+}: {
+  rooms: Room[];
+  date: string;
+  /** The day's bookings of every room; null while they load. */
+  bookings: Booking[] | null;
+  onBooked: () => void;
+}) {
   const host = useHost();
   const t = useTexts();
   const [roomId, setRoomId] = useState(rooms[0]?.id ?? '');
-  const [start, setStart] = useState('10:00');
-  const [end, setEnd] = useState('11:00');
+  const [start, setStart] = useState('');
+  const [end, setEnd] = useState('');
   const [subject, setSubject] = useState('');
   const [busy, setBusy] = useState(false);
   const [note, setNote] = useState<{ ok: boolean; text: string } | null>(null);
+  // Only times that have not begun (the server refuses the past), and ends after the start.
+  const starts = startChoices(date, Date.now());
+  const ends = start ? endChoices(start) : [];
+  // The next free time of the room (not past, not booked), whenever the room, the day or its
+  // bookings change; the person may then choose another.
+  useEffect(() => {
+    if (!bookings) return;
+    const free = nextFreeSlot(
+      date,
+      Date.now(),
+      bookings.filter((b) => b.roomId === roomId),
+    );
+    setStart(free?.start ?? '');
+    setEnd(free?.end ?? '');
+  }, [bookings, roomId, date]);
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
@@ -141,8 +175,18 @@ function BookingForm({ rooms, date, onBooked }: { rooms: Room[]; date: string; o
       </label>
       <label className="park-field">
         <span>{t.start}</span>
-        <select name="start" value={start} onChange={(e) => setStart(e.target.value)}>
-          {QUARTERS.map((q) => (
+        <select
+          name="start"
+          value={start}
+          onChange={(e) => {
+            const chosen = e.target.value;
+            setStart(chosen);
+            // An end that no longer follows the start moves an hour on (or as far as it may).
+            if (!endChoices(chosen).includes(end)) setEnd(endChoices(chosen)[3] ?? endChoices(chosen).at(-1) ?? '');
+          }}
+        >
+          {starts.length === 0 ? <option value="">{t.noTimeLeft}</option> : null}
+          {starts.map((q) => (
             <option key={q}>{q}</option>
           ))}
         </select>
@@ -150,7 +194,7 @@ function BookingForm({ rooms, date, onBooked }: { rooms: Room[]; date: string; o
       <label className="park-field">
         <span>{t.end}</span>
         <select name="end" value={end} onChange={(e) => setEnd(e.target.value)}>
-          {QUARTERS.map((q) => (
+          {ends.map((q) => (
             <option key={q}>{q}</option>
           ))}
         </select>
@@ -164,7 +208,7 @@ function BookingForm({ rooms, date, onBooked }: { rooms: Room[]; date: string; o
         onChange={setSubject}
       />
       <div className="park-actions">
-        <button type="submit" className="park-button park-button-primary" disabled={busy}>
+        <button type="submit" className="park-button park-button-primary" disabled={busy || !start || !end}>
           {t.book}
         </button>
         {note ? (

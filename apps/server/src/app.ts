@@ -235,7 +235,7 @@ export async function buildApp({ config, db: pool, secrets, logger }: AppDeps) {
   const guard = createPermissionGuard(db);
   const operatorOf = createOperatorGate({ repo: createOperatorsRepository(db), guard });
   auditOperatorChanges(app, db);
-  const runtime = { ...config.runtime, signSecret: secrets.signSecret };
+  const runtime = { ...config.runtime, signSecret: secrets.signSecret, uploadMaxBytes: config.uploadMaxBytes };
   const tenantSettings = createTenantSettings(db, runtime, bus);
   const noticesRepo = createNoticesRepository(db);
   const events = createEventsService({
@@ -493,7 +493,6 @@ export async function buildApp({ config, db: pool, secrets, logger }: AppDeps) {
         repo: createAdminTenantsRepository(db),
         operatorOf,
         settings: tenantSettings,
-        runtime,
         passwords,
         bus,
         storeLogo: async (owner, upload) =>
@@ -505,7 +504,7 @@ export async function buildApp({ config, db: pool, secrets, logger }: AppDeps) {
       access: createAdminAccessService({ repo: createAdminAccessRepository(db), operatorOf, bus }),
     });
     await api.register(adminMenusRoutes, {
-      menus: createAdminMenusService({ repo: createAdminMenusRepository(db), operatorOf }),
+      menus: createAdminMenusService({ repo: createAdminMenusRepository(db), operatorOf, bus }),
     });
     await api.register(adminRecordsRoutes, {
       records: createAdminRecordsService({

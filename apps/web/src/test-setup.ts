@@ -1,7 +1,7 @@
 import { RUNTIME_DEFAULTS } from '@portal/contracts';
 
 // The runtime configuration the server would serve as config.js with no overrides.
-window.__PORTAL_CONFIG__ = { ...RUNTIME_DEFAULTS, signSecret: 'test-secret' };
+window.__PORTAL_CONFIG__ = { ...RUNTIME_DEFAULTS, signSecret: 'test-secret', uploadMaxBytes: 20 * 2 ** 20 };
 
 // antd reads matchMedia, which jsdom lacks.
 window.matchMedia ??= (query: string) =>

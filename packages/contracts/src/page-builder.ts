@@ -4,6 +4,7 @@
  */
 import { Type, type Static } from 'typebox';
 import { UPLOADED_IMAGE } from './admin-rules.js';
+import type { Dashboard } from './dashboard.js';
 
 /** Columns of the page grid; a phone shows one column, widgets in reading order. */
 export const PAGE_COLUMNS = 12;
@@ -24,8 +25,29 @@ export const LocalText = (max: number) => Type.Object({ zh: Plain(max), en: Type
 export type LocalText = { zh: string; en?: string };
 
 const Title = Type.Optional(LocalText(100));
-/** An address inside the portal (a menu path); links never leave it or run script. */
+/**
+ * An address inside the portal (a menu path); links never leave it or run script. It may carry a
+ * query and a fragment (`/park/news?tab=2#top`): a link goes to the path, with the query added to
+ * the viewer's own and the fragment kept (inAppLink below).
+ */
 const InAppPath = Type.String({ pattern: '^/(?!/)[^\\s\\\\]*$', maxLength: 500 });
+
+/**
+ * Where a link's in-app address goes, in the router's parts: the path, the viewer's query (their
+ * tenant and context) with the link's own parameters on top, and the fragment. A path never holds
+ * `?` or `#` (a router refuses that), whatever was saved.
+ */
+export function inAppLink(path: string, currentSearch = ''): { pathname: string; search: string; hash: string } {
+  const hashAt = path.indexOf('#');
+  const hash = hashAt === -1 ? '' : path.slice(hashAt);
+  const beforeHash = hashAt === -1 ? path : path.slice(0, hashAt);
+  const queryAt = beforeHash.indexOf('?');
+  const pathname = (queryAt === -1 ? beforeHash : beforeHash.slice(0, queryAt)) || '/';
+  const params = new URLSearchParams(currentSearch);
+  if (queryAt !== -1) for (const [k, v] of new URLSearchParams(beforeHash.slice(queryAt + 1))) params.set(k, v);
+  const search = params.toString();
+  return { pathname, search: search ? `?${search}` : '', hash: hash === '#' ? '' : hash };
+}
 /**
  * Where a page's image comes from (ADR 036): embedded in the page (a PNG, JPEG, GIF or WebP data URL,
  * what the editor makes of a chosen picture; never SVG, which can hold script), an image the tenant
@@ -49,6 +71,35 @@ export function pageImageAllowed(src: string, portalOrigin: string): boolean {
 /** A framed page's address: http(s), at an origin the tenant registered (checked when saved). */
 const FrameUrl = Type.String({ maxLength: 2000, pattern: '^https?://[^\\s]+$' });
 
+/**
+ * The live figures a figure (stats) widget may show: what the park's dashboard computes for its
+ * tenant (GET /api/open/dashboard), read when the page is shown, never typed in.
+ */
+export const PAGE_MEASURES = [
+  'residentEnterprises',
+  'registeredThisMonth',
+  'devices',
+  'devicesOnline',
+  'openAlerts',
+] as const;
+export type PageMeasure = (typeof PAGE_MEASURES)[number];
+
+/** A measure's value in the dashboard's answer. */
+export function measureValue(d: Dashboard, measure: PageMeasure): number {
+  switch (measure) {
+    case 'residentEnterprises':
+      return d.enterprises.total;
+    case 'registeredThisMonth':
+      return d.enterprises.registeredThisMonth;
+    case 'devices':
+      return d.devices.total;
+    case 'devicesOnline':
+      return d.devices.online;
+    case 'openAlerts':
+      return d.alerts.open;
+  }
+}
+
 /** Each widget kind's settings. */
 export const WIDGET_PROPS = {
   text: Type.Object({ title: Title, text: LocalText(5000) }),
@@ -66,7 +117,10 @@ export const WIDGET_PROPS = {
     items: Type.Array(
       Type.Object({
         label: LocalText(50),
+        /** The figure as typed; shown when no measure is chosen. */
         value: Type.String({ maxLength: 30 }),
+        /** A figure the server computes for the viewer's park, shown live instead of `value`. */
+        measure: Type.Optional(Type.Enum(PAGE_MEASURES)),
         suffix: Type.Optional(LocalText(10)),
       }),
       { maxItems: 12 },

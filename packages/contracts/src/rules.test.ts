@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { LIMITS } from './constants.js';
 import {
+  ATTACHMENT_ACCEPT,
   ATTACHMENT_EXTENSIONS,
   DEFAULT_PHONE_PATTERN,
   checkPassword,
@@ -238,6 +239,15 @@ describe('isAllowedAttachment', () => {
     expect(isAllowedAttachment(`report.${ext}`)).toBe(true);
     expect(isAllowedAttachment(`REPORT.${ext.toUpperCase()}`)).toBe(true);
     expect(isAllowedAttachment(`季度 报告.v2.${ext}`)).toBe(true);
+  });
+
+  it('gives the file picker the same list (accept: each extension with its dot)', () => {
+    const accepted = ATTACHMENT_ACCEPT.split(',');
+    expect(accepted).toHaveLength(ATTACHMENT_EXTENSIONS.length);
+    for (const ext of accepted) {
+      expect(ext).toMatch(/^\.[a-z0-9]+$/);
+      expect(isAllowedAttachment(`report${ext}`)).toBe(true);
+    }
   });
 
   it('uses the last extension only', () => {

@@ -143,6 +143,9 @@ export const ATTACHMENT_EXTENSIONS = [
   'txt',
 ] as const;
 
+/** The file picker's filter for attachments (`<input accept>`): the same extensions, each with its dot. */
+export const ATTACHMENT_ACCEPT = ATTACHMENT_EXTENSIONS.map((ext) => `.${ext}`).join(',');
+
 export function isAllowedAttachment(fileName: string): boolean {
   const dot = fileName.lastIndexOf('.');
   if (dot <= 0 || dot === fileName.length - 1) return false;

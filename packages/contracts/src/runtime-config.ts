@@ -93,8 +93,11 @@ export const RuntimeSwitches = Type.Object(
 
 export type RuntimeSwitches = Static<typeof RuntimeSwitches>;
 
-/** What config.js carries: the switches and the request-signing secret (docs/product/overview.md#runtime-switches). */
-export type RuntimeConfig = RuntimeSwitches & { signSecret: string };
+/**
+ * What config.js carries: the switches, the request-signing secret and the largest upload the
+ * server takes (`UPLOAD_MAX_BYTES`, so a form can say it) (docs/product/overview.md#runtime-switches).
+ */
+export type RuntimeConfig = RuntimeSwitches & { signSecret: string; uploadMaxBytes: number };
 
 /** The switches' defaults, read from the schema. */
 export const RUNTIME_DEFAULTS: RuntimeSwitches = Object.fromEntries(

@@ -23,6 +23,8 @@ export type Invalidation =
   | { kind: 'apps'; tenant: number }
   /** A tenant's settings or state changed (ADR 031): its config.js and switches are read again. */
   | { kind: 'tenant'; tenant: number }
+  /** A tenant's menu changed (an operator's edit): its members' open portals load it again (ADR 046). */
+  | { kind: 'menus'; tenant: number }
   /** These users have new rows in user_events (their live streams read them). */
   | { kind: 'events'; users: number[] }
   | { kind: 'all' };
@@ -43,7 +45,7 @@ function parse(payload: string | undefined): Invalidation | null {
     if (e.kind === 'session' && typeof e.id === 'string') return e;
     if (e.kind === 'user' && typeof e.id === 'number') return e;
     if (e.kind === 'all' || e.kind === 'catalog') return e;
-    if ((e.kind === 'apps' || e.kind === 'tenant') && Number.isSafeInteger(e.tenant)) return e;
+    if ((e.kind === 'apps' || e.kind === 'tenant' || e.kind === 'menus') && Number.isSafeInteger(e.tenant)) return e;
     if (e.kind === 'events' && Array.isArray(e.users) && e.users.every((u) => Number.isSafeInteger(u))) return e;
   } catch {
     // not ours

@@ -1,16 +1,19 @@
 /**
  * Each tenant's runtime switches (ADR 031): the installation's (`PORTAL_RUNTIME_CONFIG`, ADR 018)
  * with what the tenant set for itself on top (tenants.settings, only the keys of
- * TENANT_SWITCHES). Read per tenant and kept for a minute; a change is announced to every
+ * TENANT_SWITCHES). A park's site name, until its operator sets one, is the tenant's own name (in
+ * English its English name, if it has one), never the installation's (ADR 046). Read per tenant and kept for a minute; a change is announced to every
  * instance, so config.js and the server's own uses (registration's SMS step, the SMS text) follow
  * it without a restart.
  */
 import {
   TENANT_SWITCHES,
+  isDisplayName,
   isTenantCode,
   TenantSettings as TenantSettingsSchema,
   type RuntimeConfig,
   type TenantSettings,
+  type TenantSwitch,
 } from '@portal/contracts';
 import { eq } from 'drizzle-orm';
 import type { TSchema } from 'typebox';
@@ -27,6 +30,8 @@ export interface TenantSettingsStore {
   configOfId(id: number): Promise<RuntimeConfig>;
   /** What the tenant set itself. */
   stored(id: number): Promise<TenantSettings>;
+  /** What each switch the tenant leaves unset falls back to: the installation's, its site name its own. */
+  fallbacks(id: number): Promise<Pick<RuntimeConfig, TenantSwitch>>;
   /** Replaces what the tenant set; false for an unknown tenant. */
   save(id: number, settings: TenantSettings): Promise<boolean>;
 }
@@ -46,6 +51,24 @@ export function tenantOwn(raw: Record<string, unknown> | null | undefined): Tena
   return own as TenantSettings;
 }
 
+/**
+ * The site name a park has before its operator names it: its own name, in English its English name
+ * (empty: the Chinese one shows); a name the operator set is shown in English as well until they
+ * set an English one. The platform tenant's pages are the installation's, named by
+ * `SITE_NAME`; a name outside the site-name rule is not served.
+ */
+export function ownSiteName(
+  tenant: { name: string; translations: { en?: { name?: string } }; platform: boolean },
+  own: TenantSettings,
+): Partial<Pick<RuntimeConfig, 'siteName' | 'siteNameEn'>> {
+  if (tenant.platform) return {};
+  // A name the operator set without an English one shows in English too, not the installation's.
+  if (own.siteName !== undefined || !isDisplayName(tenant.name))
+    return own.siteName !== undefined ? { siteNameEn: '' } : {};
+  const en = tenant.translations.en?.name ?? '';
+  return { siteName: tenant.name, siteNameEn: en && isDisplayName(en) ? en : '' };
+}
+
 export function createTenantSettings(db: Db, runtime: RuntimeConfig, bus: InvalidationBus): TenantSettingsStore {
   const cache = createLocalCache<RuntimeConfig>({ ttlMs: 60_000, max: 1_000 });
   bus.subscribe((e) => {
@@ -55,8 +78,17 @@ export function createTenantSettings(db: Db, runtime: RuntimeConfig, bus: Invali
     const hit = cache.get(key);
     if (hit) return hit;
     const version = cache.version;
-    const [row] = await db.select({ settings: tenants.settings }).from(tenants).where(where);
-    const config = { ...runtime, ...tenantOwn(row?.settings) };
+    const [row] = await db
+      .select({
+        settings: tenants.settings,
+        name: tenants.name,
+        translations: tenants.translations,
+        platform: tenants.platform,
+      })
+      .from(tenants)
+      .where(where);
+    const own = tenantOwn(row?.settings);
+    const config = { ...runtime, ...(row ? ownSiteName(row, own) : {}), ...own };
     // Not kept when a change was announced meanwhile; an unknown tenant is not kept at all, so
     // made-up codes cannot crowd the real ones out.
     if (row) cache.set(key, config, { version });
@@ -69,6 +101,19 @@ export function createTenantSettings(db: Db, runtime: RuntimeConfig, bus: Invali
     async stored(id) {
       const [row] = await db.select({ settings: tenants.settings }).from(tenants).where(eq(tenants.id, id));
       return tenantOwn(row?.settings);
+    },
+    async fallbacks(id) {
+      const [row] = await db
+        .select({
+          settings: tenants.settings,
+          name: tenants.name,
+          translations: tenants.translations,
+          platform: tenants.platform,
+        })
+        .from(tenants)
+        .where(eq(tenants.id, id));
+      const config = { ...runtime, ...(row ? ownSiteName(row, tenantOwn(row.settings)) : {}) };
+      return Object.fromEntries(TENANT_SWITCHES.map((k) => [k, config[k]])) as Pick<RuntimeConfig, TenantSwitch>;
     },
     async save(id, settings) {
       const done = await db

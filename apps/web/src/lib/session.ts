@@ -15,6 +15,8 @@ interface SessionState {
   menu: MenuData | null;
   /** The tenant's registered applications (docs/product/data.md#micro-app-entry), loaded with the menu. */
   microApps: MicroApp[] | null;
+  /** Menu changes announced on the live stream (ADR 046): the shell loads the menu again on each. */
+  menuChanges: number;
 }
 
 export const useSession = create<SessionState>(() => ({
@@ -22,6 +24,7 @@ export const useSession = create<SessionState>(() => ({
   userInfo: storage.get<UserInfo>('userInfo'),
   menu: null,
   microApps: null,
+  menuChanges: 0,
 }));
 
 export function setToken(token: string): void {
@@ -38,6 +41,11 @@ export function setUserInfo(userInfo: UserInfo): void {
 
 export function setMenu(menu: MenuData): void {
   useSession.setState({ menu });
+}
+
+/** The tenant's menu changed (an operator's edit, announced on the live stream): load it again. */
+export function menuChanged(): void {
+  useSession.setState((s) => ({ menuChanges: s.menuChanges + 1 }));
 }
 
 /** docs/product/data.md#local-storage keeps the micro-app list too. */

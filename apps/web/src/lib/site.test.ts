@@ -3,7 +3,7 @@ import { RUNTIME_DEFAULTS } from '@portal/contracts';
 import { siteName } from './site';
 
 afterEach(() => {
-  window.__PORTAL_CONFIG__ = { ...RUNTIME_DEFAULTS, signSecret: 'test-secret' };
+  window.__PORTAL_CONFIG__ = { ...RUNTIME_DEFAULTS, signSecret: 'test-secret', uploadMaxBytes: 20 * 2 ** 20 };
 });
 
 describe('the site name', () => {

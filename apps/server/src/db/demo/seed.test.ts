@@ -10,6 +10,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashPassword } from '../../platform/passwords.js';
 import { createTestContext, DEMO_PASSWORD, type TestContext } from '../../test/harness.js';
+import { DEMO_PAGES } from './content/pages.js';
 import { seedDemo } from './seed.js';
 
 let ctx: TestContext;
@@ -153,6 +154,42 @@ describe('seedDemo', () => {
     const token = await ctx.login('member');
     const menu = await ctx.call({ url: '/api/front/member/front/allPermissionV2?appCodes=ENT_WORKBENCH', token });
     expect(JSON.stringify(menu.json().data.menu)).toContain('wbDashboard');
+  });
+
+  it('makes the figures of demo pages nobody saved live, and leaves a saved page as it is', async () => {
+    // Seeded before figures could be live: typed-in numbers that looked like the park's.
+    const before = (code: string) => {
+      const doc = structuredClone(DEMO_PAGES.find((p) => p.code === code)!.document);
+      for (const w of doc.widgets) {
+        if (w.kind !== 'stats') continue;
+        for (const item of w.props.items) {
+          delete item.measure;
+          item.value = '128';
+        }
+      }
+      return JSON.stringify(doc);
+    };
+    await ctx.db.execute(sql`UPDATE page_versions v SET document = ${before('ops-board')}::jsonb
+      FROM page_definitions p WHERE p.id = v.page_id AND p.code = 'ops-board'`);
+    // Someone saved 数据看板 since: a version 2 of their own.
+    await ctx.db.execute(sql`UPDATE page_versions v SET document = ${before('demo-dashboard')}::jsonb
+      FROM page_definitions p WHERE p.id = v.page_id AND p.code = 'demo-dashboard'`);
+    await ctx.db.execute(sql`INSERT INTO page_versions (page_id, version, document)
+      SELECT id, 2, ${before('demo-dashboard')}::jsonb FROM page_definitions WHERE code = 'demo-dashboard'`);
+
+    expect(await seedDemo(ctx.db, { passwordHash })).toEqual({ result: 'updated', added: 1 });
+    expect(await seedDemo(ctx.db, { passwordHash })).toEqual({ result: 'unchanged' });
+    const documentOf = async (code: string, version: number) =>
+      JSON.stringify(
+        (
+          await one<{ document: unknown }>(sql`SELECT v.document FROM page_versions v
+            JOIN page_definitions p ON p.id = v.page_id WHERE p.code = ${code} AND v.version = ${version}`)
+        ).document,
+      );
+    expect(await documentOf('ops-board', 1)).toContain('"measure":"residentEnterprises"');
+    expect(await documentOf('ops-board', 1)).not.toContain('128');
+    expect(await documentOf('demo-dashboard', 1)).toContain('128');
+    expect(await documentOf('demo-dashboard', 2)).toContain('128');
   });
 
   it('gives the demo notices their attachments once, written to the files directory', async () => {

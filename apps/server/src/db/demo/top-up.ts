@@ -1,5 +1,5 @@
 /** The top-ups: what later versions added to the demo, for a demo tenant an earlier version seeded. */
-import { and, eq, inArray, notExists, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNull, notExists, sql } from 'drizzle-orm';
 import type { Tx } from '../client.js';
 import { ensureMenus } from '../provisioning/menus.js';
 import { ensurePermissions } from '../provisioning/permissions.js';
@@ -7,6 +7,7 @@ import * as s from '../schema.js';
 import { sanitizeRichText } from '../../platform/html.js';
 import { DEMO_AGREEMENT } from './content/agreement.js';
 import { DEMO_MENU } from './content/menu.js';
+import { DEMO_PAGES } from './content/pages.js';
 import { EXAMPLE_SYSTEM } from './content/services.js';
 import {
   demoMenuTree,
@@ -67,6 +68,7 @@ export async function topUpDemo(tx: Tx, tenantId: number, devicesFile?: string):
   added += await ensureDevices(tx, tenantId, devicesFile);
   added += await moveServicesToSubApp(tx, tenantId);
   added += await ensurePages(tx, tenantId);
+  added += await liveDemoFigures(tx, tenantId);
   const ents = await tx
     .insert(s.enterprises)
     .values(parkEnterprises(tenantId))
@@ -129,4 +131,38 @@ async function moveServicesToSubApp(tx: Tx, tenantId: number): Promise<number> {
     moved += rows.length;
   }
   return moved;
+}
+
+/**
+ * The demo's drag pages seeded before figures could be live (ADR 046): a page nobody has saved
+ * since (its only version the seed's) takes the seeded document as it is now, so its figures are
+ * the park's own and the rest say they are samples. A page someone saved is theirs.
+ */
+async function liveDemoFigures(tx: Tx, tenantId: number): Promise<number> {
+  let updated = 0;
+  for (const { code, document } of DEMO_PAGES) {
+    const rows = await tx
+      .update(s.pageVersions)
+      .set({ document })
+      .where(
+        and(
+          eq(s.pageVersions.version, 1),
+          isNull(s.pageVersions.createdBy),
+          inArray(
+            s.pageVersions.pageId,
+            tx
+              .select({ id: s.pageDefinitions.id })
+              .from(s.pageDefinitions)
+              .where(and(eq(s.pageDefinitions.tenantId, tenantId), eq(s.pageDefinitions.code, code))),
+          ),
+          sql`NOT EXISTS (SELECT 1 FROM ${s.pageVersions} later
+            WHERE later.page_id = ${s.pageVersions.pageId} AND later.version > 1)`,
+          sql`${s.pageVersions.document}::text NOT LIKE '%"measure"%'`,
+          sql`${s.pageVersions.document} <> ${JSON.stringify(document)}::jsonb`,
+        ),
+      )
+      .returning({ version: s.pageVersions.version });
+    updated += rows.length;
+  }
+  return updated;
 }

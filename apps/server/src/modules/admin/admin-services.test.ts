@@ -181,8 +181,7 @@ describe('the tenants service', () => {
     createAdminTenantsService({
       repo: createAdminTenantsRepository(db),
       operatorOf,
-      settings: { stored: async () => ({}), save: async () => true },
-      runtime: {} as never,
+      settings: { stored: async () => ({}), save: async () => true, fallbacks: async () => ({}) as never },
       passwords,
       bus,
       storeLogo: async () => '/logo',
@@ -238,7 +237,10 @@ describe('the access, menus and records services', () => {
   });
 
   it('refuses a menu link that is no address of the portal or the web, and a move under itself', async () => {
-    const service = createAdminMenusService({ repo: createAdminMenusRepository(db), operatorOf });
+    // A refused change is announced to no one's portal.
+    const told: unknown[] = [];
+    const bus = { publish: async (e: unknown) => void told.push(e) };
+    const service = createAdminMenusService({ repo: createAdminMenusRepository(db), operatorOf, bus });
     expect(
       await refusal(
         service.create({ session: operator }, { name: '坏链接', path: '/bad', url: 'javascript:alert(1)' } as never),
@@ -253,6 +255,10 @@ describe('the access, menus and records services', () => {
       code: ResultCode.BAD_REQUEST,
       key: 'menuCycle',
     });
+    expect(told).toEqual([]);
+    // A move that is done is: the tenant's portals load their menu again.
+    await service.move({ session: operator }, parent!.childId, parent!.id, 0);
+    expect(told).toEqual([{ kind: 'menus', tenant: demo }]);
   });
 
   it('wants a reason to refuse an enterprise, and real days in the audit filter', async () => {

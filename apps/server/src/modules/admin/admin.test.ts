@@ -352,6 +352,18 @@ describe('the operators API', () => {
       total: number;
     };
     expect(users.total).toBe(1);
+    // Until its operator names the site, its pages (the login page first) carry the park's own name,
+    // in English its English one; never the installation's.
+    const configOf = async (tc: string) => (await ctx.app.inject({ url: `/center/config.js?tc=${tc}` })).body;
+    const fresh = await configOf('north-park');
+    expect(fresh).toContain('"siteName":"北区园区"');
+    expect(fresh).toContain('"siteNameEn":"North Park"');
+    expect(await configOf('platform')).toContain('"siteName":"企业服务门户"');
+    // The console says so: an unset site name follows the park's name.
+    const view = data(await ctx.call({ url: '/api/admin/settings?tenant=north-park', token: platform })) as {
+      defaults: Record<string, unknown>;
+    };
+    expect(view.defaults).toMatchObject({ siteName: '北区园区', siteNameEn: 'North Park' });
     const settings = await ctx.call({
       method: 'PUT',
       url: '/api/admin/settings?tenant=north-park',
@@ -359,7 +371,10 @@ describe('the operators API', () => {
       token: platform,
     });
     expect(statusOf(settings)).toBe(200);
-    expect((await ctx.app.inject({ url: '/center/config.js?tc=north-park' })).body).toContain('北区园区门户');
+    const named = await configOf('north-park');
+    expect(named).toContain('"siteName":"北区园区门户"');
+    // A name set in Chinese only shows in English too, not the park's or the installation's English one.
+    expect(named).toContain('"siteNameEn":""');
     const disabled = await ctx.call({
       method: 'PATCH',
       url: `/api/admin/tenants/${data(created) as string}`,

@@ -120,10 +120,10 @@ describe('the SMS text', () => {
       const text = await smsTo('13912346002', fresh);
       expect(text).not.toMatch(/https?:|evil/);
       expect(text.startsWith('【星河门户】')).toBe(true);
-      // Nor is it served to the tenant's pages: the installation's name applies.
+      // Nor is it served to the tenant's pages: the park's own name applies.
       const config = await fresh.app.inject({ url: '/center/config.js?tc=demo' });
       expect(config.body).not.toContain('evil.example');
-      expect(config.body).toContain('"siteName":"企业服务门户"');
+      expect(config.body).toContain('"siteName":"演示园区"');
     } finally {
       await fresh.close();
       await ctx.db.execute(sql`UPDATE tenants SET settings = '{}'::jsonb WHERE code = 'demo'`);

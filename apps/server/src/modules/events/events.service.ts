@@ -80,6 +80,8 @@ export function createEventsService({
   const passed = new Set<Stream>();
   // Streams opened whose `hello` is not written yet: no event goes before it.
   const greeting = new Set<Stream>();
+  // Held streams a menu change passed over: told once their session was read again and is live.
+  const menuMissed = new Set<Stream>();
   // Users whose streams have news to read, read together in batches: one published notice makes
   // two statements per batch, not two per recipient.
   const pending = new Set<number>();
@@ -94,6 +96,7 @@ export function createEventsService({
     checking.delete(s);
     passed.delete(s);
     greeting.delete(s);
+    menuMissed.delete(s);
     s.end();
   }
 
@@ -126,7 +129,10 @@ export function createEventsService({
         if (checking.get(s) !== check) continue; // ended meanwhile, or a later read decides
         checking.delete(s);
         if (!live?.has(s.sessionId)) endStream(s);
-        else if (passed.delete(s)) free.push(s.userId);
+        else {
+          if (!greeting.has(s) && menuMissed.delete(s)) s.write(frame(null, 'menu', {}));
+          if (passed.delete(s)) free.push(s.userId);
+        }
       }
       flush(free);
     })();
@@ -195,8 +201,22 @@ export function createEventsService({
 
   const all = () => [...streams.values()].flatMap((open) => [...open]);
 
+  /**
+   * The tenant's menu changed: each of its open streams is told (`event: menu`, no id: nothing to
+   * replay; a client that reconnects loads its menu anyway), so the member's portal loads its
+   * menu again without a reload (ADR 046).
+   */
+  function menuChanged(tenantId: number): void {
+    for (const s of all()) {
+      if (s.tenantId !== tenantId) continue;
+      if (checking.has(s) || greeting.has(s)) menuMissed.add(s);
+      else s.write(frame(null, 'menu', {}));
+    }
+  }
+
   bus.subscribe((e) => {
     if (e.kind === 'events') return flush(e.users);
+    if (e.kind === 'menus') return menuChanged(e.tenant);
     // Anything that may end a session (a logout or switch, a disabled user or tenant, a password
     // set, a role or enterprise taken away) holds the streams it may concern until their sessions
     // are read again. After the bus was down every stream is read again, and flushed.
@@ -241,6 +261,7 @@ export function createEventsService({
       greeting.delete(stream);
       passed.delete(stream);
       stream.write(`retry: 3000\n${frame(null, 'hello', { unread: count, last: stream.last })}`);
+      if (menuMissed.delete(stream)) stream.write(frame(null, 'menu', {}));
       flush([s.userId]);
       return stream;
     },
@@ -252,6 +273,7 @@ export function createEventsService({
       checking.delete(stream);
       passed.delete(stream);
       greeting.delete(stream);
+      menuMissed.delete(stream);
     },
 
     /** Tells every instance these users have new events. */

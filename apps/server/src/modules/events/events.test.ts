@@ -247,3 +247,32 @@ describe('a live stream ends with its session, on every instance', () => {
     }
   });
 });
+
+describe("a tenant's menu changes", () => {
+  it("tell its members' open streams, on every instance, and no other tenant's", async () => {
+    const member = await openStream(b, await a.login('member'));
+    // A user of another tenant (the platform's operator) hears nothing of the demo's menu.
+    const other = await openStream(b, await a.login('platform', DEMO_PASSWORD, 'platform'));
+    try {
+      const [first, second] = await ids(sql`SELECT m.id FROM menus m JOIN tenants t ON t.id = m.tenant_id
+        WHERE t.code = 'demo' AND m.parent_id IS NULL ORDER BY m.sort, m.id LIMIT 2`);
+      expect(second).toBeDefined();
+      const moved = await a.call({
+        url: `/api/admin/menus/${first}/move`,
+        body: { parentId: null, index: 1 },
+        token: operator,
+      });
+      expect(statusOf(moved), moved.body).toBe(200);
+      await expect.poll(() => member.text(), { timeout: 3000 }).toContain('event: menu');
+      // Not a notice: nothing to replay after a reconnect, the unread count unchanged.
+      expect(member.text()).toMatch(/event: menu\ndata: \{\}\n\n/);
+      expect(member.text()).not.toMatch(/id: \d+\nevent: menu/);
+      expect(other.text()).not.toContain('event: menu');
+      // Back as it was.
+      await a.call({ url: `/api/admin/menus/${first}/move`, body: { parentId: null, index: 0 }, token: operator });
+    } finally {
+      member.stop();
+      other.stop();
+    }
+  });
+});

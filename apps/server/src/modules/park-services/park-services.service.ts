@@ -1,4 +1,5 @@
 import {
+  PARK_UTC_OFFSET_MS,
   ResultCode,
   type Booking,
   type BookingInput,
@@ -25,10 +26,10 @@ const AHEAD_DAYS = 60;
 
 /** A park-local (China, UTC+8 all year) minute `YYYY-MM-DD HH:mm` as an instant; null if no such minute. */
 export function parkMinute(text: string): Date | null {
-  const at = new Date(`${text.replace(' ', 'T')}:00+08:00`);
+  const at = new Date(Date.parse(`${text.replace(' ', 'T')}:00Z`) - PARK_UTC_OFFSET_MS);
   if (Number.isNaN(at.getTime())) return null;
   // Date rolls 02-30 over to 03-02: a minute that does not exist reads back differently.
-  const back = new Date(at.getTime() + 8 * 3_600_000).toISOString().slice(0, 16).replace('T', ' ');
+  const back = new Date(at.getTime() + PARK_UTC_OFFSET_MS).toISOString().slice(0, 16).replace('T', ' ');
   return back === text ? at : null;
 }
 

@@ -59,6 +59,8 @@ describe('runtime config', () => {
     expect(res.body.startsWith('window.__PORTAL_CONFIG__=')).toBe(true);
     const config = runConfigJs(res.body);
     expect(config.signSecret).toBe(ctx.secrets.signSecret);
+    // The largest upload the server takes, so a form can say it (and no second copy of it).
+    expect(config.uploadMaxBytes).toBe(20 * 2 ** 20);
     expect(config).toMatchObject({
       publicpath: '/center/',
       defaultTenantCode: 'demo',

@@ -19,6 +19,11 @@ const MicroAppLayer = load(() => import('../../features/micro-apps/components/mi
 const DragPage = load(() => import('../../features/drag-page/view/drag-page'), 'DragPage');
 // My workbench (/workStand): its grid of widgets loads when it is first opened.
 const Workbench = load(() => import('../../features/workbench/components/workbench'), 'Workbench');
+// A page of another application (my workbench elsewhere): which one, and the switch to it.
+const ApplicationElsewhere = load(
+  () => import('../../features/switching/components/application-elsewhere'),
+  'ApplicationElsewhere',
+);
 
 // Business pages by the menu component that names them, each loaded when first opened.
 const BUSINESS_PAGES: Record<string, ComponentType> = {
@@ -52,6 +57,11 @@ const views: ShellViews = {
   workbench: (props) => (
     <Suspense>
       <Workbench {...props} />
+    </Suspense>
+  ),
+  otherApplication: (appCode) => (
+    <Suspense>
+      <ApplicationElsewhere appCode={appCode} />
     </Suspense>
   ),
   businessPage: (component) => {

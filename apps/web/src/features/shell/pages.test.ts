@@ -120,12 +120,22 @@ describe('pages', () => {
 
   it('opens /workStand only in the JZH theme with the ENT_WORKBENCH application', () => {
     expect(page('/workStand')).toBeNull();
-    expect(page('/workStand', { ...ctx, jzh: true })).toBeNull();
     expect(page('/workStand', { ...ctx, appCode: 'ENT_WORKBENCH' })).toBeNull();
     expect(page('/workStand', { ...ctx, jzh: true, appCode: 'ENT_WORKBENCH' })).toMatchObject({
       kind: 'workbench',
       titleKey: 'shell.workbench',
     });
+  });
+
+  it('names the application /workStand belongs to when another one is current (JZH theme)', () => {
+    expect(resolvePage('/workStand', [], { ...ctx, jzh: true, appCode: 'PARK_OPS' })).toEqual({
+      elsewhere: 'ENT_WORKBENCH',
+    });
+    expect(resolvePage('/workStand/', [], { ...ctx, jzh: true, appCode: null })).toEqual({
+      elsewhere: 'ENT_WORKBENCH',
+    });
+    // Outside the JZH layout there is no workbench at all.
+    expect(resolvePage('/workStand', [], { ...ctx, appCode: 'PARK_OPS' })).toBeNull();
   });
 
   it('makes a tab that keeps its page only when the switch is on and the entry asks', () => {

@@ -53,7 +53,11 @@ export interface SubPage {
   route: string;
 }
 
-export type Resolved = { page: Page } | { redirect: string } | null;
+/**
+ * The page at an address, a redirect, or `elsewhere`: a page of another application than the
+ * current one (its code), which the shell names and offers to switch to instead of a bare 404.
+ */
+export type Resolved = { page: Page } | { redirect: string } | { elsewhere: string } | null;
 
 export interface PageContext {
   /** The layout is the JZH flyout one. */
@@ -205,9 +209,10 @@ export function resolvePage(path: string, menu: MenuItem[], ctx: PageContext, ho
   if (clean === HOME_PATH) return { page: fixed('home', HOME_KEY, 'shell.home') };
   if (clean === '/home') return { redirect: HOME_PATH };
   if (clean === '/workStand') {
-    return ctx.jzh && ctx.appCode === WORKBENCH_APP
+    if (!ctx.jzh) return null;
+    return ctx.appCode === WORKBENCH_APP
       ? { page: fixed('workbench', '#workStand', 'shell.workbench') }
-      : null;
+      : { elsewhere: WORKBENCH_APP };
   }
   const detail = detailName(path);
   if (detail) return { page: fixed('detail', `#${detail}`, DETAILS[detail]!) };

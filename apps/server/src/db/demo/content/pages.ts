@@ -26,7 +26,8 @@ export const DEMO_PAGES: { code: string; document: PageDocument }[] = [
           kind: 'stats',
           h: 3,
           props: {
-            title: t('本月概况', 'This month'),
+            // Figures no measure computes yet: sample text, and said so.
+            title: t('本月概况（示例数据）', 'This month (sample figures)'),
             items: [
               { label: t('服务申请', 'Service requests'), value: '12', suffix: t('件', '') },
               { label: t('待办通知', 'Open notices'), value: '3', suffix: t('条', '') },
@@ -131,8 +132,18 @@ export const DEMO_PAGES: { code: string; document: PageDocument }[] = [
           h: 3,
           props: {
             items: [
-              { label: t('入驻企业', 'Resident enterprises'), value: '128', suffix: t('家', '') },
-              { label: t('本月订单', 'Orders this month'), value: '36', suffix: t('单', '') },
+              {
+                label: t('入驻企业', 'Resident enterprises'),
+                value: '',
+                measure: 'residentEnterprises',
+                suffix: t('家', ''),
+              },
+              {
+                label: t('本月注册', 'Registered this month'),
+                value: '',
+                measure: 'registeredThisMonth',
+                suffix: t('家', ''),
+              },
             ],
           },
         },
@@ -140,7 +151,7 @@ export const DEMO_PAGES: { code: string; document: PageDocument }[] = [
           kind: 'chart',
           h: 6,
           props: {
-            title: t('近六个月新增企业', 'New enterprises, last six months'),
+            title: t('近六个月新增企业（示例数据）', 'New enterprises, last six months (sample data)'),
             type: 'bar',
             points: [
               { label: t('6月', 'Jun'), value: 8 },
@@ -170,10 +181,16 @@ export const DEMO_PAGES: { code: string; document: PageDocument }[] = [
           kind: 'stats',
           props: {
             title: t('今日概况', 'Today'),
+            // Live: each figure is one the server computes for the park when the page is shown.
             items: [
-              { label: t('入驻企业', 'Resident enterprises'), value: '128', suffix: t('家', '') },
-              { label: t('待处理报修', 'Open repairs'), value: '4', suffix: t('件', '') },
-              { label: t('会议室预约', 'Room bookings'), value: '9', suffix: t('场', '') },
+              {
+                label: t('入驻企业', 'Resident enterprises'),
+                value: '',
+                measure: 'residentEnterprises',
+                suffix: t('家', ''),
+              },
+              { label: t('在线设备', 'Devices online'), value: '', measure: 'devicesOnline', suffix: t('台', '') },
+              { label: t('未处理告警', 'Open alerts'), value: '', measure: 'openAlerts', suffix: t('条', '') },
             ],
           },
         },

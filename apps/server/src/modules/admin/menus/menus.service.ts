@@ -2,6 +2,7 @@
 import { ResultCode, type AdminMenu, type MenuCreate, type MenuExportEntry, type MenuPatch } from '@portal/contracts';
 import { AppError, errors } from '../../../platform/errors.js';
 import { optionalRowId, rowId, type RequestedId } from '../../../platform/ids.js';
+import type { InvalidationBus } from '../../../platform/invalidation.js';
 import type { Caller, OperatorGate } from '../operators.service.js';
 import type { AdminMenusRepository, MenuFields } from './menus.repository.js';
 
@@ -31,8 +32,14 @@ function countEntries(entries: MenuExportEntry[]): number {
   }, 0);
 }
 
-export function createAdminMenusService(deps: { repo: AdminMenusRepository; operatorOf: OperatorGate }) {
-  const { repo, operatorOf } = deps;
+export function createAdminMenusService(deps: {
+  repo: AdminMenusRepository;
+  operatorOf: OperatorGate;
+  bus: Pick<InvalidationBus, 'publish'>;
+}) {
+  const { repo, operatorOf, bus } = deps;
+  /** Every change is announced: the members' open portals load their menu again (ADR 046). */
+  const changed = (tenantId: number) => bus.publish({ kind: 'menus', tenant: tenantId });
 
   return {
     async list(caller: Caller): Promise<AdminMenu[]> {
@@ -45,12 +52,14 @@ export function createAdminMenusService(deps: { repo: AdminMenusRepository; oper
       const { parentId, ...rest } = body;
       const id = await repo.create(tenantId, optionalRowId(parentId), fields(rest) as MenuFields);
       if (id === null) throw errors.notFound();
+      await changed(tenantId);
       return id;
     },
 
     async update(caller: Caller, id: RequestedId, p: MenuPatch): Promise<void> {
       const { tenantId } = await operatorOf(caller);
       if (!(await repo.update(tenantId, rowId(id), fields(p)))) throw errors.notFound();
+      await changed(tenantId);
     },
 
     /** Places the entry at `index` under `parentId`, siblings renumbered; never under itself. */
@@ -59,6 +68,7 @@ export function createAdminMenusService(deps: { repo: AdminMenusRepository; oper
       const result = await repo.move(tenantId, rowId(id), optionalRowId(parentId), index);
       if (result === 'none') throw errors.notFound();
       if (result === 'cycle') throw new AppError(ResultCode.BAD_REQUEST, 'menuCycle');
+      await changed(tenantId);
     },
 
     /** Removes an entry without children. */
@@ -67,6 +77,7 @@ export function createAdminMenusService(deps: { repo: AdminMenusRepository; oper
       const result = await repo.remove(tenantId, rowId(id));
       if (result === 'none') throw errors.notFound();
       if (result === 'parent') throw new AppError(ResultCode.BAD_REQUEST, 'menuHasChildren');
+      await changed(tenantId);
     },
 
     async exportTree(caller: Caller): Promise<MenuExportEntry[]> {
@@ -79,6 +90,7 @@ export function createAdminMenusService(deps: { repo: AdminMenusRepository; oper
       if (countEntries(menus) > MAX_MENU_ENTRIES) throw new AppError(ResultCode.BAD_REQUEST, 'menuTooLarge');
       const result = await repo.importTree(tenantId, menus);
       if ('unknown' in result) throw new AppError(ResultCode.BAD_REQUEST, 'menuUnknownCode', { code: result.unknown });
+      await changed(tenantId);
       return result.count;
     },
   };

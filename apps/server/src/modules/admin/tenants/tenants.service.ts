@@ -4,9 +4,7 @@
  */
 import {
   ResultCode,
-  TENANT_SWITCHES,
   type AgreementEdit,
-  type RuntimeConfig,
   type TenantCreate,
   type TenantPatch,
   type TenantSettings,
@@ -35,9 +33,7 @@ export type LogoPart = LogoUpload & { fieldname: string };
 export interface AdminTenantsServiceDeps {
   repo: AdminTenantsRepository;
   operatorOf: OperatorGate;
-  settings: Pick<TenantSettingsStore, 'stored' | 'save'>;
-  /** The installation's switches: what a tenant's absent setting falls back to. */
-  runtime: RuntimeConfig;
+  settings: Pick<TenantSettingsStore, 'stored' | 'save' | 'fallbacks'>;
   /** A new password's rule and hash (ADR 038). */
   passwords: Pick<Passwords, 'accept'>;
   bus: Pick<InvalidationBus, 'publish'>;
@@ -56,9 +52,6 @@ const protocolOf = (address: string) => {
 export function createAdminTenantsService(deps: AdminTenantsServiceDeps) {
   const { repo, operatorOf } = deps;
   const platformOperator = platformOnly(operatorOf);
-  const defaults = Object.fromEntries(
-    TENANT_SWITCHES.map((k) => [k, deps.runtime[k]]),
-  ) as TenantSettingsView['defaults'];
 
   return {
     async list(caller: Caller, f: { q?: string | undefined; page: number; limit: number }) {
@@ -100,7 +93,12 @@ export function createAdminTenantsService(deps: AdminTenantsServiceDeps) {
 
     async settings(caller: Caller): Promise<TenantSettingsView> {
       const { tenantId } = await operatorOf(caller);
-      return { settings: await deps.settings.stored(tenantId), defaults };
+      // What an unset switch follows: the installation's, and the park's own name for its site name.
+      const [settings, defaults] = await Promise.all([
+        deps.settings.stored(tenantId),
+        deps.settings.fallbacks(tenantId),
+      ]);
+      return { settings, defaults };
     },
 
     async saveSettings(caller: Caller, settings: TenantSettings): Promise<void> {

@@ -1,7 +1,15 @@
-import type { PageDocument, PageSummary, PageVersion, PageVersionSummary, PublishedPage } from '@portal/contracts';
+import type {
+  Dashboard,
+  PageDocument,
+  PageSummary,
+  PageVersion,
+  PageVersionSummary,
+  PublishedPage,
+} from '@portal/contracts';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { request } from '../../../lib/api/client';
 import { useTranslation } from '../../../lib/i18n';
+import { useSession } from '../../../lib/session';
 
 const PAGES_KEY = ['drag-pages'];
 const page = (code: string) => `/api/admin/pages/${encodeURIComponent(code)}`;
@@ -64,4 +72,25 @@ export const restorePage = (code: string, version: number) =>
 export function useRefreshPages() {
   const client = useQueryClient();
   return () => client.invalidateQueries({ queryKey: PAGES_KEY });
+}
+
+/**
+ * The live figures a figure widget may show (contracts PAGE_MEASURES): the park's dashboard for the
+ * viewer's tenant, read while a page that binds one is shown, again every minute.
+ */
+export function usePageMeasures(enabled: boolean) {
+  const { language } = useTranslation().i18n;
+  const tenantCode = useSession((s) => s.userInfo?.tenantCode ?? null);
+  return useQuery({
+    queryKey: ['open-dashboard', tenantCode, language],
+    queryFn: () =>
+      request<Dashboard>('/api/open/dashboard', {
+        query: { tc: tenantCode },
+        anonymous: true,
+        failures: { handledBy: 'the figure widget, which shows — in place of a figure it could not read' },
+      }),
+    enabled: enabled && tenantCode !== null,
+    staleTime: 30_000,
+    refetchInterval: 60_000,
+  });
 }

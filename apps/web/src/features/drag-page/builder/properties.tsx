@@ -1,8 +1,9 @@
 /**
  * The selected widget's settings. Every text has its Chinese (required) and its English (shown
- * when the portal is in English; left empty, the Chinese shows).
+ * when the portal is in English; left empty, the Chinese shows), each box labelled with its
+ * language. A figure is typed in, or bound to a measure the server computes (shown live).
  */
-import type { LocalText, Widget, WidgetOf } from '@portal/contracts';
+import { PAGE_MEASURES, type LocalText, type PageMeasure, type Widget, type WidgetOf } from '@portal/contracts';
 import { DeleteOutlined, PlusOutlined, UploadOutlined } from '@ant-design/icons';
 import { Button, Empty, Input, InputNumber, Select, Space, Typography, message } from 'antd';
 import type { ReactNode } from 'react';
@@ -20,6 +21,10 @@ function Field({ label, children }: { label: string; children: ReactNode }) {
   );
 }
 
+/**
+ * A text in Chinese and in English: each box has its own label (标题（中文）, 标题（英文）), so which is
+ * which stays plain once both are filled.
+ */
 function TextPair({
   label,
   value,
@@ -34,27 +39,34 @@ function TextPair({
   const { t } = useTranslation();
   const Box = multiline ? Input.TextArea : Input;
   const rows = multiline ? { autoSize: { minRows: 3, maxRows: 8 } } : {};
+  const zh = t('dragPage.inChinese', { label });
+  const en = t('dragPage.inEnglish', { label });
   return (
-    <Field label={label}>
-      <Box
-        {...rows}
-        aria-label={`${label} · ${t('dragPage.chinese')}`}
-        placeholder={t('dragPage.chinese')}
-        value={value?.zh ?? ''}
-        onChange={(e) => onChange({ ...value, zh: e.target.value })}
-      />
-      <Box
-        {...rows}
-        className="pb-en"
-        aria-label={`${label} · English`}
-        placeholder="English"
-        value={value?.en ?? ''}
-        onChange={(e) => {
-          const { en: _, ...rest } = value ?? { zh: '' };
-          onChange(e.target.value === '' ? rest : { ...rest, en: e.target.value });
-        }}
-      />
-    </Field>
+    <div className="pb-field" role="group" aria-label={label}>
+      <label className="pb-lang">
+        <span className="pb-field-label">{zh}</span>
+        <Box
+          {...rows}
+          aria-label={zh}
+          value={value?.zh ?? ''}
+          onChange={(e) => onChange({ ...value, zh: e.target.value })}
+        />
+      </label>
+      <label className="pb-lang">
+        <span className="pb-field-label pb-field-label-en">{en}</span>
+        <Box
+          {...rows}
+          className="pb-en"
+          aria-label={en}
+          placeholder={t('dragPage.englishOptional')}
+          value={value?.en ?? ''}
+          onChange={(e) => {
+            const { en: _, ...rest } = value ?? { zh: '' };
+            onChange(e.target.value === '' ? rest : { ...rest, en: e.target.value });
+          }}
+        />
+      </label>
+    </div>
   );
 }
 
@@ -214,14 +226,34 @@ export function Properties({
                   value={item.label}
                   onChange={(v) => setItem({ ...item, label: v })}
                 />
-                <Space.Compact block>
-                  <Input
-                    aria-label={t('dragPage.value')}
-                    addonBefore={t('dragPage.value')}
-                    value={item.value}
-                    onChange={(e) => setItem({ ...item, value: e.target.value })}
+                <Field label={t('dragPage.source')}>
+                  <Select
+                    aria-label={t('dragPage.source')}
+                    value={item.measure ?? ''}
+                    options={[
+                      { value: '', label: t('dragPage.fixedValue') },
+                      ...PAGE_MEASURES.map((m) => ({ value: m, label: t(`dragPage.measures.${m}`) })),
+                    ]}
+                    onChange={(m: PageMeasure | '') => {
+                      const { measure: _, ...rest } = item;
+                      setItem(m ? { ...rest, measure: m } : rest);
+                    }}
                   />
-                </Space.Compact>
+                </Field>
+                {item.measure ? (
+                  <Typography.Text type="secondary" className="pb-help">
+                    {t('dragPage.liveHelp')}
+                  </Typography.Text>
+                ) : (
+                  <Space.Compact block>
+                    <Input
+                      aria-label={t('dragPage.value')}
+                      addonBefore={t('dragPage.value')}
+                      value={item.value}
+                      onChange={(e) => setItem({ ...item, value: e.target.value })}
+                    />
+                  </Space.Compact>
+                )}
                 <TextPair
                   label={t('dragPage.suffix')}
                   value={item.suffix}
@@ -282,11 +314,19 @@ export function Properties({
             {(['zh', 'en'] as const).map((lang) => (
               <Field
                 key={lang}
-                label={`${t('dragPage.columns')} · ${lang === 'zh' ? t('dragPage.chinese') : 'English'}`}
+                label={t(lang === 'zh' ? 'dragPage.inChinese' : 'dragPage.inEnglish', { label: t('dragPage.columns') })}
               >
-                <Input value={head(lang)} onChange={(e) => setHead(lang, e.target.value)} />
+                <Input
+                  aria-label={t(lang === 'zh' ? 'dragPage.inChinese' : 'dragPage.inEnglish', {
+                    label: t('dragPage.columns'),
+                  })}
+                  value={head(lang)}
+                  onChange={(e) => setHead(lang, e.target.value)}
+                />
                 <Input.TextArea
-                  aria-label={`${t('dragPage.rows')} · ${lang === 'zh' ? t('dragPage.chinese') : 'English'}`}
+                  aria-label={t(lang === 'zh' ? 'dragPage.inChinese' : 'dragPage.inEnglish', {
+                    label: t('dragPage.rows'),
+                  })}
                   autoSize={{ minRows: 3, maxRows: 10 }}
                   value={cells(rows, lang)}
                   onChange={(e) =>

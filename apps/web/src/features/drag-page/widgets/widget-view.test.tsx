@@ -7,7 +7,7 @@
 import type { Widget } from '@portal/contracts';
 import { render } from '@testing-library/react';
 import { MemoryRouter } from 'react-router';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { useSession } from '../../../lib/session';
 import '../messages';
 import { WidgetView } from './widget-view';
@@ -59,6 +59,39 @@ describe('a drag page image', () => {
       const shown = show(image(src));
       expect(shown.querySelector('img'), src).toBeNull();
       expect(shown.textContent).toContain('该图片的地址不可用');
+    }
+  });
+});
+
+describe('a drag page link', () => {
+  it('goes to its path with the fragment kept (a saved `/park/news#top` no longer throws)', () => {
+    const shown = render(
+      <MemoryRouter initialEntries={['/ops?tc=demo']}>
+        <WidgetView
+          widget={{ ...place, kind: 'links', props: { items: [{ title: { zh: '资讯' }, path: '/park/news#top' }] } }}
+        />
+      </MemoryRouter>,
+    ).container;
+    expect(shown.querySelector('a')?.getAttribute('href')).toBe('/park/news?tc=demo#top');
+  });
+});
+
+describe('a widget that fails', () => {
+  it('shows a small box in the reader’s language, and the widgets beside it still show', () => {
+    const silenced = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    try {
+      // A table row that is not a list makes the table throw while it renders.
+      const broken = { ...place, kind: 'table', props: { columns: [{ zh: '列' }], rows: [null] } } as unknown as Widget;
+      const shown = render(
+        <MemoryRouter>
+          <WidgetView widget={broken} />
+          <WidgetView widget={{ ...place, kind: 'text', props: { text: { zh: '旁边的文本' } } }} />
+        </MemoryRouter>,
+      ).container;
+      expect(shown.querySelector('[role="alert"]')?.textContent).toBe('此组件无法显示');
+      expect(shown.textContent).toContain('旁边的文本');
+    } finally {
+      silenced.mockRestore();
     }
   });
 });

@@ -3,13 +3,14 @@
  * navigate and frames do not take the pointer, so the widget can be picked up). Every text is
  * rendered as text, never as HTML.
  */
-import { pageImageAllowed, type Widget } from '@portal/contracts';
+import { inAppLink, measureValue, pageImageAllowed, type Widget, type WidgetOf } from '@portal/contracts';
 import { Col, Result, Row, Skeleton, Statistic } from 'antd';
-import { lazy, Suspense } from 'react';
+import { Component, lazy, Suspense, type ReactNode } from 'react';
 import { Link, useLocation } from 'react-router';
 import { frameSandbox } from '../../../lib/frames';
 import { useTranslation } from '../../../lib/i18n';
 import { useSession } from '../../../lib/session';
+import { usePageMeasures } from '../api/pages';
 import { DevicesWidget, NoticesWidget } from './data-widgets';
 import { useLocalText } from './language';
 
@@ -18,14 +19,46 @@ const ChartWidget = lazy(() => import('./chart-widget').then((m) => ({ default: 
 
 export function WidgetView({ widget, design = false }: { widget: Widget; design?: boolean }) {
   const text = useLocalText();
+  const { t } = useTranslation();
   const title = 'title' in widget.props ? text(widget.props.title) : '';
   return (
     <section className={`dp-widget dp-widget-${widget.kind}`} aria-label={title || undefined}>
       {title ? <h3 className="dp-widget-title">{title}</h3> : null}
       <div className="dp-widget-body">
-        <Body widget={widget} design={design} title={title} />
+        {/* A widget that fails takes only itself down: the page, and the builder's preview, go on. */}
+        <WidgetBoundary
+          key={JSON.stringify(widget.props)}
+          fallback={<WidgetFailed text={t('dragPage.widgetBroken')} />}
+        >
+          <Body widget={widget} design={design} title={title} />
+        </WidgetBoundary>
       </div>
     </section>
+  );
+}
+
+/** Catches what one widget throws while it renders; changed settings (a new key) try again. */
+class WidgetBoundary extends Component<{ children: ReactNode; fallback: ReactNode }, { failed: boolean }> {
+  override state = { failed: false };
+
+  static getDerivedStateFromError() {
+    return { failed: true };
+  }
+
+  override componentDidCatch(error: unknown) {
+    console.error('a drag-page widget failed', error);
+  }
+
+  override render() {
+    return this.state.failed ? this.props.fallback : this.props.children;
+  }
+}
+
+function WidgetFailed({ text }: { text: string }) {
+  return (
+    <div className="dp-widget-failed" role="alert">
+      {text}
+    </div>
   );
 }
 
@@ -60,7 +93,7 @@ function Body({ widget, design, title }: { widget: Widget; design: boolean; titl
                 {text(l.title)}
               </span>
             ) : (
-              <Link key={i} className="dp-link" to={{ pathname: l.path, search: location.search }}>
+              <Link key={i} className="dp-link" to={inAppLink(l.path, location.search)}>
                 {text(l.title)}
               </Link>
             ),
@@ -68,15 +101,7 @@ function Body({ widget, design, title }: { widget: Widget; design: boolean; titl
         </div>
       );
     case 'stats':
-      return (
-        <Row gutter={[16, 8]}>
-          {widget.props.items.map((s, i) => (
-            <Col key={i} xs={12} md={Math.max(4, Math.floor(24 / Math.max(1, widget.props.items.length)))}>
-              <Statistic title={text(s.label)} value={s.value} suffix={text(s.suffix)} />
-            </Col>
-          ))}
-        </Row>
-      );
+      return <Figures props={widget.props} />;
     case 'chart':
       return (
         <Suspense fallback={<Skeleton active />}>
@@ -129,4 +154,26 @@ function Body({ widget, design, title }: { widget: Widget; design: boolean; titl
     case 'devices':
       return <DevicesWidget count={widget.props.count} />;
   }
+}
+
+/**
+ * Figures: each the value typed in, or, bound to a measure, the live figure the server computes for
+ * the viewer's park (— while it is read or when it cannot be).
+ */
+function Figures({ props }: { props: WidgetOf<'stats'>['props'] }) {
+  const text = useLocalText();
+  const live = usePageMeasures(props.items.some((s) => s.measure));
+  return (
+    <Row gutter={[16, 8]}>
+      {props.items.map((s, i) => (
+        <Col key={i} xs={12} md={Math.max(4, Math.floor(24 / Math.max(1, props.items.length)))}>
+          <Statistic
+            title={text(s.label)}
+            value={s.measure ? (live.data ? measureValue(live.data, s.measure) : '—') : s.value}
+            suffix={text(s.suffix)}
+          />
+        </Col>
+      ))}
+    </Row>
+  );
 }

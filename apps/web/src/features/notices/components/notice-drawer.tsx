@@ -1,12 +1,5 @@
 import { UploadOutlined } from '@ant-design/icons';
-import {
-  isAllowedAttachment,
-  isValidReplyLength,
-  LIMITS,
-  type FileLink,
-  type FileRef,
-  type Notice,
-} from '@portal/contracts';
+import { isValidReplyLength, LIMITS, type FileLink, type FileRef, type Notice } from '@portal/contracts';
 import { useQueryClient } from '@tanstack/react-query';
 import { Button, Descriptions, Drawer, Form, Input, Skeleton, Space, Typography, Upload } from 'antd';
 import type { UploadFile } from 'antd/es/upload';
@@ -16,6 +9,7 @@ import { ownMessage } from '../../../lib/api/client';
 import { toast } from '../../../lib/feedback';
 import { useTranslation } from '../../../lib/i18n';
 import { useSession } from '../../../lib/session';
+import { attachmentProblem, attachmentRules } from '../api/attachments';
 import { confirmNotice, markRead, NOTICES_KEY, replyNotice, uploadReplyFile, useNotice } from '../api/notices';
 import './notices.css';
 
@@ -107,6 +101,7 @@ function Answer({ notice: n, onDone }: { notice: Notice; onDone: () => void }) {
   const username = useSession((s) => s.userInfo?.username ?? '');
   const [pending, setPending] = useState(false);
   const [files, setFiles] = useState<UploadFile<FileRef>[]>([]);
+  const rules = attachmentRules();
   // Why files were refused, each shown for 5 s (docs/product/validation.md#attachments).
   const [refused, setRefused] = useState<string[]>([]);
   const refuse = (message: string) => {
@@ -175,14 +170,23 @@ function Answer({ notice: n, onDone }: { notice: Notice; onDone: () => void }) {
         <Input.TextArea rows={4} maxLength={LIMITS.replyMaxLength} showCount />
       </Form.Item>
       {n.replyWay === 2 ? (
-        <Form.Item label={t('notices.replyFiles')}>
+        <Form.Item
+          label={t('notices.replyFiles')}
+          extra={t('notices.uploadHint', { types: rules.types, size: rules.size })}
+        >
           <Upload<FileRef>
             fileList={files}
+            accept={rules.accept}
             // A refused file leaves the list: why it was refused shows below for 5 s.
             onChange={({ fileList }) => setFiles(fileList.filter((f) => f.status !== 'error'))}
             beforeUpload={(file) => {
-              if (isAllowedAttachment(file.name)) return true;
-              refuse(t('notices.refused', { name: file.name }));
+              const problem = attachmentProblem(file, rules);
+              if (!problem) return true;
+              refuse(
+                problem === 'type'
+                  ? t('notices.refused', { name: file.name })
+                  : t('notices.tooLarge', { name: file.name, size: rules.size }),
+              );
               return Upload.LIST_IGNORE;
             }}
             customRequest={({ file, onSuccess, onError }) => {

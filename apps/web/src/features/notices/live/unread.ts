@@ -9,7 +9,7 @@ import { SIGNING_HEADERS } from '@portal/contracts';
 import { request, signHeaders } from '../../../lib/api/client';
 import { runtimeConfig } from '../../../lib/config';
 import { apiLanguage } from '../../../lib/i18n';
-import { useSession } from '../../../lib/session';
+import { menuChanged, useSession } from '../../../lib/session';
 
 const PATH = '/api/front/letter/events';
 
@@ -22,10 +22,17 @@ interface LiveState {
 
 export const useLiveNotices = create<LiveState>(() => ({ unread: null, version: 0 }));
 
-type Message = { unread: number; event: string };
+/** A count (hello, notice, read), or the tenant's menu changed (every tab loads its menu again). */
+type Message = { unread: number; event: string } | { event: 'menu' };
 
-const apply = ({ unread, event }: Message) =>
+const apply = (m: Message) => {
+  if (!('unread' in m)) {
+    menuChanged();
+    return;
+  }
+  const { unread, event } = m;
   useLiveNotices.setState((s) => ({ unread, version: event === 'hello' ? s.version : s.version + 1 }));
+};
 
 /** Parses server-sent event frames out of `buffer`; what is left is an incomplete frame. */
 export function parseFrames(buffer: string): { frames: { id?: string; event: string; data: string }[]; rest: string } {
@@ -55,6 +62,8 @@ export const backoffMs = (n: number, random = Math.random) => Math.min(30_000, 1
 async function lead(signal: AbortSignal, share: (m: Message) => void): Promise<void> {
   let lastId: string | null = null;
   let attempt = 0;
+  /** A stream said hello before: a later hello is a reconnect. */
+  let greeted = false;
   while (!signal.aborted) {
     const token = useSession.getState().token;
     if (!token) return;
@@ -82,6 +91,10 @@ async function lead(signal: AbortSignal, share: (m: Message) => void): Promise<v
         buffer = rest;
         for (const f of frames) {
           if (f.id) lastId = f.id;
+          // The tenant's menu changed (ADR 046); and after a drop it may have meanwhile.
+          if (f.event === 'menu' || (f.event === 'hello' && greeted)) share({ event: 'menu' });
+          if (f.event === 'hello') greeted = true;
+          if (f.event === 'menu') continue;
           const data = JSON.parse(f.data) as { unread?: number; last?: number };
           if (f.event === 'hello' && lastId === null && data.last !== undefined) lastId = String(data.last);
           if (typeof data.unread === 'number') share({ unread: data.unread, event: f.event });

@@ -28,10 +28,13 @@ export function ShellContent() {
   const given = (location.state as { tabTitle?: unknown } | null)?.tabTitle;
 
   const notFound = location.pathname === NOT_FOUND_PATH;
+  // A page of another application (my workbench): named, with the switch, in place of a 404.
+  const elsewhere = resolved && 'elsewhere' in resolved ? resolved.elsewhere : null;
+  const { otherApplication } = useContext(ShellViewsContext);
   useLayoutEffect(() => {
     const page = resolved && 'page' in resolved ? resolved.page : null;
     // The not-found page opens no tab, but the saved ones are restored under it as under any page.
-    if (!page && !notFound) return;
+    if (!page && !notFound && !elsewhere) return;
     const keepAlive = runtimeConfig().keepAlive;
     // Restored tabs are checked against today's menu: gone entries are dropped, titles and
     // keep-alive are as the menu and the switch say now.
@@ -46,6 +49,7 @@ export function ShellContent() {
   }, [
     resolved,
     notFound,
+    elsewhere,
     location.pathname,
     location.search,
     given,
@@ -60,13 +64,15 @@ export function ShellContent() {
     <>
       {notFound ? (
         <NotFoundView />
+      ) : elsewhere ? (
+        (otherApplication?.(elsewhere) ?? <NotFoundView />)
       ) : !resolved ? (
         <Navigate to={NOT_FOUND_PATH} replace />
       ) : 'redirect' in resolved ? (
         <Navigate to={{ pathname: resolved.redirect, search: location.search }} replace />
       ) : null}
-      <TabPanels bare={bare} render={renderTab} shown={!notFound} />
-      <SubApps shown={!notFound} />
+      <TabPanels bare={bare} render={renderTab} shown={!notFound && !elsewhere} />
+      <SubApps shown={!notFound && !elsewhere} />
     </>
   );
 }

@@ -37,3 +37,52 @@ export function itemsOf(grid: readonly { i: string; x: number; y: number; w: num
       h: Math.min(Math.max(1, h), 30),
     }));
 }
+
+/** Shortcuts shown before the user picks their own: the menu's first pages. */
+export const FIRST_SHORTCUTS = 8;
+/** Shortcuts a layout keeps at most (the schema's bound). */
+export const MAX_SHORTCUTS = 24;
+
+/** A page of the menu the workbench may link to. */
+export interface ShortcutPage {
+  path: string;
+  title: string;
+}
+
+/** The layout's pins this menu offers (a page the menu no longer has is not a shortcut any more). */
+const pinnedHere = (layout: WorkbenchLayout, pages: readonly ShortcutPage[]) =>
+  layout.shortcuts.filter((p) => pages.some((l) => l.path === p));
+
+/**
+ * The shortcuts shown, and the picker's starting choice: the user's pins this menu offers, else the
+ * menu's first pages.
+ */
+export function shownShortcuts(layout: WorkbenchLayout, pages: readonly ShortcutPage[]): string[] {
+  const pinned = pinnedHere(layout, pages);
+  return pinned.length > 0 ? pinned : pages.slice(0, FIRST_SHORTCUTS).map((l) => l.path);
+}
+
+/**
+ * The layout with `paths` picked (the picker's whole choice, in order): pins of another
+ * application's menu, which this picker does not offer, stay pinned after them.
+ */
+export function pickShortcuts(
+  layout: WorkbenchLayout,
+  pages: readonly ShortcutPage[],
+  paths: string[],
+): WorkbenchLayout {
+  const elsewhere = layout.shortcuts.filter((p) => !pages.some((l) => l.path === p));
+  return { ...layout, shortcuts: [...paths, ...elsewhere].slice(0, MAX_SHORTCUTS) };
+}
+
+/** 恢复默认: every widget where it starts, and the menu's first pages as shortcuts (other menus' pins kept). */
+export function resetLayout(layout: WorkbenchLayout, pages: readonly ShortcutPage[]): WorkbenchLayout {
+  return pickShortcuts({ ...DEFAULT_LAYOUT, shortcuts: layout.shortcuts }, pages, []);
+}
+
+/** Whether a page matches what the user typed in the picker: its title or its address, any case. */
+export function shortcutMatches(input: string, page: ShortcutPage | undefined): boolean {
+  if (!page) return false;
+  const q = input.trim().toLowerCase();
+  return q === '' || page.title.toLowerCase().includes(q) || page.path.toLowerCase().includes(q);
+}

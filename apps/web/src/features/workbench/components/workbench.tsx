@@ -13,14 +13,23 @@ import 'react-grid-layout/css/styles.css';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from '../../../lib/i18n';
 import { saveLayout, useSavedLayout } from '../api/workbench';
-import { DEFAULT_LAYOUT, hidden, itemsOf, show, type Item } from './layout';
+import {
+  DEFAULT_LAYOUT,
+  hidden,
+  itemsOf,
+  MAX_SHORTCUTS,
+  pickShortcuts,
+  resetLayout,
+  shortcutMatches,
+  show,
+  shownShortcuts,
+  type Item,
+} from './layout';
 import { MyAlerts, MyEnterprises, RecentPages, UnreadNotices, type PageLink } from './widgets';
 import './workbench.css';
 
 const ROW_HEIGHT = 40;
 const GAP = 16;
-/** Shortcuts shown before the user picks their own. */
-const FIRST_SHORTCUTS = 8;
 
 /** What the shell gives the workbench (its ShellViews.workbench props, the same shape). */
 export interface WorkbenchProps {
@@ -39,9 +48,7 @@ export function Workbench({ pages, recent, shortcuts }: WorkbenchProps) {
   const [busy, setBusy] = useState(false);
   const layout = draft ?? saved.data ?? DEFAULT_LAYOUT;
   const editing = draft !== null;
-  // A page the menu no longer has is not a shortcut any more.
-  const pinned = layout.shortcuts.filter((p) => pages.some((l) => l.path === p));
-  const shown = pinned.length > 0 ? pinned : pages.slice(0, FIRST_SHORTCUTS).map((l) => l.path);
+  const shown = shownShortcuts(layout, pages);
 
   async function keep() {
     if (!draft) return;
@@ -65,16 +72,15 @@ export function Workbench({ pages, recent, shortcuts }: WorkbenchProps) {
         className="wb-shortcut-picker"
         aria-label={t('workbench.pickShortcuts')}
         placeholder={t('workbench.pickShortcuts')}
-        value={pinned}
-        maxCount={24}
+        // The picker starts with what is shown (the first pages until the user picks their own).
+        value={shown}
+        maxCount={MAX_SHORTCUTS}
         options={pages.map((l) => ({ value: l.path, label: l.title }))}
-        // Pins of another application's menu (not offered here) stay pinned.
-        onChange={(paths: string[]) =>
-          setDraft({
-            ...layout,
-            shortcuts: [...paths, ...layout.shortcuts.filter((p) => !pages.some((l) => l.path === p))].slice(0, 24),
-          })
+        // Typed text finds a page by its name as well as by its address.
+        filterOption={(input, option) =>
+          shortcutMatches(input, option ? { path: option.value, title: option.label } : undefined)
         }
+        onChange={(paths: string[]) => setDraft(pickShortcuts(layout, pages, paths))}
       />
     ) : (
       shortcuts(shown)
@@ -117,7 +123,7 @@ export function Workbench({ pages, recent, shortcuts }: WorkbenchProps) {
       >
         <Button icon={<PlusOutlined />}>{t('workbench.addWidget')}</Button>
       </Dropdown>
-      <Button icon={<RollbackOutlined />} onClick={() => setDraft({ ...DEFAULT_LAYOUT, shortcuts: layout.shortcuts })}>
+      <Button icon={<RollbackOutlined />} onClick={() => setDraft(resetLayout(layout, pages))}>
         {t('workbench.reset')}
       </Button>
       <Button onClick={() => setDraft(null)}>{t('workbench.cancel')}</Button>
