@@ -51,7 +51,12 @@ describe('redirect targets', () => {
     '',
     null,
     '/javascript:x',
-  ])('refuses %s', (p) => {
+    // A browser drops tabs and line breaks from an address: these would be //evil.test.
+    '/\t/evil.test',
+    '/\n/evil.test',
+    '/\r/evil.test',
+    '/\u0000/evil.test',
+  ])('refuses %j', (p) => {
     expect(safeRedirect(p)).toBeNull();
   });
 });

@@ -44,12 +44,15 @@ export function tenantCodeOf(search: string): string | null {
 
 /**
  * Only in-app paths may be redirect targets: "/x", never "//host", a scheme, or a backslash trick.
- * The one rule for addresses taken from outside: the login page's `redirect` parameter and a
- * menu entry's redirect in the shell.
+ * Nor a control character: a browser drops tabs and line breaks from an address before reading it,
+ * so "/<tab>/host" would go to another site. The one rule for addresses taken from outside: the
+ * login page's `redirect` parameter and a menu entry's redirect in the shell.
  */
 export function safeRedirect(target: string | null | undefined): string | null {
   if (!target) return null;
   if (!target.startsWith('/') || target.startsWith('//') || target.includes('\\')) return null;
+  // eslint-disable-next-line no-control-regex -- control characters are exactly what is refused
+  if (/[\u0000-\u001f\u007f]/.test(target)) return null;
   if (/^\/[^?#]*:/.test(target)) return null;
   return target;
 }
