@@ -21,4 +21,22 @@ describe('sanitizeRichText', () => {
     expect(out).toContain('<p>t</p>');
     expect(out).toContain('<p style="color:#f00">c</p>');
   });
+
+  it('keeps an embedded or uploaded image, and drops one at a path of the portal or any other address', () => {
+    const embedded = '<img src="data:image/png;base64,iVBORw0KGgo=" alt="a" />';
+    const uploaded = '<img src="/api/resources/logos/0b6f3c0e-6c1d-4d7e-9a51-1f0a2b3c4d5e" />';
+    expect(sanitizeRichText(`<p>${embedded}${uploaded}</p>`)).toBe(`<p>${embedded}${uploaded}</p>`);
+    // Every reader's browser would request these with their cookies: /cas/logout signs them out.
+    for (const src of [
+      '/cas/logout',
+      'cas/logout',
+      '../cas/logout',
+      'https://portal.example/cas/logout',
+      'http://tracker.example/p.gif',
+      'data:image/svg+xml;base64,PHN2Zz4=',
+      '/api/resources/logos/0b6f3c0e-6c1d-4d7e-9a51-1f0a2b3c4d5e/../../../cas/logout',
+    ]) {
+      expect(sanitizeRichText(`<p>t<img src="${src}"></p>`), src).toBe('<p>t</p>');
+    }
+  });
 });

@@ -3,6 +3,17 @@
  * the API answers is safe wherever it is shown; the browser sanitises again with DOMPurify.
  */
 import sanitizeHtml from 'sanitize-html';
+import { UPLOADED_IMAGE } from '@portal/contracts';
+
+/**
+ * Where a rich text's image may come from: embedded (a PNG, JPEG, GIF or WebP data URL; never SVG)
+ * or an image the tenant uploaded. Never another path or address: every reader's browser requests
+ * an image with their cookies, and a request to the portal can act (`/cas/logout` signs the reader
+ * out), while the content security policy lets no other site's image load anyway.
+ */
+const RICH_TEXT_IMAGE = new RegExp(
+  `^(?:data:image/(?:png|jpeg|gif|webp);base64,[A-Za-z0-9+/]+={0,2}|${UPLOADED_IMAGE})$`,
+);
 
 const OPTIONS: sanitizeHtml.IOptions = {
   allowedTags: [
@@ -29,6 +40,8 @@ const OPTIONS: sanitizeHtml.IOptions = {
   allowProtocolRelative: false,
   // Links leave the portal in a new tab that cannot reach back into it.
   transformTags: { a: sanitizeHtml.simpleTransform('a', { target: '_blank', rel: 'noopener noreferrer' }) },
+  // An image from anywhere else is dropped whole.
+  exclusiveFilter: (frame) => frame.tag === 'img' && !RICH_TEXT_IMAGE.test(frame.attribs.src ?? ''),
 };
 
 export function sanitizeRichText(html: string): string {
