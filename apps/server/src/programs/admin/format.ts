@@ -42,10 +42,20 @@ export function cellText(value: unknown): string {
  * table, so that a table pasted into a spreadsheet is as safe as the CSV.
  */
 export function neutralised(value: unknown): string {
-  const text = cellText(value);
+  const text = printable(cellText(value));
   if (typeof value === 'number' || typeof value === 'bigint') return text;
   return /^[=+\-@\t\r\uFF1D\uFF0B\uFF0D\uFF20]/.test(text) ? `'${text}` : text;
 }
+
+/**
+ * A text as a terminal may be given it: every control character but tab and line breaks (escape
+ * sequences, C1 controls) and every bidirectional override becomes U+FFFD, so that what a member
+ * wrote (a reply, a name) cannot move the cursor, rewrite lines or set the clipboard of the
+ * operator reading the table or the CSV.
+ */
+const printable = (text: string) =>
+  // eslint-disable-next-line no-control-regex -- control characters are exactly what is replaced
+  text.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g, '\ufffd');
 
 function columnsOf(rows: Record<string, unknown>[]): string[] {
   const columns: string[] = [];

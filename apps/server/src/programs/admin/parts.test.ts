@@ -86,6 +86,17 @@ describe('output', () => {
     expect(csv.map((c) => c.replace(/^"(.*)"$/, '$1'))).toEqual(safe);
   });
 
+  it("gives a terminal no control sequence of a cell's text, in the table and the CSV alike", () => {
+    // A member's reply may carry them: clear the screen, set the clipboard (OSC 52), reorder text.
+    const reply = 'ok\u001b[2J\u001b]52;c;ZWNobyBoaQ==\u0007\u009b31m\u202eevil\u0000';
+    const shown = 'ok\ufffd[2J\ufffd]52;c;ZWNobyBoaQ==\ufffd\ufffd31m\ufffdevil\ufffd';
+    expect(neutralised(reply)).toBe(shown);
+    expect(render([{ r: reply }], 'table')).toBe(`r\n${'-'.repeat(shown.length)}\n${shown}\n`);
+    expect(toCsv([{ r: reply }])).toBe(`r\n${shown}\n`);
+    // Tabs and line breaks are text: a CSV cell keeps them (quoted), a table makes a line break a space.
+    expect(toCsv([{ r: 'a\tb\nc' }])).toBe('r\n"a\tb\nc"\n');
+  });
+
   it('aligns a table, wide characters counted twice', () => {
     expect(displayWidth('园区a')).toBe(5);
     expect(
