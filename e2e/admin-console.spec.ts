@@ -215,8 +215,10 @@ describe('the operators’ console', () => {
   it('shows an application in English: its names, industry and region in English, the Chinese of record beside', async () => {
     const { context, page, errors } = await asOperator('en');
     await openConsole(page, 'enterprises');
-    const name = '启明生物医药有限公司';
+    // In English the list names the enterprise by its English name only (ADR 047).
+    const name = 'Qiming Biomedicine Co., Ltd.';
     await row(page, name).getByText('Wang Lei').waitFor();
+    expect(await row(page, name).innerText()).not.toContain('启明生物医药有限公司');
     await row(page, name)
       .getByRole('button', { name: `View ${name}` })
       .click();

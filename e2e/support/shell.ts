@@ -35,7 +35,17 @@ export async function signInAsOperator(page: Page, base: string) {
   // The dialog preselects the current role once its list has loaded: choose after that, or the
   // preselection undoes the choice.
   await page.getByRole('radio', { checked: true }).first().waitFor();
-  await page.getByRole('radio', { name: /园区运营|Park operat/ }).check();
+  // A loaded machine may re-render the list (its names in the reader's language) after the
+  // preselection, undoing a click: choose until the choice holds.
+  const operator = page.getByRole('radio', { name: /园区运营|Park operat/ });
+  for (let attempt = 0; ; attempt++) {
+    await operator.check({ timeout: 5_000 }).catch((err: unknown) => {
+      if (attempt >= 4) throw err;
+    });
+    await page.waitForTimeout(150);
+    if (await operator.isChecked()) break;
+    if (attempt >= 4) throw new Error('the role dialog kept undoing the choice of 园区运营');
+  }
   await Promise.all([page.waitForEvent('load'), page.getByRole('button', { name: /确\s?定|OK/ }).click()]);
   await page.getByRole('tablist').waitFor();
 }
