@@ -4,8 +4,8 @@
  * one in English, moves a menu entry by drag and drop (the member's menu follows after a reload),
  * creates a user and sets a new password the user then signs in with; the platform operator
  * creates a tenant, gives it a name and a theme and opens its portal, and 门户 opens a tenant's
- * login page beside the console without signing it out. Every console page is photographed in
- * both languages at desktop and phone width (e2e/artifacts/admin-*.png).
+ * login page beside the console without signing it out. Every console page's layout, accessibility
+ * and photographs in both languages at both widths are e2e/console-tables.spec.ts's.
  */
 import { readFileSync } from 'node:fs';
 import type { Browser, Locator, Page } from 'playwright-core';
@@ -13,7 +13,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launch, openPage } from './support/browser.js';
 import { startServer, type RunningServer } from './support/server.js';
 import {
-  axeViolations,
   clickMenu,
   clickOpenMenuItem,
   fillCaptcha,
@@ -28,20 +27,6 @@ const SHOTS = 'e2e/artifacts';
 const DESKTOP = { viewport: { width: 1440, height: 900 }, bypassCSP: true };
 const PHONE = { width: 390, height: 844 };
 type Lang = 'zh' | 'en';
-
-/** The console's pages (menu component `admin/<page>`), with their titles. */
-const PAGES: [page: string, zh: string, en: string][] = [
-  ['users', '用户管理', 'Users'],
-  ['roles', '角色权限', 'Roles & permissions'],
-  ['menus', '菜单管理', 'Menus'],
-  ['enterprises', '企业审核', 'Enterprise review'],
-  ['notices', '通知公告', 'Notices'],
-  ['directory', '应用与工作台', 'Applications & workbenches'],
-  ['sign-on', '单点登录', 'Sign-on services'],
-  ['settings', '租户设置', 'Tenant settings'],
-  ['sms', '短信发件箱', 'SMS outbox'],
-  ['audit', '审计日志', 'Audit log'],
-];
 
 let browser: Browser;
 let server: RunningServer;
@@ -399,27 +384,6 @@ describe('the operators’ console', () => {
     expect(user.errors).toEqual([]);
     await user.context.close();
   });
-
-  it('shows every console page in both languages, at desktop and at phone width', async () => {
-    for (const lang of ['zh', 'en'] as const) {
-      const { context, page, errors } = await asOperator(lang);
-      for (const [name, zh, en] of PAGES) {
-        await page.setViewportSize(DESKTOP.viewport);
-        await openConsole(page, name);
-        await page.locator('.shell-title', { hasText: lang === 'zh' ? zh : en }).waitFor();
-        if (lang === 'zh') expect(await axeViolations(page), name).toEqual([]);
-        await page.screenshot({ path: `${SHOTS}/admin-${name}-${lang}-1440.png` });
-        await page.setViewportSize(PHONE);
-        await ready(page);
-        // Nothing wider than the phone but what scrolls on purpose (the tables).
-        const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-        expect(overflow, `${name} at 390 px`).toBeLessThanOrEqual(0);
-        await page.screenshot({ path: `${SHOTS}/admin-${name}-${lang}-390.png` });
-      }
-      expect(errors).toEqual([]);
-      await context.close();
-    }
-  });
 });
 
 describe('the platform operator', () => {
@@ -530,20 +494,5 @@ describe('the platform operator', () => {
     expect(errors).toEqual([]);
     expect(tabErrors).toEqual([]);
     await context.close();
-  });
-
-  it('shows the tenants page in both languages, at desktop and at phone width', async () => {
-    for (const lang of ['zh', 'en'] as const) {
-      const { context, page, errors } = await openPage(browser, DESKTOP, lang);
-      await signIn(page, server.url, '/center/login?tc=platform', 'platform');
-      await openConsole(page, 'tenants');
-      await row(page, 'demo').waitFor();
-      await page.screenshot({ path: `${SHOTS}/admin-tenants-${lang}-1440.png` });
-      await page.setViewportSize(PHONE);
-      await ready(page);
-      await page.screenshot({ path: `${SHOTS}/admin-tenants-${lang}-390.png` });
-      expect(errors).toEqual([]);
-      await context.close();
-    }
   });
 });
