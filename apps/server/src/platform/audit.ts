@@ -105,7 +105,14 @@ export function adminRouteAction(method: string, url: string): AuditAction | und
   return (ADMIN_ROUTE_ACTIONS as Record<string, AuditAction>)[`${method} ${url}`];
 }
 
-const SECRET_KEY = /password|secret|token|cipher|captcha/i;
+/**
+ * Keys whose values the audit never keeps: passwords and their hashes and salts, secrets, tokens,
+ * captcha answers, one-time codes (`otp`, `totp`, `smsCode`, `recoveryCode`) and private, API and
+ * signing keys. The short ones (`otp`, `…Key`, `…Code`) match only as words of their own, so that
+ * `footprint` or a plain `code` is kept; a device's count of `credentials` is kept too.
+ */
+const SECRET_KEY =
+  /password|passwd|secret|token|cipher|captcha|hash|salt|private|totp|(?:^|[_-])otp(?:$|[_-])|otp$|(?:^|[a-z_-])(?:api|signing|session)_?key$|(?:sms|verify|verification|recovery)_?code/i;
 /** Whether a key names what the audit never keeps (a password, a secret, a token …). */
 export const isSecretKey = (key: string) => SECRET_KEY.test(key);
 const MAX_TEXT = 300;
