@@ -69,6 +69,14 @@ export function ownSiteName(
   return { siteName: tenant.name, siteNameEn: en && isDisplayName(en) ? en : '' };
 }
 
+/** What a tenant's settings and its own site name are read from. */
+const siteColumns = {
+  settings: tenants.settings,
+  name: tenants.name,
+  translations: tenants.translations,
+  platform: tenants.platform,
+};
+
 export function createTenantSettings(db: Db, runtime: RuntimeConfig, bus: InvalidationBus): TenantSettingsStore {
   const cache = createLocalCache<RuntimeConfig>({ ttlMs: 60_000, max: 1_000 });
   bus.subscribe((e) => {
@@ -78,15 +86,7 @@ export function createTenantSettings(db: Db, runtime: RuntimeConfig, bus: Invali
     const hit = cache.get(key);
     if (hit) return hit;
     const version = cache.version;
-    const [row] = await db
-      .select({
-        settings: tenants.settings,
-        name: tenants.name,
-        translations: tenants.translations,
-        platform: tenants.platform,
-      })
-      .from(tenants)
-      .where(where);
+    const [row] = await db.select(siteColumns).from(tenants).where(where);
     const own = tenantOwn(row?.settings);
     const config = { ...runtime, ...(row ? ownSiteName(row, own) : {}), ...own };
     // Not kept when a change was announced meanwhile; an unknown tenant is not kept at all, so
@@ -103,15 +103,7 @@ export function createTenantSettings(db: Db, runtime: RuntimeConfig, bus: Invali
       return tenantOwn(row?.settings);
     },
     async fallbacks(id) {
-      const [row] = await db
-        .select({
-          settings: tenants.settings,
-          name: tenants.name,
-          translations: tenants.translations,
-          platform: tenants.platform,
-        })
-        .from(tenants)
-        .where(eq(tenants.id, id));
+      const [row] = await db.select(siteColumns).from(tenants).where(eq(tenants.id, id));
       const config = { ...runtime, ...(row ? ownSiteName(row, tenantOwn(row.settings)) : {}) };
       return Object.fromEntries(TENANT_SWITCHES.map((k) => [k, config[k]])) as Pick<RuntimeConfig, TenantSwitch>;
     },

@@ -51,25 +51,29 @@ function actionIs(action: string): SQL {
   return like(auditLog.action, `${action.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
 }
 
+/** What the review queue and an application's detail both show of an enterprise. */
+const applicationColumns = () => ({
+  id: sql<string>`${enterprises.id}::text`,
+  name: enterprises.name,
+  nameEn: englishOf(enterprises.translations, 'name'),
+  creditCode: enterprises.creditCode,
+  contacts: enterprises.contacts,
+  contactsEn: englishOf(enterprises.translations, 'contacts'),
+  estatus: enterprises.estatus,
+  reviewReason: enterprises.reviewReason,
+  reviewedAt: chinaTime(enterprises.reviewedAt),
+  members: sql<number>`(SELECT count(*) FROM ${enterpriseMembers} WHERE enterprise_id = ${enterprises.id})`.mapWith(
+    Number,
+  ),
+  createdAt: chinaTime(enterprises.createdAt),
+});
+
 export function createAdminRecordsRepository(db: Db) {
   return {
     async enterprises(tenantId: number, f: Page & { q?: string | undefined; estatus?: number | undefined }) {
       const rows = await db
         .select({
-          id: sql<string>`${enterprises.id}::text`,
-          name: enterprises.name,
-          nameEn: englishOf(enterprises.translations, 'name'),
-          creditCode: enterprises.creditCode,
-          contacts: enterprises.contacts,
-          contactsEn: englishOf(enterprises.translations, 'contacts'),
-          estatus: enterprises.estatus,
-          reviewReason: enterprises.reviewReason,
-          reviewedAt: chinaTime(enterprises.reviewedAt),
-          members:
-            sql<number>`(SELECT count(*) FROM ${enterpriseMembers} WHERE enterprise_id = ${enterprises.id})`.mapWith(
-              Number,
-            ),
-          createdAt: chinaTime(enterprises.createdAt),
+          ...applicationColumns(),
           total: totalRows(),
         })
         .from(enterprises)
@@ -106,24 +110,11 @@ export function createAdminRecordsRepository(db: Db) {
         .as('first_member');
       const [row] = await db
         .select({
-          id: sql<string>`${enterprises.id}::text`,
-          name: enterprises.name,
-          nameEn: englishOf(enterprises.translations, 'name'),
-          creditCode: enterprises.creditCode,
-          contacts: enterprises.contacts,
-          contactsEn: englishOf(enterprises.translations, 'contacts'),
+          ...applicationColumns(),
           position: enterprises.position,
           positionEn: englishOf(enterprises.translations, 'position'),
           industryCode: enterprises.industryCode,
           regionCode: enterprises.regionCode,
-          estatus: enterprises.estatus,
-          reviewReason: enterprises.reviewReason,
-          reviewedAt: chinaTime(enterprises.reviewedAt),
-          members:
-            sql<number>`(SELECT count(*) FROM ${enterpriseMembers} WHERE enterprise_id = ${enterprises.id})`.mapWith(
-              Number,
-            ),
-          createdAt: chinaTime(enterprises.createdAt),
           registrant: sql<RegistrantRow | null>`CASE WHEN ${users.id} IS NULL THEN NULL
             ELSE json_build_object('id', ${users.id}::text, 'username', ${users.username}, 'name', ${users.name},
               'nameEn', ${englishOf(users.translations, 'name')}, 'mobile', ${users.mobile},
