@@ -183,6 +183,10 @@ const messages = {
   },
   noticeWithdrawn: { zh: '该通知已撤回', en: 'This notice has been withdrawn already' },
   noticeTitleRequired: { zh: '请填写通知标题', en: 'Enter the notice’s title' },
+  noticeTitleOneLine: {
+    zh: '通知标题须为一行文字，不能含换行、控制字符或不可见字符',
+    en: 'The notice’s title must be one line, without line breaks, control or invisible characters',
+  },
   noticeValidityPast: { zh: '有效期须晚于现在', en: 'The validity must end later than now' },
   noticeAudienceInvalid: {
     zh: '接收范围中有不属于本租户的角色、企业或用户',

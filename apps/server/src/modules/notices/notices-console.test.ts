@@ -165,7 +165,7 @@ describe("the console's notices", () => {
     expect((await choices('kind=role', entAdmin)).json().status).toBe(40303);
   });
 
-  it('refuses an audience, an attachment or a validity that is not right', async () => {
+  it('refuses an audience, an attachment, a title or a validity that is not right', async () => {
     const refused = async (body: Record<string, unknown>, status: number, message: string) => {
       const res = await publish(body);
       expect(res.statusCode, res.body).toBe(status === 40000 ? 400 : status);
@@ -176,6 +176,11 @@ describe("the console's notices", () => {
     await refused({ audience: { kind: 'role', ids: [ids.otherRole] } }, 400, inTenant);
     await refused({ audience: { kind: 'enterprise', ids: [987654321] } }, 400, inTenant);
     await refused({ title: '   ' }, 400, '请填写通知标题');
+    const oneLine = '通知标题须为一行文字，不能含换行、控制字符或不可见字符';
+    // Control characters are refused by every route's input rules; bidi and zero-width ones here.
+    for (const title of ['停水\n通知', '停水\u0007通知']) expect((await publish({ title })).statusCode).toBe(400);
+    for (const title of ['停水\u202e通知', '停水\u200b通知', '停水\u2028通知']) await refused({ title }, 400, oneLine);
+    await refused({ translations: { en: { title: 'Water\u202eSet' } } }, 400, oneLine);
     await refused({ validityTime: '2020-01-01T00:00:00Z' }, 400, '有效期须晚于现在');
     // A member's reply upload is not the operator's own upload for a notice.
     const theirs = await upload('/api/front/letter/uploadReplyFile', member, 'a.png', PNG);

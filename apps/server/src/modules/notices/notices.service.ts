@@ -1,4 +1,5 @@
 import {
+  isOneLine,
   isValidReplyLength,
   ResultCode,
   type AdminNotice,
@@ -264,6 +265,11 @@ export function createNoticesService({
       await guard.require(s, PUBLISH_PERMISSION);
       const title = n.title.trim();
       if (!title) throw new AppError(ResultCode.BAD_REQUEST, 'noticeTitleRequired');
+      // A title is shown in one line everywhere (bells, lists, CSV, the CLI's table): nothing that
+      // breaks it or hides in it (a line break, a control, bidi or zero-width character).
+      const titleEn = n.translations?.en?.title?.trim();
+      if (!isOneLine(title) || (titleEn && !isOneLine(titleEn)))
+        throw new AppError(ResultCode.BAD_REQUEST, 'noticeTitleOneLine');
       const validity = n.validityTime ? new Date(n.validityTime) : null;
       if (validity && (Number.isNaN(validity.getTime()) || validity.getTime() <= Date.now())) {
         throw new AppError(ResultCode.BAD_REQUEST, 'noticeValidityPast');
