@@ -77,6 +77,8 @@ export interface TestContext {
   url: string;
   secrets: Secrets;
   call(c: SignedCall): ReturnType<App['inject']>;
+  /** A signed multipart upload of one file (part `file`) to `url`, which may carry a query. */
+  upload(url: string, token: string, fileName: string, content: Buffer | string): ReturnType<App['inject']>;
   encrypt(password: string): string;
   login(username?: string, password?: string, tenantCode?: string): Promise<string>;
   /** The token of `token`'s session switched to the role `roleCode` of its tenant (e.g. the park operator). */
@@ -115,6 +117,27 @@ export async function createTestContext(
         ...c.headers,
       },
     });
+  const upload = (address: string, token: string, fileName: string, content: Buffer | string) => {
+    const [path, query] = address.split('?') as [string, string | undefined];
+    const boundary = '----portal-test-boundary';
+    return app.inject({
+      method: 'POST',
+      url: address,
+      payload: Buffer.concat([
+        Buffer.from(
+          `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${fileName}"\r\n` +
+            'Content-Type: application/octet-stream\r\n\r\n',
+        ),
+        Buffer.isBuffer(content) ? content : Buffer.from(content),
+        Buffer.from(`\r\n--${boundary}--\r\n`),
+      ]),
+      headers: {
+        'content-type': `multipart/form-data; boundary=${boundary}`,
+        authorization_front: token,
+        ...signRequest(secrets.signSecret, path, query ? Object.fromEntries(new URLSearchParams(query)) : undefined),
+      },
+    });
+  };
   const encrypt = (password: string) =>
     publicEncrypt(
       { key: secrets.rsaPublicKeyPem, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: 'sha256' },
@@ -127,6 +150,7 @@ export async function createTestContext(
     url,
     secrets,
     call,
+    upload,
     encrypt,
     async login(username = 'member', password = DEMO_PASSWORD, tenantCode = 'demo') {
       const captchaKey = randomBytes(8).toString('hex');

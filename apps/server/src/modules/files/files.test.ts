@@ -8,7 +8,6 @@ import { mkdtemp, readdir, rm, utimes, writeFile } from 'node:fs/promises';
 import { randomUUID } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { signRequest } from '@portal/contracts/node-signing';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, type TestContext } from '../../test/harness.js';
@@ -39,28 +38,9 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-/** A signed multipart upload of one file, on `on` (the first instance by default). */
-function upload(token: string, fileName: string, content: Buffer | string, on = ctx, query = '') {
-  const url = '/api/front/letter/uploadReplyFile';
-  const boundary = '----portal-quota-boundary';
-  return on.app.inject({
-    method: 'POST',
-    url: `${url}${query}`,
-    payload: Buffer.concat([
-      Buffer.from(
-        `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${fileName}"\r\n` +
-          'Content-Type: application/octet-stream\r\n\r\n',
-      ),
-      Buffer.isBuffer(content) ? content : Buffer.from(content),
-      Buffer.from(`\r\n--${boundary}--\r\n`),
-    ]),
-    headers: {
-      'content-type': `multipart/form-data; boundary=${boundary}`,
-      authorization_front: token,
-      ...signRequest(on.secrets.signSecret, url, query ? Object.fromEntries(new URLSearchParams(query)) : undefined),
-    },
-  });
-}
+/** An upload of one reply file, on `on` (the first instance by default). */
+const upload = (token: string, fileName: string, content: Buffer | string, on = ctx, query = '') =>
+  on.upload(`/api/front/letter/uploadReplyFile${query}`, token, fileName, content);
 
 /** A new user of the demo tenant, signed in: every test starts with an untouched allowance. */
 async function newUser(): Promise<{ id: number; token: string }> {

@@ -51,28 +51,8 @@ beforeAll(async () => {
 });
 afterAll(async () => ctx?.close());
 
-/** A signed multipart upload of one file to `url`. */
-function upload(url: string, token: string, fileName: string, content: Buffer) {
-  const boundary = '----portal-test-boundary';
-  const payload = Buffer.concat([
-    Buffer.from(
-      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${fileName}"\r\n` +
-        'Content-Type: application/octet-stream\r\n\r\n',
-    ),
-    content,
-    Buffer.from(`\r\n--${boundary}--\r\n`),
-  ]);
-  return ctx.app.inject({
-    method: 'POST',
-    url,
-    payload,
-    headers: {
-      'content-type': `multipart/form-data; boundary=${boundary}`,
-      authorization_front: token,
-      ...signRequest(ctx.secrets.signSecret, url),
-    },
-  });
-}
+const upload = (url: string, token: string, fileName: string, content: Buffer) =>
+  ctx.upload(url, token, fileName, content);
 
 const publish = (body: Record<string, unknown>, token = operator) =>
   ctx.call({

@@ -27,29 +27,8 @@ const page = async (token: string, body: Record<string, unknown> = {}) => {
 };
 const byWay = async (way: number) => (await page(member)).rows.find((n) => n.replyWay === way)!;
 
-/** A signed multipart upload of one file. */
-function upload(token: string, fileName: string, content: Buffer | string) {
-  const url = '/api/front/letter/uploadReplyFile';
-  const boundary = '----portal-test-boundary';
-  const payload = Buffer.concat([
-    Buffer.from(
-      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${fileName}"\r\n` +
-        'Content-Type: application/octet-stream\r\n\r\n',
-    ),
-    Buffer.isBuffer(content) ? content : Buffer.from(content),
-    Buffer.from(`\r\n--${boundary}--\r\n`),
-  ]);
-  return ctx.app.inject({
-    method: 'POST',
-    url,
-    payload,
-    headers: {
-      'content-type': `multipart/form-data; boundary=${boundary}`,
-      authorization_front: token,
-      ...signRequest(ctx.secrets.signSecret, url),
-    },
-  });
-}
+const upload = (token: string, fileName: string, content: Buffer | string) =>
+  ctx.upload('/api/front/letter/uploadReplyFile', token, fileName, content);
 
 /** The name an upload was kept under (the answer carries its stored path only). */
 async function storedName(addr: string): Promise<string> {
