@@ -169,6 +169,11 @@ export const users = pgTable(
      * it or log out until the user sets their own (ADR 033).
      */
     mustChangePassword: boolean('must_change_password').notNull().default(false),
+    /**
+     * The user's OpenID Connect subject (`sub`): random, fixed for the account's life, never the
+     * username (which an operator can change) nor the row id (which says how many accounts exist).
+     */
+    subject: uuid('subject').notNull().defaultRandom().unique(),
     createdAt: createdAt(),
   },
   (t) => [
@@ -925,4 +930,101 @@ export const exampleSystemSessions = pgTable(
     endedAt: timestamp('ended_at', { withTimezone: true }),
   },
   (t) => [index('example_system_sessions_ticket').on(t.ticket)],
+);
+
+/**
+ * OpenID Connect clients (relying parties) registered per tenant by its operators. A confidential
+ * client's secret is kept only as its SHA-256 (it is 256 random bits, shown once); a public client
+ * has none and must use PKCE. The arrays are the client's registration as the protocol names it.
+ */
+export const oidcClients = pgTable(
+  'oidc_clients',
+  {
+    id: id(),
+    tenantId: tenantRef(),
+    /** The protocol's `client_id`: random, unique in the installation, never reused. */
+    clientId: text('client_id').notNull().unique(),
+    name: text('name').notNull(),
+    translations: translations<Named>(),
+    /** Confidential (has a secret, authenticates at the token endpoint) or public (PKCE, no secret). */
+    confidential: boolean('confidential').notNull(),
+    secretHash: text('secret_hash'),
+    secretSetAt: timestamp('secret_set_at', { withTimezone: true }),
+    /** authorization_code, refresh_token, client_credentials, urn:ietf:params:oauth:grant-type:device_code. */
+    grantTypes: text('grant_types').array().notNull(),
+    redirectUris: text('redirect_uris').array().notNull().default(sql`'{}'::text[]`),
+    postLogoutRedirectUris: text('post_logout_redirect_uris').array().notNull().default(sql`'{}'::text[]`),
+    backchannelLogoutUri: text('backchannel_logout_uri'),
+    /** Scopes the client may ask for (openid profile phone roles enterprise …). */
+    scopes: text('scopes').array().notNull(),
+    /** First-party clients are trusted by the tenant: no consent screen. */
+    firstParty: boolean('first_party').notNull().default(false),
+    /** The ID token's signing algorithm: ES256 or RS256. */
+    idTokenAlg: text('id_token_alg').notNull().default('ES256'),
+    enabled: boolean('enabled').notNull().default(true),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('oidc_clients_tenant').on(t.tenantId)],
+);
+
+/**
+ * Everything the OpenID Provider keeps (grants, codes, tokens, its sessions, device codes,
+ * interactions, replay detection), one row per object, so that every instance answers every request.
+ * The payload is the provider's own; the columns are what is looked up by, or spent atomically.
+ * `sso_session_id` binds a user's grants and tokens to the sign-on session they came from: once that
+ * session has ended, they are refused.
+ */
+export const oidcPayloads = pgTable(
+  'oidc_payloads',
+  {
+    tenantId: tenantRef(),
+    model: text('model').notNull(),
+    id: text('id').notNull(),
+    payload: jsonb('payload').notNull(),
+    grantId: text('grant_id'),
+    userCode: text('user_code'),
+    uid: text('uid'),
+    ssoSessionId: uuid('sso_session_id').references(() => ssoSessions.id, { onDelete: 'cascade' }),
+    expiresAt: timestamp('expires_at', { withTimezone: true }),
+    consumedAt: timestamp('consumed_at', { withTimezone: true }),
+  },
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.model, t.id] }),
+    index('oidc_payloads_grant')
+      .on(t.tenantId, t.grantId)
+      .where(sql`grant_id IS NOT NULL`),
+    index('oidc_payloads_user_code')
+      .on(t.tenantId, t.model, t.userCode)
+      .where(sql`user_code IS NOT NULL`),
+    index('oidc_payloads_uid')
+      .on(t.tenantId, t.model, t.uid)
+      .where(sql`uid IS NOT NULL`),
+    index('oidc_payloads_sso_session')
+      .on(t.ssoSessionId)
+      .where(sql`sso_session_id IS NOT NULL`),
+    index('oidc_payloads_expires').on(t.expiresAt),
+  ],
+);
+
+/**
+ * The OpenID Provider's signing keys per tenant, shared by every instance. `next` is published
+ * before it signs, `active` signs, `retiring` is published until the tokens it signed expire.
+ */
+export const oidcKeys = pgTable(
+  'oidc_keys',
+  {
+    id: id(),
+    tenantId: tenantRef(),
+    kid: text('kid').notNull().unique(),
+    /** ES256 or RS256. */
+    alg: text('alg').notNull(),
+    /** The private JWK. */
+    privateJwk: jsonb('private_jwk').notNull(),
+    state: text('state').notNull(),
+    createdAt: createdAt(),
+    activatedAt: timestamp('activated_at', { withTimezone: true }),
+    retiredAt: timestamp('retired_at', { withTimezone: true }),
+  },
+  (t) => [index('oidc_keys_tenant').on(t.tenantId, t.state)],
 );
