@@ -132,7 +132,10 @@ const FIRST_FIELD =
 
 /**
  * A form in a drawer: the whole width of a phone, save and cancel at the bottom; once open, the
- * first field that can be filled in has the focus (the drawer itself takes it on opening).
+ * first field that can be filled in has the focus (the drawer itself takes it on opening), unless
+ * the person already chose a field or a button while it slid in: the opening ends up to half a
+ * second after the click (later on a busy machine), and moving the focus then would send the rest
+ * of their typing into the first field.
  */
 export function FormDrawer({
   open,
@@ -166,7 +169,9 @@ export function FormDrawer({
       width={phone ? '100%' : width}
       destroyOnHidden
       afterOpenChange={(opened) => {
-        if (opened) fields.current?.querySelector<HTMLElement>(FIRST_FIELD)?.focus();
+        const content = fields.current?.closest('.ant-drawer-content');
+        if (opened && !content?.contains(document.activeElement))
+          fields.current?.querySelector<HTMLElement>(FIRST_FIELD)?.focus();
       }}
       footer={
         <Space className="admin-drawer-footer">
