@@ -13,7 +13,7 @@ import { startServer, type RunningServer } from './support/server.js';
 import { axeViolations, go, settled, signInAsOperator } from './support/shell.js';
 
 const SHOTS = process.env.OIDC_SHOTS ?? 'e2e/artifacts';
-const DESKTOP: BrowserContextOptions = { viewport: { width: 1440, height: 900 } };
+const DESKTOP: BrowserContextOptions = { viewport: { width: 1440, height: 900 }, bypassCSP: true };
 const PHONE = { width: 390, height: 844 };
 
 let server: RunningServer;
@@ -44,7 +44,9 @@ async function register(page: Page, name: string, zh: boolean) {
   await drawer.waitFor();
   await settled(page);
   await drawer.getByLabel(zh ? '名称' : 'Name', { exact: true }).fill(name);
-  await drawer.getByLabel(zh ? '登录回调地址' : 'Redirect URIs').fill('https://assistant.example.com/callback');
+  await drawer
+    .getByLabel(zh ? '登录回调地址' : 'Redirect URIs', { exact: true })
+    .fill('https://assistant.example.com/callback');
   await drawer.getByRole('checkbox', { name: 'roles' }).check();
   return drawer;
 }

@@ -173,22 +173,22 @@ export function OidcClientsPage() {
         pagination={pagination(list.data?.total ?? 0)}
       />
       <ClientDrawer editing={editing} onClose={() => setEditing(null)} onSecret={setShown} />
-      <SecretDialog shown={shown} onClose={() => setShown(null)} />
+      {/* Mounted only while shown: once closed, the secret is gone from the page at once (no closing animation keeps it). */}
+      {shown ? <SecretDialog shown={shown} onClose={() => setShown(null)} /> : null}
     </ConsolePage>
   );
 }
 
 /** The secret, once: a warning that it is not shown again, and a copy button. */
-function SecretDialog({ shown, onClose }: { shown: Shown | null; onClose: () => void }) {
+function SecretDialog({ shown, onClose }: { shown: Shown; onClose: () => void }) {
   const { t } = useTranslation();
   return (
     <Modal
-      open={shown !== null}
-      title={shown ? `${t('admin.oidcClients.secretTitle')} · ${shown.name}` : ''}
+      open
+      title={`${t('admin.oidcClients.secretTitle')} · ${shown.name}`}
       closable={false}
       maskClosable={false}
       keyboard={false}
-      destroyOnHidden
       onCancel={onClose}
       footer={
         <Button type="primary" onClick={onClose}>
@@ -196,25 +196,23 @@ function SecretDialog({ shown, onClose }: { shown: Shown | null; onClose: () => 
         </Button>
       }
     >
-      {shown ? (
-        <div className="oidc-secret">
-          <Alert type="warning" showIcon message={t('admin.oidcClients.secretWarning')} />
-          <dl>
-            <dt>{t('admin.oidcClients.clientId')}</dt>
-            <dd>
-              <Typography.Text code copyable>
-                {shown.clientId}
-              </Typography.Text>
-            </dd>
-            <dt>{t('admin.oidcClients.secretLabel')}</dt>
-            <dd>
-              <Typography.Text code copyable data-testid="oidc-secret">
-                {shown.secret}
-              </Typography.Text>
-            </dd>
-          </dl>
-        </div>
-      ) : null}
+      <div className="oidc-secret">
+        <Alert type="warning" showIcon message={t('admin.oidcClients.secretWarning')} />
+        <dl>
+          <dt>{t('admin.oidcClients.clientId')}</dt>
+          <dd>
+            <Typography.Text code copyable>
+              {shown.clientId}
+            </Typography.Text>
+          </dd>
+          <dt>{t('admin.oidcClients.secretLabel')}</dt>
+          <dd>
+            <Typography.Text code copyable data-testid="oidc-secret">
+              {shown.secret}
+            </Typography.Text>
+          </dd>
+        </dl>
+      </div>
     </Modal>
   );
 }
@@ -376,7 +374,13 @@ function ClientDrawer({
           name="grantTypes"
           label={t('admin.oidcClients.grantTypes')}
           extra={t('admin.oidcClients.grantsHelp')}
-          rules={[{ required: true, type: 'array', min: 1, message: t('admin.oidcClients.grantsRequired') }]}
+          // A validator, not `required`: antd would put aria-required on the group's div, which has no role to take it.
+          rules={[
+            {
+              validator: (_, v: string[] | undefined) =>
+                v?.length ? Promise.resolve() : Promise.reject(new Error(t('admin.oidcClients.grantsRequired'))),
+            },
+          ]}
         >
           <Checkbox.Group
             options={OIDC_GRANT_TYPES.map((g) => ({
@@ -415,13 +419,8 @@ function ClientDrawer({
         >
           <Checkbox.Group options={OIDC_SCOPES.map((s) => ({ value: s, label: s }))} />
         </Form.Item>
-        <Form.Item
-          name="firstParty"
-          label={t('admin.oidcClients.firstParty')}
-          extra={t('admin.oidcClients.firstPartyHelp')}
-          valuePropName="checked"
-        >
-          <Switch checkedChildren={t('admin.oidcClients.yes')} unCheckedChildren={t('admin.oidcClients.no')} />
+        <Form.Item name="firstParty" label={t('admin.oidcClients.firstParty')} valuePropName="checked">
+          <Checkbox>{t('admin.oidcClients.firstPartyHelp')}</Checkbox>
         </Form.Item>
         <Form.Item name="idTokenAlg" label={t('admin.oidcClients.idTokenAlg')}>
           <Radio.Group options={OIDC_ID_TOKEN_ALGS.map((a) => ({ value: a, label: a }))} />
