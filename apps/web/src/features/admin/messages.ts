@@ -242,6 +242,8 @@ addMessages('admin', {
       },
       grantsHelp: '客户端凭据仅限机密客户端；刷新令牌须与授权码或设备码一同使用。',
       grantsRequired: '请至少选择一种授权类型',
+      clientCredentialsPublic: '公开客户端没有密钥，不能使用客户端凭据',
+      refreshAlone: '刷新令牌须与授权码或设备码一同使用',
       redirectUris: '登录回调地址',
       postLogoutRedirectUris: '退出后跳转地址',
       urisHelp: '每行一个完整的 http(s) 地址，按原样精确比较；不含 # 片段、用户名密码或通配符，最多 20 个。',
@@ -656,6 +658,8 @@ addMessages('admin', {
       grantsHelp:
         'Client credentials only for confidential clients; refresh tokens need authorization code or device code.',
       grantsRequired: 'Choose at least one grant type',
+      clientCredentialsPublic: 'A public client has no secret, so it cannot use client credentials',
+      refreshAlone: 'Refresh tokens need authorization code or device code beside them',
       redirectUris: 'Redirect URIs',
       postLogoutRedirectUris: 'Post-logout redirect URIs',
       urisHelp:

@@ -375,11 +375,18 @@ function ClientDrawer({
           label={t('admin.oidcClients.grantTypes')}
           extra={t('admin.oidcClients.grantsHelp')}
           // A validator, not `required`: antd would put aria-required on the group's div, which has no role to take it.
+          dependencies={['confidential']}
           rules={[
-            {
-              validator: (_, v: string[] | undefined) =>
-                v?.length ? Promise.resolve() : Promise.reject(new Error(t('admin.oidcClients.grantsRequired'))),
-            },
+            ({ getFieldValue }) => ({
+              validator: (_, v: string[] | undefined) => {
+                const fail = (key: string) => Promise.reject(new Error(t(`admin.oidcClients.${key}`)));
+                if (!v?.length) return fail('grantsRequired');
+                if (v.includes('client_credentials') && getFieldValue('confidential') === false)
+                  return fail('clientCredentialsPublic');
+                if (v.includes('refresh_token') && !v.some((g) => USER_GRANTS.includes(g))) return fail('refreshAlone');
+                return Promise.resolve();
+              },
+            }),
           ]}
         >
           <Checkbox.Group
