@@ -60,6 +60,9 @@ describe('OIDC 客户端', () => {
     // The public type says it has no secret and must use PKCE.
     await drawer.getByRole('radio', { name: '公开客户端' }).check();
     await drawer.getByText('必须使用 PKCE（S256）').waitFor();
+    await drawer.locator('.ant-drawer-body').evaluate((el) => (el.scrollTop = 0));
+    await settled(page);
+    await page.screenshot({ path: `${SHOTS}/oidc-clients-drawer-public-zh-1440.png` });
     await drawer.getByRole('radio', { name: '机密客户端' }).check();
     await drawer.getByRole('button', { name: /保\s?存/ }).click();
 
@@ -105,6 +108,9 @@ describe('OIDC 客户端', () => {
         const wide = () => page.evaluate(() => document.documentElement.scrollWidth);
         expect(await wide(), `list ${lang} ${width}`).toBeLessThanOrEqual(width);
         const drawer = await register(page, `${lang}-${width}`, zh);
+        // From its top: the name, the type and what it means.
+        await drawer.locator('.ant-drawer-body').evaluate((el) => (el.scrollTop = 0));
+        await settled(page);
         await shot('drawer');
         if (width === 1440) expect(await axeViolations(page), `drawer ${lang}`).toEqual([]);
         await drawer.getByRole('button', { name: zh ? /保\s?存/ : 'Save' }).click();
