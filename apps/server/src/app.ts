@@ -124,6 +124,9 @@ import { adminMenusRoutes } from './modules/admin/menus/menus.routes.js';
 import { createAdminMenusService } from './modules/admin/menus/menus.service.js';
 import { createAdminRecordsRepository } from './modules/admin/records/records.repository.js';
 import { adminRecordsRoutes } from './modules/admin/records/records.routes.js';
+import { createAdminOidcClientsRepository } from './modules/admin/oidc-clients/oidc-clients.repository.js';
+import { adminOidcClientsRoutes } from './modules/admin/oidc-clients/oidc-clients.routes.js';
+import { createAdminOidcClientsService } from './modules/admin/oidc-clients/oidc-clients.service.js';
 import { createAdminRecordsService } from './modules/admin/records/records.service.js';
 import { createAdminTenantsRepository } from './modules/admin/tenants/tenants.repository.js';
 import { adminTenantsRoutes } from './modules/admin/tenants/tenants.routes.js';
@@ -522,6 +525,20 @@ export async function buildApp({ config, db: pool, secrets, logger }: AppDeps) {
           clashes: (pattern, others) => others.some((other) => patternsOverlap(pattern, resolvePattern(other, portal))),
         },
         catalog: { industryNames: catalog.industryNames, regionNames: catalog.regionNames },
+      }),
+    });
+    await api.register(adminOidcClientsRoutes, {
+      clients: createAdminOidcClientsService({
+        repo: createAdminOidcClientsRepository(db),
+        operatorOf,
+        addresses: {
+          valid: (address) => parseService(address) !== null,
+          // Logout tokens are posted there through the one outbound client, under the same rule.
+          reachable: (address) => {
+            const url = parseService(address);
+            return !url || outbound.judge(url, 'sso_registration')?.ok !== false;
+          },
+        },
       }),
     });
     await api.register(parkServicesRoutes, {

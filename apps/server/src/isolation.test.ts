@@ -37,7 +37,8 @@ type Kind =
   | 'alert'
   | 'menu'
   | 'permission'
-  | 'ssoService';
+  | 'ssoService'
+  | 'oidcClient';
 
 /** What each id-like field names; `path:field` where a name means different things on different routes. */
 const KINDS: Record<string, Kind> = {
@@ -103,6 +104,10 @@ const KINDS: Record<string, Kind> = {
   '/api/admin/enterprises/:id:id': 'enterprise',
   '/api/admin/enterprises/:id/review:id': 'enterprise',
   '/api/admin/sso-services/:id:id': 'ssoService',
+  '/api/admin/oidc-clients/:id:id': 'oidcClient',
+  '/api/admin/oidc-clients/:id/enable:id': 'oidcClient',
+  '/api/admin/oidc-clients/:id/disable:id': 'oidcClient',
+  '/api/admin/oidc-clients/:id/secret:id': 'oidcClient',
   '/api/admin/menus/:id:id': 'menu',
   '/api/admin/menus/:id/move:id': 'menu',
   '/api/admin/menus:parentId': 'menu',
@@ -202,6 +207,7 @@ const UNKNOWN: Record<Kind, string> = {
   menu: '987654321',
   permission: '987654321',
   ssoService: '987654321',
+  oidcClient: '987654321',
 };
 
 async function objectsOf(tenantId: number): Promise<Record<Kind, string[]>> {
@@ -232,6 +238,7 @@ async function objectsOf(tenantId: number): Promise<Record<Kind, string[]>> {
     menu: await list(sql`SELECT id AS v FROM menus WHERE tenant_id = ${tenantId} ORDER BY id`),
     permission: await list(sql`SELECT id AS v FROM permissions WHERE tenant_id = ${tenantId} ORDER BY id`),
     ssoService: await list(sql`SELECT id AS v FROM sso_services WHERE tenant_id = ${tenantId} ORDER BY id`),
+    oidcClient: await list(sql`SELECT id AS v FROM oidc_clients WHERE tenant_id = ${tenantId} ORDER BY id`),
     // Open ones first: the sweep tells A's own by an answer other than an unknown id's.
     alert: await list(
       sql`SELECT id AS v FROM device_alerts WHERE tenant_id = ${tenantId} ORDER BY state = 'open' DESC, id`,
@@ -275,6 +282,11 @@ beforeAll(async () => {
   await ctx.db.execute(sql`
     INSERT INTO device_credentials (tenant_id, device_id, key_id, secret_hash)
     SELECT tenant_id, id, substr(md5(random()::text), 1, 12), md5(random()::text) FROM devices`);
+  // An OIDC client of each tenant (the seed registers none).
+  await ctx.db.execute(sql`
+    INSERT INTO oidc_clients (tenant_id, client_id, name, confidential, secret_hash, grant_types, redirect_uris, scopes)
+    SELECT id, md5(random()::text), '客户端', true, md5(random()::text), '{authorization_code}',
+      '{https://app.example.com/cb}', '{openid}' FROM tenants WHERE code IN ('demo', 'other')`);
   const [a] = (await ctx.db.execute<{ id: number }>(sql`SELECT id FROM tenants WHERE code = 'demo'`)).rows;
   objects.A = await objectsOf(Number(a!.id));
   objects.B = await objectsOf(tenantB);

@@ -69,11 +69,17 @@ export const AUDIT_ACTIONS = {
   'settings.update': { zh: '修改租户设置', en: 'Changed the tenant’s settings' },
   'settings.logo.upload': { zh: '上传租户标志', en: 'Uploaded the tenant’s logo' },
   'agreement.update': { zh: '修改用户协议', en: 'Changed the user agreement' },
-  // Operators: enterprises, sign-on services, SMS outbox, the audit log's export
+  // Operators: enterprises, sign-on services, OIDC clients, SMS outbox, the audit log's export
   'enterprise.review': { zh: '审核企业', en: 'Reviewed an enterprise' },
   'sso_service.create': { zh: '新增单点登录服务', en: 'Registered a sign-on service' },
   'sso_service.update': { zh: '修改单点登录服务', en: 'Changed a sign-on service' },
   'sso_service.delete': { zh: '删除单点登录服务', en: 'Deleted a sign-on service' },
+  'oidc_client.create': { zh: '新增 OIDC 客户端', en: 'Registered an OIDC client' },
+  'oidc_client.update': { zh: '修改 OIDC 客户端', en: 'Changed an OIDC client' },
+  'oidc_client.enable': { zh: '启用 OIDC 客户端', en: 'Enabled an OIDC client' },
+  'oidc_client.disable': { zh: '停用 OIDC 客户端', en: 'Disabled an OIDC client' },
+  'oidc_client.delete': { zh: '删除 OIDC 客户端', en: 'Deleted an OIDC client' },
+  'oidc_client.secret.rotate': { zh: '重置 OIDC 客户端密钥', en: 'Replaced an OIDC client’s secret' },
   'sms_outbox.read': { zh: '查看短信发件箱', en: 'Read the SMS outbox' },
   'audit.export': { zh: '导出审计日志', en: 'Exported the audit log' },
   // Operators: sub-applications, notices, devices, pages

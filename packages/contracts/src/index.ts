@@ -10,6 +10,7 @@ export * from './enterprises.js';
 export * from './menus.js';
 export * from './micro-apps.js';
 export * from './notices.js';
+export * from './oidc-clients.js';
 export * from './park-services.js';
 export * from './registration.js';
 export * from './session.js';

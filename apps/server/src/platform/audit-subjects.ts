@@ -25,6 +25,7 @@ import {
   menus,
   microApps,
   notices,
+  oidcClients,
   pageDefinitions,
   pageVersions,
   permissions,
@@ -316,6 +317,33 @@ async function readSsoService(q: Q, ref: SubjectRef): Promise<Reading | null> {
   };
 }
 
+/** An OIDC client: its settings, never its secret's hash (only whether one is set). */
+async function readOidcClient(q: Q, ref: SubjectRef): Promise<Reading | null> {
+  if (ref.id === undefined) return null;
+  const [c] = await q
+    .select({
+      tenantId: oidcClients.tenantId,
+      clientId: oidcClients.clientId,
+      name: oidcClients.name,
+      en: englishOf(oidcClients.translations, 'name'),
+      confidential: oidcClients.confidential,
+      grantTypes: oidcClients.grantTypes,
+      redirectUris: oidcClients.redirectUris,
+      postLogoutRedirectUris: oidcClients.postLogoutRedirectUris,
+      backchannelLogoutUri: oidcClients.backchannelLogoutUri,
+      scopes: oidcClients.scopes,
+      firstParty: oidcClients.firstParty,
+      idTokenAlg: oidcClients.idTokenAlg,
+      enabled: oidcClients.enabled,
+    })
+    .from(oidcClients)
+    .where(eq(oidcClients.id, ref.id));
+  if (!c) return null;
+  // `idTokenAlg` reads as a token to the audit's redaction: kept under a name that does not.
+  const { tenantId, en, idTokenAlg, ...fields } = c;
+  return { ...base(tenantId, ref.id, named(c.name, en)), fields: { ...fields, nameEn: en, signatureAlg: idTokenAlg } };
+}
+
 async function readMicroApp(q: Q, ref: SubjectRef, tenantId: number): Promise<Reading | null> {
   const where =
     ref.id !== undefined
@@ -436,6 +464,7 @@ const application = { type: 'application', read: readCoded(applications), before
 const workbench = { type: 'workbench', read: readCoded(workbenches), before: byParam, after: byParam } as const;
 const menu = { type: 'menu', read: readMenu, before: byParam, after: byParam } as const;
 const ssoService = { type: 'sso_service', read: readSsoService, before: byParam, after: byParam } as const;
+const oidcClient = { type: 'oidc_client', read: readOidcClient, before: byParam, after: byParam } as const;
 const device = { type: 'device', read: readDevice, before: byParam, after: byParam } as const;
 const page = { type: 'page', read: readPage, before: byCodeParam, after: byCodeParam } as const;
 
@@ -475,6 +504,12 @@ export const AUDIT_SUBJECTS: Partial<Record<AuditAction, SubjectRule | null>> = 
   'sso_service.create': created(ssoService),
   'sso_service.update': ssoService,
   'sso_service.delete': { type: 'sso_service', read: readSsoService, before: byParam },
+  'oidc_client.create': created(oidcClient),
+  'oidc_client.update': oidcClient,
+  'oidc_client.enable': oidcClient,
+  'oidc_client.disable': oidcClient,
+  'oidc_client.delete': { type: 'oidc_client', read: readOidcClient, before: byParam },
+  'oidc_client.secret.rotate': oidcClient,
   'sms_outbox.read': null,
   'audit.export': null,
   'microapp.register': {

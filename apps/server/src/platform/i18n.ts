@@ -335,6 +335,33 @@ const messages = {
     zh: '该地址指向本机、内网、链路本地或云元数据地址，服务器不向这类地址发送请求，不能登记（安装者可在 OUTBOUND_ALLOWED_CIDRS 中列出允许的网段）',
     en: 'This address points to this machine, a private network, a link-local or a cloud metadata address; the server sends no requests there, so it cannot be registered (the installation can list allowed ranges in OUTBOUND_ALLOWED_CIDRS)',
   },
+  oidcClientNameRequired: { zh: '请输入客户端名称', en: 'Please enter the client’s name' },
+  oidcRedirectUriInvalid: {
+    zh: '回调地址须为完整的 http(s) 地址，不含用户名密码、#片段或通配符 *',
+    en: 'A redirect URI must be a whole http(s) address, without user name or password, #fragment or wildcard *',
+  },
+  oidcBackchannelUriInvalid: {
+    zh: '后台退出通知地址须为完整的 http(s) 地址，不含用户名密码、#片段或通配符 *',
+    en: 'The back-channel logout URI must be a whole http(s) address, without user name or password, #fragment or wildcard *',
+  },
+  oidcClientCredentialsPublic: {
+    zh: '公开客户端没有密钥，不能使用 client_credentials 授权',
+    en: 'A public client has no secret, so it cannot use the client_credentials grant',
+  },
+  oidcRefreshAlone: {
+    zh: 'refresh_token 须与 authorization_code 或设备码授权一同使用',
+    en: 'refresh_token needs authorization_code or the device code grant beside it',
+  },
+  oidcRedirectRequired: {
+    zh: '使用 authorization_code 授权时至少需要一个登录回调地址',
+    en: 'The authorization_code grant needs at least one redirect URI',
+  },
+  oidcTooManyUris: { zh: '每类回调地址最多{max}个', en: 'At most {max} addresses of each kind' },
+  oidcOpenidRequired: {
+    zh: '用户登录的授权（authorization_code、设备码）须包含 openid 范围',
+    en: 'Grants a person signs in through (authorization_code, device code) need the openid scope',
+  },
+  oidcPublicNoSecret: { zh: '公开客户端没有密钥', en: 'A public client has no secret' },
   servicePatternTaken: {
     zh: '该地址已登记在其他租户下，同一地址只能属于一个租户',
     en: 'This address is registered by another tenant; an address belongs to one tenant only',

@@ -38,6 +38,7 @@ const CONSOLE_PAGES: [name: string, title: string, en: string, icon: string][] =
   ['notices', '通知公告', 'Notices', 'NotificationOutlined'],
   ['directory', '应用与工作台', 'Applications & workbenches', 'AppstoreOutlined'],
   ['sign-on', '单点登录', 'Sign-on services', 'LoginOutlined'],
+  ['oidc-clients', 'OIDC 客户端', 'OIDC clients', 'KeyOutlined'],
   ['settings', '租户设置', 'Tenant settings', 'SettingOutlined'],
   ['sms', '短信发件箱', 'SMS outbox', 'MessageOutlined'],
   ['audit', '审计日志', 'Audit log', 'FileSearchOutlined'],

@@ -5,6 +5,7 @@
  * reviews an enterprise, and answers each failure with the exit code a script relies on.
  */
 import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { copyFile, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { createServer, type AddressInfo } from 'node:net';
@@ -12,6 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { fileURLToPath } from 'node:url';
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_PASSWORD, createTestContext, type TestContext } from '../../test/harness.js';
 import { main } from './main.js';
@@ -290,6 +292,54 @@ describe('npm run admin', () => {
     expect(state.withdrawnBy).toBe('系统管理员');
     expect((await run(['get', 'notices/987654321/recipients'])).stderr).toBe('Error 404: 通知不存在\n');
     expect((await run(['get', `notices/${fileId}/readers`])).code).toBe(2);
+  });
+
+  it('registers an OIDC client from a file, prints its secret once, replaces it, disables and deletes it', async () => {
+    const file = join(dir, 'client.json');
+    await writeFile(
+      file,
+      JSON.stringify({
+        name: '命令行客户端',
+        confidential: true,
+        grantTypes: ['authorization_code', 'refresh_token'],
+        redirectUris: ['https://cli.example.com/cb'],
+        scopes: ['openid', 'profile'],
+      }),
+    );
+    const made = await run(['create', 'oidc-clients', '-f', file, '-s', 'nameEn=CLI client']);
+    expect(made.code, made.stderr).toBe(0);
+    const [, id, clientId, secret] = made.stdout.match(
+      /^id: (\d+)\nclient_id: ([A-Za-z0-9]+)\nclient_secret: ([A-Za-z0-9]{43})\n$/,
+    )!;
+    expect(made.stderr).toMatch(/Created new OIDC client with id '\d+'; the secret is shown this once/);
+    const kept = await ctx.db.execute<{ h: string }>(
+      sql`SELECT secret_hash AS h FROM oidc_clients WHERE id = ${Number(id)}`,
+    );
+    expect(kept.rows[0]!.h).toBe(createHash('sha256').update(secret!).digest('hex'));
+
+    const one = await run(['get', `oidc-clients/${id}`, '--fields', 'clientId,nameEn,confidential']);
+    expect(json(one)).toEqual({ clientId, nameEn: 'CLI client', confidential: true });
+    expect(one.stdout).not.toContain(secret);
+    const list = await run(['get', 'oidc-clients', '-q', 'q=命令行', '--fields', 'id,clientId', '--format', 'csv']);
+    expect(list.stdout).toBe(`id,clientId\n${id},${clientId}\n`);
+
+    const rotated = await run(['create', `oidc-clients/${id}/secret`]);
+    expect(rotated.code).toBe(0);
+    const next = rotated.stdout.match(/client_secret: ([A-Za-z0-9]{43})/)![1];
+    expect(next).not.toBe(secret);
+    expect(rotated.stderr).toMatch(/the one before no longer works/);
+
+    const refused = await run(['update', `oidc-clients/${id}`, '-s', 'grantTypes=["refresh_token"]']);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/refresh_token/);
+    expect((await run(['update', `oidc-clients/${id}`, '-s', 'firstParty=true'])).code).toBe(0);
+    expect((await run(['create', `oidc-clients/${id}/disable`])).code).toBe(0);
+    expect(json<{ enabled: boolean; firstParty: boolean }>(await run(['get', `oidc-clients/${id}`]))).toMatchObject({
+      enabled: false,
+      firstParty: true,
+    });
+    expect((await run(['delete', `oidc-clients/${id}`])).code).toBe(0);
+    expect((await run(['get', `oidc-clients/${id}`])).stderr).toMatch(/404/);
   });
 
   it('answers usage errors with 2 and a message', async () => {

@@ -496,6 +496,18 @@ export async function create(ctx: Ctx): Promise<number> {
     if (t.kind === 'collection' && typeof data === 'string') {
       ctx.io.stdout.write(`${data}\n`);
       ctx.io.stderr.write(`Created new ${t.res.singular} with id '${data}'\n`);
+    } else if (isObject(data) && typeof data.clientId === 'string' && typeof data.id === 'string') {
+      // An OIDC client created, or its secret replaced: the secret is printed this once, never again.
+      const secret = typeof data.secret === 'string' ? data.secret : null;
+      ctx.io.stdout.write(`id: ${data.id}\nclient_id: ${data.clientId}\n${secret ? `client_secret: ${secret}\n` : ''}`);
+      const what =
+        t.kind === 'collection'
+          ? `Created new ${t.res.singular} with id '${data.id}'`
+          : `New secret for ${t.res.singular} '${data.id}': the one before no longer works`;
+      const once = secret
+        ? `; the secret is shown this once: keep it now (create ${t.name}/${data.id}/secret replaces it)`
+        : ' (a public client: no secret, PKCE required)';
+      ctx.io.stderr.write(`${what}${once}\n`);
     } else if (t.kind === 'collection' && isObject(data) && typeof data.id === 'string') {
       // A notice answers its id and how many it went to.
       ctx.io.stdout.write(`${data.id}\n`);

@@ -138,6 +138,11 @@ Examples:
   create notices -s title=停水通知 -s remark='<p>周五停水</p>' -s replyWay=0 -s audience.kind=tenant
   create notices -f notice.json          (audience: {"kind":"role","ids":[3]}, validityTime, translations.en)
   create notices/7/withdraw              (it leaves every recipient's list at once; it cannot be undone)
+  create oidc-clients -f client.json    (prints client_id and, for a confidential client, its secret once)
+  create oidc-clients -s name=门户助手 -s confidential=true -s 'grantTypes=["authorization_code","refresh_token"]'
+         -s 'redirectUris=["https://app.example.com/cb"]' -s 'scopes=["openid","profile"]'
+  create oidc-clients/7/secret           (a new secret, printed once; the old one stops working at once)
+  create oidc-clients/7/disable
 
 ${GLOBAL}
 

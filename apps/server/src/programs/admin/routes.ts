@@ -77,6 +77,16 @@ export const RESOURCES: Record<string, Resource> = {
     singular: 'sign-on service',
     about: 'CAS services and external systems',
   },
+  'oidc-clients': {
+    get: 'paged',
+    one: true,
+    create: true,
+    patch: true,
+    remove: true,
+    subs: { enable: 'POST', disable: 'POST', secret: 'POST' },
+    singular: 'OIDC client',
+    about: 'OpenID Connect clients (-q q=); <id>/secret: a new secret (shown once), <id>/enable, <id>/disable',
+  },
   'sms-outbox': { get: 'paged', singular: 'message', about: 'SMS the outbox provider kept' },
   audit: { get: 'paged', singular: 'entry', about: 'the audit log (-q actor=, action=, from=, to=)' },
   notices: {

@@ -42,6 +42,7 @@ const BUSINESS_PAGES: Record<string, ComponentType> = {
   'admin/notices': load(() => import('../../features/admin/notices/notices-page'), 'NoticesPage'),
   'admin/directory': load(() => import('../../features/admin/directory/directory-page'), 'DirectoryPage'),
   'admin/sign-on': load(() => import('../../features/admin/sign-on/sign-on-page'), 'SignOnPage'),
+  'admin/oidc-clients': load(() => import('../../features/admin/oidc-clients/oidc-clients-page'), 'OidcClientsPage'),
   'admin/settings': load(() => import('../../features/admin/settings/settings-page'), 'SettingsPage'),
   'admin/sms': load(() => import('../../features/admin/sms/sms-page'), 'SmsPage'),
   'admin/audit': load(() => import('../../features/admin/audit/audit-page'), 'AuditPage'),

@@ -9,6 +9,7 @@ export const MORE_ICONS = [
   'AuditOutlined',
   'ControlOutlined',
   'FileSearchOutlined',
+  'KeyOutlined',
   'LoginOutlined',
   'MenuOutlined',
   'MessageOutlined',

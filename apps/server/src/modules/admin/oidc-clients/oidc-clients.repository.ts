@@ -1,0 +1,129 @@
+import type { AdminOidcClient } from '@portal/contracts';
+import { and, desc, eq, ilike, or, sql } from 'drizzle-orm';
+import type { Db } from '../../../db/client.js';
+import { chinaTime, containing, englishOf, pageOf, totalRows } from '../../../db/expressions.js';
+import { oidcClients } from '../../../db/schema.js';
+
+/** A client's settings as they are kept (the service has checked them). */
+export interface OidcClientRow {
+  name: string;
+  nameEn: string;
+  grantTypes: string[];
+  redirectUris: string[];
+  postLogoutRedirectUris: string[];
+  backchannelLogoutUri: string | null;
+  scopes: string[];
+  firstParty: boolean;
+  idTokenAlg: string;
+}
+
+const columns = () => ({
+  id: sql<string>`${oidcClients.id}::text`,
+  clientId: oidcClients.clientId,
+  name: oidcClients.name,
+  nameEn: englishOf(oidcClients.translations, 'name'),
+  confidential: oidcClients.confidential,
+  grantTypes: oidcClients.grantTypes,
+  redirectUris: oidcClients.redirectUris,
+  postLogoutRedirectUris: oidcClients.postLogoutRedirectUris,
+  backchannelLogoutUri: oidcClients.backchannelLogoutUri,
+  scopes: oidcClients.scopes,
+  firstParty: oidcClients.firstParty,
+  idTokenAlg: oidcClients.idTokenAlg,
+  enabled: oidcClients.enabled,
+  secretSetAt: chinaTime(oidcClients.secretSetAt),
+  createdAt: chinaTime(oidcClients.createdAt),
+  updatedAt: chinaTime(oidcClients.updatedAt),
+});
+
+const translationsOf = (nameEn: string) => (nameEn ? { en: { name: nameEn } } : {});
+
+/**
+ * A tenant's OpenID Connect clients (the provider reads the same rows). Every statement names the
+ * tenant; the secret's hash is written here and never read back by the console's calls.
+ */
+export function createAdminOidcClientsRepository(db: Db) {
+  const mine = (tenantId: number, id: number) => and(eq(oidcClients.id, id), eq(oidcClients.tenantId, tenantId));
+
+  return {
+    async list(tenantId: number, f: { page: number; limit: number; q?: string | undefined }) {
+      const rows = await db
+        .select({ ...columns(), total: totalRows() })
+        .from(oidcClients)
+        .where(
+          and(
+            eq(oidcClients.tenantId, tenantId),
+            f.q
+              ? or(
+                  ilike(oidcClients.name, containing(f.q)),
+                  ilike(englishOf(oidcClients.translations, 'name'), containing(f.q)),
+                  ilike(oidcClients.clientId, containing(f.q)),
+                )
+              : undefined,
+          ),
+        )
+        .orderBy(desc(oidcClients.id))
+        .limit(f.limit)
+        .offset((f.page - 1) * f.limit);
+      return pageOf(rows) as { records: AdminOidcClient[]; total: number };
+    },
+
+    async get(tenantId: number, id: number): Promise<AdminOidcClient | null> {
+      const [row] = await db.select(columns()).from(oidcClients).where(mine(tenantId, id));
+      return (row as AdminOidcClient | undefined) ?? null;
+    },
+
+    async create(
+      tenantId: number,
+      c: OidcClientRow & { clientId: string; confidential: boolean; secretHash: string | null },
+    ): Promise<number> {
+      const { nameEn, ...rest } = c;
+      const [row] = await db
+        .insert(oidcClients)
+        .values({
+          tenantId,
+          ...rest,
+          translations: translationsOf(nameEn),
+          secretSetAt: c.secretHash ? sql`now()` : null,
+        })
+        .returning({ id: oidcClients.id });
+      return row!.id;
+    },
+
+    async update(tenantId: number, id: number, c: OidcClientRow): Promise<boolean> {
+      const { nameEn, ...rest } = c;
+      const rows = await db
+        .update(oidcClients)
+        .set({ ...rest, translations: translationsOf(nameEn), updatedAt: sql`now()` })
+        .where(mine(tenantId, id))
+        .returning({ id: oidcClients.id });
+      return rows.length > 0;
+    },
+
+    async setEnabled(tenantId: number, id: number, enabled: boolean): Promise<boolean> {
+      const rows = await db
+        .update(oidcClients)
+        .set({ enabled, updatedAt: sql`now()` })
+        .where(mine(tenantId, id))
+        .returning({ id: oidcClients.id });
+      return rows.length > 0;
+    },
+
+    /** Replaces a confidential client's secret hash: the one before stops matching with this statement. */
+    async setSecret(tenantId: number, id: number, secretHash: string): Promise<boolean> {
+      const rows = await db
+        .update(oidcClients)
+        .set({ secretHash, secretSetAt: sql`now()`, updatedAt: sql`now()` })
+        .where(and(mine(tenantId, id), eq(oidcClients.confidential, true)))
+        .returning({ id: oidcClients.id });
+      return rows.length > 0;
+    },
+
+    async delete(tenantId: number, id: number): Promise<boolean> {
+      const rows = await db.delete(oidcClients).where(mine(tenantId, id)).returning({ id: oidcClients.id });
+      return rows.length > 0;
+    },
+  };
+}
+
+export type AdminOidcClientsRepository = ReturnType<typeof createAdminOidcClientsRepository>;
