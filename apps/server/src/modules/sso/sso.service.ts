@@ -51,6 +51,12 @@ export interface SsoDeps {
   postLogout: (target: LogoutTarget, body: string, timeoutMs: number) => Promise<void>;
   /** Told of the single-logout requests a logout did not send because of the cap. */
   logoutsDropped: (count: number, sessionId: string) => void;
+  /**
+   * Whether `service` is where the OpenID Provider's sign-in for `tenantCode` continues (its
+   * interaction address): the sign-on page then always shows the form and, signed in, goes back
+   * there without a ticket. Nothing else is.
+   */
+  isProviderReturn?: (service: string, tenantCode: string) => boolean;
 }
 
 export type CasFailureCode =
@@ -203,6 +209,8 @@ export function createSsoService(deps: SsoDeps) {
     }): Promise<LoginStep> {
       const tenant = await tenantOf(q.tenantCode, q.service);
       if (!tenant) return { kind: 'refused', reason: 'unknownTenant' };
+      // The OpenID Provider sends the browser here only when it needs a sign-in: the form.
+      if (q.service && deps.isProviderReturn?.(q.service, tenant.code)) return { kind: 'page', tenant };
       const svc = q.service ? registered(tenant.services, q.service) : null;
       if (q.service && !svc) return { kind: 'refused', reason: 'unknownService' };
       // renew takes precedence over gateway (CAS 3.0 §2.1.1).
@@ -239,8 +247,9 @@ export function createSsoService(deps: SsoDeps) {
     ): Promise<{ cookie: string; redirect: string }> {
       const tenant = await tenantOf(c.tenantCode, service);
       if (!tenant) throw new SsoRefusal('unknownTenant');
-      const svc = service ? registered(tenant.services, service) : null;
-      if (service && !svc) throw new SsoRefusal('unknownService');
+      const providerReturn = service && deps.isProviderReturn?.(service, tenant.code) ? service : null;
+      const svc = service && !providerReturn ? registered(tenant.services, service) : null;
+      if (service && !svc && !providerReturn) throw new SsoRefusal('unknownService');
       const user = await deps.verifyCredentials({ ...c, tenantCode: tenant.code });
       // A new login in this browser replaces its earlier SSO session (perhaps another user's).
       if (previousCookie) await endSession(previousCookie);
@@ -251,6 +260,7 @@ export function createSsoService(deps: SsoDeps) {
       const session = { id, tenantId: user.tenantId, userId: user.userId };
       // Without a service the sign-on page itself says who is signed in.
       const signedIn = `/cas/login?${new URLSearchParams({ tenantCode: tenant.code })}`;
+      if (providerReturn) return { cookie, redirect: providerReturn };
       return { cookie, redirect: svc ? await ticketFor(session, svc, true) : signedIn };
     },
 
