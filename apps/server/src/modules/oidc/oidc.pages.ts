@@ -83,10 +83,10 @@ export function deviceInputPage(lang: Lang, form: string, problem: 'wrong' | 'ab
         : problem === 'failed'
           ? 'oidcDeviceFailed'
           : 'oidcDeviceEnter';
-  // The provider's input has no label of its own: the paragraph names it.
+  // The provider's text input, labelled by the paragraph above it and with a placeholder in the page's language.
   const labelled = form.replace(
-    '<input ',
-    '<input aria-label="code" style="font-size:18px;padding:6px;width:100%;box-sizing:border-box" ',
+    'placeholder="Enter code"',
+    `placeholder="${escapeMarkup(t(lang, 'oidcDeviceEnter'))}" aria-labelledby="device-code-label" style="font-size:18px;padding:6px;width:100%;box-sizing:border-box"`,
   );
   return plainPage(
     lang,

@@ -23,7 +23,7 @@ import { sha256Hex } from '../../platform/hash.js';
 import { localized, type Lang } from '../../platform/i18n.js';
 import type { InvalidationBus } from '../../platform/invalidation.js';
 import type { Outbound } from '../../platform/outbound.js';
-import type { KeyRow, KeyState, OidcRepository, OidcTenant } from './oidc.repository.js';
+import type { KeyRow, KeyState, LiveSsoSession, OidcRepository, OidcTenant } from './oidc.repository.js';
 import {
   consentPage,
   deviceConfirmPage,
@@ -499,6 +499,36 @@ export function createOidcService(deps: OidcDeps) {
     }
   }
 
+  /**
+   * The authorization request of an interaction whose provider session is gone (its sign-on session
+   * ended meanwhile: a new sign-in in this browser replaced it, which prompt=login and max_age ask
+   * for), asked again from the start, so that it continues on the sign-on session the browser has
+   * now. Only for the browser that began it (the interaction's signed cookie), only for the
+   * authorization endpoint; `prompt=login` is left out once the user signed in after the request.
+   */
+  async function restart(
+    entry: Entry,
+    req: IncomingMessage,
+    res: ServerResponse,
+    uid: string,
+    sso: LiveSsoSession | null,
+  ): Promise<string | null> {
+    const cookies = entry.provider.createContext(req, res).cookies;
+    if (cookies.get(entry.provider.cookieName('interaction'), { signed: true }) !== uid) return null;
+    const i = await entry.provider.Interaction.find(uid);
+    if (!i || !i.returnTo.startsWith(`${entry.provider.issuer}/auth/`)) return null;
+    const params = Object.fromEntries(
+      Object.entries(i.params).filter((e): e is [string, string] => typeof e[1] === 'string'),
+    );
+    if (sso && i.iat !== undefined && sso.createdAt.getTime() / 1000 >= i.iat - 1 && params.prompt) {
+      const rest = params.prompt.split(' ').filter((p) => p !== 'login');
+      if (rest.length > 0) params.prompt = rest.join(' ');
+      else delete params.prompt;
+    }
+    await i.destroy();
+    return `${entry.provider.issuer}/auth?${new URLSearchParams(params)}`;
+  }
+
   const failedPage = (lang: Lang, error: string): InteractionStep => ({
     kind: 'page',
     status: 400,
@@ -517,11 +547,14 @@ export function createOidcService(deps: OidcDeps) {
   ): Promise<InteractionStep> {
     const entry = await providerFor(code);
     if (!entry) return { kind: 'notFound' };
-    const d = await details(entry, http.req, http.res, uid);
-    if (!d) return failedPage(http.lang, 'interaction_expired');
-    const lang = pageLang(d.params.ui_locales, http.req.headers['accept-language']);
     const sso = http.ssoCookie ? await repo.liveSsoSession(sha256Hex(http.ssoCookie), settings.ssoIdleSeconds) : null;
     const mine = sso && sso.tenantId === entry.tenant.id ? sso : null;
+    const d = await details(entry, http.req, http.res, uid);
+    if (!d) {
+      const again = await restart(entry, http.req, http.res, uid, mine);
+      return again ? { kind: 'redirect', url: again } : failedPage(http.lang, 'interaction_expired');
+    }
+    const lang = pageLang(d.params.ui_locales, http.req.headers['accept-language']);
     const signIn = (): InteractionStep => {
       const back = `${settings.publicUrl}${interactionPath(code, uid)}`;
       const q = new URLSearchParams({ tenantCode: code, service: back, ...(lang === 'en' ? { language: 'eng' } : {}) });

@@ -329,3 +329,433 @@ describe('the code flow with PKCE through the sign-on session', () => {
     expect(Array.isArray(info.roles)).toBe(true);
   });
 });
+
+/** The hidden fields of a form in a page the provider rendered. */
+function formFields(html: string, formId?: string) {
+  const open = formId ? `<form id="${formId.replace('.', '\\.')}"[^>]*>` : '<form[^>]*>';
+  const form = new RegExp(`${open}([\\s\\S]*?)</form>`).exec(html)?.[1] ?? '';
+  const out = new URLSearchParams();
+  for (const m of form.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)"\/?>/g)) out.set(m[1]!, m[2]!);
+  return out;
+}
+
+const subjectOf = async (username: string, tenantId = tenantA) =>
+  (
+    await ctx.db.execute<{ subject: string }>(
+      sql`SELECT subject FROM users WHERE username = ${username} AND tenant_id = ${tenantId}`,
+    )
+  ).rows[0]!.subject;
+
+describe('signing in through the sign-on page', () => {
+  it('sends a browser without a sign-on session to the sign-on page, which comes back to the interaction', async () => {
+    const clientId = await addClient(tenantA);
+    const config = await rp(clientId);
+    const b = new Browser();
+    const a = await authorize(config, b);
+    // The sign-on page (the SPA's /cas/login) with the interaction as where to go back.
+    const login = new URL(a.url, base);
+    expect(login.pathname).toBe('/cas/login');
+    const service = login.searchParams.get('service')!;
+    expect(service).toMatch(new RegExp(`^${base}/cas/oidc/demo/interaction/[A-Za-z0-9_-]+$`));
+    expect(login.searchParams.get('tenantCode')).toBe('demo');
+    // The page shows the form even for a live session (no ticket, nothing else).
+    const back = await casSignIn(b, { service });
+    expect(back).toBe(service);
+    const end = await b.follow(back);
+    expect(end.url.startsWith(REDIRECT), end.trail.join('\n')).toBe(true);
+    const tokens = await client.authorizationCodeGrant(config, new URL(end.url), {
+      pkceCodeVerifier: a.verifier,
+      expectedState: a.state,
+      expectedNonce: a.nonce,
+    });
+    expect(tokens.claims()!.sub).toBe(await subjectOf('member'));
+  });
+
+  it('goes back only to an interaction address of this server and tenant', async () => {
+    const b = new Browser();
+    for (const service of [
+      'https://evil.test/cas/oidc/demo/interaction/abc',
+      `${base}/cas/oidc/other/interaction/abc`,
+      `${base}/cas/oidc/demo/interaction/abc?x=1`,
+      `${base}/cas/oidc/demo/interaction/abc/../../../evil`,
+      `${base}/cas/oidc/demo/interaction/abc#x`,
+    ]) {
+      const captchaKey = randomBytes(8).toString('hex');
+      await ctx.call({ url: `/api/auth/kaptcha/get?type=LOGIN&data=${captchaKey}` });
+      const form = new URLSearchParams({
+        username: 'member',
+        password: ctx.encrypt(DEMO_PASSWORD),
+        imgvercode: '8888',
+        captchaKey,
+        tenantCode: 'demo',
+        service,
+      });
+      const res = await b.go('/cas/login', { method: 'POST', body: form.toString() });
+      // An unregistered service: the refusal page, no redirect anywhere.
+      expect(res.status, service).toBe(400);
+      expect(res.headers.get('location')).toBeNull();
+    }
+  });
+
+  it('prompt=login asks for a new sign-in although the session lives; auth_time is the new one', async () => {
+    const clientId = await addClient(tenantA);
+    const config = await rp(clientId);
+    const b = await signedInBrowser();
+    const first = await codeFlowTokens(clientId, b);
+    // A minute later (the sign-on session and the provider's session it made).
+    const sso = await ctx.db.execute<{ id: string }>(
+      sql`UPDATE sso_sessions SET created_at = created_at - interval '1 minute' WHERE cookie_hash = ${sha256Hex(b.tgc!)} RETURNING id`,
+    );
+    await ctx.db.execute(sql`
+      UPDATE oidc_payloads SET payload = jsonb_set(payload, '{loginTs}', to_jsonb((payload->>'loginTs')::int - 60))
+      WHERE model = 'Session' AND sso_session_id = ${sso.rows[0]!.id}`);
+    const a = await authorize(config, b, { prompt: 'login' });
+    expect(new URL(a.url, base).pathname).toBe('/cas/login');
+    const end = await b.follow(await casSignIn(b, { service: new URL(a.url, base).searchParams.get('service')! }));
+    const tokens = await client.authorizationCodeGrant(config, new URL(end.url), {
+      pkceCodeVerifier: a.verifier,
+      expectedState: a.state,
+      expectedNonce: a.nonce,
+    });
+    expect(tokens.claims()!.auth_time).toBeGreaterThan(first.tokens.claims()!.auth_time! - 30);
+    expect(Date.now() / 1000 - tokens.claims()!.auth_time!).toBeLessThan(30);
+  });
+
+  it('max_age: a session older than it asks for a new sign-in; a young one does not', async () => {
+    const clientId = await addClient(tenantA);
+    const config = await rp(clientId);
+    const b = await signedInBrowser();
+    const young = await authorize(config, b, { max_age: '300' });
+    expect(young.url.startsWith(REDIRECT)).toBe(true);
+    // Ten minutes later (the sign-on session and the provider's session it made).
+    const sso = await ctx.db.execute<{ id: string }>(
+      sql`UPDATE sso_sessions SET created_at = created_at - interval '10 minutes' WHERE cookie_hash = ${sha256Hex(b.tgc!)} RETURNING id`,
+    );
+    await ctx.db.execute(sql`
+      UPDATE oidc_payloads SET payload = jsonb_set(payload, '{loginTs}', to_jsonb((payload->>'loginTs')::int - 600))
+      WHERE model = 'Session' AND sso_session_id = ${sso.rows[0]!.id}`);
+    const old = await authorize(config, b, { max_age: '300' });
+    expect(new URL(old.url, base).pathname, old.trail.join('\n')).toBe('/cas/login');
+    const end = await b.follow(await casSignIn(b, { service: new URL(old.url, base).searchParams.get('service')! }));
+    const tokens = await client.authorizationCodeGrant(config, new URL(end.url), {
+      pkceCodeVerifier: old.verifier,
+      expectedState: old.state,
+      expectedNonce: old.nonce,
+      maxAge: 300,
+    });
+    expect(Date.now() / 1000 - tokens.claims()!.auth_time!).toBeLessThan(30);
+  });
+
+  it('prompt=none without a sign-on session answers login_required to the client', async () => {
+    const clientId = await addClient(tenantA);
+    const config = await rp(clientId);
+    const a = await authorize(config, new Browser(), { prompt: 'none' });
+    const back = new URL(a.url);
+    expect(`${back.origin}${back.pathname}`).toBe(REDIRECT);
+    expect(back.searchParams.get('error')).toBe('login_required');
+    expect(back.searchParams.get('state')).toBe(a.state);
+    expect(back.searchParams.get('iss')).toBe(issuer);
+  });
+});
+
+describe('the protocol rules', () => {
+  it('returns state exactly as sent and echoes the nonce', async () => {
+    const clientId = await addClient(tenantA);
+    const config = await rp(clientId);
+    const b = await signedInBrowser();
+    const state = `${randomBytes(8).toString('hex')}.~-_ä`;
+    const a = await authorize(config, b, { state });
+    expect(new URL(a.url).searchParams.get('state')).toBe(state);
+    const tokens = await client.authorizationCodeGrant(config, new URL(a.url), {
+      pkceCodeVerifier: a.verifier,
+      expectedState: state,
+      expectedNonce: a.nonce,
+    });
+    expect(tokens.claims()!.nonce).toBe(a.nonce);
+  });
+
+  it('a code used twice is refused, and what it issued is revoked', async () => {
+    const clientId = await addClient(tenantA);
+    const config = await rp(clientId);
+    const b = await signedInBrowser();
+    const a = await authorize(config, b);
+    const checks = { pkceCodeVerifier: a.verifier, expectedState: a.state, expectedNonce: a.nonce };
+    const tokens = await client.authorizationCodeGrant(config, new URL(a.url), checks);
+    expect((await client.tokenIntrospection(config, tokens.access_token)).active).toBe(true);
+    await expect(client.authorizationCodeGrant(config, new URL(a.url), checks)).rejects.toMatchObject({
+      error: 'invalid_grant',
+    });
+    expect((await client.tokenIntrospection(config, tokens.access_token)).active).toBe(false);
+    await expect(client.refreshTokenGrant(config, tokens.refresh_token!)).rejects.toMatchObject({
+      error: 'invalid_grant',
+    });
+  });
+
+  it('compares redirect_uri exactly: another address gets an error page, not a redirect', async () => {
+    const clientId = await addClient(tenantA);
+    const b = await signedInBrowser();
+    for (const redirect of [`${REDIRECT}/`, `${REDIRECT}?x=1`, REDIRECT.toUpperCase(), 'https://rp.test/Callback']) {
+      const q = new URLSearchParams({
+        client_id: clientId,
+        redirect_uri: redirect,
+        response_type: 'code',
+        scope: 'openid',
+      });
+      const res = await b.go(`${issuer}/auth?${q}`);
+      expect(res.status, redirect).toBe(400);
+      expect(res.headers.get('location')).toBeNull();
+      const html = await res.text();
+      expect(html).toContain('redirect_uri');
+      expect(html).toContain('统一认证中心');
+    }
+    // Without redirect_uri (one registered) it is still required.
+    const res = await b.go(
+      `${issuer}/auth?${new URLSearchParams({ client_id: clientId, response_type: 'code', scope: 'openid' })}`,
+    );
+    expect(res.status).toBe(400);
+  });
+
+  it('refuses PKCE plain, and a public client without PKCE', async () => {
+    const clientId = await addClient(tenantA, { confidential: false });
+    const b = await signedInBrowser();
+    const plain = new URLSearchParams({
+      client_id: clientId,
+      redirect_uri: REDIRECT,
+      response_type: 'code',
+      scope: 'openid',
+      code_challenge: 'a'.repeat(43),
+      code_challenge_method: 'plain',
+    });
+    const res = await b.go(`${issuer}/auth?${plain}`);
+    const back = new URL(res.headers.get('location')!);
+    expect(back.searchParams.get('error')).toBe('invalid_request');
+    plain.delete('code_challenge');
+    plain.delete('code_challenge_method');
+    const none = new URL((await b.go(`${issuer}/auth?${plain}`)).headers.get('location')!);
+    expect(none.searchParams.get('error')).toBe('invalid_request');
+    expect(none.searchParams.get('error_description')).toMatch(/PKCE/);
+    // With S256 the public client gets its tokens (no secret).
+    const config = await rp(clientId, { confidential: false });
+    const a = await authorize(config, b);
+    const tokens = await client.authorizationCodeGrant(config, new URL(a.url), {
+      pkceCodeVerifier: a.verifier,
+      expectedState: a.state,
+      expectedNonce: a.nonce,
+    });
+    expect(tokens.access_token).toBeTruthy();
+  });
+
+  it('never accepts alg none: not offered, and an unsigned request object is refused', async () => {
+    const d = (await (await fetch(`${issuer}/.well-known/openid-configuration`)).json()) as Record<
+      string,
+      string[] | undefined
+    >;
+    for (const key of Object.keys(d).filter((k) => k.endsWith('alg_values_supported'))) {
+      expect(d[key], key).not.toContain('none');
+      expect(
+        d[key]!.some((alg) => alg.startsWith('HS')),
+        key,
+      ).toBe(false);
+    }
+    const clientId = await addClient(tenantA);
+    const header = Buffer.from(JSON.stringify({ alg: 'none' })).toString('base64url');
+    const payload = Buffer.from(
+      JSON.stringify({
+        iss: clientId,
+        aud: issuer,
+        client_id: clientId,
+        response_type: 'code',
+        redirect_uri: REDIRECT,
+        scope: 'openid',
+      }),
+    ).toString('base64url');
+    const q = new URLSearchParams({
+      client_id: clientId,
+      response_type: 'code',
+      scope: 'openid',
+      request: `${header}.${payload}.`,
+    });
+    const res = await new Browser().go(`${issuer}/auth?${q}`);
+    const where = res.headers.get('location');
+    const error = where ? new URL(where).searchParams.get('error') : null;
+    expect(
+      res.status === 400 ||
+        (error !== null && /^(invalid_request_object|request_not_supported|invalid_request)$/.test(error)),
+    ).toBe(true);
+    expect(where?.includes('code=') ?? false).toBe(false);
+  });
+
+  it('an ID token signed with RS256 for a client registered so', async () => {
+    const clientId = await addClient(tenantA, { idTokenAlg: 'RS256' });
+    const { tokens } = await codeFlowTokens(clientId);
+    expect(decodeProtectedHeader(tokens.id_token!).alg).toBe('RS256');
+    await jwtVerify(tokens.id_token!, createRemoteJWKSet(new URL(`${issuer}/jwks`)), { issuer, audience: clientId });
+  });
+});
+
+describe('refresh, introspection, revocation', () => {
+  it('rotates the refresh token; reusing a spent one revokes the grant', async () => {
+    const clientId = await addClient(tenantA);
+    const { config, tokens } = await codeFlowTokens(clientId);
+    const first = tokens.refresh_token!;
+    expect(first).toBeTruthy();
+    const second = await client.refreshTokenGrant(config, first);
+    expect(second.refresh_token).toBeTruthy();
+    expect(second.refresh_token).not.toBe(first);
+    expect(second.claims()!.sub).toBe(tokens.claims()!.sub);
+    // The spent token again: refused, and the whole grant with it (the newest token, its access token).
+    await expect(client.refreshTokenGrant(config, first)).rejects.toMatchObject({ error: 'invalid_grant' });
+    await expect(client.refreshTokenGrant(config, second.refresh_token!)).rejects.toMatchObject({
+      error: 'invalid_grant',
+    });
+    expect((await client.tokenIntrospection(config, second.access_token)).active).toBe(false);
+  });
+
+  it('gives no refresh token to a client not allowed refresh_token', async () => {
+    const clientId = await addClient(tenantA, { grantTypes: ['authorization_code'] });
+    const { tokens } = await codeFlowTokens(clientId);
+    expect(tokens.refresh_token).toBeUndefined();
+  });
+
+  it('introspects and revokes access and refresh tokens', async () => {
+    const clientId = await addClient(tenantA);
+    const { config, tokens } = await codeFlowTokens(clientId);
+    const i = await client.tokenIntrospection(config, tokens.access_token);
+    expect(i).toMatchObject({
+      active: true,
+      client_id: clientId,
+      sub: await subjectOf('member'),
+      token_type: 'Bearer',
+    });
+    await client.tokenRevocation(config, tokens.access_token);
+    expect((await client.tokenIntrospection(config, tokens.access_token)).active).toBe(false);
+    await expect(client.fetchUserInfo(config, tokens.access_token, client.skipSubjectCheck)).rejects.toMatchObject({
+      status: 401,
+    });
+    await client.tokenRevocation(config, tokens.refresh_token!);
+    await expect(client.refreshTokenGrant(config, tokens.refresh_token!)).rejects.toMatchObject({
+      error: 'invalid_grant',
+    });
+  });
+});
+
+describe('the device grant', () => {
+  it('a device signs in when the user approves its code on the verification page', async () => {
+    const clientId = await addClient(tenantA, {
+      grantTypes: ['urn:ietf:params:oauth:grant-type:device_code', 'refresh_token'],
+    });
+    const config = await rp(clientId);
+    const start = await client.initiateDeviceAuthorization(config, { scope: 'openid profile' });
+    expect(start.user_code).toMatch(/^[A-Z]{4}-[A-Z]{4}$/);
+    const b = await signedInBrowser();
+    // The code entry page, in the page's language.
+    const entry = await b.go(`${issuer}/device`);
+    expect(entry.status).toBe(200);
+    expect(await entry.text()).toContain('请输入设备上显示的代码');
+    // The address with the code posts it by itself (the provider's auto-submitting form).
+    const page = await b.go(start.verification_uri_complete!);
+    expect(page.status).toBe(200);
+    const confirm = await b.go(`${issuer}/device`, { method: 'POST', body: formFields(await page.text()).toString() });
+    const confirmHtml = await confirm.text();
+    expect(confirmHtml).toContain(start.user_code);
+    expect(confirmHtml).toContain('测试应用');
+    const approved = await b.go(`${issuer}/device`, {
+      method: 'POST',
+      body: formFields(confirmHtml, 'op.deviceConfirmForm').toString(),
+    });
+    expect(approved.status).toBe(303);
+    const end = await b.follow(new URL(approved.headers.get('location')!, base).href);
+    expect(end.res.status, end.trail.join('\n')).toBe(200);
+    expect(await end.res.text()).toContain('设备已登录');
+    // Polled at once: the test does not wait the interval the provider asks of real devices.
+    const tokens = await client.pollDeviceAuthorizationGrant(config, { ...start, interval: 0 });
+    expect(tokens.claims()!.sub).toBe(await subjectOf('member'));
+    expect(tokens.claims()!.aud).toBe(clientId);
+  });
+});
+
+describe('tenant isolation', () => {
+  it('a client of another tenant is unknown at this issuer', async () => {
+    const otherClient = await addClient(tenantB, { grantTypes: ['client_credentials'], scopes: ['openid'] });
+    await expect(client.clientCredentialsGrant(await rp(otherClient), {})).rejects.toMatchObject(INVALID_CLIENT);
+    const atHome = await rp(otherClient, { at: `${base}/oidc/other` });
+    expect((await client.clientCredentialsGrant(atHome, {})).access_token).toBeTruthy();
+    const q = new URLSearchParams({
+      client_id: otherClient,
+      redirect_uri: REDIRECT,
+      response_type: 'code',
+      scope: 'openid',
+    });
+    const res = await new Browser().go(`${issuer}/auth?${q}`);
+    expect(res.status).toBe(400);
+    expect(await res.text()).toContain('invalid_client');
+  });
+
+  it("another tenant's sign-on session gets no code here: the sign-on page instead", async () => {
+    const clientId = await addClient(tenantA);
+    const config = await rp(clientId);
+    const b = new Browser();
+    await casSignIn(b, { tenantCode: 'other' });
+    const a = await authorize(config, b);
+    expect(new URL(a.url, base).pathname, a.trail.join('\n')).toBe('/cas/login');
+    expect(new URL(a.url, base).searchParams.get('tenantCode')).toBe('demo');
+    // And a token of one tenant is nothing at the other's endpoints.
+    const { tokens } = await codeFlowTokens(clientId);
+    const res = await fetch(`${base}/oidc/other/me`, { headers: { authorization: `Bearer ${tokens.access_token}` } });
+    expect(res.status).toBe(401);
+  });
+});
+
+describe('the sign-on session ends everything', () => {
+  it('after logout at /cas/logout, refresh, userinfo and introspection refuse its tokens', async () => {
+    const clientId = await addClient(tenantA);
+    const { config, tokens, browser } = await codeFlowTokens(clientId);
+    expect((await client.tokenIntrospection(config, tokens.access_token)).active).toBe(true);
+    await browser.go('/cas/logout');
+    expect((await client.tokenIntrospection(config, tokens.access_token)).active).toBe(false);
+    await expect(client.fetchUserInfo(config, tokens.access_token, client.skipSubjectCheck)).rejects.toMatchObject({
+      status: 401,
+    });
+    await expect(client.refreshTokenGrant(config, tokens.refresh_token!)).rejects.toMatchObject({
+      error: 'invalid_grant',
+    });
+    // The browser's next request needs a new sign-in (the provider's own session ended too).
+    const again = await authorize(config, browser);
+    expect(new URL(again.url, base).pathname).toBe('/cas/login');
+  });
+
+  it('a disabled user: every session ends, and with it the tokens', async () => {
+    const clientId = await addClient(tenantA);
+    const { config, tokens } = await codeFlowTokens(clientId, await signedInBrowser('admin'));
+    expect((await client.tokenIntrospection(config, tokens.access_token)).active).toBe(true);
+    // What the operator's disable does to the user's sign-on sessions.
+    await ctx.db.execute(sql`UPDATE users SET disabled_at = now() WHERE username = 'admin' AND tenant_id = ${tenantA}`);
+    await ctx.db.execute(
+      sql`UPDATE sso_sessions SET ended_at = now() WHERE user_id = (SELECT id FROM users WHERE username = 'admin' AND tenant_id = ${tenantA})`,
+    );
+    expect((await client.tokenIntrospection(config, tokens.access_token)).active).toBe(false);
+    await expect(client.refreshTokenGrant(config, tokens.refresh_token!)).rejects.toMatchObject({
+      error: 'invalid_grant',
+    });
+    await ctx.db.execute(sql`UPDATE users SET disabled_at = NULL WHERE username = 'admin' AND tenant_id = ${tenantA}`);
+  });
+
+  it('every row of a user sign-on carries the sign-on session', async () => {
+    const clientId = await addClient(tenantA);
+    const { browser } = await codeFlowTokens(clientId);
+    const ssoId = (
+      await ctx.db.execute<{ id: string }>(
+        sql`SELECT id FROM sso_sessions WHERE cookie_hash = ${sha256Hex(browser.tgc!)}`,
+      )
+    ).rows[0]!.id;
+    const rows = await ctx.db.execute<{ model: string; bound: boolean }>(
+      sql`SELECT model, sso_session_id = ${ssoId} AS bound FROM oidc_payloads
+          WHERE model IN ('Session', 'Grant', 'AccessToken', 'AuthorizationCode', 'RefreshToken')
+            AND (sso_session_id = ${ssoId} OR payload->>'clientId' = ${clientId})`,
+    );
+    expect(new Set(rows.rows.map((r) => r.model))).toEqual(
+      new Set(['Session', 'Grant', 'AccessToken', 'AuthorizationCode', 'RefreshToken']),
+    );
+    expect(rows.rows.every((r) => r.bound)).toBe(true);
+  });
+});
