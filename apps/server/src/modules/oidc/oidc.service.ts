@@ -282,8 +282,13 @@ export function createOidcService(deps: OidcDeps) {
       // Every ID token says when the user signed in (the sign-on session's start).
       require_auth_time: true,
       first_party: c.firstParty,
-      'client_name#en': localized('en', c, 'name'),
     } as unknown as AdapterPayload;
+  }
+
+  /** A client's name in the page's language (its English translation when it has one). */
+  async function clientName(tenant: OidcTenant, clientId: string, lang: Lang): Promise<string> {
+    const c = await repo.client(tenant.id, clientId);
+    return c ? localized(lang, c, 'name') : clientId;
   }
 
   /** The tenant's keys, generated (ES256 and RS256) under the tenant's lock when it has none. */
@@ -401,9 +406,7 @@ export function createOidcService(deps: OidcDeps) {
           },
           async userCodeConfirmSource(ctx, form, client, _info, userCode) {
             const lang = langOf(ctx);
-            const meta = client.metadata() as Record<string, unknown>;
-            const name = String((lang === 'en' && meta['client_name#en']) || client.clientName || client.clientId);
-            html(ctx, deviceConfirmPage(lang, form, name, userCode));
+            html(ctx, deviceConfirmPage(lang, form, await clientName(tenant, client.clientId, lang), userCode));
           },
           async successSource(ctx) {
             html(ctx, deviceDonePage(langOf(ctx)));
@@ -583,16 +586,14 @@ export function createOidcService(deps: OidcDeps) {
     }
     if (d.prompt.name === 'consent') {
       if (d.session?.accountId !== subject) return signIn();
-      const client = await entry.provider.Client.find(String(d.params.client_id));
-      if (!client) return failedPage(lang, 'invalid_client');
-      const meta = client.metadata() as Record<string, unknown>;
+      const name = await clientName(entry.tenant, String(d.params.client_id), lang);
       const missing = (d.prompt.details.missingOIDCScope as string[] | undefined) ?? [];
       return {
         kind: 'page',
         status: 200,
         html: consentPage(lang, {
           action: interactionPath(code, uid),
-          client: String((lang === 'en' && meta['client_name#en']) || client.clientName || client.clientId),
+          client: name,
           tenant: localized(lang, entry.tenant, 'name'),
           scopes: missing,
         }),

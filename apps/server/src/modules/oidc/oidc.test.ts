@@ -6,6 +6,7 @@
  * ended.
  */
 import { randomBytes } from 'node:crypto';
+import { createServer } from 'node:http';
 import { sql } from 'drizzle-orm';
 import { createRemoteJWKSet, decodeProtectedHeader, jwtVerify } from 'jose';
 import * as client from 'openid-client';
@@ -35,6 +36,7 @@ async function addClient(
     enabled: boolean;
     idTokenAlg: string;
     redirectUris: string[];
+    backchannelLogoutUri: string;
   }> = {},
 ) {
   const clientId = c.clientId ?? `c_${randomBytes(8).toString('hex')}`;
@@ -48,6 +50,11 @@ async function addClient(
       ${`{${(c.redirectUris ?? [REDIRECT]).join(',')}}`}::text[],
       ${`{${(c.scopes ?? ['openid', 'profile', 'phone', 'roles', 'enterprise']).join(',')}}`}::text[],
       ${c.firstParty ?? true}, ${c.idTokenAlg ?? 'ES256'}, ${c.enabled ?? true})`);
+  if (c.backchannelLogoutUri) {
+    await ctx.db.execute(
+      sql`UPDATE oidc_clients SET backchannel_logout_uri = ${c.backchannelLogoutUri} WHERE client_id = ${clientId}`,
+    );
+  }
   return clientId;
 }
 
@@ -757,5 +764,214 @@ describe('the sign-on session ends everything', () => {
       new Set(['Session', 'Grant', 'AccessToken', 'AuthorizationCode', 'RefreshToken']),
     );
     expect(rows.rows.every((r) => r.bound)).toBe(true);
+  });
+});
+
+describe('pages the provider shows a person', () => {
+  it('an error page of our own: escaped, in Chinese or English by Accept-Language or ui_locales', async () => {
+    const evil = '<script>alert(1)</script>';
+    const q = new URLSearchParams({ client_id: evil, response_type: 'code', scope: 'openid' });
+    const zh = await new Browser().go(`${issuer}/auth?${q}`);
+    expect(zh.status).toBe(400);
+    expect(zh.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(zh.headers.get('content-security-policy')).toContain("default-src 'none'");
+    expect(zh.headers.get('cache-control')).toBe('no-store');
+    const zhHtml = await zh.text();
+    expect(zhHtml).toContain('登录请求无法完成');
+    expect(zhHtml).toContain('lang="zh-CN"');
+    expect(zhHtml).not.toContain('<script>');
+    const en = await new Browser('en-US,en;q=0.9').go(`${issuer}/auth?${q}`);
+    const enHtml = await en.text();
+    expect(enHtml).toContain('The sign-in request could not be completed');
+    expect(enHtml).not.toContain('<script>');
+    expect(enHtml).not.toMatch(/[\u4e00-\u9fff]/);
+    const clientId = await addClient(tenantA);
+    const bad = new URLSearchParams({
+      client_id: clientId,
+      response_type: 'code',
+      scope: 'openid',
+      redirect_uri: 'https://x.test/',
+      ui_locales: 'en',
+    });
+    expect(await (await new Browser('zh-CN').go(`${issuer}/auth?${bad}`)).text()).toContain(
+      'Error code: invalid_redirect_uri',
+    );
+  });
+
+  it("the logout question of RP-initiated logout, and the signed-out page, in the portal's look", async () => {
+    const { browser } = await codeFlowTokens(await addClient(tenantA));
+    const res = await browser.go(`${issuer}/session/end`);
+    expect(res.status).toBe(200);
+    const html = await res.text();
+    expect(html).toContain('要退出统一认证中心吗？');
+    const form = formFields(html, 'op.logoutForm');
+    form.set('logout', 'yes');
+    const done = await browser.go(`${issuer}/session/end/confirm`, { method: 'POST', body: form.toString() });
+    const end = await browser.follow(new URL(done.headers.get('location')!, base).href);
+    expect(await end.res.text()).toContain('您已退出统一认证中心');
+    const en = new Browser('en');
+    await codeFlowTokens(await addClient(tenantA), await (async () => (await casSignIn(en), en))());
+    expect(await (await en.go(`${issuer}/session/end`)).text()).toContain('Sign out of the sign-on service?');
+  });
+
+  it('a third-party client asks consent (zh/en); allowing gives the code, denying access_denied', async () => {
+    const clientId = await addClient(tenantA, { firstParty: false });
+    const config = await rp(clientId);
+    const b = await signedInBrowser();
+    const a = await authorize(config, b, { scope: 'openid phone' });
+    const page = new URL(a.url, base);
+    expect(page.pathname).toMatch(/^\/cas\/oidc\/demo\/interaction\//);
+    expect(a.res.status).toBe(200);
+    const html = await a.res.text();
+    expect(html).toContain('授权确认');
+    expect(html).toContain('测试应用');
+    expect(html).toContain('手机号');
+    // A consent posted from another site is refused.
+    const foreign = await b.go(page.pathname, { method: 'POST', body: 'decision=allow', origin: 'https://evil.test' });
+    expect(foreign.status).toBe(403);
+    const allowed = await b.go(page.pathname, { method: 'POST', body: 'decision=allow', origin: base });
+    expect(allowed.status).toBe(303);
+    const end = await b.follow(new URL(allowed.headers.get('location')!, base).href);
+    const tokens = await client.authorizationCodeGrant(config, new URL(end.url), {
+      pkceCodeVerifier: a.verifier,
+      expectedState: a.state,
+      expectedNonce: a.nonce,
+    });
+    expect(tokens.scope?.split(' ').sort()).toEqual(['openid', 'phone']);
+    // The grant stands: the next request needs no question.
+    expect((await authorize(config, b, { scope: 'openid phone' })).url.startsWith(REDIRECT)).toBe(true);
+    // English, and a denial.
+    const other = await addClient(tenantA, { firstParty: false });
+    const otherConfig = await rp(other);
+    const en = new Browser('en');
+    await casSignIn(en);
+    const asked = await authorize(otherConfig, en, { scope: 'openid roles' });
+    const enHtml = await asked.res.text();
+    expect(enHtml).toContain('Allow access');
+    expect(enHtml).toContain('Test app');
+    expect(enHtml).not.toMatch(/[\u4e00-\u9fff]/);
+    const denied = await en.go(new URL(asked.url, base).pathname, { method: 'POST', body: 'decision=deny' });
+    const back = await en.follow(new URL(denied.headers.get('location')!, base).href);
+    expect(new URL(back.url).searchParams.get('error')).toBe('access_denied');
+  });
+});
+
+describe('ending a sign-on session for the provider', () => {
+  it('tells each client with a back-channel logout address (a signed logout token) and removes the rows', async () => {
+    const received: string[] = [];
+    const rpServer = createServer((req, res) => {
+      let body = '';
+      req.on('data', (c: Buffer) => (body += c.toString()));
+      req.on('end', () => {
+        received.push(body);
+        res.writeHead(200).end();
+      });
+    });
+    const port = await freePort();
+    await new Promise<void>((r) => rpServer.listen(port, '127.0.0.1', r));
+    try {
+      const clientId = await addClient(tenantA, { backchannelLogoutUri: `http://127.0.0.1:${port}/logout` });
+      const { tokens, browser, config } = await codeFlowTokens(clientId);
+      const sid = tokens.claims()!.sid as string;
+      expect(sid).toBeTruthy();
+      const ssoId = (
+        await ctx.db.execute<{ id: string }>(
+          sql`SELECT id FROM sso_sessions WHERE cookie_hash = ${sha256Hex(browser.tgc!)}`,
+        )
+      ).rows[0]!.id;
+      await ctx.app.oidc.endSsoSession(ssoId);
+      expect(received).toHaveLength(1);
+      const token = new URLSearchParams(received[0]).get('logout_token')!;
+      const { payload } = await jwtVerify(token, createRemoteJWKSet(new URL(`${issuer}/jwks`)), {
+        issuer,
+        audience: clientId,
+      });
+      expect(payload.sub).toBe(await subjectOf('member'));
+      expect(payload.sid).toBe(sid);
+      expect(payload.events).toEqual({ 'http://schemas.openid.net/event/backchannel-logout': {} });
+      expect(payload.nonce).toBeUndefined();
+      const left = await ctx.db.execute(sql`SELECT 1 FROM oidc_payloads WHERE sso_session_id = ${ssoId}`);
+      expect(left.rows).toHaveLength(0);
+      expect((await client.tokenIntrospection(config, tokens.access_token)).active).toBe(false);
+    } finally {
+      await new Promise((r) => rpServer.close(r));
+    }
+  });
+});
+
+describe('signing keys', () => {
+  const day = 24 * 3600_000;
+  const jwks = async (at = issuer) =>
+    ((await (await fetch(`${at}/jwks`)).json()) as { keys: { kid: string; alg: string }[] }).keys;
+  const signingKid = async () => {
+    const { tokens } = await codeFlowTokens(await addClient(tenantA));
+    return decodeProtectedHeader(tokens.id_token!).kid;
+  };
+
+  it('are the same on a second instance, and made once when two ask at once', async () => {
+    const second = await createTestContext({ PUBLIC_URL: base }, { databaseUrl: ctx.url });
+    try {
+      const onSecond = async (code: string) =>
+        (JSON.parse((await second.app.inject({ url: `/oidc/${code}/jwks` })).body) as { keys: { kid: string }[] }).keys
+          .map((k) => k.kid)
+          .sort();
+      expect(await onSecond('demo')).toEqual((await jwks()).map((k) => k.kid).sort());
+      // A tenant without keys yet, asked on both instances at once.
+      const hash = await hashPassword(DEMO_PASSWORD);
+      await ctx.db.transaction((tx) => insertDemo(tx, hash, { code: 'third', name: '第三园区' }));
+      const [a, b] = await Promise.all([jwks(`${base}/oidc/third`), onSecond('third')]);
+      expect(a.map((k) => k.kid).sort()).toEqual(b);
+      const count = await ctx.db.execute(
+        sql`SELECT 1 FROM oidc_keys WHERE tenant_id = (SELECT id FROM tenants WHERE code = 'third')`,
+      );
+      expect(count.rows).toHaveLength(2);
+    } finally {
+      await second.close();
+    }
+  });
+
+  it('rotate: the successor is published first, then signs; the old one stays published until it is deleted', async () => {
+    const second = await createTestContext({ PUBLIC_URL: base }, { databaseUrl: ctx.url });
+    try {
+      const onSecond = async () =>
+        (JSON.parse((await second.app.inject({ url: '/oidc/demo/jwks' })).body) as { keys: { kid: string }[] }).keys
+          .map((k) => k.kid)
+          .sort();
+      const t0 = Date.now();
+      const before = await jwks();
+      expect(before).toHaveLength(2);
+      const oldKid = await signingKid();
+      expect(before.map((k) => k.kid)).toContain(oldKid);
+      expect(await ctx.app.oidc.rotateKeys(new Date(t0 + day))).toBe(0);
+      // Near the end of the period: successors published, not signing yet.
+      expect(await ctx.app.oidc.rotateKeys(new Date(t0 + 89.5 * day))).toBeGreaterThan(0);
+      const published = await jwks();
+      expect(published).toHaveLength(4);
+      expect(await signingKid()).toBe(oldKid);
+      // Every instance publishes the same set (the second hears of the change).
+      expect(await onSecond()).toEqual(published.map((k) => k.kid).sort());
+      const { tokens: oldToken } = await codeFlowTokens(await addClient(tenantA));
+      // A day later: the successor signs, the old key is still published.
+      await ctx.app.oidc.rotateKeys(new Date(t0 + 90.6 * day));
+      const after = await jwks();
+      expect(after).toHaveLength(4);
+      const newKid = await signingKid();
+      expect(newKid).not.toBe(oldKid);
+      expect(after.map((k) => k.kid)).toContain(newKid);
+      await jwtVerify(oldToken.id_token!, createRemoteJWKSet(new URL(`${issuer}/jwks`)), { issuer });
+      expect(await onSecond()).toEqual(after.map((k) => k.kid).sort());
+      // A day after it stopped signing, the old key is gone (the new one, signing since, stays).
+      await ctx.app.oidc.rotateKeys(new Date(t0 + 91.7 * day));
+      const last = (await jwks()).map((k) => k.kid);
+      expect(last).not.toContain(oldKid);
+      expect(last).toContain(newKid);
+      expect(await onSecond()).toEqual([...last].sort());
+      const states = await ctx.db.execute<{ state: string }>(
+        sql`SELECT state FROM oidc_keys WHERE tenant_id = ${tenantA} ORDER BY state`,
+      );
+      expect(states.rows.every((r) => r.state !== 'retiring')).toBe(true);
+    } finally {
+      await second.close();
+    }
   });
 });
