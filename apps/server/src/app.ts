@@ -156,7 +156,10 @@ export interface AppDeps {
   logger?: FastifyBaseLogger | false;
 }
 
-const SECRET_QUERY = /([?&](?:token|st|ticket|password)=)[^&]*/gi;
+// The OpenID Provider's too: a device's user code, an ID token as a logout hint, tokens a client
+// puts in the address.
+const SECRET_QUERY =
+  /([?&](?:token|st|ticket|password|user_code|id_token_hint|logout_token|access_token|refresh_token|client_secret)=)[^&]*/gi;
 
 export function loggerOptions(level: string): FastifyServerOptions['logger'] {
   return {

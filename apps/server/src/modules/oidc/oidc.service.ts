@@ -38,7 +38,7 @@ import {
 /** The scopes offered (no offline_access: refresh tokens end with the sign-on session). */
 export const OIDC_SCOPES = ['openid', 'profile', 'phone', 'roles', 'enterprise'] as const;
 
-/** The claims each scope releases (docs/api.md#openid-connect). */
+/** The claims each scope releases (docs/api.md#openid-connect-adr-048-not-signed). */
 export const OIDC_CLAIMS = {
   openid: ['sub', 'tenant'],
   profile: ['preferred_username', 'name'],
