@@ -324,6 +324,8 @@ export async function buildApp({ config, db: pool, secrets, logger }: AppDeps) {
       app.log.warn({ count, sessionId }, 'single logout requests over the cap not sent');
     },
     isProviderReturn: (service, tenantCode) => isInteractionAddress(service, config.publicUrl, tenantCode),
+    // The OpenID clients hear of a logout too (oidc is made just below; called only after start).
+    sessionEnded: (id) => oidc.endSsoSession(id),
   });
   // The OpenID Provider, one per tenant, on the same sign-on session (ADR 048).
   const oidc = createOidcService({
@@ -339,6 +341,7 @@ export async function buildApp({ config, db: pool, secrets, logger }: AppDeps) {
     },
     fetch: createProviderFetch(outbound),
     onError: (err, what) => app.log.warn({ err }, what),
+    endSso: (id) => sso.endSessionById(id),
   });
   app.decorate('oidc', oidc);
   const smsRepo = createSmsRepository(db);

@@ -141,6 +141,11 @@ export interface OidcDeps {
   settings: OidcSettings;
   fetch: OidcFetch;
   onError: (err: unknown, what: string) => void;
+  /**
+   * Ends a sign-on session as /cas/logout does (CAS single logout included): what a confirmed
+   * RP-initiated logout does to the sign-on session its provider session came from.
+   */
+  endSso?: (ssoSessionId: string) => Promise<void>;
 }
 
 interface Entry {
@@ -458,6 +463,20 @@ export function createOidcService(deps: OidcDeps) {
       const given = Buffer.from(sha256Hex(actual), 'utf8');
       return Promise.resolve(stored.length === given.length && timingSafeEqual(stored, given));
     } as never;
+    // A confirmed RP-initiated logout ends the sign-on session too (and with it CAS single logout
+    // and every other client's tokens): one session, one logout.
+    provider.use(async (ctx, next) => {
+      await next();
+      const oidc = (ctx as Partial<Ctx>).oidc;
+      if (oidc?.route !== 'end_session_confirm' || !(oidc.session as { destroyed?: boolean } | undefined)?.destroyed)
+        return;
+      const ssoSessionId = seen.get(ctx);
+      if (ssoSessionId && deps.endSso) {
+        await deps
+          .endSso(ssoSessionId)
+          .catch((err: unknown) => deps.onError(err, 'oidc logout of the sign-on session'));
+      }
+    });
     provider.on('server_error', (_ctx, err) => deps.onError(err, 'oidc server_error'));
     provider.on('backchannel.error', (_ctx, err) => deps.onError(err, 'oidc back-channel logout'));
     return { tenant, provider, callback: provider.callback() as Entry['callback'] };
@@ -651,6 +670,14 @@ export function createOidcService(deps: OidcDeps) {
    * are refused already once the sign-on session has ended; this makes the clients hear of it.
    */
   async function endSsoSession(ssoSessionId: string): Promise<void> {
+    try {
+      await endProviderSessions(ssoSessionId);
+    } catch (err) {
+      deps.onError(err, 'oidc end of a sign-on session');
+    }
+  }
+
+  async function endProviderSessions(ssoSessionId: string): Promise<void> {
     const sessions = await repo.sessionsOf(ssoSessionId);
     for (const { tenantId, payload } of sessions) {
       const code = await repo.tenantCode(tenantId);

@@ -809,6 +809,11 @@ describe('pages the provider shows a person', () => {
     const done = await browser.go(`${issuer}/session/end/confirm`, { method: 'POST', body: form.toString() });
     const end = await browser.follow(new URL(done.headers.get('location')!, base).href);
     expect(await end.res.text()).toContain('您已退出统一认证中心');
+    // One session, one logout: the sign-on session has ended too.
+    const sso = await ctx.db.execute<{ ended: boolean }>(
+      sql`SELECT ended_at IS NOT NULL AS ended FROM sso_sessions WHERE cookie_hash = ${sha256Hex(browser.tgc!)}`,
+    );
+    expect(sso.rows[0]!.ended).toBe(true);
     const en = new Browser('en');
     await codeFlowTokens(await addClient(tenantA), await (async () => (await casSignIn(en), en))());
     expect(await (await en.go(`${issuer}/session/end`)).text()).toContain('Sign out of the sign-on service?');
@@ -893,6 +898,36 @@ describe('ending a sign-on session for the provider', () => {
       const left = await ctx.db.execute(sql`SELECT 1 FROM oidc_payloads WHERE sso_session_id = ${ssoId}`);
       expect(left.rows).toHaveLength(0);
       expect((await client.tokenIntrospection(config, tokens.access_token)).active).toBe(false);
+    } finally {
+      await new Promise((r) => rpServer.close(r));
+    }
+  });
+});
+
+describe('logout at the sign-on server', () => {
+  it('/cas/logout sends back-channel logout to the OpenID clients the session signed into', async () => {
+    const received: string[] = [];
+    const rpServer = createServer((req, res) => {
+      let body = '';
+      req.on('data', (c: Buffer) => (body += c.toString()));
+      req.on('end', () => {
+        received.push(body);
+        res.writeHead(204).end();
+      });
+    });
+    const port = await freePort();
+    await new Promise<void>((r) => rpServer.listen(port, '127.0.0.1', r));
+    try {
+      const clientId = await addClient(tenantA, { backchannelLogoutUri: `http://127.0.0.1:${port}/bcl` });
+      const { tokens, browser } = await codeFlowTokens(clientId);
+      await browser.go('/cas/logout');
+      expect(received).toHaveLength(1);
+      const token = new URLSearchParams(received[0]).get('logout_token')!;
+      const { payload } = await jwtVerify(token, createRemoteJWKSet(new URL(`${issuer}/jwks`)), {
+        issuer,
+        audience: clientId,
+      });
+      expect(payload.sid).toBe(tokens.claims()!.sid);
     } finally {
       await new Promise((r) => rpServer.close(r));
     }

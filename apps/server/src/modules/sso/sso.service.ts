@@ -57,6 +57,11 @@ export interface SsoDeps {
    * there without a ticket. Nothing else is.
    */
   isProviderReturn?: (service: string, tenantCode: string) => boolean;
+  /**
+   * Told of every SSO session a logout or a new sign-in ended, after it ended: the OpenID Provider
+   * tells the clients it signed into (back-channel logout). Never throws.
+   */
+  sessionEnded?: (ssoSessionId: string) => Promise<void>;
 }
 
 export type CasFailureCode =
@@ -181,10 +186,15 @@ export function createSsoService(deps: SsoDeps) {
     return withTicket(svc.url, ticket);
   }
 
-  /** Ends the SSO session a cookie names and tells each of its services (single logout). */
-  async function endSession(cookie: string) {
-    const ended = await repo.endSession(hashCookie(cookie), settings.logoutCallbacksMax);
+  /**
+   * Ends the SSO session a cookie names (or the one with this id) and tells each of its services
+   * (single logout) and the OpenID Provider's clients.
+   */
+  async function endSession(cookie: string | { id: string }) {
+    const key = typeof cookie === 'string' ? { cookieHash: hashCookie(cookie) } : cookie;
+    const ended = await repo.endSession(key, settings.logoutCallbacksMax);
     if (!ended) return null;
+    const providerDone = deps.sessionEnded?.(ended.session.id);
     if (ended.total > ended.tickets.length) deps.logoutsDropped(ended.total - ended.tickets.length, ended.session.id);
     const services = await repo.services(ended.session.tenantId);
     await Promise.all(
@@ -195,6 +205,7 @@ export function createSsoService(deps: SsoDeps) {
         return deps.postLogout(logoutTarget(svc, t.service, settings.portal), body, settings.logoutTimeoutMs);
       }),
     );
+    await providerDone;
     return ended;
   }
 
@@ -321,6 +332,14 @@ export function createSsoService(deps: SsoDeps) {
       const tenantCode = (await repo.tenantCode(portal.tenantId)) ?? deps.tenants.defaultCode;
       const q = new URLSearchParams({ loginType: '2', tenantCode, service: url.href });
       return `${settings.casBase}/cas/login?${q}`;
+    },
+
+    /**
+     * Ends an SSO session by id, as a logout does (single logout to its services, back-channel
+     * logout to the OpenID clients): the OpenID Provider's RP-initiated logout.
+     */
+    async endSessionById(id: string): Promise<void> {
+      await endSession({ id });
     },
 
     /**
