@@ -84,10 +84,13 @@ export function deviceInputPage(lang: Lang, form: string, problem: 'wrong' | 'ab
           ? 'oidcDeviceFailed'
           : 'oidcDeviceEnter';
   // The provider's text input, labelled by the paragraph above it and with a placeholder in the page's language.
-  const labelled = form.replace(
-    'placeholder="Enter code"',
-    `placeholder="${escapeMarkup(t(lang, 'oidcDeviceEnter'))}" aria-labelledby="device-code-label" style="font-size:18px;padding:6px;width:100%;box-sizing:border-box"`,
-  );
+  const labelled = form
+    .replace(
+      'placeholder="Enter code"',
+      'placeholder="XXXX-XXXX" aria-labelledby="device-code-label" style="font-size:18px;padding:6px;width:100%;box-sizing:border-box"',
+    )
+    // An inline handler the content security policy would refuse anyway.
+    .replace(/ onfocus="[^"]*"/, '');
   return plainPage(
     lang,
     TITLE(lang),
