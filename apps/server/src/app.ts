@@ -333,7 +333,6 @@ export async function buildApp({ config, db: pool, secrets, logger }: AppDeps) {
     bus,
     settings: {
       publicUrl: config.publicUrl,
-      trustProxy: config.trustProxy,
       cookieKeys: [secrets.oidcCookieKey],
       secureCookies: config.publicUrl.startsWith('https:'),
       ssoIdleSeconds: config.sso.sessionIdleMinutes * 60,

@@ -15,7 +15,10 @@ import type { InteractionStep, OidcService } from './oidc.service.js';
 
 export interface OidcRoutesOptions {
   oidc: OidcService;
-  /** This server's public origin: a consent posted from any other is refused. */
+  /**
+   * This server's public origin (PUBLIC_URL's): the provider's addresses are built on it whatever
+   * Host a request names, and a consent posted from any other origin is refused.
+   */
   origin: string;
   /** The sign-on cookie's name (CASTGC). */
   ssoCookie: string;
@@ -53,6 +56,17 @@ const notFound = (reply: FastifyReply) =>
 
 export const oidcRoutes: FastifyPluginAsyncTypebox<OidcRoutesOptions> = async (app, opts) => {
   const { oidc } = opts;
+  const publicOrigin = new URL(opts.origin);
+  /**
+   * The provider builds its addresses from the request, trusting forwarded headers: it is given the
+   * issuer's own scheme and host, whatever Host or forwarded headers the request carried, and the
+   * client address Fastify found by TRUST_PROXY's rule.
+   */
+  const pin = (req: FastifyRequest) => {
+    req.raw.headers['x-forwarded-proto'] = publicOrigin.protocol.slice(0, -1);
+    req.raw.headers['x-forwarded-host'] = publicOrigin.host;
+    req.raw.headers['x-forwarded-for'] = req.ip;
+  };
 
   // The provider reads request bodies itself (form-encoded, bounded): nothing is parsed before it.
   await app.register(async (issuer) => {
@@ -64,6 +78,7 @@ export const oidcRoutes: FastifyPluginAsyncTypebox<OidcRoutesOptions> = async (a
       reply.hijack();
       for (const [name, value] of Object.entries(PROVIDER_HEADERS)) reply.raw.setHeader(name, value);
       const raw = req.raw as typeof req.raw & { originalUrl?: string };
+      pin(req);
       const url = raw.url ?? '/';
       raw.originalUrl = url;
       raw.url = url.replace(ISSUER_PREFIX, '') || '/';
@@ -116,6 +131,7 @@ export const oidcRoutes: FastifyPluginAsyncTypebox<OidcRoutesOptions> = async (a
             .type('text/plain; charset=utf-8')
             .send('Forbidden');
         }
+        pin(req);
         return answer(
           reply,
           await oidc.consent(req.params.tenant, req.params.uid, req.body.decision === 'allow', {

@@ -96,7 +96,6 @@ export function isInteractionAddress(address: string, publicUrl: string, tenantC
 
 export interface OidcSettings {
   publicUrl: string;
-  trustProxy: boolean;
   /** Keys the provider signs its cookies with (the newest first), shared by every instance. */
   cookieKeys: string[];
   secureCookies: boolean;
@@ -456,7 +455,10 @@ export function createOidcService(deps: OidcDeps) {
       fetch: deps.fetch as Configuration['fetch'],
     };
     const provider = new Provider(issuer, configuration);
-    provider.proxy = settings.trustProxy;
+    // The routes hand it the issuer's scheme and host and the client's address as forwarded
+    // headers, whatever the request carried (TRUST_PROXY is applied by Fastify, before): the
+    // provider's addresses are always the issuer's.
+    provider.proxy = true;
     // Only the secret's SHA-256 is stored: hash what the client sent and compare in constant time.
     provider.Client.prototype.compareClientSecret = function compare(this: { clientSecret?: string }, actual: string) {
       const stored = Buffer.from(this.clientSecret ?? '', 'utf8');

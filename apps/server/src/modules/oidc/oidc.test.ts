@@ -244,6 +244,18 @@ describe('the provider of a tenant', () => {
     expect(res.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
   });
 
+  it("builds its addresses on the issuer's, whatever Host or forwarded headers a request names", async () => {
+    const res = await ctx.app.inject({
+      url: '/oidc/demo/.well-known/openid-configuration',
+      headers: { host: 'evil.test', 'x-forwarded-host': 'evil.test', 'x-forwarded-proto': 'https' },
+    });
+    const d = res.json<Record<string, unknown>>();
+    expect(d.issuer).toBe(issuer);
+    expect(d.token_endpoint).toBe(`${issuer}/token`);
+    expect(d.authorization_endpoint).toBe(`${issuer}/auth`);
+    expect(res.body).not.toContain('evil.test');
+  });
+
   it('publishes an ES256 and an RS256 key, the same on every read', async () => {
     const jwks = (await (await fetch(`${issuer}/jwks`)).json()) as { keys: { kid: string; alg: string; d?: string }[] };
     expect(jwks.keys.map((k) => k.alg).sort()).toEqual(['ES256', 'RS256']);
