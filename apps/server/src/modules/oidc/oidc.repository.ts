@@ -152,11 +152,23 @@ export function createOidcRepository(db: Db) {
       return stored(rows[0]);
     },
 
-    /** Marks a payload spent, once: of two requests spending it together, one changes it. */
-    async consume(tenantId: number, model: string, id: string): Promise<void> {
-      await db.execute(sql`
+    /**
+     * Marks a payload spent, once: of two requests spending it together, one changes it. Null when
+     * it was spent already (or is gone); else its grant's id.
+     */
+    async consume(tenantId: number, model: string, id: string): Promise<{ grantId: string | null } | null> {
+      const { rows } = await db.execute<{ grant_id: string | null }>(sql`
         UPDATE oidc_payloads SET consumed_at = now()
-        WHERE tenant_id = ${tenantId} AND model = ${model} AND id = ${id} AND consumed_at IS NULL`);
+        WHERE tenant_id = ${tenantId} AND model = ${model} AND id = ${id} AND consumed_at IS NULL
+        RETURNING grant_id`);
+      return rows[0] ? { grantId: rows[0].grant_id } : null;
+    },
+
+    /** The grant of a payload, whatever its state. */
+    async grantOf(tenantId: number, model: string, id: string): Promise<string | null> {
+      const { rows } = await db.execute<{ grant_id: string | null }>(sql`
+        SELECT grant_id FROM oidc_payloads WHERE tenant_id = ${tenantId} AND model = ${model} AND id = ${id}`);
+      return rows[0]?.grant_id ?? null;
     },
 
     async destroy(tenantId: number, model: string, id: string): Promise<void> {

@@ -14,6 +14,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { exportJWK, generateKeyPair } from 'jose';
 import Provider, {
+  errors,
   type Adapter,
   type AdapterPayload,
   type Configuration,
@@ -248,8 +249,16 @@ export function createOidcService(deps: OidcDeps) {
         return this.remember(await repo.findBy(tenant.id, this.name, 'uid', uid));
       }
 
+      /**
+       * Spends a code, refresh token or device code. The provider read it unspent just before; if
+       * another request spent it in between (two uses at once), this one is a second use: the
+       * grant is revoked, as the provider does for a second use it sees, and the request refused.
+       */
       async consume(id: string) {
-        await repo.consume(tenant.id, this.name, id);
+        if (await repo.consume(tenant.id, this.name, id)) return;
+        const grantId = await repo.grantOf(tenant.id, this.name, id);
+        if (grantId) await repo.revokeByGrantId(tenant.id, grantId);
+        throw new errors.InvalidGrant(`${this.name} already used`);
       }
 
       async destroy(id: string) {

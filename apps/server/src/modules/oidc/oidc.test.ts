@@ -14,6 +14,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertDemo } from '../../db/demo/seed.js';
 import { freePort } from '../../db/embedded.js';
 import { sha256Hex } from '../../platform/hash.js';
+import { sweep } from '../../platform/housekeeping.js';
+import { createOidcRepository } from './oidc.repository.js';
 import { hashPassword } from '../../platform/passwords.js';
 import { DEMO_PASSWORD, createTestContext, type TestContext } from '../../test/harness.js';
 
@@ -510,6 +512,37 @@ describe('the protocol rules', () => {
     });
   });
 
+  it('of three uses of a code sent together, one gets tokens, and they are revoked', async () => {
+    const clientId = await addClient(tenantA);
+    const config = await rp(clientId);
+    const b = await signedInBrowser();
+    const a = await authorize(config, b);
+    const body = new URLSearchParams({
+      grant_type: 'authorization_code',
+      code: new URL(a.url).searchParams.get('code')!,
+      redirect_uri: REDIRECT,
+      code_verifier: a.verifier,
+    }).toString();
+    const exchange = () =>
+      fetch(`${issuer}/token`, {
+        method: 'POST',
+        headers: {
+          authorization: `Basic ${Buffer.from(`${clientId}:${SECRET}`).toString('base64')}`,
+          'content-type': 'application/x-www-form-urlencoded',
+        },
+        body,
+      });
+    const answers = await Promise.all([exchange(), exchange(), exchange()]);
+    const ok = answers.filter((r) => r.status === 200);
+    expect(ok).toHaveLength(1);
+    for (const r of answers.filter((x) => x.status !== 200)) {
+      expect(r.status).toBe(400);
+      expect(((await r.json()) as { error: string }).error).toBe('invalid_grant');
+    }
+    const tokens = (await ok[0]!.json()) as { access_token: string };
+    expect((await client.tokenIntrospection(config, tokens.access_token)).active).toBe(false);
+  });
+
   it('compares redirect_uri exactly: another address gets an error page, not a redirect', async () => {
     const clientId = await addClient(tenantA);
     const b = await signedInBrowser();
@@ -943,6 +976,39 @@ describe('logout at the sign-on server', () => {
     } finally {
       await new Promise((r) => rpServer.close(r));
     }
+  });
+});
+
+describe('the adapter', () => {
+  it('spends a code once: of two spends at the same moment, exactly one succeeds', async () => {
+    const repo = createOidcRepository(ctx.db);
+    await repo.upsert(tenantA, 'AuthorizationCode', 'race-code', { grantId: 'race-grant' }, 60, {
+      ssoSessionId: null,
+      sessionUid: null,
+    });
+    const spends = await Promise.all([1, 2, 3].map(() => repo.consume(tenantA, 'AuthorizationCode', 'race-code')));
+    expect(spends.filter(Boolean)).toEqual([{ grantId: 'race-grant' }]);
+    expect((await repo.find(tenantA, 'AuthorizationCode', 'race-code'))?.consumed).toBe(true);
+    // Another tenant's row of the same id is another row.
+    expect(await repo.find(tenantB, 'AuthorizationCode', 'race-code')).toBeUndefined();
+  });
+});
+
+describe('housekeeping', () => {
+  it('never returns an expired row, and the sweep deletes it', async () => {
+    const clientId = await addClient(tenantA);
+    const { config, tokens } = await codeFlowTokens(clientId);
+    const jti = tokens.access_token;
+    await ctx.db.execute(
+      sql`UPDATE oidc_payloads SET expires_at = now() - interval '1 second' WHERE model = 'AccessToken' AND id = ${jti}`,
+    );
+    expect((await client.tokenIntrospection(config, tokens.access_token)).active).toBe(false);
+    await sweep(ctx.db);
+    const left = await ctx.db.execute(sql`SELECT 1 FROM oidc_payloads WHERE model = 'AccessToken' AND id = ${jti}`);
+    expect(left.rows).toHaveLength(0);
+    const live = await ctx.db.execute(sql`SELECT 1 FROM oidc_payloads WHERE model = 'RefreshToken' AND grant_id =
+      (SELECT grant_id FROM oidc_payloads WHERE model = 'RefreshToken' AND payload->>'clientId' = ${clientId} LIMIT 1)`);
+    expect(live.rows.length).toBeGreaterThan(0);
   });
 });
 
