@@ -158,6 +158,12 @@ interface Entry {
 export type InteractionStep =
   { kind: 'redirect'; url: string } | { kind: 'page'; status: number; html: string } | { kind: 'notFound' };
 
+/**
+ * Whether a value from a request (a token, code, client id, user code) can name a row: printable
+ * ASCII of a sane length. Anything else names none (PostgreSQL text cannot even hold a NUL).
+ */
+const lookable = (value: unknown): value is string => typeof value === 'string' && /^[\x21-\x7e]{1,1024}$/.test(value);
+
 const newKid = () => randomBytes(12).toString('base64url');
 
 async function newKey(alg: (typeof SIGNING_ALGS)[number], state: KeyState) {
@@ -237,15 +243,18 @@ export function createOidcService(deps: OidcDeps) {
       }
 
       async find(id: string) {
+        if (!lookable(id)) return undefined;
         if (this.name === 'Client') return clientMetadata(tenant, id);
         return this.remember(await repo.find(tenant.id, this.name, id));
       }
 
       async findByUserCode(userCode: string) {
+        if (!lookable(userCode)) return undefined;
         return this.remember(await repo.findBy(tenant.id, this.name, 'user_code', userCode));
       }
 
       async findByUid(uid: string) {
+        if (!lookable(uid)) return undefined;
         return this.remember(await repo.findBy(tenant.id, this.name, 'uid', uid));
       }
 

@@ -258,6 +258,39 @@ describe('the provider of a tenant', () => {
     expect(res.body).not.toContain('evil.test');
   });
 
+  it('answers odd requests in the protocol form, never with a 5xx', async () => {
+    const odd: [string, Parameters<typeof fetch>[1]][] = [
+      ['/oidc/demo/jwks', { method: 'HEAD' }],
+      ['/oidc/demo/nothing-here', {}],
+      [
+        '/oidc/demo/token',
+        { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"grant_type":"x"}' },
+      ],
+      [
+        '/oidc/demo/token',
+        {
+          method: 'POST',
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+          body: `a=${'x'.repeat(200_000)}`,
+        },
+      ],
+      [
+        '/oidc/demo/token',
+        { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: '%' },
+      ],
+      ['/oidc/%E0%A4%A/jwks', {}],
+      ['/oidc/demo/auth?client_id=%00&response_type=code', {}],
+      ['/cas/oidc/demo/interaction/nope', {}],
+      ['/cas/oidc/nope/interaction/nope', {}],
+    ];
+    for (const [path, init] of odd) {
+      const res = await fetch(`${base}${path}`, init);
+      expect(res.status, path).toBeLessThan(500);
+      const text = await res.text();
+      expect(text, path).not.toMatch(/node_modules|\.js:\d+|at [\w.]+ \(/);
+    }
+  });
+
   it('publishes an ES256 and an RS256 key, the same on every read', async () => {
     const jwks = (await (await fetch(`${issuer}/jwks`)).json()) as { keys: { kid: string; alg: string; d?: string }[] };
     expect(jwks.keys.map((k) => k.alg).sort()).toEqual(['ES256', 'RS256']);
@@ -723,6 +756,11 @@ describe('the device grant', () => {
     const tokens = await client.pollDeviceAuthorizationGrant(config, { ...start, interval: 0 });
     expect(tokens.claims()!.sub).toBe(await subjectOf('member'));
     expect(tokens.claims()!.aud).toBe(clientId);
+    // Bound to the sign-on session the approval came from, as any sign-in.
+    const bound = await ctx.db.execute<{ sso: string | null }>(
+      sql`SELECT sso_session_id AS sso FROM oidc_payloads WHERE model = 'AccessToken' AND id = ${tokens.access_token}`,
+    );
+    expect(bound.rows[0]?.sso).toBeTruthy();
   });
 });
 
