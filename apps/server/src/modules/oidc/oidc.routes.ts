@@ -40,9 +40,29 @@ export const PROVIDER_HEADERS: Record<string, string> = {
 };
 
 const ISSUER_PREFIX = /^\/oidc\/[^/?#]*/;
-const Params = Type.Object({ tenant: Type.String({ maxLength: 64 }) });
+// Examples the route suites draw from: the demo tenant's issuer and its endpoints.
+const Params = Type.Object({
+  tenant: Type.String({ maxLength: 64, examples: ['demo'] }),
+  '*': Type.Optional(
+    Type.String({
+      maxLength: 256,
+      examples: [
+        '.well-known/openid-configuration',
+        'jwks',
+        'auth',
+        'token',
+        'me',
+        'token/introspection',
+        'token/revocation',
+        'session/end',
+        'device',
+        'device/auth',
+      ],
+    }),
+  ),
+});
 const InteractionParams = Type.Object({
-  tenant: Type.String({ maxLength: 64 }),
+  tenant: Type.String({ maxLength: 64, examples: ['demo'] }),
   uid: Type.String({ maxLength: 64 }),
 });
 const ConsentForm = Type.Object({ decision: Type.Optional(Type.String({ maxLength: 16 })) });

@@ -483,6 +483,20 @@ export function createOidcService(deps: OidcDeps) {
       const given = Buffer.from(sha256Hex(actual), 'utf8');
       return Promise.resolve(stored.length === given.length && timingSafeEqual(stored, given));
     } as never;
+    // What escapes the provider's own error handling (its device page's handler fails on a POST
+    // that no GET of the page began: no form state) is our page, not Koa's plain 500: a 400 for
+    // the device pages, where a request without the page's state is the browser's mistake.
+    provider.use(async (ctx, next) => {
+      try {
+        await next();
+      } catch (err) {
+        const route = (ctx as Partial<Ctx>).oidc?.route;
+        const userInput = route === 'code_verification' || route === 'device_resume';
+        if (!userInput) deps.onError(err, 'oidc request failed');
+        ctx.status = userInput ? 400 : 500;
+        html(ctx as Ctx, errorPage(langOf(ctx as Ctx), { error: userInput ? 'invalid_request' : 'server_error' }));
+      }
+    });
     // A confirmed RP-initiated logout ends the sign-on session too (and with it CAS single logout
     // and every other client's tokens): one session, one logout.
     provider.use(async (ctx, next) => {

@@ -280,6 +280,12 @@ describe('the provider of a tenant', () => {
       ],
       ['/oidc/%E0%A4%A/jwks', {}],
       ['/oidc/demo/auth?client_id=%00&response_type=code', {}],
+      ['/oidc/demo/device', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"a":1}' }],
+      ['/oidc/demo/device', { method: 'POST' }],
+      [
+        '/oidc/demo/device',
+        { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'user_code=ABCD' },
+      ],
       ['/cas/oidc/demo/interaction/nope', {}],
       ['/cas/oidc/nope/interaction/nope', {}],
     ];
