@@ -405,6 +405,7 @@ export async function buildApp({ config, db: pool, secrets, logger }: AppDeps) {
     { name: 'unused uploads', everyMs: 10 * 60_000, run: () => files.removeUnused() },
     { name: 'orphaned files', everyMs: 60 * 60_000, run: () => files.removeOrphans() },
     { name: 'OpenID Provider signing keys', everyMs: 60 * 60_000, run: () => oidc.rotateKeys() },
+    { name: 'OpenID logouts of ended sign-on sessions', everyMs: 60_000, run: () => oidc.sweepEnded() },
   ];
   app.decorate('housekeeping', housekeeping);
   const notices = createNoticesService({

@@ -261,12 +261,33 @@ export function createOidcRepository(db: Db) {
         : null;
     },
 
-    /** The provider's sessions that came from a sign-on session, whatever its state. */
-    async sessionsOf(ssoSessionId: string): Promise<{ tenantId: number; payload: Record<string, unknown> }[]> {
+    /**
+     * Takes (deletes and returns) the provider's sessions of a sign-on session, or, without one, of
+     * up to `limit` sign-on sessions that have ended or expired: whoever takes a row tells its
+     * clients, so two instances never both do.
+     */
+    async takeSessions(
+      ssoSessionId: string | null,
+      limit = 200,
+    ): Promise<{ tenantId: number; ssoSessionId: string; payload: Record<string, unknown> }[]> {
+      const which =
+        ssoSessionId === null
+          ? sql`EXISTS (SELECT 1 FROM sso_sessions s WHERE s.id = o.sso_session_id
+                        AND (s.ended_at IS NOT NULL OR s.expires_at <= now()))`
+          : sql`o.sso_session_id = ${ssoSessionId}`;
       const { rows } = await db.execute<Record<string, unknown>>(sql`
-        SELECT tenant_id::int4 AS "tenantId", payload FROM oidc_payloads
-        WHERE sso_session_id = ${ssoSessionId} AND model = 'Session'`);
-      return rows.map((r) => ({ tenantId: Number(r.tenantId), payload: r.payload as Record<string, unknown> }));
+        WITH t AS (
+          SELECT o.tenant_id, o.model, o.id FROM oidc_payloads o
+          WHERE o.model = 'Session' AND o.sso_session_id IS NOT NULL AND ${which}
+          LIMIT ${limit} FOR UPDATE OF o SKIP LOCKED)
+        DELETE FROM oidc_payloads p USING t
+        WHERE p.tenant_id = t.tenant_id AND p.model = t.model AND p.id = t.id
+        RETURNING p.tenant_id::int4 AS "tenantId", p.sso_session_id AS "ssoSessionId", p.payload`);
+      return rows.map((r) => ({
+        tenantId: Number(r.tenantId),
+        ssoSessionId: String(r.ssoSessionId),
+        payload: r.payload as Record<string, unknown>,
+      }));
     },
 
     /** Removes everything of the provider's that came from a sign-on session. */

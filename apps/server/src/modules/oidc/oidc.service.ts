@@ -712,7 +712,12 @@ export function createOidcService(deps: OidcDeps) {
   }
 
   async function endProviderSessions(ssoSessionId: string): Promise<void> {
-    const sessions = await repo.sessionsOf(ssoSessionId);
+    await tellClients(await repo.takeSessions(ssoSessionId));
+    await repo.deleteOf(ssoSessionId);
+  }
+
+  /** Back-channel logout to every client each provider session signed into (errors logged, never thrown). */
+  async function tellClients(sessions: { tenantId: number; payload: Record<string, unknown> }[]): Promise<void> {
     for (const { tenantId, payload } of sessions) {
       const code = await repo.tenantCode(tenantId);
       const entry = code ? await providerFor(code) : null;
@@ -732,7 +737,20 @@ export function createOidcService(deps: OidcDeps) {
         }),
       );
     }
-    await repo.deleteOf(ssoSessionId);
+  }
+
+  /**
+   * Housekeeping: the provider sessions of sign-on sessions that ended some other way than a
+   * logout (an operator disabled the user or tenant, a password was set, the session expired):
+   * their tokens are refused already; this tells the clients and removes the rows. Returns how
+   * many sign-on sessions it finished.
+   */
+  async function sweepEnded(): Promise<number> {
+    const taken = await repo.takeSessions(null);
+    await tellClients(taken);
+    const ended = [...new Set(taken.map((t) => t.ssoSessionId))];
+    for (const id of ended) await repo.deleteOf(id);
+    return ended.length;
   }
 
   /**
@@ -778,7 +796,7 @@ export function createOidcService(deps: OidcDeps) {
     return changed;
   }
 
-  return { providerFor, interaction, consent, endSsoSession, rotateKeys, isInteractionAddress };
+  return { providerFor, interaction, consent, endSsoSession, sweepEnded, rotateKeys, isInteractionAddress };
 }
 
 export type OidcService = ReturnType<typeof createOidcService>;

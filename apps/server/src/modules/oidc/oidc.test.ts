@@ -1056,6 +1056,45 @@ describe('housekeeping', () => {
   });
 });
 
+describe('sign-on sessions ended by an operator', () => {
+  it('housekeeping tells the clients (back-channel logout) once, and removes the rows', async () => {
+    const received: string[] = [];
+    const rpServer = createServer((req, res) => {
+      let body = '';
+      req.on('data', (c: Buffer) => (body += c.toString()));
+      req.on('end', () => {
+        received.push(body);
+        res.writeHead(200).end();
+      });
+    });
+    const port = await freePort();
+    await new Promise<void>((r) => rpServer.listen(port, '127.0.0.1', r));
+    try {
+      const clientId = await addClient(tenantA, { backchannelLogoutUri: `http://127.0.0.1:${port}/bcl` });
+      const { tokens, browser } = await codeFlowTokens(clientId);
+      // What an operator's disable (or a password set, a tenant disabled) does to the sign-on session.
+      const ended = await ctx.db.execute<{ id: string }>(
+        sql`UPDATE sso_sessions SET ended_at = now() WHERE cookie_hash = ${sha256Hex(browser.tgc!)} RETURNING id`,
+      );
+      const task = ctx.app.housekeeping.find((t) => t.name === 'OpenID logouts of ended sign-on sessions')!;
+      await task.run();
+      expect(received).toHaveLength(1);
+      const token = new URLSearchParams(received[0]).get('logout_token')!;
+      const { payload } = await jwtVerify(token, createRemoteJWKSet(new URL(`${issuer}/jwks`)), {
+        issuer,
+        audience: clientId,
+      });
+      expect(payload.sid).toBe(tokens.claims()!.sid);
+      const left = await ctx.db.execute(sql`SELECT 1 FROM oidc_payloads WHERE sso_session_id = ${ended.rows[0]!.id}`);
+      expect(left.rows).toHaveLength(0);
+      await task.run();
+      expect(received).toHaveLength(1);
+    } finally {
+      await new Promise((r) => rpServer.close(r));
+    }
+  });
+});
+
 describe('signing keys', () => {
   const day = 24 * 3600_000;
   const jwks = async (at = issuer) =>
