@@ -75,6 +75,9 @@ import { createMenusService } from './modules/menus/menus.service.js';
 import { createRegistrationRepository } from './modules/registration/registration.repository.js';
 import { checkOnlyUserRoutes, registrationRoutes } from './modules/registration/registration.routes.js';
 import { createRegistrationService } from './modules/registration/registration.service.js';
+import { createOidcRepository } from './modules/oidc/oidc.repository.js';
+import { oidcRoutes } from './modules/oidc/oidc.routes.js';
+import { createOidcService, createProviderFetch, isInteractionAddress } from './modules/oidc/oidc.service.js';
 import { createSsoRepository } from './modules/sso/sso.repository.js';
 import {
   PORTAL_SERVICE,
@@ -83,7 +86,7 @@ import {
   patternsOverlap,
   resolvePattern,
 } from './modules/sso/service-registry.js';
-import { ssoApiRoutes, ssoRoutes } from './modules/sso/sso.routes.js';
+import { TGC_COOKIE, ssoApiRoutes, ssoRoutes } from './modules/sso/sso.routes.js';
 import { createLogoutPoster, createSsoService } from './modules/sso/sso.service.js';
 import {
   DEFAULT_WEB_DIST,
@@ -156,7 +159,10 @@ export interface AppDeps {
   logger?: FastifyBaseLogger | false;
 }
 
-const SECRET_QUERY = /([?&](?:token|st|ticket|password)=)[^&]*/gi;
+// The OpenID Provider's too: a device's user code, an ID token as a logout hint, tokens a client
+// puts in the address.
+const SECRET_QUERY =
+  /([?&](?:token|st|ticket|password|user_code|id_token_hint|logout_token|access_token|refresh_token|client_secret)=)[^&]*/gi;
 
 export function loggerOptions(level: string): FastifyServerOptions['logger'] {
   return {
@@ -320,7 +326,26 @@ export async function buildApp({ config, db: pool, secrets, logger }: AppDeps) {
       outbound.dropped('sso_logout', count);
       app.log.warn({ count, sessionId }, 'single logout requests over the cap not sent');
     },
+    isProviderReturn: (service, tenantCode) => isInteractionAddress(service, config.publicUrl, tenantCode),
+    // The OpenID clients hear of a logout too (oidc is made just below; called only after start).
+    sessionEnded: (id) => oidc.endSsoSession(id),
   });
+  // The OpenID Provider, one per tenant, on the same sign-on session (ADR 048).
+  const oidc = createOidcService({
+    repo: createOidcRepository(db),
+    bus,
+    settings: {
+      publicUrl: config.publicUrl,
+      cookieKeys: [secrets.oidcCookieKey],
+      secureCookies: config.publicUrl.startsWith('https:'),
+      ssoIdleSeconds: config.sso.sessionIdleMinutes * 60,
+      keyRotationDays: config.oidc.keyRotationDays,
+    },
+    fetch: createProviderFetch(outbound),
+    onError: (err, what) => app.log.warn({ err }, what),
+    endSso: (id) => sso.endSessionById(id),
+  });
+  app.decorate('oidc', oidc);
   const smsRepo = createSmsRepository(db);
   const { webhookUrl, webhookSecret } = config.sms;
   const sms = createSmsService({
@@ -382,6 +407,8 @@ export async function buildApp({ config, db: pool, secrets, logger }: AppDeps) {
   const housekeeping: HousekeepingTask[] = [
     { name: 'unused uploads', everyMs: 10 * 60_000, run: () => files.removeUnused() },
     { name: 'orphaned files', everyMs: 60 * 60_000, run: () => files.removeOrphans() },
+    { name: 'OpenID Provider signing keys', everyMs: 60 * 60_000, run: () => oidc.rotateKeys() },
+    { name: 'OpenID logouts of ended sign-on sessions', everyMs: 60_000, run: () => oidc.sweepEnded() },
   ];
   app.decorate('housekeeping', housekeeping);
   const notices = createNoticesService({
@@ -559,6 +586,7 @@ export async function buildApp({ config, db: pool, secrets, logger }: AppDeps) {
     sessionMaxSeconds: config.sso.sessionMaxHours * 3600,
     origin: new URL(config.publicUrl).origin,
   });
+  await app.register(oidcRoutes, { oidc, origin: new URL(config.publicUrl).origin, ssoCookie: TGC_COOKIE });
   await app.register(authCasRoutes, { auth, path: PORTAL_SLO_PATH });
   await app.register(checkOnlyUserRoutes, { registration });
   // The demo's example external system: a CAS client of the sign-on server, entered from the portal.

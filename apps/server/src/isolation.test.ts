@@ -379,6 +379,30 @@ describe('tenant isolation over the route table', () => {
     expect(blind, "fields where A's own object answers as an unknown one (the sweep could not tell)").toEqual([]);
   }, 300_000);
 
+  // The OpenID Provider's routes take no session: each tenant's issuer is its own provider, which
+  // knows only that tenant's clients (modules/oidc/oidc.test.ts runs the flows across tenants).
+  it("knows tenant B's OpenID clients at B's issuer only", async () => {
+    const secret = 'isolation-secret-0123456789abcdefghijklmnopqrstuv';
+    await ctx.db.execute(sql`
+      INSERT INTO oidc_clients (tenant_id, client_id, name, confidential, secret_hash, grant_types, scopes)
+      VALUES (${tenantB}, 'b-machine', 'B', true, encode(sha256(${secret}::bytea), 'hex'),
+              '{client_credentials}', '{openid}')`);
+    const token = (code: string) =>
+      ctx.app.inject({
+        method: 'POST',
+        url: `/oidc/${code}/token`,
+        headers: {
+          authorization: `Basic ${Buffer.from(`b-machine:${secret}`).toString('base64')}`,
+          'content-type': 'application/x-www-form-urlencoded',
+        },
+        payload: 'grant_type=client_credentials',
+      });
+    const atA = await token('demo');
+    expect(atA.statusCode).toBe(401);
+    expect(atA.json()).toMatchObject({ error: 'invalid_client' });
+    expect((await token('other')).statusCode).toBe(200);
+  });
+
   it("refuses tenant A's session nothing of its own: the demo users still sign in to their tenants", async () => {
     expect(await ctx.login('member', DEMO_PASSWORD, 'other')).toMatch(/\./);
     expect(await ctx.login('member', DEMO_PASSWORD, 'demo')).toMatch(/\./);

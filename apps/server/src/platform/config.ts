@@ -57,6 +57,8 @@ export interface Config {
     sessionIdleMinutes: number;
     ticketTtlSeconds: number;
   };
+  /** The OpenID Provider (ADR 048): how long a signing key signs before its successor takes over. */
+  oidc: { keyRotationDays: number };
   /** SMS codes (ADR 010): the provider and the abuse limits; see README. */
   sms: {
     provider: 'outbox' | 'webhook';
@@ -348,6 +350,7 @@ export function loadConfig(env: Env = process.env): Config {
       sessionIdleMinutes: int(env, 'SSO_SESSION_IDLE_MINUTES', 120, 1, 24 * 60),
       ticketTtlSeconds: int(env, 'SSO_TICKET_TTL_SECONDS', 10, 1, 300),
     },
+    oidc: { keyRotationDays: int(env, 'OIDC_KEY_ROTATION_DAYS', 90, 2, 3650) },
     sms: smsConfig(env, runtime.siteName),
     outbound: outboundConfig(env, nodeEnv),
     runtime,

@@ -14,6 +14,8 @@ declare module 'fastify' {
     metrics: Metrics;
     /** The modules' housekeeping work (platform/housekeeping.ts), started by main.ts. */
     housekeeping: readonly HousekeepingTask[];
+    /** The OpenID Provider's work outside a request (modules/oidc): key rotation, ending a sign-on session's grants. */
+    oidc: { rotateKeys(now?: Date): Promise<number>; endSsoSession(ssoSessionId: string): Promise<void> };
   }
   interface FastifyRequest {
     session: ActiveSession | null;

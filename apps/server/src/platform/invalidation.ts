@@ -25,6 +25,8 @@ export type Invalidation =
   | { kind: 'tenant'; tenant: number }
   /** A tenant's menu changed (an operator's edit): its members' open portals load it again (ADR 046). */
   | { kind: 'menus'; tenant: number }
+  /** A tenant's OpenID Provider signing keys changed: every instance builds its provider again. */
+  | { kind: 'oidc'; tenant: number }
   /** These users have new rows in user_events (their live streams read them). */
   | { kind: 'events'; users: number[] }
   | { kind: 'all' };
@@ -45,7 +47,11 @@ function parse(payload: string | undefined): Invalidation | null {
     if (e.kind === 'session' && typeof e.id === 'string') return e;
     if (e.kind === 'user' && typeof e.id === 'number') return e;
     if (e.kind === 'all' || e.kind === 'catalog') return e;
-    if ((e.kind === 'apps' || e.kind === 'tenant' || e.kind === 'menus') && Number.isSafeInteger(e.tenant)) return e;
+    if (
+      (e.kind === 'apps' || e.kind === 'tenant' || e.kind === 'menus' || e.kind === 'oidc') &&
+      Number.isSafeInteger(e.tenant)
+    )
+      return e;
     if (e.kind === 'events' && Array.isArray(e.users) && e.users.every((u) => Number.isSafeInteger(u))) return e;
   } catch {
     // not ours

@@ -18,6 +18,8 @@ export interface Secrets {
   smsKey: Uint8Array;
   /** Signs download addresses of uploaded files (ADR 024). */
   downloadKey: Uint8Array;
+  /** Signs the OpenID Provider's cookies, so that every instance reads every instance's cookie. */
+  oidcCookieKey: string;
 }
 
 async function ensure(db: Db, name: string, make: () => string): Promise<string> {
@@ -42,6 +44,7 @@ export async function loadSecrets(db: Db): Promise<Secrets> {
   const jwtKey = await ensure(db, 'jwt_key', () => randomBytes(32).toString('base64url'));
   const smsKey = await ensure(db, 'sms_key', () => randomBytes(32).toString('base64url'));
   const downloadKey = await ensure(db, 'download_key', () => randomBytes(32).toString('base64url'));
+  const oidcCookieKey = await ensure(db, 'oidc_cookie_key', () => randomBytes(32).toString('base64url'));
   return {
     rsaPrivateKeyPem: privateKey,
     rsaPublicKeyPem: publicKey,
@@ -50,5 +53,6 @@ export async function loadSecrets(db: Db): Promise<Secrets> {
     jwtKey: Buffer.from(jwtKey, 'base64url'),
     smsKey: Buffer.from(smsKey, 'base64url'),
     downloadKey: Buffer.from(downloadKey, 'base64url'),
+    oidcCookieKey,
   };
 }

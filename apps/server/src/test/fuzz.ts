@@ -280,8 +280,16 @@ const encode = (v: string) =>
     .map(encodeURIComponent)
     .join('%ED%A0%80');
 
+/** The route's address with its parameters; a trailing wildcard (`/*`) takes `params['*']`, its slashes kept. */
 const fill = (url: string, params: Record<string, unknown>) =>
-  url.replace(/:(\w+)/g, (_, name: string) => encode(String(params[name] ?? 'x')));
+  url
+    .replace(/:(\w+)/g, (_, name: string) => encode(String(params[name] ?? 'x')))
+    .replace(/\*$/, () =>
+      String(params['*'] ?? 'x')
+        .split('/')
+        .map(encode)
+        .join('/'),
+    );
 
 /** Requests for one route: mostly schema-shaped with one hostile field, some whole-request attacks. */
 export function requestsFor(route: RouteEntry, count: number, r: Rng): FuzzRequest[] {

@@ -3,7 +3,7 @@
  * it was. Triggers record every committed insert, delete and change into `test_writes`, except the
  * bookkeeping that refusals write on purpose: nonces, rate-limit windows and locks, spent captchas
  * and SMS codes (single use), failed-login counters, sign-on tickets spent by a failed validation,
- * and the audit log.
+ * the OpenID Provider's signing keys (made on first use), and the audit log.
  */
 import { sql } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
@@ -18,6 +18,8 @@ const BOOKKEEPING = new Set([
   'captcha_verifications',
   'audit_log',
   'sso_tickets',
+  // The OpenID Provider's signing keys, made on a tenant's first protocol request (even a refused one).
+  'oidc_keys',
   '__drizzle_migrations',
 ]);
 

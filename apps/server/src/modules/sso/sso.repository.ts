@@ -245,21 +245,21 @@ export function createSsoRepository(db: Db, relaxed: pg.Pool) {
       return t?.code ?? null;
     },
 
-    /** Ends the session a cookie names; returns it and the tickets its services validated. */
     /**
-     * Ends a session and returns the validated tickets whose services single logout tells: at most
+     * Ends a session (the one a cookie names, or by id) and returns the validated tickets whose services single logout tells: at most
      * `max`, each service's newest first and taken in turns (every service's newest ticket, then
      * every service's second newest, …), so a session with many tickets at one service cannot
      * crowd out the others. `total` counts them all.
      */
     async endSession(
-      cookieHash: string,
+      key: { cookieHash: string } | { id: string },
       max: number,
     ): Promise<{ session: SsoSession; tickets: ValidatedTicket[]; total: number } | null> {
+      const which = 'id' in key ? sql`id = ${key.id}::uuid` : sql`cookie_hash = ${key.cookieHash}`;
       return db.transaction(async (tx) => {
         const ended = await tx.execute<{ id: string; tenantId: number; userId: number }>(sql`
           UPDATE sso_sessions SET ended_at = now()
-          WHERE cookie_hash = ${cookieHash} AND ended_at IS NULL
+          WHERE ${which} AND ended_at IS NULL
           RETURNING id, tenant_id AS "tenantId", user_id::int8 AS "userId"`);
         const r = ended.rows[0];
         if (!r) return null;

@@ -51,6 +51,17 @@ export interface SsoDeps {
   postLogout: (target: LogoutTarget, body: string, timeoutMs: number) => Promise<void>;
   /** Told of the single-logout requests a logout did not send because of the cap. */
   logoutsDropped: (count: number, sessionId: string) => void;
+  /**
+   * Whether `service` is where the OpenID Provider's sign-in for `tenantCode` continues (its
+   * interaction address): the sign-on page then always shows the form and, signed in, goes back
+   * there without a ticket. Nothing else is.
+   */
+  isProviderReturn?: (service: string, tenantCode: string) => boolean;
+  /**
+   * Told of every SSO session a logout or a new sign-in ended, after it ended: the OpenID Provider
+   * tells the clients it signed into (back-channel logout). Never throws.
+   */
+  sessionEnded?: (ssoSessionId: string) => Promise<void>;
 }
 
 export type CasFailureCode =
@@ -175,10 +186,15 @@ export function createSsoService(deps: SsoDeps) {
     return withTicket(svc.url, ticket);
   }
 
-  /** Ends the SSO session a cookie names and tells each of its services (single logout). */
-  async function endSession(cookie: string) {
-    const ended = await repo.endSession(hashCookie(cookie), settings.logoutCallbacksMax);
+  /**
+   * Ends the SSO session a cookie names (or the one with this id) and tells each of its services
+   * (single logout) and the OpenID Provider's clients.
+   */
+  async function endSession(cookie: string | { id: string }) {
+    const key = typeof cookie === 'string' ? { cookieHash: hashCookie(cookie) } : cookie;
+    const ended = await repo.endSession(key, settings.logoutCallbacksMax);
     if (!ended) return null;
+    const providerDone = deps.sessionEnded?.(ended.session.id);
     if (ended.total > ended.tickets.length) deps.logoutsDropped(ended.total - ended.tickets.length, ended.session.id);
     const services = await repo.services(ended.session.tenantId);
     await Promise.all(
@@ -189,6 +205,7 @@ export function createSsoService(deps: SsoDeps) {
         return deps.postLogout(logoutTarget(svc, t.service, settings.portal), body, settings.logoutTimeoutMs);
       }),
     );
+    await providerDone;
     return ended;
   }
 
@@ -203,6 +220,8 @@ export function createSsoService(deps: SsoDeps) {
     }): Promise<LoginStep> {
       const tenant = await tenantOf(q.tenantCode, q.service);
       if (!tenant) return { kind: 'refused', reason: 'unknownTenant' };
+      // The OpenID Provider sends the browser here only when it needs a sign-in: the form.
+      if (q.service && deps.isProviderReturn?.(q.service, tenant.code)) return { kind: 'page', tenant };
       const svc = q.service ? registered(tenant.services, q.service) : null;
       if (q.service && !svc) return { kind: 'refused', reason: 'unknownService' };
       // renew takes precedence over gateway (CAS 3.0 §2.1.1).
@@ -239,8 +258,9 @@ export function createSsoService(deps: SsoDeps) {
     ): Promise<{ cookie: string; redirect: string }> {
       const tenant = await tenantOf(c.tenantCode, service);
       if (!tenant) throw new SsoRefusal('unknownTenant');
-      const svc = service ? registered(tenant.services, service) : null;
-      if (service && !svc) throw new SsoRefusal('unknownService');
+      const providerReturn = service && deps.isProviderReturn?.(service, tenant.code) ? service : null;
+      const svc = service && !providerReturn ? registered(tenant.services, service) : null;
+      if (service && !svc && !providerReturn) throw new SsoRefusal('unknownService');
       const user = await deps.verifyCredentials({ ...c, tenantCode: tenant.code });
       // A new login in this browser replaces its earlier SSO session (perhaps another user's).
       if (previousCookie) await endSession(previousCookie);
@@ -251,6 +271,7 @@ export function createSsoService(deps: SsoDeps) {
       const session = { id, tenantId: user.tenantId, userId: user.userId };
       // Without a service the sign-on page itself says who is signed in.
       const signedIn = `/cas/login?${new URLSearchParams({ tenantCode: tenant.code })}`;
+      if (providerReturn) return { cookie, redirect: providerReturn };
       return { cookie, redirect: svc ? await ticketFor(session, svc, true) : signedIn };
     },
 
@@ -311,6 +332,14 @@ export function createSsoService(deps: SsoDeps) {
       const tenantCode = (await repo.tenantCode(portal.tenantId)) ?? deps.tenants.defaultCode;
       const q = new URLSearchParams({ loginType: '2', tenantCode, service: url.href });
       return `${settings.casBase}/cas/login?${q}`;
+    },
+
+    /**
+     * Ends an SSO session by id, as a logout does (single logout to its services, back-channel
+     * logout to the OpenID clients): the OpenID Provider's RP-initiated logout.
+     */
+    async endSessionById(id: string): Promise<void> {
+      await endSession({ id });
     },
 
     /**
