@@ -308,7 +308,7 @@ describe('the console entry', () => {
       WHERE m.name = 'system-oidc-clients' GROUP BY m.id, m.component`)
     ).rows;
 
-  it('is provisioned for a tenant, and given once by migration 0023 to a tenant from before', async () => {
+  it('is provisioned for a tenant, and given once by migration 0022 to a tenant from before', async () => {
     expect(await entryOf('demo')).toEqual([
       { component: 'admin/oidc-clients', title: 'OIDC 客户端', roles: 'park_operator' },
     ]);
@@ -316,7 +316,7 @@ describe('the console entry', () => {
     await ctx.db.execute(sql`DELETE FROM menus WHERE name = 'system-oidc-clients'
       AND tenant_id = (SELECT id FROM tenants WHERE code = 'demo')`);
     const text = await readFile(
-      new URL('../../../../migrations/0023_oidc_clients_console.sql', import.meta.url),
+      new URL('../../../../migrations/0022_oidc_clients_console.sql', import.meta.url),
       'utf8',
     );
     for (let i = 0; i < 2; i++) await ctx.db.execute(sql.raw(text));
