@@ -9,12 +9,12 @@
 import { readFileSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launch, openPage } from './support/browser.js';
+import { STILL, launch, openPage } from './support/browser.js';
 import { startServer, type RunningServer } from './support/server.js';
 import { go, settled, signIn, signInAsOperator } from './support/shell.js';
 
 const SHOTS = 'e2e/artifacts';
-const DESKTOP = { viewport: { width: 1440, height: 900 }, bypassCSP: true };
+const DESKTOP = { ...STILL, viewport: { width: 1440, height: 900 }, bypassCSP: true };
 const PHONE = { width: 390, height: 844 };
 const ENTERPRISE = '蓝海智能制造有限公司';
 

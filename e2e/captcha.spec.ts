@@ -10,7 +10,7 @@ import { mkdirSync } from 'node:fs';
 import type { RuntimeConfig } from '@portal/contracts';
 import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launch, openPage, signedFetch } from './support/browser.js';
+import { STILL, launch, openPage, signedFetch } from './support/browser.js';
 import { startServer, type RunningServer } from './support/server.js';
 import { settled } from './support/shell.js';
 
@@ -35,8 +35,13 @@ afterAll(async () => {
   await Promise.all([slider?.stop(), clickWord?.stop()]);
 });
 
-const DESKTOP: BrowserContextOptions = { viewport: { width: 1440, height: 900 } };
-const PHONE: BrowserContextOptions = { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true };
+const DESKTOP: BrowserContextOptions = { ...STILL, viewport: { width: 1440, height: 900 } };
+const PHONE: BrowserContextOptions = {
+  ...STILL,
+  viewport: { width: 390, height: 844 },
+  hasTouch: true,
+  isMobile: true,
+};
 
 /** Waits for the dialog's challenge; the dialog zooms in, and positions are right once it stopped. */
 async function dialogReady(page: Page) {

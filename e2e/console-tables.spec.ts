@@ -16,7 +16,7 @@ import { mkdirSync } from 'node:fs';
 import type { MenuItem } from '@portal/contracts';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launch } from './support/browser.js';
+import { STILL, launch } from './support/browser.js';
 import { startServer, type RunningServer } from './support/server.js';
 import { axeViolations, go, settled, signIn, signInAsOperator, signOutFromMenu } from './support/shell.js';
 
@@ -195,7 +195,7 @@ async function lastingViolations(page: Page): Promise<string[]> {
 describe('the console’s tables', () => {
   it('cut no header and hide no column under a pinned one at 1440 px, and scroll inside their card at 390 px, in zh and en', async () => {
     // bypassCSP: axe is injected as an inline script, which the portal's policy refuses.
-    const context = await browser.newContext({ viewport: DESKTOP, locale: 'zh-CN', bypassCSP: true });
+    const context = await browser.newContext({ ...STILL, viewport: DESKTOP, locale: 'zh-CN', bypassCSP: true });
     const page = await context.newPage();
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(e.message));

@@ -7,13 +7,14 @@
  */
 import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launch, openPage } from './support/browser.js';
+import { STILL, launch, openPage } from './support/browser.js';
 import { startServer, type RunningServer } from './support/server.js';
 import { axeViolations, settled } from './support/shell.js';
 
 const SHOTS = 'e2e/artifacts';
-const DESKTOP: BrowserContextOptions = { viewport: { width: 1440, height: 900 }, bypassCSP: true };
+const DESKTOP: BrowserContextOptions = { ...STILL, viewport: { width: 1440, height: 900 }, bypassCSP: true };
 const PHONE: BrowserContextOptions = {
+  ...STILL,
   viewport: { width: 390, height: 844 },
   isMobile: true,
   hasTouch: true,

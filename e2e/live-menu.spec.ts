@@ -5,11 +5,11 @@
  */
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launch, openPage } from './support/browser.js';
+import { STILL, launch, openPage } from './support/browser.js';
 import { startServer, type RunningServer } from './support/server.js';
 import { go, settled, signIn, signInAsOperator } from './support/shell.js';
 
-const DESKTOP = { viewport: { width: 1440, height: 900 }, bypassCSP: true };
+const DESKTOP = { ...STILL, viewport: { width: 1440, height: 900 }, bypassCSP: true };
 
 let browser: Browser;
 let server: RunningServer;

@@ -8,21 +8,41 @@
  */
 import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launch, openPage } from './support/browser.js';
+import { STILL, launch, openPage } from './support/browser.js';
 import { startServer, type RunningServer } from './support/server.js';
-import { activeTab, go, openCloseCycles, parkSite, settled, signIn, tabTitles } from './support/shell.js';
+import {
+  activeTab,
+  go,
+  openCloseCycles,
+  openSignedIn,
+  parkSite,
+  settled,
+  signIn,
+  signedInState,
+  tabTitles,
+} from './support/shell.js';
 
 const SHOTS = 'e2e/artifacts';
-const DESKTOP: BrowserContextOptions = { viewport: { width: 1440, height: 900 } };
-const PHONE: BrowserContextOptions = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true };
+const DESKTOP: BrowserContextOptions = { ...STILL, viewport: { width: 1440, height: 900 } };
+const PHONE: BrowserContextOptions = {
+  ...STILL,
+  viewport: { width: 390, height: 844 },
+  isMobile: true,
+  hasTouch: true,
+};
 const APP = '[data-micro-app="park-services"]';
 
 let server: RunningServer;
 let browser: Browser;
+/** The member signed in once, for the tests that neither sign in nor end the session. */
+let member: Awaited<ReturnType<typeof signedInState>>;
 
 beforeAll(async () => {
-  server = await startServer({ PORTAL_RUNTIME_CONFIG: JSON.stringify({ languageSwitch: true }) });
-  browser = await launch();
+  [server, browser] = await Promise.all([
+    startServer({ PORTAL_RUNTIME_CONFIG: JSON.stringify({ languageSwitch: true }) }),
+    launch(),
+  ]);
+  member = await signedInState(browser, server.url);
 });
 afterAll(async () => {
   await browser?.close();
@@ -45,9 +65,9 @@ async function watchPolicy(page: Page): Promise<() => Promise<string[]>> {
 
 describe('the demo sub-application', () => {
   it('lives in its tab: state, scroll and one mount across switches; its second page opens as a portal tab', async () => {
-    const { context, page, errors } = await openPage(browser, DESKTOP);
+    const { context, page, errors } = await openPage(browser, { ...DESKTOP, storageState: member });
     const violations = await watchPolicy(page);
-    await signIn(page, server.url);
+    await openSignedIn(page, server.url);
     await page.getByRole('menuitem', { name: '园区服务' }).click();
     await page.getByRole('menuitem', { name: '物业报修' }).click();
     await page.waitForURL(/\/center\/park-services\/repair/);
@@ -146,8 +166,8 @@ describe('the demo sub-application', () => {
   });
 
   it('books a meeting room with the form as it opens, then offers the next free time', async () => {
-    const { context, page, errors } = await openPage(browser, DESKTOP);
-    await signIn(page, server.url);
+    const { context, page, errors } = await openPage(browser, { ...DESKTOP, storageState: member });
+    await openSignedIn(page, server.url);
     await go(page, '/park-services/meeting');
     const form = app(page).locator('.park-booking');
     const start = form.locator('select[name="start"]');
@@ -191,8 +211,8 @@ describe('the demo sub-application', () => {
       ['zh', DESKTOP, 1440],
       ['en', PHONE, 390],
     ] as const) {
-      const { context, page } = await openPage(browser, options, lang);
-      await signIn(page, server.url);
+      const { context, page } = await openPage(browser, { ...options, storageState: member }, lang);
+      await openSignedIn(page, server.url);
       // The entry is down: its address answers nothing.
       await context.route(/\/micro\/park-services\//, (route) => route.abort('connectionrefused'));
       await go(page, '/park-services/meeting');
@@ -222,9 +242,9 @@ describe('embedded pages', () => {
       ['zh', DESKTOP, 1440],
       ['en', PHONE, 390],
     ] as const) {
-      const { context, page, errors } = await openPage(browser, options, lang);
+      const { context, page, errors } = await openPage(browser, { ...options, storageState: member }, lang);
       const hits = await parkSite(context);
-      await signIn(page, server.url);
+      await openSignedIn(page, server.url);
       await go(page, '/IframePageContent/serviceHall');
       const hall = page.frameLocator('iframe.page-frame');
       await hall.locator('#q').fill('报修单 42');
@@ -250,9 +270,9 @@ describe('embedded pages', () => {
 
 describe('memory', () => {
   it('gives back what a sub-application tab and a frame tab took, over 20 open/close cycles each', async () => {
-    const { context, page } = await openPage(browser, DESKTOP);
+    const { context, page } = await openPage(browser, { ...DESKTOP, storageState: member });
     await parkSite(context);
-    await signIn(page, server.url);
+    await openSignedIn(page, server.url);
     const cdp = await context.newCDPSession(page);
     const sub = await openCloseCycles(
       page,

@@ -5,12 +5,12 @@
  */
 import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launch, openPage } from './support/browser.js';
+import { STILL, launch, openPage } from './support/browser.js';
 import { startServer, type RunningServer } from './support/server.js';
 import { go, settled, signIn, signInAsOperator } from './support/shell.js';
 
 const SHOTS = 'e2e/artifacts';
-const DESKTOP: BrowserContextOptions = { viewport: { width: 1440, height: 900 } };
+const DESKTOP: BrowserContextOptions = { ...STILL, viewport: { width: 1440, height: 900 } };
 const PHONE = { width: 390, height: 844 };
 
 let browser: Browser;

@@ -9,20 +9,23 @@
 import { readFile, mkdir } from 'node:fs/promises';
 import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launch, openPage } from './support/browser.js';
+import { STILL, launch, openPage } from './support/browser.js';
 import { startServer, type RunningServer } from './support/server.js';
-import { go, settled, signIn, signInAsOperator } from './support/shell.js';
+import { go, openSignedIn, operatorState, settled, signIn } from './support/shell.js';
 
 const SHOTS = 'e2e/artifacts';
-const DESKTOP: BrowserContextOptions = { viewport: { width: 1440, height: 900 } };
+const DESKTOP: BrowserContextOptions = { ...STILL, viewport: { width: 1440, height: 900 } };
 const PHONE = { width: 390, height: 844 };
 const RUNTIME = JSON.stringify({ noticeEnabled: true, languageSwitch: true });
 
 let server: RunningServer;
 let browser: Browser;
+/** The demo admin in the park operator's role, signed in once for every test. */
+let operator: Awaited<ReturnType<typeof operatorState>>;
 beforeAll(async () => {
   [browser, server] = await Promise.all([launch(), startServer({ PORTAL_RUNTIME_CONFIG: RUNTIME })]);
   await mkdir(SHOTS, { recursive: true });
+  operator = await operatorState(browser, server.url);
 }, 120_000);
 afterAll(async () => {
   await browser?.close();
@@ -67,9 +70,9 @@ function tableProblems(page: Page) {
 
 describe('通知公告', () => {
   it('publishes from the console, follows the reply in the recipients, exports and withdraws', async () => {
-    const op = await openPage(browser, DESKTOP, 'zh');
+    const op = await openPage(browser, { ...DESKTOP, storageState: operator }, 'zh');
     const member = await openPage(browser, DESKTOP, 'zh');
-    await signInAsOperator(op.page, server.url);
+    await openSignedIn(op.page, server.url);
     // The operator's role holds messageIndex: the header has the bell.
     await op.page.locator('.notice-bell').waitFor();
     await signIn(member.page, server.url, '/center/login', 'member');
@@ -153,8 +156,8 @@ describe('通知公告', () => {
   it('shows the list, the form, the preview and the detail in zh and en at 1440 and 390 px', async () => {
     for (const lang of ['zh', 'en'] as const) {
       const zh = lang === 'zh';
-      const { context, page, errors } = await openPage(browser, DESKTOP, lang);
-      await signInAsOperator(page, server.url);
+      const { context, page, errors } = await openPage(browser, { ...DESKTOP, storageState: operator }, lang);
+      await openSignedIn(page, server.url);
       for (const width of [1440, 390] as const) {
         await page.setViewportSize(width === 1440 ? DESKTOP.viewport! : PHONE);
         await openNotices(page);

@@ -9,18 +9,25 @@ import { signRequest } from '@portal/contracts/node-signing';
 import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../apps/server/src/db/embedded.js';
-import { launch, openPage } from './support/browser.js';
+import { STILL, launch, openPage } from './support/browser.js';
 import { startServer, type RunningServer } from './support/server.js';
-import { settled, signIn } from './support/shell.js';
+import { settled, signIn, signedInState } from './support/shell.js';
 
 const SHOTS = 'e2e/artifacts';
-const DESKTOP: BrowserContextOptions = { viewport: { width: 1440, height: 900 } };
-const PHONE: BrowserContextOptions = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true };
+const DESKTOP: BrowserContextOptions = { ...STILL, viewport: { width: 1440, height: 900 } };
+const PHONE: BrowserContextOptions = {
+  ...STILL,
+  viewport: { width: 390, height: 844 },
+  isMobile: true,
+  hasTouch: true,
+};
 const RUNTIME = JSON.stringify({ noticeEnabled: true, languageSwitch: true });
 
 let a: RunningServer;
 let b: RunningServer;
 let browser: Browser;
+/** The member signed in once on instance A, for the tests that neither sign in nor end the session. */
+let member: Awaited<ReturnType<typeof signedInState>>;
 let proxy: { url: string; drop: (ms: number) => Promise<void>; close: () => Promise<void> };
 let publish: (notice: Record<string, unknown>) => Promise<string>;
 
@@ -66,6 +73,7 @@ beforeAll(async () => {
   });
   browser = await launch();
   proxy = await relay(a.port);
+  member = await signedInState(browser, a.url);
   // The operator (admin in the park operator's role) publishes on instance B.
   const config = await (await fetch(`${b.url}/center/config.js`)).text();
   const secret = /"signSecret":"([^"]+)"/.exec(config)![1]!;
@@ -130,8 +138,7 @@ describe('replying', () => {
       await publish({ title: `阅办-${tag}`, replyWay: 0 });
       await publish({ title: `文字-${tag}`, replyWay: 1 });
       await publish({ title: `附件-${tag}`, replyWay: 2, translations: { en: { title: `Files-${tag}` } } });
-      const { context, page, errors } = await openPage(browser, options, lang);
-      await signIn(page, a.url, '/center/login', 'member');
+      const { context, page, errors } = await openPage(browser, { ...options, storageState: member }, lang);
       await page.goto(`${a.url}/center/message/index`);
 
       await openNotice(page, `阅办-${tag}`);
@@ -267,13 +274,12 @@ describe('notice bodies', () => {
   it(`run none of ${XSS.length} XSS payloads in the drawer or the message page`, async () => {
     expect(XSS.length).toBeGreaterThanOrEqual(30);
     for (const [i, payload] of XSS.entries()) await publish({ title: `XSS-${i}`, remark: payload, replyWay: 0 });
-    const { context, page } = await openPage(browser, DESKTOP);
+    const { context, page } = await openPage(browser, { ...DESKTOP, storageState: member });
     const dialogs: string[] = [];
     page.on('dialog', (d) => {
       dialogs.push(d.message());
       void d.dismiss();
     });
-    await signIn(page, a.url, '/center/login', 'member');
     await page.goto(`${a.url}/center/message/index`);
     // Counts the payloads whose body was shown and then read back free of anything that could run.
     let checked = 0;

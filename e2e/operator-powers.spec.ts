@@ -7,20 +7,23 @@
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launch, openPage } from './support/browser.js';
+import { STILL, launch, openPage } from './support/browser.js';
 import { startServer, type RunningServer } from './support/server.js';
-import { axeViolations, go, settled, signInAsOperator } from './support/shell.js';
+import { axeViolations, go, openSignedIn, operatorState, settled } from './support/shell.js';
 
 const SHOTS = 'e2e/artifacts';
-const DESKTOP = { viewport: { width: 1440, height: 900 }, bypassCSP: true };
+const DESKTOP = { ...STILL, viewport: { width: 1440, height: 900 }, bypassCSP: true };
 const PHONE = { width: 390, height: 844 };
 const LANGS = ['zh', 'en'] as const;
 type Lang = (typeof LANGS)[number];
 
 let browser: Browser;
 let server: RunningServer;
+/** The demo admin in the park operator's role, signed in once for every test. */
+let operator: Awaited<ReturnType<typeof operatorState>>;
 beforeAll(async () => {
   [browser, server] = await Promise.all([launch(), startServer()]);
+  operator = await operatorState(browser, server.url);
 });
 afterAll(async () => {
   await browser?.close();
@@ -29,9 +32,8 @@ afterAll(async () => {
 
 /** The demo admin in the park operator's role. */
 async function asOperator(lang: Lang) {
-  const opened = await openPage(browser, DESKTOP, lang);
-  const { page } = opened;
-  await signInAsOperator(page, server.url);
+  const opened = await openPage(browser, { ...DESKTOP, storageState: operator }, lang);
+  await openSignedIn(opened.page, server.url);
   return opened;
 }
 

@@ -6,12 +6,12 @@
  */
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launch, openPage } from './support/browser.js';
+import { STILL, launch, openPage } from './support/browser.js';
 import { startServer, type RunningServer } from './support/server.js';
 import { activeTab, axeViolations, clickMenu, settled, signIn, signInAsOperator } from './support/shell.js';
 
 const SHOTS = 'e2e/artifacts';
-const DESKTOP = { viewport: { width: 1440, height: 900 }, bypassCSP: true };
+const DESKTOP = { ...STILL, viewport: { width: 1440, height: 900 }, bypassCSP: true };
 
 let browser: Browser;
 beforeAll(async () => {

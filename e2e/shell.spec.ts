@@ -10,7 +10,7 @@ import type { RuntimeConfig } from '@portal/contracts';
 import pg from 'pg';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launch, signedFetch } from './support/browser.js';
+import { STILL, launch, signedFetch } from './support/browser.js';
 import { startServer, type RunningServer } from './support/server.js';
 import {
   activeTab,
@@ -18,23 +18,36 @@ import {
   clickMenu,
   clickOpenMenuItem,
   go,
+  openSignedIn,
   parkSite,
   settled,
   signIn,
+  signedInState,
   signOutFromMenu,
   tabTitles,
 } from './support/shell.js';
 
 const SHOTS = 'e2e/artifacts';
 let browser: Browser;
+const runtime = (c: Partial<RuntimeConfig>) => ({ PORTAL_RUNTIME_CONFIG: JSON.stringify(c) });
+/** The three layouts' servers, started together with the browser; each part awaits its own. */
+let servers: Record<'side' | 'top' | 'jzh', Promise<RunningServer>>;
 
 beforeAll(async () => {
   mkdirSync(SHOTS, { recursive: true });
+  servers = {
+    side: startServer(runtime({ keepAlive: true, languageSwitch: true, homePortalLink: true })),
+    top: startServer(runtime({ apptheme: 'top' })),
+    jzh: startServer(runtime({ apptheme: 'JZH', keepAlive: true })),
+  };
+  // A failed start fails the part that awaits it, not the file while another part runs.
+  for (const started of Object.values(servers)) started.catch(() => {});
   browser = await launch();
 });
-afterAll(async () => browser?.close());
-
-const runtime = (c: Partial<RuntimeConfig>) => ({ PORTAL_RUNTIME_CONFIG: JSON.stringify(c) });
+afterAll(async () => {
+  await browser?.close();
+  await Promise.all(Object.values(servers ?? {}).map((started) => started.then((s) => s.stop()).catch(() => {})));
+});
 
 /** Twelve pages of the member's menu, in menu order. */
 const PAGES: [string, string][] = [
@@ -96,15 +109,22 @@ async function shoot(
 
 describe('side layout, keep-alive on', () => {
   let server: RunningServer;
+  /** The member signed in once, for the tests that neither sign in nor end the session. */
+  let member: Awaited<ReturnType<typeof signedInState>>;
   beforeAll(async () => {
-    server = await startServer(runtime({ keepAlive: true, languageSwitch: true, homePortalLink: true }));
+    server = await servers.side;
+    member = await signedInState(browser, server.url);
   });
   afterAll(async () => server?.stop());
 
   it('walks four menu levels, one tab per entry, titled by meta.title; directories and fixed routes resolve', async () => {
-    const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+    const context = await browser.newContext({
+      ...STILL,
+      storageState: member,
+      viewport: { width: 1440, height: 900 },
+    });
     const page = await context.newPage();
-    await signIn(page, server.url);
+    await openSignedIn(page, server.url);
     await expect.poll(() => tabTitles(page)).toEqual(['首页']);
 
     await clickMenu(page, /企业服务/, /企业管理/, /成员管理/, '成员列表');
@@ -151,9 +171,13 @@ describe('side layout, keep-alive on', () => {
   });
 
   it('scrolls an overflowing strip by 100 px, closes to the neighbour, and closes by menu, middle click and keyboard', async () => {
-    const context = await browser.newContext({ viewport: { width: 1024, height: 768 } });
+    const context = await browser.newContext({
+      ...STILL,
+      storageState: member,
+      viewport: { width: 1024, height: 768 },
+    });
     const page = await context.newPage();
-    await signIn(page, server.url);
+    await openSignedIn(page, server.url);
     await openTabs(page, PAGES);
     await expect.poll(() => tabTitles(page)).toEqual(['首页', ...PAGES.map(([, t]) => t)]);
 
@@ -215,7 +239,7 @@ describe('side layout, keep-alive on', () => {
   });
 
   it('restores the open tabs after a reload, and not after logging out', async () => {
-    const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+    const context = await browser.newContext({ ...STILL, viewport: { width: 1440, height: 900 } });
     const page = await context.newPage();
     await signIn(page, server.url);
     await openTabs(page, PAGES.slice(0, 4));
@@ -233,10 +257,14 @@ describe('side layout, keep-alive on', () => {
   });
 
   it('keeps a hidden tab alive: typed text and the frame survive a switch; closing the tab frees it', async () => {
-    const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+    const context = await browser.newContext({
+      ...STILL,
+      storageState: member,
+      viewport: { width: 1440, height: 900 },
+    });
     const hits = await parkSite(context);
     const page = await context.newPage();
-    await signIn(page, server.url);
+    await openSignedIn(page, server.url);
     await go(page, '/IframePageContent/serviceHall');
     const hall = page.frameLocator('iframe[title="服务大厅"]');
     await hall.locator('#q').fill('报修单 42');
@@ -270,7 +298,7 @@ describe('side layout, keep-alive on', () => {
   });
 
   it('follows other browser tabs: a logout there ends this session without a notice, a login there signs this one in', async () => {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const context = await browser.newContext({ ...STILL, viewport: { width: 1280, height: 800 } });
     const first = await context.newPage();
     await signIn(first, server.url);
     const second = await context.newPage();
@@ -288,7 +316,7 @@ describe('side layout, keep-alive on', () => {
   });
 
   it('logs out when the host application sets loginstate to false', async () => {
-    const context = await browser.newContext();
+    const context = await browser.newContext({ ...STILL });
     const page = await context.newPage();
     await signIn(page, server.url);
     const token = await page.evaluate(() => JSON.parse(localStorage.getItem('portal_token') ?? 'null')?.v as string);
@@ -303,10 +331,14 @@ describe('side layout, keep-alive on', () => {
   });
 
   it("opens the park's home page, warns when it has no address, and switches the language after asking", async () => {
-    const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+    const context = await browser.newContext({
+      ...STILL,
+      storageState: member,
+      viewport: { width: 1440, height: 900 },
+    });
     await parkSite(context);
     const page = await context.newPage();
-    await signIn(page, server.url);
+    await openSignedIn(page, server.url);
     await go(page, '/ent/colist');
     // Without domianURL the link opens the tenant's own home page (getDefaultSubManList).
     await page.getByRole('button', { name: '返回园区首页' }).click();
@@ -344,9 +376,13 @@ describe('side layout, keep-alive on', () => {
   });
 
   it('shows only the content with iframe=1, on every page it navigates to', async () => {
-    const context = await browser.newContext({ viewport: { width: 1024, height: 700 } });
+    const context = await browser.newContext({
+      ...STILL,
+      storageState: member,
+      viewport: { width: 1024, height: 700 },
+    });
     const page = await context.newPage();
-    await signIn(page, server.url);
+    await openSignedIn(page, server.url);
     await page.goto(`${server.url}/center/ent/dashboard?iframe=1`);
     await page.getByText('本月概况').waitFor();
     expect(await page.locator('.shell-header, [role=tablist], .ant-layout-sider, .shell-footer').count()).toBe(0);
@@ -360,13 +396,15 @@ describe('side layout, keep-alive on', () => {
 
   it('is a drawer menu and a swipeable strip on a phone', async () => {
     const context = await browser.newContext({
+      ...STILL,
+      storageState: member,
       viewport: { width: 390, height: 844 },
       isMobile: true,
       hasTouch: true,
       bypassCSP: true,
     });
     const page = await context.newPage();
-    await signIn(page, server.url);
+    await openSignedIn(page, server.url);
     // The header says who is signed in, and the site's name shows whole where there is room.
     expect(await page.locator('.shell-user-name').innerText()).toBe('张敏');
     expect(await page.locator('.shell-header-title').evaluate((e) => e.scrollWidth <= e.clientWidth)).toBe(true);
@@ -388,9 +426,14 @@ describe('side layout, keep-alive on', () => {
   });
 
   it('has no serious accessibility violations and is photographed in zh and en', async () => {
-    const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, bypassCSP: true });
+    const context = await browser.newContext({
+      ...STILL,
+      storageState: member,
+      viewport: { width: 1440, height: 900 },
+      bypassCSP: true,
+    });
     const page = await context.newPage();
-    await signIn(page, server.url);
+    await openSignedIn(page, server.url);
     await openTabs(page, PAGES.slice(0, 5));
     expect(await axeViolations(page)).toEqual([]);
     await shoot(context, server.url, 'side', '/ent/dashboard');
@@ -401,12 +444,12 @@ describe('side layout, keep-alive on', () => {
 describe('top menu layout (screen 8), keep-alive off', () => {
   let server: RunningServer;
   beforeAll(async () => {
-    server = await startServer(runtime({ apptheme: 'top' }));
+    server = await servers.top;
   });
   afterAll(async () => server?.stop());
 
   it('shows a tab per root, sub-directories of the chosen root, follows the route, and keeps frames without keep-alive', async () => {
-    const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, bypassCSP: true });
+    const context = await browser.newContext({ ...STILL, viewport: { width: 1440, height: 900 }, bypassCSP: true });
     const hits = await parkSite(context);
     const page = await context.newPage();
     await signIn(page, server.url);
@@ -444,12 +487,12 @@ describe('top menu layout (screen 8), keep-alive off', () => {
 describe('JZH flyout layout, keep-alive on', () => {
   let server: RunningServer;
   beforeAll(async () => {
-    server = await startServer(runtime({ apptheme: 'JZH', keepAlive: true }));
+    server = await servers.jzh;
   });
   afterAll(async () => server?.stop());
 
   it('opens submenus as flyouts four levels deep, and the workbench only with ENT_WORKBENCH', async () => {
-    const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, bypassCSP: true });
+    const context = await browser.newContext({ ...STILL, viewport: { width: 1440, height: 900 }, bypassCSP: true });
     const page = await context.newPage();
     await signIn(page, server.url);
     // Each flyout opens on hover once the one before it has settled; a busy machine may close one

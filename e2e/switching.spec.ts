@@ -9,30 +9,39 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RuntimeConfig } from '@portal/contracts';
-import { launch, openPage, signedFetch } from './support/browser.js';
+import { STILL, launch, openPage, signedFetch } from './support/browser.js';
 import { startServer, type RunningServer } from './support/server.js';
 import {
   axeViolations,
   clickOpenMenuItem,
   fillCaptcha,
+  openSignedIn,
   settled,
   signIn,
+  signedInState,
   signOutFromMenu,
   tabTitles,
 } from './support/shell.js';
 
 const SHOTS = 'e2e/artifacts';
-const DESK = { viewport: { width: 1440, height: 900 } };
+const DESK = { ...STILL, viewport: { width: 1440, height: 900 } };
 let server: RunningServer;
 /** The same portal with 切换应用 configured (runtime `appSwitch`). */
 let withApps: RunningServer;
 let browser: Browser;
+/** The member signed in once on each, for the tests that neither sign in nor end the session. */
+let member: Awaited<ReturnType<typeof signedInState>>;
+let memberWithApps: typeof member;
 
 beforeAll(async () => {
   [server, withApps, browser] = await Promise.all([
     startServer(),
     startServer({ PORTAL_RUNTIME_CONFIG: JSON.stringify({ appSwitch: true }) }),
     launch(),
+  ]);
+  [member, memberWithApps] = await Promise.all([
+    signedInState(browser, server.url),
+    signedInState(browser, withApps.url),
   ]);
 }, 120_000);
 afterAll(async () => {
@@ -70,8 +79,8 @@ async function openFromUserMenu(page: Page, name: RegExp) {
 
 describe('account dialogs', () => {
   it('account setting: the nickname is required and shows in the header once saved (zh)', async () => {
-    const { context, page } = await openPage(browser, DESK);
-    await signIn(page, server.url);
+    const { context, page } = await openPage(browser, { ...DESK, storageState: member });
+    await openSignedIn(page, server.url);
     await openFromUserMenu(page, /账户设置/);
     await page.locator('#nickName').fill(' ');
     await page.getByRole('button', { name: /确\s?定|OK/ }).click();
@@ -215,10 +224,17 @@ describe('account dialogs', () => {
   it('enterprise at 390 px (en): name and status fit the phone; no serious accessibility violations', async () => {
     const { context, page } = await openPage(
       browser,
-      { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, bypassCSP: true },
+      {
+        ...STILL,
+        storageState: member,
+        viewport: { width: 390, height: 844 },
+        isMobile: true,
+        hasTouch: true,
+        bypassCSP: true,
+      },
       'en',
     );
-    await signIn(page, server.url, '/center/login', 'member');
+    await openSignedIn(page, server.url);
     await openFromUserMenu(page, /Switch enterprise/);
     await page.getByText('3 in all').waitFor();
     // Name and status fit; the credit code and join time are left for wider screens.
@@ -242,8 +258,8 @@ describe('account dialogs', () => {
   });
 
   it('enterprise list behind a failing proxy (en): one Server error, the proxy page not shown', async () => {
-    const { context, page } = await openPage(browser, DESK, 'en');
-    await signIn(page, server.url, '/center/login', 'member');
+    const { context, page } = await openPage(browser, { ...DESK, storageState: member }, 'en');
+    await openSignedIn(page, server.url);
     await page.route('**/api/front/ent/joinEntList*', (r) =>
       r.fulfill({ status: 502, contentType: 'text/html', body: '<html><body>502 Bad Gateway nginx</body></html>' }),
     );
@@ -323,8 +339,8 @@ describe('account dialogs', () => {
       ],
     ],
   ] as const)('every dialog, photographed in %s, without serious accessibility violations', async (lang, labels) => {
-    const { context, page } = await openPage(browser, { ...DESK, bypassCSP: true }, lang);
-    await signIn(page, withApps.url, '/center/login', 'member');
+    const { context, page } = await openPage(browser, { ...DESK, bypassCSP: true, storageState: memberWithApps }, lang);
+    await openSignedIn(page, withApps.url);
     const keys = ['nickname', 'password', 'role', 'application', 'workbench', 'enterprise'];
     for (const [i, label] of labels.entries()) {
       await openFromUserMenu(page, new RegExp(`${label}$`));

@@ -18,6 +18,13 @@ export function launch(extraArgs: string[] = []): Promise<Browser> {
   });
 }
 
+/**
+ * Context options of a test that is not about motion: the reader asked for less of it, which the
+ * portal honours (antd's dialogs, drawers and menus open without animating), so no step waits for
+ * an animation to end. A test of what happens while something moves leaves it out.
+ */
+export const STILL: BrowserContextOptions = { reducedMotion: 'reduce' };
+
 /** Calls the API from Node with a correctly signed request, as any client would. */
 export async function signedFetch(
   base: string,

@@ -65,21 +65,33 @@ export async function startServer(
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  // What the server printed until it listened, for the message of a start that failed. Lines are
+  // read as they complete and the reading stops once it listens: the server logs every request,
+  // and parsing all it ever printed again on every chunk cost the test's own process seconds of
+  // CPU per file (quadratic in the log's length).
   let output = '';
+  let partial = '';
   const port = await new Promise<number>((done, fail) => {
     const timer = setTimeout(() => fail(new Error(`server did not start in 60 s:\n${output}`)), 60_000);
     const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      for (const line of output.split('\n')) {
+      const text = chunk.toString();
+      output += text;
+      const lines = (partial + text).split('\n');
+      partial = lines.pop()!;
+      for (const line of lines) {
         if (!line.startsWith('{')) continue;
         try {
           const entry = JSON.parse(line) as { msg?: string; port?: number };
           if (entry.msg === 'listening' && entry.port) {
             clearTimeout(timer);
+            // Still drained (a full pipe would stop the server), no longer read.
+            child.stdout!.off('data', onData);
+            child.stdout!.resume();
             done(entry.port);
+            return;
           }
         } catch {
-          // a partial line; wait for the rest
+          // not a log entry of the server's
         }
       }
     };

@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import type { BrowserContext, CDPSession, Page } from 'playwright-core';
+import type { Browser, BrowserContext, BrowserContextOptions, CDPSession, Page } from 'playwright-core';
 
 /**
  * Types the test-mode answer of the image captcha once its image is shown: an answer counts only
@@ -26,7 +26,44 @@ export async function signIn(page: Page, base: string, path = '/center/login', u
   await page.getByRole('tablist').or(page.locator('.shell-bare')).first().waitFor();
 }
 
-/** An in-app navigation (history push, as a link does), so keep-alive state is not lost to a reload. */
+type StorageState = Exclude<BrowserContextOptions['storageState'], string | undefined>;
+
+/**
+ * Signs `username` in once through the form and keeps what the browser then holds (the session's
+ * token in local storage): a context opened with it (`storageState`) starts signed in, for the
+ * tests of a file that are about what comes after signing in (signing in has tests of its own).
+ * Every such context holds the same session: a test that ends it (logout, a role, enterprise or
+ * application switch, a password change) signs in through the form instead.
+ */
+export async function signedInState(
+  browser: Browser,
+  base: string,
+  username = 'member',
+  path = '/center/login',
+): Promise<StorageState> {
+  return stateAfter(browser, (page) => signIn(page, base, path, username));
+}
+
+/** The same for the demo admin switched to the park operator's role (`signInAsOperator`). */
+export async function operatorState(browser: Browser, base: string): Promise<StorageState> {
+  return stateAfter(browser, (page) => signInAsOperator(page, base));
+}
+
+async function stateAfter(browser: Browser, signOn: (page: Page) => Promise<void>): Promise<StorageState> {
+  const context = await browser.newContext({ reducedMotion: 'reduce' });
+  const page = await context.newPage();
+  await signOn(page);
+  const state = await context.storageState();
+  await context.close();
+  return state;
+}
+
+/** Opens `path` of the shell in a context that starts signed in (`signedInState`). */
+export async function openSignedIn(page: Page, base: string, path = '/index') {
+  await page.goto(`${base}/center${path}`);
+  await page.getByRole('tablist').or(page.locator('.shell-bare')).first().waitFor();
+}
+
 /** The demo admin, signed in and switched to the park operator's role (the console's menus). */
 export async function signInAsOperator(page: Page, base: string) {
   await signIn(page, base, '/center/login', 'admin');
@@ -50,6 +87,7 @@ export async function signInAsOperator(page: Page, base: string) {
   await page.getByRole('tablist').waitFor();
 }
 
+/** An in-app navigation (history push, as a link does), so keep-alive state is not lost to a reload. */
 export async function go(page: Page, path: string) {
   await page.evaluate((p) => {
     window.history.pushState(null, '', p);

@@ -22,13 +22,22 @@ const theme: ThemeConfig = {
   },
 };
 
+// A reader who asked their system for less motion (prefers-reduced-motion) gets antd's dialogs,
+// drawers, menus and messages without their opening and closing animations, and buttons without
+// the ripple of a click. Read when a provider renders: a change of the setting applies from then on.
+const STILL_THEME: ThemeConfig = { ...theme, token: { ...theme.token, motion: false } };
+const NO_WAVE = { disabled: true };
+const stillWanted = () =>
+  typeof window.matchMedia === 'function' && window.matchMedia('(prefers-reduced-motion: reduce)').matches;
+const motionProps = () => (stillWanted() ? { theme: STILL_THEME, wave: NO_WAVE } : { theme });
+
 const antdLocale = () => (i18n.language === 'en-US' ? enUS : zhCN);
 
 // message, Modal.confirm and notification are called as static methods (no <App> wrapper, which
 // would put every one of them into every page's bytes); they get the same theme and locale.
 ConfigProvider.config({
   holderRender: (children) => (
-    <ConfigProvider locale={antdLocale()} theme={theme}>
+    <ConfigProvider locale={antdLocale()} {...motionProps()}>
       {children}
     </ConfigProvider>
   ),
@@ -38,7 +47,7 @@ ConfigProvider.config({
 export function AntdProvider({ children }: { children: ReactNode }) {
   useTranslation(); // re-render on a language change
   return (
-    <ConfigProvider locale={antdLocale()} theme={theme}>
+    <ConfigProvider locale={antdLocale()} {...motionProps()}>
       {children}
     </ConfigProvider>
   );
