@@ -1171,3 +1171,35 @@ describe('signing keys', () => {
     }
   });
 });
+
+describe('what a relying party may not do', () => {
+  const introspect = async (callerId: string, token: string) => {
+    const res = await fetch(`${issuer}/token/introspection`, {
+      method: 'POST',
+      headers: {
+        authorization: `Basic ${Buffer.from(`${callerId}:${SECRET}`).toString('base64')}`,
+        'content-type': 'application/x-www-form-urlencoded',
+      },
+      body: new URLSearchParams({ token }).toString(),
+    });
+    return { status: res.status, body: (await res.json()) as { active: boolean; sub?: string } };
+  };
+
+  it("introspects only its own tokens: another client's, live or of a disabled client, are inactive to it", async () => {
+    const other = await addClient(tenantA, { grantTypes: ['client_credentials'], scopes: ['openid'] });
+    const service = await addClient(tenantA, { grantTypes: ['client_credentials'], scopes: ['openid'] });
+    const serviceToken = (await client.clientCredentialsGrant(await rp(service), {})).access_token;
+    const app = await addClient(tenantA);
+    const { tokens } = await codeFlowTokens(app);
+    // Each client sees its own token; another client learns nothing of it (not even its subject).
+    expect((await introspect(service, serviceToken)).body.active).toBe(true);
+    expect((await introspect(app, tokens.access_token)).body.active).toBe(true);
+    expect(await introspect(other, serviceToken)).toEqual({ status: 200, body: { active: false } });
+    expect(await introspect(other, tokens.access_token)).toEqual({ status: 200, body: { active: false } });
+    // Disabled: no one hears of its tokens as active (before, another client got `active: true` for
+    // its client-credentials token, and a 500 for a user's token).
+    await ctx.db.execute(sql`UPDATE oidc_clients SET enabled = false WHERE client_id IN (${service}, ${app})`);
+    expect(await introspect(other, serviceToken)).toEqual({ status: 200, body: { active: false } });
+    expect(await introspect(other, tokens.access_token)).toEqual({ status: 200, body: { active: false } });
+  });
+});
