@@ -16,6 +16,7 @@ import { freePort } from '../../db/embedded.js';
 import { sha256Hex } from '../../platform/hash.js';
 import { sweep } from '../../platform/housekeeping.js';
 import { createOidcRepository } from './oidc.repository.js';
+import { DEVICE_CODE_ENTRIES_PER_MINUTE } from './oidc.routes.js';
 import { hashPassword } from '../../platform/passwords.js';
 import { DEMO_PASSWORD, createTestContext, type TestContext } from '../../test/harness.js';
 
@@ -1201,5 +1202,32 @@ describe('what a relying party may not do', () => {
     await ctx.db.execute(sql`UPDATE oidc_clients SET enabled = false WHERE client_id IN (${service}, ${app})`);
     expect(await introspect(other, serviceToken)).toEqual({ status: 200, body: { active: false } });
     expect(await introspect(other, tokens.access_token)).toEqual({ status: 200, body: { active: false } });
+  });
+});
+
+describe('what a visitor may not do', () => {
+  it('tries user codes on the device page at most 10 a minute from one address (429, the page in its language)', async () => {
+    // Only this test's entries count (another test of this file entered codes from this address).
+    await ctx.db.execute(sql`DELETE FROM rate_limits WHERE key LIKE 'oidc-device:%'`);
+    const b = new Browser('en');
+    const fields = formFields(await (await b.go(`${issuer}/device`)).text());
+    const statuses: number[] = [];
+    for (let i = 0; i < DEVICE_CODE_ENTRIES_PER_MINUTE + 1; i++) {
+      fields.set('user_code', 'BCDF-GHJK');
+      const res = await b.go(`${issuer}/device`, { method: 'POST', body: fields.toString() });
+      statuses.push(res.status);
+      const html = await res.text();
+      const xsrf = formFields(html).get('xsrf');
+      if (xsrf) fields.set('xsrf', xsrf);
+      if (res.status === 429) {
+        expect(html).toContain('Too many requests');
+        expect(res.headers.get('retry-after')).toMatch(/^\d+$/);
+        expect(res.headers.get('content-security-policy')).toContain("default-src 'none'");
+      }
+    }
+    expect(statuses).toEqual([...Array<number>(DEVICE_CODE_ENTRIES_PER_MINUTE).fill(200), 429]);
+    // The page itself, and devices asking for codes, are not counted.
+    expect((await b.go(`${issuer}/device`)).status).toBe(200);
+    await ctx.db.execute(sql`DELETE FROM rate_limits WHERE key LIKE 'oidc-device:%'`);
   });
 });
