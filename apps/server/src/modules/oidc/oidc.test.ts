@@ -1203,6 +1203,37 @@ describe('what a relying party may not do', () => {
     expect(await introspect(other, serviceToken)).toEqual({ status: 200, body: { active: false } });
     expect(await introspect(other, tokens.access_token)).toEqual({ status: 200, body: { active: false } });
   });
+  it("a client disabled in the console loses its users' grants and tokens: enabling it again revives none", async () => {
+    const clientId = await addClient(tenantA, { confidential: false });
+    const config = await rp(clientId, { confidential: false });
+    const b = await signedInBrowser();
+    const a = await authorize(config, b);
+    const tokens = await client.authorizationCodeGrant(config, new URL(a.url), {
+      pkceCodeVerifier: a.verifier,
+      expectedState: a.state,
+      expectedNonce: a.nonce,
+    });
+    const other = await codeFlowTokens(await addClient(tenantA), b);
+    const rowId = (await ctx.db.execute<{ id: number }>(sql`SELECT id FROM oidc_clients WHERE client_id = ${clientId}`))
+      .rows[0]!.id;
+    const operator = await ctx.asRole(await ctx.login('admin'), 'park_operator');
+    for (const step of ['disable', 'enable']) {
+      const res = await ctx.call({ method: 'POST', url: `/api/admin/oidc-clients/${rowId}/${step}`, token: operator });
+      expect((res.json() as { status: number }).status).toBe(200);
+    }
+    // A public client's refresh token (no secret stands behind it) and its access token are spent.
+    await expect(client.refreshTokenGrant(config, tokens.refresh_token!)).rejects.toMatchObject({
+      error: 'invalid_grant',
+    });
+    await expect(client.fetchUserInfo(config, tokens.access_token, client.skipSubjectCheck)).rejects.toMatchObject({
+      status: 401,
+    });
+    // Another client of the same sign-on is untouched.
+    expect((await client.tokenIntrospection(other.config, other.tokens.access_token)).active).toBe(true);
+    // The browser's next request signs in again without a form (the sign-on session lives).
+    const again = await authorize(config, b);
+    expect(again.url.startsWith(REDIRECT), again.trail.join('\n')).toBe(true);
+  });
 });
 
 describe('what a visitor may not do', () => {
