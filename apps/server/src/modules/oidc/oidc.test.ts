@@ -1234,6 +1234,33 @@ describe('what a relying party may not do', () => {
     const again = await authorize(config, b);
     expect(again.url.startsWith(REDIRECT), again.trail.join('\n')).toBe(true);
   });
+  it('a scope taken from a client in the console is gone at once from the tokens it holds', async () => {
+    const clientId = await addClient(tenantA);
+    const { config, tokens } = await codeFlowTokens(clientId);
+    const rowId = (await ctx.db.execute<{ id: number }>(sql`SELECT id FROM oidc_clients WHERE client_id = ${clientId}`))
+      .rows[0]!.id;
+    const operator = await ctx.asRole(await ctx.login('admin'), 'park_operator');
+    const patch = async (body: object) =>
+      (
+        (
+          await ctx.call({ method: 'PATCH', url: `/api/admin/oidc-clients/${rowId}`, body, token: operator })
+        ).json() as { status: number }
+      ).status;
+    // A change that takes nothing away leaves the tokens alone.
+    expect(await patch({ nameEn: 'Renamed app' })).toBe(200);
+    expect((await client.tokenIntrospection(config, tokens.access_token)).active).toBe(true);
+    // The phone number taken away: before, UserInfo still answered it, and a refresh kept the scope.
+    expect(await patch({ scopes: ['openid', 'profile', 'roles', 'enterprise'] })).toBe(200);
+    await expect(client.fetchUserInfo(config, tokens.access_token, client.skipSubjectCheck)).rejects.toMatchObject({
+      status: 401,
+    });
+    await expect(client.refreshTokenGrant(config, tokens.refresh_token!)).rejects.toMatchObject({
+      error: 'invalid_grant',
+    });
+    // And asking for it again is refused.
+    const again = await authorize(config, await signedInBrowser());
+    expect(new URL(again.url).searchParams.get('error')).toBe('invalid_scope');
+  });
 });
 
 describe('what a visitor may not do', () => {

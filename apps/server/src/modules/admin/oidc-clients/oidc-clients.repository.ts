@@ -97,14 +97,22 @@ export function createAdminOidcClientsRepository(db: Db) {
       return row!.id;
     },
 
-    async update(tenantId: number, id: number, c: OidcClientRow): Promise<boolean> {
+    /**
+     * Writes a client's settings; `revoke` also removes what the provider keeps for it (as a
+     * disable does), in the same transaction: for a change that narrows what it may have.
+     */
+    async update(tenantId: number, id: number, c: OidcClientRow, revoke = false): Promise<boolean> {
       const { nameEn, ...rest } = c;
-      const rows = await db
-        .update(oidcClients)
-        .set({ ...rest, translations: translationsOf(nameEn), updatedAt: sql`now()` })
-        .where(mine(tenantId, id))
-        .returning({ id: oidcClients.id });
-      return rows.length > 0;
+      return db.transaction(async (tx) => {
+        const rows = await tx
+          .update(oidcClients)
+          .set({ ...rest, translations: translationsOf(nameEn), updatedAt: sql`now()` })
+          .where(mine(tenantId, id))
+          .returning({ clientId: oidcClients.clientId });
+        if (rows.length === 0) return false;
+        if (revoke) await tx.delete(oidcPayloads).where(issuedTo(tenantId, rows[0]!.clientId));
+        return true;
+      });
     },
 
     /**
