@@ -586,7 +586,7 @@ export async function buildApp({ config, db: pool, secrets, logger }: AppDeps) {
     sessionMaxSeconds: config.sso.sessionMaxHours * 3600,
     origin: new URL(config.publicUrl).origin,
   });
-  await app.register(oidcRoutes, { oidc, origin: new URL(config.publicUrl).origin, ssoCookie: TGC_COOKIE });
+  await app.register(oidcRoutes, { oidc, origin: new URL(config.publicUrl).origin, ssoCookie: TGC_COOKIE, limiter });
   await app.register(authCasRoutes, { auth, path: PORTAL_SLO_PATH });
   await app.register(checkOnlyUserRoutes, { registration });
   // The demo's example external system: a CAS client of the sign-on server, entered from the portal.

@@ -60,6 +60,11 @@ export function errorPage(lang: Lang, out: { error?: unknown; error_description?
   );
 }
 
+/** Too many attempts from one address (the device code entry): try again later. */
+export function tooManyPage(lang: Lang): string {
+  return plainPage(lang, TITLE(lang), `<p>${escapeMarkup(t(lang, 'tooManyRequests'))}</p>`);
+}
+
 /** RP-initiated logout: the question, with the provider's form (its hidden fields). */
 export function logoutPage(lang: Lang, form: string): string {
   return plainPage(

@@ -10,7 +10,10 @@ import formbody from '@fastify/formbody';
 import type { FastifyPluginAsyncTypebox, TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import { pageLang } from './oidc.pages.js';
+import { ResultCode } from '@portal/contracts';
+import { AppError } from '../../platform/errors.js';
+import type { RateLimiter } from '../../platform/rate-limit.js';
+import { pageLang, tooManyPage } from './oidc.pages.js';
 import type { InteractionStep, OidcService } from './oidc.service.js';
 
 export interface OidcRoutesOptions {
@@ -22,7 +25,15 @@ export interface OidcRoutesOptions {
   origin: string;
   /** The sign-on cookie's name (CASTGC). */
   ssoCookie: string;
+  /** Counts user code entries on the device page (per client address, every instance). */
+  limiter: Pick<RateLimiter, 'hit'>;
 }
+
+/**
+ * User codes a client address may enter on a tenant's device page in a minute: a person types one
+ * or two; anyone trying codes to take over another's pending device sign-in is slowed to this.
+ */
+export const DEVICE_CODE_ENTRIES_PER_MINUTE = 10;
 
 /**
  * The headers of every provider answer. Its answers bypass Fastify's reply (the provider writes
@@ -95,6 +106,19 @@ export const oidcRoutes: FastifyPluginAsyncTypebox<OidcRoutesOptions> = async (a
     const handler = async (req: FastifyRequest<{ Params: { tenant: string } }>, reply: FastifyReply) => {
       const entry = await oidc.providerFor(req.params.tenant);
       if (!entry) return notFound(reply);
+      if (req.method === 'POST' && /^\/oidc\/[^/?#]*\/device(\?|$)/.test(req.url)) {
+        try {
+          await opts.limiter.hit(`oidc-device:${entry.tenant.id}:${req.ip}`, DEVICE_CODE_ENTRIES_PER_MINUTE, 60);
+        } catch (err) {
+          if (!(err instanceof AppError) || err.code !== ResultCode.TOO_MANY_REQUESTS) throw err;
+          for (const [name, value] of Object.entries({ ...PROVIDER_HEADERS, ...err.headers }))
+            reply.header(name, value);
+          return reply
+            .code(429)
+            .type('text/html; charset=utf-8')
+            .send(tooManyPage(pageLang(undefined, req.headers['accept-language'])));
+        }
+      }
       reply.hijack();
       for (const [name, value] of Object.entries(PROVIDER_HEADERS)) reply.raw.setHeader(name, value);
       const raw = req.raw as typeof req.raw & { originalUrl?: string };

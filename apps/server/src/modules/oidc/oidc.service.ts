@@ -408,7 +408,12 @@ export function createOidcService(deps: OidcDeps) {
       features: {
         devInteractions: { enabled: false },
         clientCredentials: { enabled: true },
-        introspection: { enabled: true },
+        // A client introspects its own tokens only (the library's default answers any confidential
+        // client about any token of the tenant, even one of a disabled client).
+        introspection: {
+          enabled: true,
+          allowedPolicy: async (_ctx, caller, token) => token.clientId === caller.clientId,
+        },
         revocation: { enabled: true },
         backchannelLogout: { enabled: true },
         deviceFlow: {

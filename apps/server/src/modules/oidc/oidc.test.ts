@@ -16,6 +16,7 @@ import { freePort } from '../../db/embedded.js';
 import { sha256Hex } from '../../platform/hash.js';
 import { sweep } from '../../platform/housekeeping.js';
 import { createOidcRepository } from './oidc.repository.js';
+import { DEVICE_CODE_ENTRIES_PER_MINUTE } from './oidc.routes.js';
 import { hashPassword } from '../../platform/passwords.js';
 import { DEMO_PASSWORD, createTestContext, type TestContext } from '../../test/harness.js';
 
@@ -1169,5 +1170,122 @@ describe('signing keys', () => {
     } finally {
       await second.close();
     }
+  });
+});
+
+describe('what a relying party may not do', () => {
+  const introspect = async (callerId: string, token: string) => {
+    const res = await fetch(`${issuer}/token/introspection`, {
+      method: 'POST',
+      headers: {
+        authorization: `Basic ${Buffer.from(`${callerId}:${SECRET}`).toString('base64')}`,
+        'content-type': 'application/x-www-form-urlencoded',
+      },
+      body: new URLSearchParams({ token }).toString(),
+    });
+    return { status: res.status, body: (await res.json()) as { active: boolean; sub?: string } };
+  };
+
+  it("introspects only its own tokens: another client's, live or of a disabled client, are inactive to it", async () => {
+    const other = await addClient(tenantA, { grantTypes: ['client_credentials'], scopes: ['openid'] });
+    const service = await addClient(tenantA, { grantTypes: ['client_credentials'], scopes: ['openid'] });
+    const serviceToken = (await client.clientCredentialsGrant(await rp(service), {})).access_token;
+    const app = await addClient(tenantA);
+    const { tokens } = await codeFlowTokens(app);
+    // Each client sees its own token; another client learns nothing of it (not even its subject).
+    expect((await introspect(service, serviceToken)).body.active).toBe(true);
+    expect((await introspect(app, tokens.access_token)).body.active).toBe(true);
+    expect(await introspect(other, serviceToken)).toEqual({ status: 200, body: { active: false } });
+    expect(await introspect(other, tokens.access_token)).toEqual({ status: 200, body: { active: false } });
+    // Disabled: no one hears of its tokens as active (before, another client got `active: true` for
+    // its client-credentials token, and a 500 for a user's token).
+    await ctx.db.execute(sql`UPDATE oidc_clients SET enabled = false WHERE client_id IN (${service}, ${app})`);
+    expect(await introspect(other, serviceToken)).toEqual({ status: 200, body: { active: false } });
+    expect(await introspect(other, tokens.access_token)).toEqual({ status: 200, body: { active: false } });
+  });
+  it("a client disabled in the console loses its users' grants and tokens: enabling it again revives none", async () => {
+    const clientId = await addClient(tenantA, { confidential: false });
+    const config = await rp(clientId, { confidential: false });
+    const b = await signedInBrowser();
+    const a = await authorize(config, b);
+    const tokens = await client.authorizationCodeGrant(config, new URL(a.url), {
+      pkceCodeVerifier: a.verifier,
+      expectedState: a.state,
+      expectedNonce: a.nonce,
+    });
+    const other = await codeFlowTokens(await addClient(tenantA), b);
+    const rowId = (await ctx.db.execute<{ id: number }>(sql`SELECT id FROM oidc_clients WHERE client_id = ${clientId}`))
+      .rows[0]!.id;
+    const operator = await ctx.asRole(await ctx.login('admin'), 'park_operator');
+    for (const step of ['disable', 'enable']) {
+      const res = await ctx.call({ method: 'POST', url: `/api/admin/oidc-clients/${rowId}/${step}`, token: operator });
+      expect((res.json() as { status: number }).status).toBe(200);
+    }
+    // A public client's refresh token (no secret stands behind it) and its access token are spent.
+    await expect(client.refreshTokenGrant(config, tokens.refresh_token!)).rejects.toMatchObject({
+      error: 'invalid_grant',
+    });
+    await expect(client.fetchUserInfo(config, tokens.access_token, client.skipSubjectCheck)).rejects.toMatchObject({
+      status: 401,
+    });
+    // Another client of the same sign-on is untouched.
+    expect((await client.tokenIntrospection(other.config, other.tokens.access_token)).active).toBe(true);
+    // The browser's next request signs in again without a form (the sign-on session lives).
+    const again = await authorize(config, b);
+    expect(again.url.startsWith(REDIRECT), again.trail.join('\n')).toBe(true);
+  });
+  it('a scope taken from a client in the console is gone at once from the tokens it holds', async () => {
+    const clientId = await addClient(tenantA);
+    const { config, tokens } = await codeFlowTokens(clientId);
+    const rowId = (await ctx.db.execute<{ id: number }>(sql`SELECT id FROM oidc_clients WHERE client_id = ${clientId}`))
+      .rows[0]!.id;
+    const operator = await ctx.asRole(await ctx.login('admin'), 'park_operator');
+    const patch = async (body: object) =>
+      (
+        (
+          await ctx.call({ method: 'PATCH', url: `/api/admin/oidc-clients/${rowId}`, body, token: operator })
+        ).json() as { status: number }
+      ).status;
+    // A change that takes nothing away leaves the tokens alone.
+    expect(await patch({ nameEn: 'Renamed app' })).toBe(200);
+    expect((await client.tokenIntrospection(config, tokens.access_token)).active).toBe(true);
+    // The phone number taken away: before, UserInfo still answered it, and a refresh kept the scope.
+    expect(await patch({ scopes: ['openid', 'profile', 'roles', 'enterprise'] })).toBe(200);
+    await expect(client.fetchUserInfo(config, tokens.access_token, client.skipSubjectCheck)).rejects.toMatchObject({
+      status: 401,
+    });
+    await expect(client.refreshTokenGrant(config, tokens.refresh_token!)).rejects.toMatchObject({
+      error: 'invalid_grant',
+    });
+    // And asking for it again is refused.
+    const again = await authorize(config, await signedInBrowser());
+    expect(new URL(again.url).searchParams.get('error')).toBe('invalid_scope');
+  });
+});
+
+describe('what a visitor may not do', () => {
+  it('tries user codes on the device page at most 10 a minute from one address (429, the page in its language)', async () => {
+    // Only this test's entries count (another test of this file entered codes from this address).
+    await ctx.db.execute(sql`DELETE FROM rate_limits WHERE key LIKE 'oidc-device:%'`);
+    const b = new Browser('en');
+    const fields = formFields(await (await b.go(`${issuer}/device`)).text());
+    const statuses: number[] = [];
+    for (let i = 0; i < DEVICE_CODE_ENTRIES_PER_MINUTE + 1; i++) {
+      fields.set('user_code', 'BCDF-GHJK');
+      const res = await b.go(`${issuer}/device`, { method: 'POST', body: fields.toString() });
+      statuses.push(res.status);
+      const html = await res.text();
+      const xsrf = formFields(html).get('xsrf');
+      if (xsrf) fields.set('xsrf', xsrf);
+      if (res.status === 429) {
+        expect(html).toContain('Too many requests');
+        expect(res.headers.get('retry-after')).toMatch(/^\d+$/);
+        expect(res.headers.get('content-security-policy')).toContain("default-src 'none'");
+      }
+    }
+    expect(statuses).toEqual([...Array<number>(DEVICE_CODE_ENTRIES_PER_MINUTE).fill(200), 429]);
+    // The page itself, and devices asking for codes, are not counted.
+    expect((await b.go(`${issuer}/device`)).status).toBe(200);
+    await ctx.db.execute(sql`DELETE FROM rate_limits WHERE key LIKE 'oidc-device:%'`);
   });
 });

@@ -2,7 +2,7 @@ import type { AdminOidcClient } from '@portal/contracts';
 import { and, desc, eq, ilike, or, sql } from 'drizzle-orm';
 import type { Db } from '../../../db/client.js';
 import { chinaTime, containing, englishOf, pageOf, totalRows } from '../../../db/expressions.js';
-import { oidcClients } from '../../../db/schema.js';
+import { oidcClients, oidcPayloads } from '../../../db/schema.js';
 
 /** A client's settings as they are kept (the service has checked them). */
 export interface OidcClientRow {
@@ -44,6 +44,13 @@ const translationsOf = (nameEn: string) => (nameEn ? { en: { name: nameEn } } : 
  */
 export function createAdminOidcClientsRepository(db: Db) {
   const mine = (tenantId: number, id: number) => and(eq(oidcClients.id, id), eq(oidcClients.tenantId, tenantId));
+  /** The provider's rows issued to a client (the provider sessions, which name many clients, stay). */
+  const issuedTo = (tenantId: number, clientId: string) =>
+    and(
+      eq(oidcPayloads.tenantId, tenantId),
+      sql`${oidcPayloads.model} <> 'Session'`,
+      sql`${oidcPayloads.payload}->>'clientId' = ${clientId}`,
+    );
 
   return {
     async list(tenantId: number, f: { page: number; limit: number; q?: string | undefined }) {
@@ -90,23 +97,40 @@ export function createAdminOidcClientsRepository(db: Db) {
       return row!.id;
     },
 
-    async update(tenantId: number, id: number, c: OidcClientRow): Promise<boolean> {
+    /**
+     * Writes a client's settings; `revoke` also removes what the provider keeps for it (as a
+     * disable does), in the same transaction: for a change that narrows what it may have.
+     */
+    async update(tenantId: number, id: number, c: OidcClientRow, revoke = false): Promise<boolean> {
       const { nameEn, ...rest } = c;
-      const rows = await db
-        .update(oidcClients)
-        .set({ ...rest, translations: translationsOf(nameEn), updatedAt: sql`now()` })
-        .where(mine(tenantId, id))
-        .returning({ id: oidcClients.id });
-      return rows.length > 0;
+      return db.transaction(async (tx) => {
+        const rows = await tx
+          .update(oidcClients)
+          .set({ ...rest, translations: translationsOf(nameEn), updatedAt: sql`now()` })
+          .where(mine(tenantId, id))
+          .returning({ clientId: oidcClients.clientId });
+        if (rows.length === 0) return false;
+        if (revoke) await tx.delete(oidcPayloads).where(issuedTo(tenantId, rows[0]!.clientId));
+        return true;
+      });
     },
 
+    /**
+     * Enables or disables a client. Disabling also removes what the provider keeps for it (its
+     * users' grants, codes, access and refresh tokens, device codes), in the same transaction:
+     * they are refused while it is disabled, and enabling it again revives none of them.
+     */
     async setEnabled(tenantId: number, id: number, enabled: boolean): Promise<boolean> {
-      const rows = await db
-        .update(oidcClients)
-        .set({ enabled, updatedAt: sql`now()` })
-        .where(mine(tenantId, id))
-        .returning({ id: oidcClients.id });
-      return rows.length > 0;
+      return db.transaction(async (tx) => {
+        const rows = await tx
+          .update(oidcClients)
+          .set({ enabled, updatedAt: sql`now()` })
+          .where(mine(tenantId, id))
+          .returning({ clientId: oidcClients.clientId });
+        if (rows.length === 0) return false;
+        if (!enabled) await tx.delete(oidcPayloads).where(issuedTo(tenantId, rows[0]!.clientId));
+        return true;
+      });
     },
 
     /** Replaces a confidential client's secret hash: the one before stops matching with this statement. */
@@ -119,9 +143,17 @@ export function createAdminOidcClientsRepository(db: Db) {
       return rows.length > 0;
     },
 
+    /** Deletes a client and, as a disable does, what the provider keeps for it. */
     async delete(tenantId: number, id: number): Promise<boolean> {
-      const rows = await db.delete(oidcClients).where(mine(tenantId, id)).returning({ id: oidcClients.id });
-      return rows.length > 0;
+      return db.transaction(async (tx) => {
+        const rows = await tx
+          .delete(oidcClients)
+          .where(mine(tenantId, id))
+          .returning({ clientId: oidcClients.clientId });
+        if (rows.length === 0) return false;
+        await tx.delete(oidcPayloads).where(issuedTo(tenantId, rows[0]!.clientId));
+        return true;
+      });
     },
   };
 }

@@ -147,7 +147,10 @@ export function createAdminOidcClientsService(deps: AdminOidcClientsServiceDeps)
         firstParty: patch.firstParty ?? now.firstParty,
         idTokenAlg: patch.idTokenAlg ?? now.idTokenAlg,
       });
-      if (!(await repo.update(tenantId, rowId(id), row))) throw errors.notFound();
+      // Narrowed (a scope taken away, or consent asked from now on): the grants and tokens it holds
+      // end, so that none keeps what the client may no longer have.
+      const narrowed = now.scopes.some((s) => !row.scopes.includes(s)) || (now.firstParty && !row.firstParty);
+      if (!(await repo.update(tenantId, rowId(id), row, narrowed))) throw errors.notFound();
     },
 
     async setEnabled(caller: Caller, id: RequestedId, enabled: boolean): Promise<void> {
