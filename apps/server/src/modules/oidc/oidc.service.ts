@@ -408,8 +408,13 @@ export function createOidcService(deps: OidcDeps) {
       features: {
         devInteractions: { enabled: false },
         clientCredentials: { enabled: true },
-        introspection: { enabled: true },
-        revocation: { enabled: true },
+        // Only the client a token was issued to may introspect or revoke it (the library's defaults
+        // let any confidential client of the tenant read another's tokens, and ask to be changed).
+        introspection: {
+          enabled: true,
+          allowedPolicy: async (_ctx, client, token) => token.clientId === client.clientId,
+        },
+        revocation: { enabled: true, allowedPolicy: async (_ctx, client, token) => token.clientId === client.clientId },
         backchannelLogout: { enabled: true },
         deviceFlow: {
           enabled: true,
