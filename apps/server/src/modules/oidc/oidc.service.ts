@@ -408,13 +408,13 @@ export function createOidcService(deps: OidcDeps) {
       features: {
         devInteractions: { enabled: false },
         clientCredentials: { enabled: true },
-        // A client introspects its own tokens only (the library's default answers any confidential
-        // client about any token of the tenant, even one of a disabled client).
+        // Only the client a token was issued to may introspect or revoke it (the library's defaults
+        // let any confidential client of the tenant read another's tokens, and ask to be changed).
         introspection: {
           enabled: true,
-          allowedPolicy: async (_ctx, caller, token) => token.clientId === caller.clientId,
+          allowedPolicy: async (_ctx, client, token) => token.clientId === client.clientId,
         },
-        revocation: { enabled: true },
+        revocation: { enabled: true, allowedPolicy: async (_ctx, client, token) => token.clientId === client.clientId },
         backchannelLogout: { enabled: true },
         deviceFlow: {
           enabled: true,

@@ -709,6 +709,17 @@ describe('refresh, introspection, revocation', () => {
     expect(tokens.refresh_token).toBeUndefined();
   });
 
+  it("another client of the tenant can neither introspect nor revoke a client's tokens", async () => {
+    const { tokens } = await codeFlowTokens(await addClient(tenantA));
+    const other = await rp(await addClient(tenantA, { grantTypes: ['client_credentials'], scopes: ['profile'] }));
+    expect(await client.tokenIntrospection(other, tokens.access_token)).toEqual({ active: false });
+    await client.tokenRevocation(other, tokens.access_token);
+    await client.tokenRevocation(other, tokens.refresh_token!);
+    await expect(client.fetchUserInfo(other, tokens.access_token, client.skipSubjectCheck)).resolves.toMatchObject({
+      preferred_username: 'member',
+    });
+  });
+
   it('introspects and revokes access and refresh tokens', async () => {
     const clientId = await addClient(tenantA);
     const { config, tokens } = await codeFlowTokens(clientId);
