@@ -17,7 +17,10 @@
  *  10. notices: replyPage (signed, authenticated) → req/s, ratio to hello; 1,000 live
  *      streams open (server memory per stream); one notice published to their users → time until
  *      every stream has its event, p50/p99
- *  11. BENCHMARKS.md (generated block) + bench/results/latest.json
+ *  11. OpenID Connect: authorization requests with a live session (codes kept), each code exchanged
+ *      once, each refresh token spent once, client credentials, userinfo → req/s, ratio to hello,
+ *      CPU and PostgreSQL transactions per request; every answer must succeed
+ *  12. BENCHMARKS.md (generated block) + bench/results/latest.json
  *
  * Both servers run in a child process and autocannon runs here, so the load generator never shares
  * an event loop with the server it measures (it does share the machine's cores, as every baseline
@@ -41,7 +44,16 @@ import { loadSecrets } from '../apps/server/src/platform/secrets.js';
 import type { RunSummary } from './api/cannon.js';
 import { encryptor, Portal } from './api/client.js';
 import { dbSnapshot, perRequest } from './api/db-stats.js';
-import { catalogRow, cpuRow, fmt, sequentialRow, type Verdict, writeJson, writeMarkdown } from './api/markdown.js';
+import {
+  catalogRow,
+  cpuRow,
+  fmt,
+  rateRow,
+  sequentialRow,
+  type Verdict,
+  writeJson,
+  writeMarkdown,
+} from './api/markdown.js';
 import { benchArgon2 } from './api/phases/argon2.js';
 import { benchCaptcha } from './api/phases/captcha.js';
 import { benchCatalog } from './api/phases/catalog.js';
@@ -50,6 +62,7 @@ import { benchInfo } from './api/phases/info.js';
 import { benchLogin } from './api/phases/login.js';
 import { benchSso } from './api/phases/sso.js';
 import { benchNotices } from './api/phases/notices.js';
+import { benchOidc } from './api/phases/oidc.js';
 import { benchSwitching } from './api/phases/switching.js';
 import {
   DEMO_PASSWORD,
@@ -72,8 +85,8 @@ import { machine, round, runMain } from './common.js';
 import { printTables } from './report.js';
 
 async function main(): Promise<number> {
-  const all = ['hello', 'info', 'argon2', 'login', 'captcha', 'sso', 'catalog', 'switching', 'notices'].every((p) =>
-    settings.phases.has(p),
+  const all = ['hello', 'info', 'argon2', 'login', 'captcha', 'sso', 'catalog', 'switching', 'notices', 'oidc'].every(
+    (p) => settings.phases.has(p),
   );
   if (!existsSync(SERVER_MAIN))
     throw new Error(`${SERVER_MAIN} is missing: build the server first (npx tsc -b apps/server)`);
@@ -203,6 +216,9 @@ async function main(): Promise<number> {
     const notices = settings.phases.has('notices') ? await benchNotices(portal, encrypt, db, token, startPortal) : null;
     const replyPageRatio = hello && notices ? notices.page.reqPerSec / hello.reqPerSec : null;
 
+    // 11. the OpenID Provider
+    const oidc = settings.phases.has('oidc') ? await benchOidc(portal, encrypt, db) : null;
+
     // the server's own complaints during the run
     const serverErrors = server
       .output()
@@ -290,6 +306,16 @@ async function main(): Promise<number> {
           ? 'PASS'
           : 'INVALID'
         : 'n/a',
+      // Nor for OpenID: a code in every 303, every token request and userinfo a success.
+      oidcAuthorize: oidc
+        ? oidc.authorize.statusCodes['303'] === oidc.authorize.responses && oidc.codes === oidc.authorize.responses
+          ? 'PASS'
+          : 'INVALID'
+        : 'n/a',
+      oidcExchange: oidc ? (allSucceeded(oidc.exchange) ? 'PASS' : 'INVALID') : 'n/a',
+      oidcRefresh: oidc ? (allSucceeded(oidc.refresh) ? 'PASS' : 'INVALID') : 'n/a',
+      oidcClientCredentials: oidc ? (allSucceeded(oidc.clientCredentials) ? 'PASS' : 'INVALID') : 'n/a',
+      oidcUserinfo: oidc ? (allSucceeded(oidc.userinfo) ? 'PASS' : 'INVALID') : 'n/a',
     } satisfies Record<string, Verdict>;
 
     const results = {
@@ -306,6 +332,7 @@ async function main(): Promise<number> {
       catalog,
       switching,
       notices: notices && { ...notices, page: undefined, replyPage: notices.page },
+      oidc,
       ratios: {
         infoOverHello: infoRatio === null ? null : round(infoRatio, 3),
         loginOverArgon2: loginRatio === null ? null : round(loginRatio, 3),
@@ -313,6 +340,15 @@ async function main(): Promise<number> {
         industryTreeOverHello: industriesRatio === null ? null : round(industriesRatio, 3),
         joinEntListOverHello: joinEntRatio === null ? null : round(joinEntRatio, 3),
         replyPageOverHello: replyPageRatio === null ? null : round(replyPageRatio, 3),
+        ...(oidc && hello
+          ? {
+              oidcAuthorizeOverHello: round(oidc.authorize.reqPerSec / hello.reqPerSec, 3),
+              oidcExchangeOverHello: round(oidc.exchange.reqPerSecWall / hello.reqPerSec, 3),
+              oidcRefreshOverHello: round(oidc.refresh.reqPerSecWall / hello.reqPerSec, 3),
+              oidcClientCredentialsOverHello: round(oidc.clientCredentials.reqPerSec / hello.reqPerSec, 3),
+              oidcUserinfoOverHello: round(oidc.userinfo.reqPerSec / hello.reqPerSec, 3),
+            }
+          : {}),
       },
       verdicts,
       serverErrorLines: serverErrors.slice(0, 20),
@@ -396,6 +432,35 @@ ${catalogRow(`\`POST /api/front/letter/replyPage\` \`{page: 1, limit: 10}\` as m
 | the same instance's resident memory, before → after | ${fmt(notices.memoryBefore.rssKb)} → ${fmt(notices.memoryAfter.rssKb)} kB, ${fmt(notices.rssKbPerStream, 1)} kB per stream | |
 | one notice published to their ${fmt(notices.recipients)} users on the other instance: the publish call | ${fmt(notices.publishMs, 1)} ms | |
 | time from publishing until each stream has its event, p50 / p99 / last (${fmt(notices.delivered)} of ${fmt(notices.streams)} told) | ${fmt(notices.deliveryMs.p50, 1)} / ${fmt(notices.deliveryMs.p99, 1)} / ${fmt(notices.deliveryMs.max, 1)} ms | ${verdicts.delivery} |
+`
+        : ''
+    }${
+      oidc
+        ? `
+OpenID Connect (no speed target is set: every answer must succeed), the demo tenant's provider (\`/oidc/demo\`), one
+confidential first-party client (\`client_secret_basic\`) and one user signed in through the real flow (authorization
+request, interaction, the sign-on page's form), ${settings.connections} connections, in the same run as the hello baseline above:
+
+| OpenID endpoint | req/s | / hello | p50 / p99 ms | refused / errors / timeouts / mismatches | CPU % portal / PostgreSQL / autocannon / other | Result |
+|---|---:|---:|---:|---:|---:|:---:|
+${rateRow(`a. authorization request with the live session (\`GET /oidc/demo/auth\`, PKCE S256 → 303 with a code), ${settings.duration} s`, oidc.authorize, oidc.authorize.reqPerSec, hello && oidc.authorize.reqPerSec / hello.reqPerSec, oidc.authorize.responses - (oidc.authorize.statusCodes['303'] ?? 0), verdicts.oidcAuthorize)}${rateRow(`b. code exchange (\`POST /oidc/demo/token\`, \`authorization_code\` + \`code_verifier\` → ES256 ID token, access and refresh token), each of the ${fmt(oidc.codes)} codes of a. once*`, oidc.exchange, oidc.exchange.reqPerSecWall, hello && oidc.exchange.reqPerSecWall / hello.reqPerSec, oidc.exchange.non2xx, verdicts.oidcExchange)}${rateRow(`c. refresh (\`refresh_token\`, rotated: a new refresh and access token each), each of the ${fmt(oidc.refreshTokens)} refresh tokens of b. once*`, oidc.refresh, oidc.refresh.reqPerSecWall, hello && oidc.refresh.reqPerSecWall / hello.reqPerSec, oidc.refresh.non2xx, verdicts.oidcRefresh)}${rateRow(`d. client credentials (\`client_credentials\` → an access token, no user), ${settings.duration} s`, oidc.clientCredentials, oidc.clientCredentials.reqPerSec, hello && oidc.clientCredentials.reqPerSec / hello.reqPerSec, oidc.clientCredentials.non2xx, verdicts.oidcClientCredentials)}${rateRow(`e. userinfo (\`GET /oidc/demo/me\`, Bearer; the ${fmt(oidc.accessTokens)} access tokens of c. in turn), ${settings.duration} s`, oidc.userinfo, oidc.userinfo.reqPerSec, hello && oidc.userinfo.reqPerSec / hello.reqPerSec, oidc.userinfo.non2xx, verdicts.oidcUserinfo)}
+Marked *: rated by responses over the time from the first request to the last response: the run ends when its one-use codes or
+tokens are spent (or after ${settings.duration} s); the others are autocannon's mean of per-second counts.
+
+| OpenID endpoint | portal CPU per request | PostgreSQL CPU per request | PostgreSQL transactions per request | rows inserted per request |
+|---|---:|---:|---:|---:|
+${(['authorize', 'exchange', 'refresh', 'clientCredentials', 'userinfo'] as const)
+  .map(
+    (k, i) =>
+      `| ${'abcde'[i]}. ${{ authorize: 'authorization request', exchange: 'code exchange', refresh: 'refresh', clientCredentials: 'client credentials', userinfo: 'userinfo' }[k]} | ${fmt(oidc.cpuPerRequest[k]!.portalMs, 2)} ms | ${fmt(oidc.cpuPerRequest[k]!.postgresMs, 2)} ms | ${fmt(oidc.db[k]!.statementsPerRequest, 2)} | ${fmt(oidc.db[k]!.rowsInsertedPerRequest, 2)} |`,
+  )
+  .join('\n')}
+
+CPU per request is the process tree's CPU time from \`/proc\` over the run (portal: the server process; PostgreSQL: its
+processes) divided by the responses, in milliseconds of one core. Transactions are PostgreSQL's committed and rolled-back
+transactions of the database (\`pg_stat_database\`), counted between runs after PostgreSQL's statistics settled (11 s): a
+statement outside a transaction is one, a transaction of several statements is one too, so they are a lower bound of
+round trips. Before the measured runs, every path ran unmeasured for ${settings.warmup} s (the chain in small).
 `
         : ''
     }

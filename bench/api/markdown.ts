@@ -31,6 +31,27 @@ export function catalogRow(what: string, r: RunSummary | undefined, ratio: numbe
   );
 }
 
+/**
+ * A row of the OpenID table: like the catalog's, with the rate given (a run over a pool of one-use
+ * codes or tokens is rated by its wall time) and the refused answers counted by the caller (a code
+ * comes in a 303).
+ */
+export function rateRow(
+  what: string,
+  r: RunSummary | undefined,
+  rate: number | null,
+  ratio: number | null,
+  refused: number,
+  verdict: Verdict,
+): string {
+  if (!r) return '';
+  const cpu = `${r.cpu.serverPct} / ${r.cpu.postgresPct} / ${r.cpu.benchPct} / ${r.cpu.foreignPct}`;
+  return (
+    `| ${what} | ${fmt(rate)} | ${fmt(ratio, 3)} | ${fmt(r.latencyMs.p50, 2)} / ${fmt(r.latencyMs.p99, 2)} ` +
+    `| ${refused} / ${r.errors} / ${r.timeouts} / ${r.mismatches} (of ${fmt(r.responses)}) | ${cpu} | ${verdict} |\n`
+  );
+}
+
 /** A row of the sequential table: calls/s (null: not a throughput measure), p50/p99, refusals, verdict. */
 export function sequentialRow(
   what: string,

@@ -8,8 +8,9 @@
  * Every request goes through nginx, whose round robin alternates between the two instances; a
  * test-only answer header names the instance that answered, so each flow checks that both served
  * it, and the steps that must cross instances (a captcha and the login that spends it, a ticket
- * and its validation, a stream and the notice it announces, a logout and the next request) check
- * that they did. The client connects from 127.0.0.2, so the address the instances see can only
+ * and its validation, a stream and the notice it announces, a logout and the next request, an
+ * OpenID authorization code and its exchange, a refresh token rotated and offered again) check
+ * that they did. The OpenID relying party is openid-client, whose requests go through nginx too. The client connects from 127.0.0.2, so the address the instances see can only
  * have come from nginx's X-Forwarded-For.
  *
  * Without /usr/sbin/nginx the file is skipped outside CI (with a message) and fails in CI.
@@ -17,17 +18,26 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { constants, publicEncrypt, randomBytes, randomInt } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { Agent as HttpAgent, request as httpRequest, type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
+import {
+  createServer,
+  Agent as HttpAgent,
+  request as httpRequest,
+  type IncomingHttpHeaders,
+  type IncomingMessage,
+} from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { signRequest } from '@portal/contracts/node-signing';
 import { sql } from 'drizzle-orm';
+import { createLocalJWKSet, jwtVerify } from 'jose';
+import * as oidc from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connect, type Db } from './db/client.js';
 import { freePort } from './db/embedded.js';
 import { ensureDatabase } from './db/open.js';
+import { sha256Hex } from './platform/hash.js';
 import { loadSecrets, type Secrets } from './platform/secrets.js';
 import { DEMO_PASSWORD, databaseUrl } from './test/harness.js';
 import { NGINX, UPSTREAM_HEADER, startNginx, type RunningNginx } from './test/nginx.js';
@@ -75,8 +85,8 @@ interface Options {
   raw?: { type: string; data: Buffer };
   token?: string;
   headers?: Record<string, string>;
-  /** The status the step must answer (else it is a failure); default 200. */
-  expect?: number;
+  /** The status the step must answer (else it is a failure); default 200; null: any (the caller judges). */
+  expect?: number | null;
 }
 
 let work: string;
@@ -149,6 +159,7 @@ async function call(path: string, o: Options = {}): Promise<Answer> {
     req.end(payload?.data);
   });
   trips.push({ path: path.split('?')[0]!, status: answer.status, via: answer.via });
+  if (o.expect === null) return answer;
   const want = o.expect ?? 200;
   const envelope = answer.headers['content-type']?.startsWith('application/json') && path.startsWith('/api/');
   const status = envelope ? (answer.json() as { status?: number }).status : undefined;
@@ -247,6 +258,69 @@ function openStream(token: string) {
       }),
     close: () => close(),
   };
+}
+
+/** openid-client's requests, through `call` (nginx, the client's address, the record of trips). */
+const rpFetch: oidc.CustomFetch = async (url, init) => {
+  const u = new URL(url);
+  if (u.origin !== edge) throw new Error(`the relying party asked outside the edge: ${url}`);
+  const headers = Object.fromEntries(new Headers(init.headers).entries());
+  const data = init.body == null ? undefined : Buffer.from(String(init.body));
+  const res = await call(u.pathname + u.search, {
+    method: init.method,
+    headers,
+    ...(data ? { raw: { type: headers['content-type'] ?? 'application/x-www-form-urlencoded', data } } : {}),
+    expect: null,
+  });
+  const out = new Headers();
+  for (const [k, v] of Object.entries(res.headers)) for (const one of [v ?? []].flat()) out.append(k, one);
+  return new Response(res.status === 204 ? null : res.body, { status: res.status, headers: out });
+};
+
+/** The instance that answered the last request to `path`. */
+const lastAt = (path: string) => trips.findLast((t) => t.path === path)!.via;
+
+/** A browser's cookies by name and path (the sign-on server's and the provider's). */
+class Jar {
+  private cookies = new Map<string, string>();
+  header(path: string) {
+    return [...this.cookies.entries()]
+      .filter(([key]) => path.startsWith(key.slice(key.indexOf('|') + 1)))
+      .map(([key, value]) => `${key.slice(0, key.indexOf('|'))}=${value}`)
+      .join('; ');
+  }
+  take(lines: string[] = []) {
+    for (const line of lines) {
+      const [pair = '', ...attrs] = line.split(';');
+      const name = pair.slice(0, pair.indexOf('=')).trim();
+      const value = pair.slice(pair.indexOf('=') + 1).trim();
+      const path = attrs.map((a) => /^\s*path=(.*)$/i.exec(a)?.[1]).find(Boolean) ?? '/';
+      if (value === '' || /expires=Thu, 01 Jan 1970/i.test(line)) this.cookies.delete(`${name}|${path}`);
+      else this.cookies.set(`${name}|${path}`, value);
+    }
+  }
+  async go(url: string, o: Options = {}) {
+    const u = new URL(url, edge);
+    const cookie = this.header(u.pathname);
+    const res = await call(u.pathname + u.search, {
+      ...o,
+      headers: { ...o.headers, ...(cookie ? { cookie } : {}) },
+      expect: o.expect ?? null,
+    });
+    this.take(res.headers['set-cookie']);
+    return res;
+  }
+  /** Follows redirects while they stay on the edge: the last answer, and where the browser is. */
+  async follow(url: string) {
+    let at = new URL(url, edge);
+    for (let i = 0; i < 10; i++) {
+      const res = await this.go(at.href);
+      if (res.status < 300 || res.status >= 400 || !res.headers.location) return { res, url: at };
+      at = new URL(res.headers.location, at);
+      if (at.origin !== edge) return { res, url: at };
+    }
+    throw new Error(`too many redirects, at ${at.href}`);
+  }
 }
 
 async function startInstance(name: Name, env: Record<string, string>): Promise<Instance> {
@@ -610,6 +684,144 @@ describe.skipIf(!haveNginx && !process.env.CI)('two instances behind nginx on on
     timings['its token refused by the other instance'] =
       `on the first request each time (${LOGOUT_ROUNDS} rounds), answered ${spread(latencies)} after the logout's answer`;
     expect(servedSince(from)).toEqual(new Set(['A', 'B']));
+  });
+
+  it('OpenID Connect: one key set, a code made on one instance and spent on the other, refresh, userinfo, logout', async () => {
+    const from = trips.length;
+    // A relying party of the demo tenant, with a back-channel logout address of its own.
+    const logoutTokens: string[] = [];
+    const rpServer = createServer((req, res) => {
+      let body = '';
+      req.on('data', (c: Buffer) => (body += c.toString()));
+      req.on('end', () => {
+        logoutTokens.push(new URLSearchParams(body).get('logout_token') ?? '');
+        res.writeHead(204).end();
+      });
+    });
+    const rpPort = await freePort();
+    await new Promise<void>((done) => rpServer.listen(rpPort, '127.0.0.1', done));
+    try {
+      const clientId = `scale_${randomBytes(6).toString('hex')}`;
+      const secret = randomBytes(32).toString('base64url');
+      const redirect = 'https://rp.test/callback';
+      await db.execute(sql`
+        INSERT INTO oidc_clients (tenant_id, client_id, name, translations, confidential, secret_hash, secret_set_at,
+          grant_types, redirect_uris, backchannel_logout_uri, scopes, first_party, id_token_alg, enabled)
+        SELECT id, ${clientId}, '扩容测试应用', '{"en":{"name":"Scale-out app"}}'::jsonb, true, ${sha256Hex(secret)}, now(),
+          '{authorization_code,refresh_token}', ${`{${redirect}}`}::text[], ${`http://127.0.0.1:${rpPort}/logout`},
+          '{openid,profile,roles}', true, 'ES256', true
+        FROM tenants WHERE code = 'demo'`);
+      const issuer = `${edge}/oidc/demo`;
+
+      // Both instances build the tenant's provider at the same moment: one set of signing keys.
+      const jwks = await Promise.all([call('/oidc/demo/jwks'), call('/oidc/demo/jwks')]);
+      expect(new Set(jwks.map((j) => j.via))).toEqual(new Set(['A', 'B']));
+      expect(jwks[0].json()).toEqual(jwks[1].json());
+      expect(
+        jwks[0]
+          .json()
+          .keys.map((k: { alg: string }) => k.alg)
+          .sort(),
+      ).toEqual(['ES256', 'RS256']);
+
+      const config = await oidc.discovery(new URL(issuer), clientId, secret, oidc.ClientSecretBasic(secret), {
+        [oidc.customFetch]: rpFetch,
+      });
+      const jar = new Jar();
+      const authorize = async () => {
+        const verifier = oidc.randomPKCECodeVerifier();
+        const checks = {
+          pkceCodeVerifier: verifier,
+          expectedState: oidc.randomState(),
+          expectedNonce: oidc.randomNonce(),
+        };
+        const url = oidc.buildAuthorizationUrl(config, {
+          redirect_uri: redirect,
+          scope: 'openid profile roles',
+          code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
+          code_challenge_method: 'S256',
+          state: checks.expectedState,
+          nonce: checks.expectedNonce,
+        });
+        return { checks, end: await jar.follow(url.href) };
+      };
+      /** The code, from the instance that made it, spent at the token endpoint of the other. */
+      const exchange = async (a: Awaited<ReturnType<typeof authorize>>) => {
+        expect(a.end.url.href.startsWith(`${redirect}?`)).toBe(true);
+        const tokens = await oidc.authorizationCodeGrant(config, a.end.url, a.checks);
+        expect(lastAt('/oidc/demo/token')).not.toBe(a.end.res.via);
+        return tokens;
+      };
+
+      // No sign-on session yet: the sign-on page, whose form returns to the interaction.
+      const first = await authorize();
+      expect(first.end.url.pathname).toBe('/cas/login');
+      const service = first.end.url.searchParams.get('service')!;
+      const captchaKey = randomBytes(8).toString('hex');
+      await call(`/api/auth/kaptcha/get?type=LOGIN&data=${captchaKey}`);
+      const form = await jar.go('/cas/login', {
+        form: {
+          username: 'member',
+          password: encrypt(DEMO_PASSWORD),
+          imgvercode: '8888',
+          captchaKey,
+          service,
+          tenantCode: 'demo',
+        },
+        expect: 303,
+      });
+      expect(form.headers.location).toBe(service);
+      const tokens = await exchange({ ...first, end: await jar.follow(service) });
+      const sub = tokens.claims()!.sub;
+      const exchangedVia = lastAt('/oidc/demo/token');
+
+      // Refresh on the other instance; userinfo on both.
+      const rotated = await oidc.refreshTokenGrant(config, tokens.refresh_token!);
+      const rotatedVia = lastAt('/oidc/demo/token');
+      expect(rotatedVia).not.toBe(exchangedVia);
+      expect(rotated.refresh_token).not.toBe(tokens.refresh_token);
+      const userinfoBy = new Set<Name | null>();
+      for (let i = 0; i < 2; i++) {
+        const info = await oidc.fetchUserInfo(config, rotated.access_token, sub);
+        expect(info).toMatchObject({ sub, tenant: 'demo', preferred_username: 'member' });
+        userinfoBy.add(lastAt('/oidc/demo/me'));
+      }
+      expect(userinfoBy).toEqual(new Set(['A', 'B']));
+      // The spent refresh token, offered to the instance that did not rotate it: refused, and the
+      // grant revoked (its new refresh token and access token refused too).
+      await expect(oidc.refreshTokenGrant(config, tokens.refresh_token!)).rejects.toMatchObject({
+        error: 'invalid_grant',
+      });
+      expect(lastAt('/oidc/demo/token')).not.toBe(rotatedVia);
+      await expect(oidc.refreshTokenGrant(config, rotated.refresh_token!)).rejects.toMatchObject({
+        error: 'invalid_grant',
+      });
+      await expect(oidc.fetchUserInfo(config, rotated.access_token, sub)).rejects.toMatchObject({ status: 401 });
+
+      // The live sign-on session signs in again without a form, whichever instance asks.
+      const again = await exchange(await authorize());
+      await oidc.fetchUserInfo(config, again.access_token, sub);
+
+      // A logout at the sign-on server: back-channel logout to the client (a logout token signed
+      // with the shared keys), and the very next request, on the other instance, refuses the
+      // access token; the refresh token is refused too.
+      const out = await jar.go(`/cas/logout?${new URLSearchParams({ service: `${edge}/center/` })}`, { expect: 302 });
+      expect(logoutTokens).toHaveLength(1);
+      const { payload } = await jwtVerify(logoutTokens[0]!, createLocalJWKSet(jwks[0].json()), {
+        issuer,
+        audience: clientId,
+      });
+      expect(payload).toMatchObject({ sub, sid: again.claims()!.sid });
+      await expect(oidc.fetchUserInfo(config, again.access_token, sub)).rejects.toMatchObject({ status: 401 });
+      expect(lastAt('/oidc/demo/me')).not.toBe(out.via);
+      await expect(oidc.refreshTokenGrant(config, again.refresh_token!)).rejects.toMatchObject({
+        error: 'invalid_grant',
+      });
+      expect(lastAt('/oidc/demo/token')).toBe(out.via);
+      expect(servedSince(from)).toEqual(new Set(['A', 'B']));
+    } finally {
+      await new Promise((done) => rpServer.close(done));
+    }
   });
 
   it('keeps health, readiness and metrics private, redirects plain HTTP, limits bodies, compresses JSON', async () => {
