@@ -181,6 +181,7 @@ describe('single sign-on', () => {
     await system.screenshot({ path: `${SHOTS}/oidc-example-zh-1440.png` });
 
     // Logging out of the portal ends the sign-on session, and it ends this system's (back-channel logout).
+    await page.bringToFront();
     await signOutFromMenu(page);
     await page.waitForURL(/\/cas\/login\?/);
     await system.reload();
