@@ -2,7 +2,8 @@
  * Single sign-on end to end, in real Chromium against the real built server, which here is both the
  * portal and its sign-on server (SSO_URL = its own address): a deep link survives the trip through
  * the sign-on page; a second portal session in the same browser needs no credentials; logout from
- * the portal ends the sign-on session and, by single logout, every portal session it gave out.
+ * the portal ends the sign-on session and, by single logout, every portal session it gave out. The
+ * demo's example systems (CAS and OpenID Connect) are entered from the menu and signed out with it.
  */
 import { mkdirSync } from 'node:fs';
 import type { RuntimeConfig } from '@portal/contracts';
@@ -163,6 +164,31 @@ describe('single sign-on', () => {
     await context.close();
   });
 
+  it('enters the OpenID Connect example system from the menu; logging out of the portal ends its session', async () => {
+    const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, locale: 'zh-CN' });
+    const page = await context.newPage();
+    await page.goto(`${server.url}/center/index`);
+    await signInAtSignOnPage(page);
+    await clickMenu(page, '园区链接');
+    await settled(page);
+    const [system] = await Promise.all([
+      context.waitForEvent('page'),
+      page.getByRole('menuitem', { name: '访客服务' }).click(),
+    ]);
+    // Through the provider's authorization endpoint and the sign-on session (no second sign-in).
+    await system.waitForURL(`${server.url}/oidc-example/`);
+    await system.getByText('张敏，您已通过 OpenID Connect 登录本系统。').waitFor();
+    await system.screenshot({ path: `${SHOTS}/oidc-example-zh-1440.png` });
+
+    // Logging out of the portal ends the sign-on session, and it ends this system's (back-channel logout).
+    await page.bringToFront();
+    await signOutFromMenu(page);
+    await page.waitForURL(/\/cas\/login\?/);
+    await system.reload();
+    await system.getByText('您尚未登录本系统。').waitFor();
+    await context.close();
+  });
+
   it('shows the example external system in English on a phone', async () => {
     const context = await browser.newContext({
       viewport: { width: 390, height: 844 },
@@ -176,6 +202,11 @@ describe('single sign-on', () => {
     await page.getByText('张敏, you are signed in through the sign-on service.').waitFor();
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
     await page.screenshot({ path: `${SHOTS}/example-system-en-390.png` });
+    // The OpenID Connect example system, with the same sign-on session.
+    await page.goto(`${server.url}/oidc-example/login`);
+    await page.getByText('张敏, you are signed in through OpenID Connect.').waitFor();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    await page.screenshot({ path: `${SHOTS}/oidc-example-en-390.png` });
     await context.close();
   });
 

@@ -40,6 +40,13 @@ import { createInvitationsService } from './modules/invitations/invitations.serv
 import { createExampleSystemRepository } from './modules/example-system/example-system.repository.js';
 import { exampleSystemRoutes } from './modules/example-system/example-system.routes.js';
 import { EXAMPLE_SYSTEM_PATH, createExampleSystemService } from './modules/example-system/example-system.service.js';
+import { createOidcExampleRepository } from './modules/oidc-example/oidc-example.repository.js';
+import { oidcExampleRoutes } from './modules/oidc-example/oidc-example.routes.js';
+import {
+  OIDC_EXAMPLE_PATH,
+  createOidcExampleService,
+  outboundFetch,
+} from './modules/oidc-example/oidc-example.service.js';
 import { healthRoutes } from './modules/health/health.routes.js';
 import { createMembersRepository } from './modules/members/members.repository.js';
 import { membersRoutes } from './modules/members/members.routes.js';
@@ -112,7 +119,9 @@ import { createPermissionGuard } from './platform/permissions.js';
 import { createRateLimiter } from './platform/rate-limit.js';
 import { recordRoutes } from './platform/route-table.js';
 import { apiSecurityHeaders, securityHeaders } from './platform/security-headers.js';
-import type { Secrets } from './platform/secrets.js';
+import { ensureSecret, type Secrets } from './platform/secrets.js';
+import { randomAlnum, sha256Hex } from './platform/hash.js';
+import { OIDC_EXAMPLE } from './db/demo/content/services.js';
 import { createNonceStore, createRecentNonces, createSignatureVerifier } from './platform/signing.js';
 import { createTenants } from './platform/tenants.js';
 import { createTenantSettings } from './platform/tenant-settings.js';
@@ -474,7 +483,7 @@ export async function buildApp({ config, db: pool, secrets, logger }: AppDeps) {
       }),
     });
     await api.register(menusRoutes, {
-      menus: createMenusService({ repo: createMenusRepository(db), portal: portal.base }),
+      menus: createMenusService({ repo: createMenusRepository(db), portal: portal.base, server: portal.server }),
     });
     await api.register(pagesRoutes, {
       pages: createPagesService({
@@ -601,6 +610,35 @@ export async function buildApp({ config, db: pool, secrets, logger }: AppDeps) {
       }),
       service,
       casBase,
+      secureCookie: config.publicUrl.startsWith('https:'),
+    });
+  }
+
+  // The demo's second example system: a client of the demo tenant's OpenID Provider, entered from the menu.
+  if (config.seedDemo) {
+    const repo = createOidcExampleRepository(db);
+    const at = `${config.publicUrl}${OIDC_EXAMPLE_PATH}`;
+    const clientSecret = await ensureSecret(db, OIDC_EXAMPLE.secretName, () => randomAlnum(43));
+    // The seed wrote its addresses under {SERVER}: the provider compares them exactly, so they are this server's.
+    await repo.pointClient({
+      clientId: OIDC_EXAMPLE.clientId,
+      redirectUri: `${at}callback`,
+      postLogoutRedirectUri: at,
+      backchannelLogoutUri: `${at}backchannel-logout`,
+      secretHash: sha256Hex(clientSecret),
+    });
+    await app.register(oidcExampleRoutes, {
+      system: createOidcExampleService({
+        repo,
+        issuer: `${config.publicUrl}/oidc/${OIDC_EXAMPLE.tenantCode}`,
+        clientId: OIDC_EXAMPLE.clientId,
+        clientSecret,
+        redirectUri: `${at}callback`,
+        postLogoutRedirectUri: at,
+        fetch: outboundFetch(outbound),
+        sessionTtlSeconds: 8 * 3600,
+        scope: OIDC_EXAMPLE.scopes.join(' '),
+      }),
       secureCookie: config.publicUrl.startsWith('https:'),
     });
   }

@@ -10,6 +10,7 @@
 import { signRequest } from '@portal/contracts/node-signing';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from './db/embedded.js';
 import { createTestContext, type TestContext } from './test/harness.js';
 import { watchWrites, type WriteWatch } from './test/writes.js';
 
@@ -17,7 +18,11 @@ let ctx: TestContext;
 let writes: WriteWatch;
 let operator: string;
 beforeAll(async () => {
-  ctx = await createTestContext({ LOGIN_RATE_PER_MINUTE: '100000' });
+  // The server listens at its public address, so that what calls it over HTTP (the demo's OpenID
+  // Connect example system asking its provider) reaches it.
+  const port = await freePort();
+  ctx = await createTestContext({ LOGIN_RATE_PER_MINUTE: '100000', PUBLIC_URL: `http://127.0.0.1:${port}` });
+  await ctx.app.listen({ port, host: '127.0.0.1' });
   operator = await ctx.asRole(await ctx.login('admin'), 'park_operator');
   writes = await watchWrites(ctx.db);
 });

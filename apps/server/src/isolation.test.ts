@@ -282,7 +282,7 @@ beforeAll(async () => {
   await ctx.db.execute(sql`
     INSERT INTO device_credentials (tenant_id, device_id, key_id, secret_hash)
     SELECT tenant_id, id, substr(md5(random()::text), 1, 12), md5(random()::text) FROM devices`);
-  // An OIDC client of each tenant (the seed registers none).
+  // An OIDC client of each tenant (the seed registers only the demo's example system, in the demo).
   await ctx.db.execute(sql`
     INSERT INTO oidc_clients (tenant_id, client_id, name, confidential, secret_hash, grant_types, redirect_uris, scopes)
     SELECT id, md5(random()::text), '客户端', true, md5(random()::text), '{authorization_code}',

@@ -952,8 +952,14 @@ export const oidcClients = pgTable(
     secretSetAt: timestamp('secret_set_at', { withTimezone: true }),
     /** authorization_code, refresh_token, client_credentials, urn:ietf:params:oauth:grant-type:device_code. */
     grantTypes: text('grant_types').array().notNull(),
-    redirectUris: text('redirect_uris').array().notNull().default(sql`'{}'::text[]`),
-    postLogoutRedirectUris: text('post_logout_redirect_uris').array().notNull().default(sql`'{}'::text[]`),
+    redirectUris: text('redirect_uris')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
+    postLogoutRedirectUris: text('post_logout_redirect_uris')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
     backchannelLogoutUri: text('backchannel_logout_uri'),
     /** Scopes the client may ask for (openid profile phone roles enterprise …). */
     scopes: text('scopes').array().notNull(),
@@ -966,6 +972,30 @@ export const oidcClients = pgTable(
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [index('oidc_clients_tenant').on(t.tenantId)],
+);
+
+/**
+ * Sessions of the demo's OpenID Connect example system (modules/oidc-example): a relying party of
+ * the tenant's OpenID Provider. A row begins as a sign-in under way (state, nonce and PKCE verifier,
+ * minutes long) and is replaced by a signed-in session: the provider's session id (back-channel
+ * logout names it), the ID token (the hint of RP-initiated logout) and the claims it shows.
+ */
+export const oidcExampleSessions = pgTable(
+  'oidc_example_sessions',
+  {
+    /** SHA-256 of the session cookie's value. */
+    idHash: text('id_hash').primaryKey(),
+    state: text('state'),
+    nonce: text('nonce'),
+    codeVerifier: text('code_verifier'),
+    sid: text('sid'),
+    idToken: text('id_token'),
+    claims: jsonb('claims').$type<Record<string, unknown>>(),
+    createdAt: createdAt(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    endedAt: timestamp('ended_at', { withTimezone: true }),
+  },
+  (t) => [index('oidc_example_sessions_sid').on(t.sid)],
 );
 
 /**

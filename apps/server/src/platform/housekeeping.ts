@@ -1,6 +1,6 @@
 /**
  * Deletes what has expired: nonces, captchas, rate-limit windows and locks, long-dead sessions (the
- * portal's and the example system's), the OpenID Provider's expired payloads, and device readings older than 30 days (a device's latest
+ * portal's and the example systems'), the OpenID Provider's expired payloads, and device readings older than 30 days (a device's latest
  * values stay on the device); and runs the modules' own tasks (uploads nothing names, files on disk
  * no row names).
  */
@@ -11,6 +11,7 @@ import {
   captchaVerifications,
   deviceReadings,
   exampleSystemSessions,
+  oidcExampleSessions,
   imageCaptchas,
   oidcPayloads,
   rateLimits,
@@ -32,6 +33,7 @@ export async function sweep(db: Db): Promise<void> {
   await db.delete(rateLimits).where(lt(rateLimits.windowStart, ago('1 day')));
   await db.delete(sessions).where(lt(sessions.expiresAt, ago('30 days')));
   await db.delete(exampleSystemSessions).where(lt(exampleSystemSessions.expiresAt, ago('1 day')));
+  await db.delete(oidcExampleSessions).where(lt(oidcExampleSessions.expiresAt, ago('1 day')));
   // The OpenID Provider's codes, tokens, sessions and interactions past their lifetime.
   await db.delete(oidcPayloads).where(lt(oidcPayloads.expiresAt, sql`now()`));
   await db.delete(deviceReadings).where(lt(deviceReadings.recordedAt, ago('30 days')));

@@ -335,6 +335,28 @@ const messages = {
     zh: '本页由一个独立于门户的外部系统提供：它只通过统一认证中心（CAS 3.0）识别用户，退出时也一并退出统一认证中心。',
     en: 'This page belongs to a system apart from the portal: it knows you only through the sign-on service (CAS 3.0), and signing out here signs you out there too.',
   },
+  oidcExampleTitle: {
+    zh: '园区访客服务（OpenID Connect 示例）',
+    en: 'Park visitor services (OpenID Connect example)',
+  },
+  oidcExampleWelcome: {
+    zh: '{name}，您已通过 OpenID Connect 登录本系统。',
+    en: '{name}, you are signed in through OpenID Connect.',
+  },
+  oidcExampleSignedOut: { zh: '您尚未登录本系统。', en: 'You are not signed in to this system.' },
+  oidcExampleSignIn: { zh: '通过统一认证中心登录', en: 'Sign in through the sign-on service' },
+  oidcExampleRefused: {
+    zh: '登录未完成（授权被拒绝或已过期），请重新登录。',
+    en: 'The sign-in did not complete (refused or expired); please sign in again.',
+  },
+  oidcExampleSubject: { zh: '用户标识（sub）', en: 'Subject (sub)' },
+  oidcExampleRoles: { zh: '角色', en: 'Roles' },
+  oidcExampleEnterprise: { zh: '企业', en: 'Enterprise' },
+  oidcExampleNone: { zh: '无', en: 'None' },
+  oidcExampleNote: {
+    zh: '本页由一个独立于门户的外部系统提供：它是统一认证中心 OpenID Connect 提供方的客户端（授权码流程 + PKCE），以上信息来自 ID 令牌和 UserInfo。在门户退出时，统一认证中心通过后台退出通知（back-channel logout）结束本系统的会话。',
+    en: 'This page belongs to a system apart from the portal: a client of the sign-on service’s OpenID Provider (code flow with PKCE); what it shows comes from the ID token and UserInfo. Signing out of the portal ends this session too, by back-channel logout.',
+  },
   operatorOwnTenant: { zh: '只能管理本租户', en: 'You may only administer your own tenant' },
   operatorSelf: {
     zh: '不能对自己的账号执行此操作，请在个人设置中修改',

@@ -11,7 +11,8 @@ import type { RefusalReason } from './addresses.js';
 export type LoginResult = 'success' | 'failure' | 'locked' | 'disabled' | 'captcha_failed';
 export type SmsResult = 'sent' | 'refused' | 'failed';
 /** Why the server sends a request to another server (platform/outbound.ts). */
-export type OutboundPurpose = 'sso_logout' | 'cas_validate' | 'sms_webhook' | 'sso_registration' | 'oidc_logout';
+export type OutboundPurpose =
+  'sso_logout' | 'cas_validate' | 'sms_webhook' | 'sso_registration' | 'oidc_logout' | 'oidc_client';
 /** 2xx, another status (a redirect is one: never followed), no answer, refused by the address rule, over a cap. */
 export type OutboundResult = 'ok' | 'status' | 'failed' | 'refused' | 'dropped';
 /** Why an upload was refused: one of the per-user limits, its size, or its name or content. */

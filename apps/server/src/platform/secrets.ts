@@ -5,7 +5,7 @@
  */
 import { createHash, generateKeyPairSync, randomBytes } from 'node:crypto';
 import { eq } from 'drizzle-orm';
-import type { Db } from '../db/client.js';
+import type { Db, Tx } from '../db/client.js';
 import { serverSecrets } from '../db/schema.js';
 
 export interface Secrets {
@@ -22,7 +22,8 @@ export interface Secrets {
   oidcCookieKey: string;
 }
 
-async function ensure(db: Db, name: string, make: () => string): Promise<string> {
+/** The secret `name`, made by `make` on first use (also in a transaction: the demo's seed). */
+export async function ensureSecret(db: Db | Tx, name: string, make: () => string): Promise<string> {
   await db.insert(serverSecrets).values({ name, value: make() }).onConflictDoNothing({ target: serverSecrets.name });
   const [row] = await db.select({ value: serverSecrets.value }).from(serverSecrets).where(eq(serverSecrets.name, name));
   const value = row?.value;
@@ -31,7 +32,7 @@ async function ensure(db: Db, name: string, make: () => string): Promise<string>
 }
 
 export async function loadSecrets(db: Db): Promise<Secrets> {
-  const keyPair = await ensure(db, 'rsa_key_pair', () => {
+  const keyPair = await ensureSecret(db, 'rsa_key_pair', () => {
     const { privateKey, publicKey } = generateKeyPairSync('rsa', {
       modulusLength: 2048,
       publicKeyEncoding: { type: 'spki', format: 'pem' },
@@ -40,11 +41,11 @@ export async function loadSecrets(db: Db): Promise<Secrets> {
     return JSON.stringify({ privateKey, publicKey });
   });
   const { privateKey, publicKey } = JSON.parse(keyPair) as { privateKey: string; publicKey: string };
-  const signSecret = await ensure(db, 'sign_secret', () => randomBytes(32).toString('base64url'));
-  const jwtKey = await ensure(db, 'jwt_key', () => randomBytes(32).toString('base64url'));
-  const smsKey = await ensure(db, 'sms_key', () => randomBytes(32).toString('base64url'));
-  const downloadKey = await ensure(db, 'download_key', () => randomBytes(32).toString('base64url'));
-  const oidcCookieKey = await ensure(db, 'oidc_cookie_key', () => randomBytes(32).toString('base64url'));
+  const signSecret = await ensureSecret(db, 'sign_secret', () => randomBytes(32).toString('base64url'));
+  const jwtKey = await ensureSecret(db, 'jwt_key', () => randomBytes(32).toString('base64url'));
+  const smsKey = await ensureSecret(db, 'sms_key', () => randomBytes(32).toString('base64url'));
+  const downloadKey = await ensureSecret(db, 'download_key', () => randomBytes(32).toString('base64url'));
+  const oidcCookieKey = await ensureSecret(db, 'oidc_cookie_key', () => randomBytes(32).toString('base64url'));
   return {
     rsaPrivateKeyPem: privateKey,
     rsaPublicKeyPem: publicKey,

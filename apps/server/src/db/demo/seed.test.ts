@@ -1,13 +1,14 @@
 /**
  * The demo seed: a fresh one needs nothing more; a demo tenant seeded by an earlier version gets
  * what it lacks on the next start (default role, agreement, menu entries with their roles, drag
- * pages, the park operator's enterprises), once, and keeps what someone changed.
+ * pages, the park operator's enterprises, the OpenID Connect example system), once, and keeps what someone changed.
  */
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sha256Hex } from '../../platform/hash.js';
 import { hashPassword } from '../../platform/passwords.js';
 import { createTestContext, DEMO_PASSWORD, type TestContext } from '../../test/harness.js';
 import { DEMO_PAGES } from './content/pages.js';
@@ -190,6 +191,26 @@ describe('seedDemo', () => {
     expect(await documentOf('ops-board', 1)).not.toContain('128');
     expect(await documentOf('demo-dashboard', 1)).toContain('128');
     expect(await documentOf('demo-dashboard', 2)).toContain('128');
+  });
+
+  it('gives a demo seeded before it the OpenID Connect example system, once', async () => {
+    await ctx.db.execute(sql`DELETE FROM oidc_clients WHERE client_id = 'demo-oidc-example'`);
+    await ctx.db.execute(sql`DELETE FROM server_secrets WHERE name = 'oidc_example_client_secret'`);
+    await ctx.db.execute(sql`DELETE FROM menus WHERE name = 'visitorService'`);
+    // The client, and its menu entry under 园区链接 (added with its English and its roles).
+    expect(await seedDemo(ctx.db, { passwordHash })).toEqual({ result: 'updated', added: 2 });
+    expect(await seedDemo(ctx.db, { passwordHash })).toEqual({ result: 'unchanged' });
+    const client = await one<{ code: string; hash: string; secret: string; uris: string[] }>(sql`
+      SELECT t.code, c.secret_hash AS hash, c.redirect_uris AS uris,
+             (SELECT value FROM server_secrets WHERE name = 'oidc_example_client_secret') AS secret
+      FROM oidc_clients c JOIN tenants t ON t.id = c.tenant_id WHERE c.client_id = 'demo-oidc-example'`);
+    expect(client.code).toBe('demo');
+    expect(client.hash).toBe(sha256Hex(client.secret));
+    expect(client.uris).toEqual(['{SERVER}/oidc-example/callback']);
+    const menu = await one<{ url: string; en: string; parent: string }>(sql`
+      SELECT m.meta->>'url' AS url, m.translations->'en'->>'title' AS en, p.name AS parent
+      FROM menus m JOIN menus p ON p.id = m.parent_id WHERE m.name = 'visitorService'`);
+    expect(menu).toEqual({ url: '{SERVER}/oidc-example/login', en: 'Visitor services', parent: 'parkLinks' });
   });
 
   it('gives the demo notices their attachments once, written to the files directory', async () => {

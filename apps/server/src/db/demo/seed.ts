@@ -18,7 +18,7 @@ import { DEMO_PLATFORM } from './content/accounts.js';
 import { DEMO_AGREEMENT } from './content/agreement.js';
 import { DEMO_ENTERPRISES } from './content/enterprises.js';
 import { DEMO_NOTICES } from './content/notices.js';
-import { EXAMPLE_SYSTEM } from './content/services.js';
+import { EXAMPLE_SYSTEM, OIDC_EXAMPLE } from './content/services.js';
 import {
   attachDemoFiles,
   demoMenuTree,
@@ -26,6 +26,7 @@ import {
   ensureDevices,
   ensurePages,
   ensureParkServices,
+  ensureOidcExample,
   giveDemoContacts,
   parkEnterprises,
   translateDemo,
@@ -93,6 +94,8 @@ export async function insertDemo(
     { tenantId, name: PORTAL_SERVICE.name, pattern: s.PORTAL_PATTERN, logoutUrl: s.PORTAL_SLO },
     { tenantId, ...EXAMPLE_SYSTEM },
   ]);
+  // The OpenID Connect example system signs in at the demo tenant's provider only.
+  if (code === OIDC_EXAMPLE.tenantCode) await ensureOidcExample(tx, tenantId);
 
   const roles = await tx
     .insert(s.roles)

@@ -11,7 +11,8 @@ import type { Tx } from '../client.js';
 import { consoleMenu, type MenuSeed } from '../provisioning/menus.js';
 import { PORTAL_SERVICE } from '../provisioning/tenant.js';
 import * as s from '../schema.js';
-import { newApiKey } from '../../platform/hash.js';
+import { newApiKey, randomAlnum, sha256Hex } from '../../platform/hash.js';
+import { ensureSecret } from '../../platform/secrets.js';
 import { sanitizeRichText } from '../../platform/html.js';
 import { DEMO_AGREEMENT_EN } from './content/agreement.js';
 import { DEMO_ALERTS, DEMO_DEVICES } from './content/devices.js';
@@ -20,7 +21,37 @@ import { DEMO_CONTACTS, PARK_ENTERPRISES } from './content/enterprises.js';
 import { DEMO_MENU } from './content/menu.js';
 import { DEMO_FILES, DEMO_NOTICES_EN } from './content/notices.js';
 import { DEMO_PAGES } from './content/pages.js';
-import { DEMO_APPS, DEMO_REPAIRS, DEMO_ROOMS } from './content/services.js';
+import { DEMO_APPS, DEMO_REPAIRS, DEMO_ROOMS, OIDC_EXAMPLE } from './content/services.js';
+
+/**
+ * The OpenID Connect example system as a client of the demo tenant's provider, unless it is there
+ * (by its client_id). Its secret is a server secret (256 random bits, made once); the row keeps
+ * only its SHA-256, as for every client.
+ */
+export async function ensureOidcExample(tx: Tx, tenantId: number): Promise<number> {
+  const secret = await ensureSecret(tx, OIDC_EXAMPLE.secretName, () => randomAlnum(43));
+  const at = `${s.SERVER_PATTERN}${OIDC_EXAMPLE.path}`;
+  const rows = await tx
+    .insert(s.oidcClients)
+    .values({
+      tenantId,
+      clientId: OIDC_EXAMPLE.clientId,
+      name: OIDC_EXAMPLE.name,
+      translations: { en: { name: OIDC_EXAMPLE.en } },
+      confidential: true,
+      secretHash: sha256Hex(secret),
+      secretSetAt: new Date(),
+      grantTypes: ['authorization_code'],
+      redirectUris: [`${at}callback`],
+      postLogoutRedirectUris: [at],
+      backchannelLogoutUri: `${at}backchannel-logout`,
+      scopes: OIDC_EXAMPLE.scopes,
+      firstParty: true,
+    })
+    .onConflictDoNothing()
+    .returning({ id: s.oidcClients.id });
+  return rows.length;
+}
 
 /** The demo's menu tree with the operators' console: what a demo tenant's menu has. */
 export const demoMenuTree = (): MenuSeed[] => [...DEMO_MENU, ...consoleMenu(false)];

@@ -13,6 +13,7 @@ import {
   demoMenuTree,
   ensureApps,
   ensureDevices,
+  ensureOidcExample,
   ensurePages,
   ensureParkServices,
   giveDemoContacts,
@@ -22,7 +23,7 @@ import {
 
 /**
  * What later versions added to the demo, for a demo tenant seeded by an earlier one: the default
- * role, the registration agreement, the example external system, menu entries (by name, with their
+ * role, the registration agreement, the example external systems (CAS and OpenID Connect), menu entries (by name, with their
  * roles), drag pages (by code), the park operator's enterprises (by name) and English names. Each
  * step adds only what is missing; the count is of rows added or given their English names.
  */
@@ -64,6 +65,7 @@ export async function topUpDemo(tx: Tx, tenantId: number, devicesFile?: string):
   added += await ensureMenus(tx, tenantId, roles, apps, demoMenuTree());
   added += await ensurePermissions(tx, tenantId, roles);
   added += await ensureApps(tx, tenantId);
+  added += await ensureOidcExample(tx, tenantId);
   added += await ensureParkServices(tx, tenantId);
   added += await ensureDevices(tx, tenantId, devicesFile);
   added += await moveServicesToSubApp(tx, tenantId);

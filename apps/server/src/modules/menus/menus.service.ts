@@ -1,6 +1,6 @@
 import type { MenuData, MenuItem, MenuMeta, PermissionItem } from '@portal/contracts';
 import { ResultCode } from '@portal/contracts';
-import { PORTAL_PATTERN } from '../../db/schema.js';
+import { PORTAL_PATTERN, SERVER_PATTERN } from '../../db/schema.js';
 import { AppError } from '../../platform/errors.js';
 import { localized, type Lang } from '../../platform/i18n.js';
 import { optionalRowId } from '../../platform/ids.js';
@@ -27,15 +27,21 @@ const toPermission = (p: PermissionRow): PermissionItem => ({
 
 /**
  * Builds the menu tree; children of an entry the role cannot see are dropped with it. `portal` is
- * the portal's address that `{PORTAL}` in an entry's url stands for; titles are in `lang`.
+ * the portal's address that `{PORTAL}` in an entry's url stands for, `server` the server's (PUBLIC_URL)
+ * that `{SERVER}` stands for (another application it serves, e.g. the demo's example systems);
+ * titles are in `lang`.
  */
-export function buildTree(rows: MenuRow[], portal = '', lang: Lang = 'zh'): MenuItem[] {
+export function buildTree(rows: MenuRow[], portal = '', lang: Lang = 'zh', server = ''): MenuItem[] {
   const items = new Map<number, MenuItem>();
   for (const r of rows) {
     const meta = r.meta as MenuMeta;
     const title = localized(lang, { title: meta.title, translations: r.translations }, 'title');
-    // An entry's url may start with {PORTAL}: the portal's own address, which only the server knows.
-    const url = meta.url?.startsWith(PORTAL_PATTERN) ? `${portal}${meta.url.slice(PORTAL_PATTERN.length)}` : meta.url;
+    // An entry's url may start with {PORTAL} or {SERVER}: addresses only the server knows.
+    const url = meta.url?.startsWith(PORTAL_PATTERN)
+      ? `${portal}${meta.url.slice(PORTAL_PATTERN.length)}`
+      : meta.url?.startsWith(SERVER_PATTERN)
+        ? `${server}${meta.url.slice(SERVER_PATTERN.length)}`
+        : meta.url;
     items.set(r.id, {
       id: String(r.id),
       path: r.path,
@@ -60,7 +66,15 @@ export function buildTree(rows: MenuRow[], portal = '', lang: Lang = 'zh'): Menu
   return roots;
 }
 
-export function createMenusService({ repo, portal }: { repo: MenusRepository; portal: string }) {
+export function createMenusService({
+  repo,
+  portal,
+  server = '',
+}: {
+  repo: MenusRepository;
+  portal: string;
+  server?: string;
+}) {
   return {
     async menuFor(ctx: MenuContext, q: MenuQuery, lang: Lang): Promise<MenuData> {
       let roleId = ctx.roleId;
@@ -83,7 +97,11 @@ export function createMenusService({ repo, portal }: { repo: MenusRepository; po
         repo.rolePermissions(ctx.tenantId, roleId),
         repo.allPermissions(ctx.tenantId),
       ]);
-      return { auth: auth.map(toPermission), allAuth: allAuth.map(toPermission), menu: buildTree(rows, portal, lang) };
+      return {
+        auth: auth.map(toPermission),
+        allAuth: allAuth.map(toPermission),
+        menu: buildTree(rows, portal, lang, server),
+      };
     },
   };
 }

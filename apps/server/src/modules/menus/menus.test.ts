@@ -385,6 +385,21 @@ describe('buildTree', () => {
     expect(item).not.toHaveProperty('children');
   });
 
+  it('reads {PORTAL} and {SERVER} at the start of an url as the addresses only the server knows', () => {
+    const urls = ['{PORTAL}front/x', '{SERVER}/oidc-example/login', 'https://a.example/{SERVER}'];
+    const tree = buildTree(
+      urls.map((url, i) => row(i + 1, null, { meta: { title: 'T', url } })),
+      'https://p.example/center/',
+      'zh',
+      'https://p.example',
+    );
+    expect(tree.map((m) => m.meta.url)).toEqual([
+      'https://p.example/center/front/x',
+      'https://p.example/oidc-example/login',
+      'https://a.example/{SERVER}',
+    ]);
+  });
+
   it('gives an empty tree for no rows', () => {
     expect(buildTree([])).toEqual([]);
   });

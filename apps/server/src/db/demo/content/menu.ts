@@ -1,6 +1,6 @@
 /** The demo's menu tree (four levels, every kind of entry the portal knows): data only. */
 import type { MenuSeed } from '../../provisioning/menus.js';
-import { EXAMPLE_SYSTEM } from './services.js';
+import { EXAMPLE_SYSTEM, OIDC_EXAMPLE } from './services.js';
 
 const ENT_ROLES = ['ent_admin', 'ent_member'];
 
@@ -253,6 +253,15 @@ export const DEMO_MENU: MenuSeed[] = [
         title: '物业服务',
         en: 'Property services',
         url: `{PORTAL}front/esa/system/sso?sysCode=${EXAMPLE_SYSTEM.sysCode}`,
+        external: true,
+      },
+      // An external system that signs in with OpenID Connect (modules/oidc-example): its own sign-in address.
+      {
+        name: 'visitorService',
+        path: '/links/visitor',
+        title: '访客服务',
+        en: 'Visitor services',
+        url: `{SERVER}${OIDC_EXAMPLE.path}login`,
         external: true,
       },
       {

@@ -49,3 +49,20 @@ export const DEMO_REPAIRS = [
     en: { title: 'The washroom tap is leaking', location: 'Building B, floor 2, east side', description: '' },
   },
 ];
+
+/**
+ * The demo's OpenID Connect example system (modules/oidc-example): a confidential client of the
+ * demo tenant's OpenID Provider, first-party (no consent question). Its addresses are written
+ * under `{SERVER}` and read as PUBLIC_URL when the server starts with the demo (the provider
+ * compares addresses exactly, so they follow the address the server has now); its secret is a
+ * server secret, made on the seed's first run.
+ */
+export const OIDC_EXAMPLE = {
+  tenantCode: 'demo',
+  clientId: 'demo-oidc-example',
+  name: '园区访客服务（OpenID Connect 示例）',
+  en: 'Park visitor services (OpenID Connect example)',
+  path: '/oidc-example/',
+  secretName: 'oidc_example_client_secret',
+  scopes: ['openid', 'profile', 'roles', 'enterprise'],
+};
