@@ -29,6 +29,13 @@ const langOf = (language: string | undefined, accept: string | undefined): Lang 
 const text = (v: unknown): string =>
   typeof v === 'string' ? v : v && typeof v === 'object' && 'name' in v ? String(v.name) : '';
 
+/** A name in the reader's language: the provider tags English names `name#en` (OpenID Connect Core 5.2). */
+const nameIn = (lang: Lang, v: unknown, tagged?: unknown): string => {
+  const english =
+    lang === 'en' ? (tagged ?? (v && typeof v === 'object' && 'name#en' in v ? v['name#en'] : undefined)) : undefined;
+  return (typeof english === 'string' && english) || text(v);
+};
+
 export const oidcExampleRoutes: FastifyPluginAsyncTypebox<OidcExampleRoutesOptions> = async (app, opts) => {
   const { system } = opts;
   await app.register(formbody, { bodyLimit: 16 * 1024 });
@@ -66,7 +73,7 @@ export const oidcExampleRoutes: FastifyPluginAsyncTypebox<OidcExampleRoutesOptio
     if (!session)
       return page(reply, lang, `<p>${escapeMarkup(t(lang, 'oidcExampleSignedOut'))}</p><p>${signInLink(lang)}</p>`);
     const c = session.claims;
-    const name = text(c.name) || text(c.preferred_username);
+    const name = nameIn(lang, c.name, c['name#en']) || text(c.preferred_username);
     const roles = Array.isArray(c.roles) ? c.roles.map(String).join(', ') : '';
     const at = session.createdAt.toLocaleString(lang === 'en' ? 'en-GB' : 'zh-CN', { timeZone: 'Asia/Shanghai' });
     const rows: Array<[string, string]> = [
@@ -74,7 +81,7 @@ export const oidcExampleRoutes: FastifyPluginAsyncTypebox<OidcExampleRoutesOptio
       [t(lang, 'exampleAccount'), text(c.preferred_username)],
       [t(lang, 'examplePark'), text(c.tenant)],
       [t(lang, 'oidcExampleRoles'), roles || t(lang, 'oidcExampleNone')],
-      [t(lang, 'oidcExampleEnterprise'), text(c.enterprise) || t(lang, 'oidcExampleNone')],
+      [t(lang, 'oidcExampleEnterprise'), nameIn(lang, c.enterprise) || t(lang, 'oidcExampleNone')],
       [t(lang, 'oidcExampleSubject'), text(c.sub)],
       [t(lang, 'exampleSignedInAt'), at],
     ];

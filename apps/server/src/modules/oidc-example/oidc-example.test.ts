@@ -168,6 +168,9 @@ describe('the OpenID Connect example system', () => {
     expect(en).toContain('Park visitor services (OpenID Connect example)');
     expect(en).toContain('you are signed in through OpenID Connect.');
     expect(en).toContain('<dt>Roles</dt>');
+    // English names where they are kept: the provider's language-tagged claims.
+    expect(en).toContain('<dd>Zhang Min</dd>');
+    expect(en).toContain('<dd>Xinghe Technology Co., Ltd.</dd>');
 
     // The same answer of the provider a second time opens nothing, and sends the browser nowhere.
     const replay = await browser.go(callback);

@@ -68,7 +68,8 @@ export interface AccountRow {
   mobile: string | null;
   verifiedMobile: string | null;
   roles: string[];
-  enterprise: { id: string; name: string } | null;
+  /** The enterprise's id and name, with `name#en` where it has an English name. */
+  enterprise: { id: string; name: string; 'name#en'?: string } | null;
 }
 
 /** A row is live: not expired, and its sign-on session (if any) neither ended nor expired. */
@@ -239,7 +240,7 @@ export function createOidcRepository(db: Db) {
         SELECT u.subject, u.username, u.name, u.translations, u.mobile, u.verified_mobile AS "verifiedMobile",
           coalesce((SELECT array_agg(r.code ORDER BY r.code) FROM user_roles ur JOIN roles r ON r.id = ur.role_id
                     WHERE ur.user_id = u.id AND r.tenant_id = u.tenant_id), '{}') AS roles,
-          (SELECT json_build_object('id', e.guid, 'name', e.name) FROM enterprise_members m
+          (SELECT jsonb_strip_nulls(jsonb_build_object('id', e.guid, 'name', e.name, 'name#en', e.translations->'en'->>'name')) FROM enterprise_members m
              JOIN enterprises e ON e.id = m.enterprise_id
            WHERE m.user_id = u.id AND e.tenant_id = u.tenant_id
            ORDER BY (e.id = u.default_enterprise_id) DESC, m.created_at DESC LIMIT 1) AS enterprise

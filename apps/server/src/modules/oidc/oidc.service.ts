@@ -42,7 +42,8 @@ export const OIDC_SCOPES = ['openid', 'profile', 'phone', 'roles', 'enterprise']
 /** The claims each scope releases (docs/api.md#openid-connect-adr-048-not-signed). */
 export const OIDC_CLAIMS = {
   openid: ['sub', 'tenant'],
-  profile: ['preferred_username', 'name'],
+  // `name#en`: the English name where one is kept, as a language-tagged claim (OpenID Connect Core 5.2).
+  profile: ['preferred_username', 'name', 'name#en'],
   phone: ['phone_number', 'phone_number_verified'],
   roles: ['roles'],
   enterprise: ['enterprise'],
@@ -364,6 +365,7 @@ export function createOidcService(deps: OidcDeps) {
               tenant: tenant.code,
               preferred_username: a.username,
               name: a.name,
+              ...(a.translations.en?.name ? { 'name#en': a.translations.en.name } : {}),
               ...(a.mobile ? { phone_number: a.mobile, phone_number_verified: proven } : {}),
               roles: a.roles,
               ...(a.enterprise ? { enterprise: a.enterprise } : {}),
