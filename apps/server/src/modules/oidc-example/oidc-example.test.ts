@@ -11,7 +11,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OIDC_EXAMPLE } from '../../db/demo/content/services.js';
 import { freePort } from '../../db/embedded.js';
 import { sha256Hex } from '../../platform/hash.js';
-import { DEMO_PASSWORD, createTestContext, type TestContext } from '../../test/harness.js';
+import { TestBrowser, casSignIn as signIn } from '../../test/browser.js';
+import { createTestContext, type TestContext } from '../../test/harness.js';
 
 let ctx: TestContext;
 let base: string;
@@ -25,79 +26,12 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(async () => ctx?.close());
 
-/** A browser: cookies by path, redirects followed by hand. */
-class Browser {
-  cookies = new Map<string, { value: string; path: string }>();
-  constructor(readonly lang = 'zh-CN') {}
-  header(path: string) {
-    return [...this.cookies.entries()]
-      .filter(([, c]) => path.startsWith(c.path))
-      .map(([k, c]) => `${k.split('|')[0]}=${c.value}`)
-      .join('; ');
-  }
-  take(res: Response) {
-    for (const line of res.headers.getSetCookie()) {
-      const [pair = '', ...attrs] = line.split(';');
-      const i = pair.indexOf('=');
-      const name = pair.slice(0, i).trim();
-      const value = pair.slice(i + 1).trim();
-      const path = attrs.map((a) => /^\s*path=(.*)$/i.exec(a)?.[1]).find(Boolean) ?? '/';
-      if (/max-age=0/i.test(line) || /expires=Thu, 01 Jan 1970/i.test(line) || value === '') {
-        this.cookies.delete(`${name}|${path}`);
-      } else this.cookies.set(`${name}|${path}`, { value, path });
-    }
-  }
-  async go(url: string, init: { method?: string; body?: string } = {}) {
-    const u = new URL(url, base);
-    const res = await fetch(u, {
-      method: init.method ?? 'GET',
-      redirect: 'manual',
-      headers: {
-        cookie: this.header(u.pathname),
-        'accept-language': this.lang,
-        ...(init.body ? { 'content-type': 'application/x-www-form-urlencoded', origin: base } : {}),
-      },
-      ...(init.body ? { body: init.body } : {}),
-    });
-    this.take(res);
-    return res;
-  }
-  /** Follows redirects until a page is shown; the trail of addresses. */
-  async follow(url: string, max = 12): Promise<{ res: Response; url: string; trail: string[] }> {
-    let at = new URL(url, base).href;
-    const trail: string[] = [];
-    for (let i = 0; i < max; i++) {
-      const res = await this.go(at);
-      trail.push(`${res.status} ${at}`);
-      const location = res.headers.get('location');
-      if (res.status < 300 || res.status >= 400 || !location) return { res, url: at, trail };
-      at = new URL(location, at).href;
-    }
-    throw new Error(`too many redirects: ${trail.join(' → ')}`);
-  }
-  get tgc() {
-    return this.cookies.get('CASTGC|/cas')?.value;
-  }
-}
+const newBrowser = (lang?: string) => new TestBrowser(base, lang);
 
-/** A sign-in at the sign-on server's form, as the portal's own sign-in does; the browser keeps CASTGC. */
-async function casSignIn(b: Browser, username = 'member') {
-  const captchaKey = randomBytes(8).toString('hex');
-  await ctx.call({ url: `/api/auth/kaptcha/get?type=LOGIN&data=${captchaKey}` });
-  const form = new URLSearchParams({
-    username,
-    password: ctx.encrypt(DEMO_PASSWORD),
-    imgvercode: '8888',
-    captchaKey,
-    tenantCode: 'demo',
-  });
-  const res = await b.go('/cas/login', { method: 'POST', body: form.toString() });
-  expect(res.status).toBe(303);
-  expect(b.tgc).toBeTruthy();
-}
+const casSignIn = (b: TestBrowser, username = 'member') => signIn(ctx, b, { username });
 
 /** Signed in at the sign-on server, then into the example system from its menu address. */
-async function enter(b = new Browser()) {
+async function enter(b = newBrowser()) {
   await casSignIn(b);
   const end = await b.follow('/oidc-example/login');
   expect(end.url, end.trail.join('\n')).toBe(`${base}/oidc-example/`);
@@ -143,7 +77,7 @@ describe('the OpenID Connect example system', () => {
   });
 
   it('signs in through the sign-on session, shows the claims in zh and en, and is not entered twice by one answer', async () => {
-    const first = await new Browser().go('/oidc-example/');
+    const first = await newBrowser().go('/oidc-example/');
     expect(first.status).toBe(200);
     expect(await first.text()).toContain('您尚未登录本系统。');
 
@@ -162,7 +96,7 @@ describe('the OpenID Connect example system', () => {
     ).rows[0]!.subject;
     expect(html).toContain(`<dd>${subject}</dd>`);
 
-    const english = new Browser('en-GB,en;q=0.9');
+    const english = newBrowser('en-GB,en;q=0.9');
     english.cookies = browser.cookies;
     const en = await (await english.go('/oidc-example/')).text();
     expect(en).toContain('Park visitor services (OpenID Connect example)');
@@ -177,7 +111,7 @@ describe('the OpenID Connect example system', () => {
     expect(replay.status).toBe(401);
     expect(await replay.text()).toContain('登录未完成');
     // An answer for no sign-in this browser began (another's code) is refused the same way.
-    const stranger = await new Browser().go(callback);
+    const stranger = await newBrowser().go(callback);
     expect(stranger.status).toBe(401);
   });
 
@@ -273,14 +207,14 @@ describe('the OpenID Connect example system', () => {
   });
 
   it('sends a browser only to itself or its provider', async () => {
-    const login = await new Browser().go('/oidc-example/login?language=eng');
+    const login = await newBrowser().go('/oidc-example/login?language=eng');
     expect(login.status).toBe(302);
     const to = new URL(login.headers.get('location')!);
     expect(`${to.origin}${to.pathname}`).toBe(`${issuer}/auth`);
     expect(to.searchParams.get('redirect_uri')).toBe(`${base}/oidc-example/callback`);
     expect(to.searchParams.get('code_challenge_method')).toBe('S256');
     expect(to.searchParams.get('ui_locales')).toBe('en');
-    const out = await new Browser().go('/oidc-example/logout');
+    const out = await newBrowser().go('/oidc-example/logout');
     expect(out.headers.get('location')).toBe('/oidc-example/');
   });
 });

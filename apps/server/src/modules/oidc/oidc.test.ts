@@ -18,6 +18,7 @@ import { sweep } from '../../platform/housekeeping.js';
 import { createOidcRepository } from './oidc.repository.js';
 import { DEVICE_CODE_ENTRIES_PER_MINUTE } from './oidc.routes.js';
 import { hashPassword } from '../../platform/passwords.js';
+import { TestBrowser, casSignIn as signIn } from '../../test/browser.js';
 import { DEMO_PASSWORD, createTestContext, type TestContext } from '../../test/harness.js';
 
 let ctx: TestContext;
@@ -72,80 +73,9 @@ async function rp(clientId: string, opts: { confidential?: boolean; at?: string 
   );
 }
 
-/** A browser: cookies by path, redirects followed by hand. */
-class Browser {
-  cookies = new Map<string, { value: string; path: string }>();
-  constructor(readonly lang = 'zh-CN') {}
-  header(path: string) {
-    return [...this.cookies.entries()]
-      .filter(([, c]) => path.startsWith(c.path))
-      .map(([k, c]) => `${k.split('|')[0]}=${c.value}`)
-      .join('; ');
-  }
-  take(res: Response) {
-    for (const line of res.headers.getSetCookie()) {
-      const [pair = '', ...attrs] = line.split(';');
-      const i = pair.indexOf('=');
-      const name = pair.slice(0, i).trim();
-      const value = pair.slice(i + 1).trim();
-      const path = attrs.map((a) => /^\s*path=(.*)$/i.exec(a)?.[1]).find(Boolean) ?? '/';
-      const gone = /expires=Thu, 01 Jan 1970/i.test(line) || /max-age=0/i.test(line) || value === '';
-      if (gone) this.cookies.delete(`${name}|${path}`);
-      else this.cookies.set(`${name}|${path}`, { value, path });
-    }
-  }
-  async go(url: string, init: { method?: string; body?: string; origin?: string } = {}) {
-    const u = new URL(url, base);
-    const res = await fetch(u, {
-      method: init.method ?? 'GET',
-      redirect: 'manual',
-      headers: {
-        cookie: this.header(u.pathname),
-        'accept-language': this.lang,
-        ...(init.body ? { 'content-type': 'application/x-www-form-urlencoded' } : {}),
-        ...(init.origin ? { origin: init.origin } : {}),
-      },
-      ...(init.body ? { body: init.body } : {}),
-    });
-    this.take(res);
-    return res;
-  }
-  /** Follows redirects until one leaves this server (or a page is shown). */
-  async follow(url: string, max = 12): Promise<{ res: Response; url: string; trail: string[] }> {
-    let at = url;
-    const trail: string[] = [];
-    for (let i = 0; i < max; i++) {
-      const res = await this.go(at);
-      trail.push(`${res.status} ${at}`);
-      const location = res.headers.get('location');
-      if (res.status < 300 || res.status >= 400 || !location) return { res, url: at, trail };
-      const next = new URL(location, new URL(at, base));
-      if (next.origin !== new URL(base).origin) return { res, url: next.href, trail };
-      at = next.href;
-    }
-    throw new Error(`too many redirects: ${trail.join(' → ')}`);
-  }
-  get tgc() {
-    return this.cookies.get('CASTGC|/cas')?.value;
-  }
-}
+const newBrowser = (lang?: string) => new TestBrowser(base, lang);
 
-/** A sign-in at the sign-on server (the form's POST), for `service`; the browser keeps CASTGC. */
-async function casSignIn(b: Browser, opts: { service?: string; username?: string; tenantCode?: string } = {}) {
-  const captchaKey = randomBytes(8).toString('hex');
-  await ctx.call({ url: `/api/auth/kaptcha/get?type=LOGIN&data=${captchaKey}` });
-  const form = new URLSearchParams({
-    username: opts.username ?? 'member',
-    password: ctx.encrypt(DEMO_PASSWORD),
-    imgvercode: '8888',
-    captchaKey,
-    tenantCode: opts.tenantCode ?? 'demo',
-    ...(opts.service ? { service: opts.service } : {}),
-  });
-  const res = await b.go('/cas/login', { method: 'POST', body: form.toString() });
-  expect(res.status).toBe(303);
-  return res.headers.get('location')!;
-}
+const casSignIn = (b: TestBrowser, opts?: Parameters<typeof signIn>[2]) => signIn(ctx, b, opts);
 
 /** openid-client's error for a 401 with an invalid_client challenge. */
 const INVALID_CLIENT = { status: 401, cause: [{ parameters: { error: 'invalid_client' } }] };
@@ -156,7 +86,7 @@ async function pkce() {
 }
 
 /** The code flow through the browser; the callback address the provider sent it to. */
-async function authorize(config: client.Configuration, b: Browser, extra: Record<string, string> = {}) {
+async function authorize(config: client.Configuration, b: TestBrowser, extra: Record<string, string> = {}) {
   const { verifier, challenge } = await pkce();
   const state = client.randomState();
   const nonce = client.randomNonce();
@@ -174,13 +104,13 @@ async function authorize(config: client.Configuration, b: Browser, extra: Record
 }
 
 async function signedInBrowser(username = 'member') {
-  const b = new Browser();
+  const b = newBrowser();
   await casSignIn(b, { username });
   expect(b.tgc).toBeTruthy();
   return b;
 }
 
-async function codeFlowTokens(clientId: string, b?: Browser) {
+async function codeFlowTokens(clientId: string, b?: TestBrowser) {
   const config = await rp(clientId);
   const browser = b ?? (await signedInBrowser());
   const a = await authorize(config, browser);
@@ -411,7 +341,7 @@ describe('signing in through the sign-on page', () => {
   it('sends a browser without a sign-on session to the sign-on page, which comes back to the interaction', async () => {
     const clientId = await addClient(tenantA);
     const config = await rp(clientId);
-    const b = new Browser();
+    const b = newBrowser();
     const a = await authorize(config, b);
     // The sign-on page (the SPA's /cas/login) with the interaction as where to go back.
     const login = new URL(a.url, base);
@@ -433,7 +363,7 @@ describe('signing in through the sign-on page', () => {
   });
 
   it('goes back only to an interaction address of this server and tenant', async () => {
-    const b = new Browser();
+    const b = newBrowser();
     for (const service of [
       'https://evil.test/cas/oidc/demo/interaction/abc',
       `${base}/cas/oidc/other/interaction/abc`,
@@ -510,7 +440,7 @@ describe('signing in through the sign-on page', () => {
   it('prompt=none without a sign-on session answers login_required to the client', async () => {
     const clientId = await addClient(tenantA);
     const config = await rp(clientId);
-    const a = await authorize(config, new Browser(), { prompt: 'none' });
+    const a = await authorize(config, newBrowser(), { prompt: 'none' });
     const back = new URL(a.url);
     expect(`${back.origin}${back.pathname}`).toBe(REDIRECT);
     expect(back.searchParams.get('error')).toBe('login_required');
@@ -667,7 +597,7 @@ describe('the protocol rules', () => {
       scope: 'openid',
       request: `${header}.${payload}.`,
     });
-    const res = await new Browser().go(`${issuer}/auth?${q}`);
+    const res = await newBrowser().go(`${issuer}/auth?${q}`);
     const where = res.headers.get('location');
     const error = where ? new URL(where).searchParams.get('error') : null;
     expect(
@@ -794,7 +724,7 @@ describe('tenant isolation', () => {
       response_type: 'code',
       scope: 'openid',
     });
-    const res = await new Browser().go(`${issuer}/auth?${q}`);
+    const res = await newBrowser().go(`${issuer}/auth?${q}`);
     expect(res.status).toBe(400);
     expect(await res.text()).toContain('invalid_client');
   });
@@ -802,7 +732,7 @@ describe('tenant isolation', () => {
   it("another tenant's sign-on session gets no code here: the sign-on page instead", async () => {
     const clientId = await addClient(tenantA);
     const config = await rp(clientId);
-    const b = new Browser();
+    const b = newBrowser();
     await casSignIn(b, { tenantCode: 'other' });
     const a = await authorize(config, b);
     expect(new URL(a.url, base).pathname, a.trail.join('\n')).toBe('/cas/login');
@@ -872,7 +802,7 @@ describe('pages the provider shows a person', () => {
   it('an error page of our own: escaped, in Chinese or English by Accept-Language or ui_locales', async () => {
     const evil = '<script>alert(1)</script>';
     const q = new URLSearchParams({ client_id: evil, response_type: 'code', scope: 'openid' });
-    const zh = await new Browser().go(`${issuer}/auth?${q}`);
+    const zh = await newBrowser().go(`${issuer}/auth?${q}`);
     expect(zh.status).toBe(400);
     expect(zh.headers.get('content-type')).toMatch(/^text\/html/);
     expect(zh.headers.get('content-security-policy')).toContain("default-src 'none'");
@@ -881,7 +811,7 @@ describe('pages the provider shows a person', () => {
     expect(zhHtml).toContain('登录请求无法完成');
     expect(zhHtml).toContain('lang="zh-CN"');
     expect(zhHtml).not.toContain('<script>');
-    const en = await new Browser('en-US,en;q=0.9').go(`${issuer}/auth?${q}`);
+    const en = await newBrowser('en-US,en;q=0.9').go(`${issuer}/auth?${q}`);
     const enHtml = await en.text();
     expect(enHtml).toContain('The sign-in request could not be completed');
     expect(enHtml).not.toContain('<script>');
@@ -894,7 +824,7 @@ describe('pages the provider shows a person', () => {
       redirect_uri: 'https://x.test/',
       ui_locales: 'en',
     });
-    expect(await (await new Browser('zh-CN').go(`${issuer}/auth?${bad}`)).text()).toContain(
+    expect(await (await newBrowser('zh-CN').go(`${issuer}/auth?${bad}`)).text()).toContain(
       'Error code: invalid_redirect_uri',
     );
   });
@@ -915,7 +845,7 @@ describe('pages the provider shows a person', () => {
       sql`SELECT ended_at IS NOT NULL AS ended FROM sso_sessions WHERE cookie_hash = ${sha256Hex(browser.tgc!)}`,
     );
     expect(sso.rows[0]!.ended).toBe(true);
-    const en = new Browser('en');
+    const en = newBrowser('en');
     await codeFlowTokens(await addClient(tenantA), await (async () => (await casSignIn(en), en))());
     expect(await (await en.go(`${issuer}/session/end`)).text()).toContain('Sign out of the sign-on service?');
   });
@@ -949,7 +879,7 @@ describe('pages the provider shows a person', () => {
     // English, and a denial.
     const other = await addClient(tenantA, { firstParty: false });
     const otherConfig = await rp(other);
-    const en = new Browser('en');
+    const en = newBrowser('en');
     await casSignIn(en);
     const asked = await authorize(otherConfig, en, { scope: 'openid roles' });
     const enHtml = await asked.res.text();
@@ -1278,7 +1208,7 @@ describe('what a visitor may not do', () => {
   it('tries user codes on the device page at most 10 a minute from one address (429, the page in its language)', async () => {
     // Only this test's entries count (another test of this file entered codes from this address).
     await ctx.db.execute(sql`DELETE FROM rate_limits WHERE key LIKE 'oidc-device:%'`);
-    const b = new Browser('en');
+    const b = newBrowser('en');
     const fields = formFields(await (await b.go(`${issuer}/device`)).text());
     const statuses: number[] = [];
     for (let i = 0; i < DEVICE_CODE_ENTRIES_PER_MINUTE + 1; i++) {
