@@ -42,6 +42,8 @@ export const KEYED_LOCKS = {
   sms: 'sms',
   /** SMS codes asked for from one client address (its cap). */
   smsIp: 'sms-ip',
+  /** A tenant's OpenID Provider signing keys (made once, rotated by one instance at a time). */
+  oidcKeys: 'oidc-keys',
 } as const;
 
 export type KeyedLock = keyof typeof KEYED_LOCKS;

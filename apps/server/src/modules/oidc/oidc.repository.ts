@@ -9,6 +9,7 @@
  */
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
+import { keyedLock } from '../../db/locks.js';
 import type { Translations } from '../../db/schema.js';
 
 export interface OidcTenant {
@@ -329,7 +330,7 @@ export function createOidcRepository(db: Db) {
       }>,
     ): Promise<boolean> {
       return db.transaction(async (tx) => {
-        await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtext('oidc_keys'), ${tenantId})`);
+        await tx.execute(keyedLock('oidcKeys', tenantId));
         const { rows } = await tx.execute<Record<string, unknown>>(sql`
           SELECT kid, alg, private_jwk AS "privateJwk", state, created_at AS "createdAt",
                  activated_at AS "activatedAt", retired_at AS "retiredAt"
