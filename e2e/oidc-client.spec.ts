@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../apps/server/src/db/embedded.js';
 import { main } from '../apps/server/src/programs/admin/main.js';
 import { openidcAddresses, startOpenidcApache, type RunningOpenidc } from './support/apache.js';
-import { launch } from './support/browser.js';
+import { STILL, launch } from './support/browser.js';
 import { startServer, type RunningServer } from './support/server.js';
 import { signOutFromMenu, submitSignOnForm } from './support/shell.js';
 
@@ -83,7 +83,7 @@ beforeAll(async () => {
   const client = await registerClient(port);
   apache = await startOpenidcApache(port, { issuer: `${server.url}/oidc/demo`, scope: SCOPE, ...client });
   // The provider's own pages (the logout question) speak the browser's language.
-  context = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'zh-CN' });
+  context = await browser.newContext({ ...STILL, viewport: { width: 1280, height: 800 }, locale: 'zh-CN' });
   page = await context.newPage();
   page.on('request', (req) => {
     if (!req.isNavigationRequest()) return;

@@ -8,12 +8,12 @@
 import { mkdir } from 'node:fs/promises';
 import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launch, openPage } from './support/browser.js';
+import { STILL, launch, openPage } from './support/browser.js';
 import { startServer, type RunningServer } from './support/server.js';
 import { axeViolations, go, settled, signInAsOperator } from './support/shell.js';
 
 const SHOTS = process.env.OIDC_SHOTS ?? 'e2e/artifacts';
-const DESKTOP: BrowserContextOptions = { viewport: { width: 1440, height: 900 }, bypassCSP: true };
+const DESKTOP: BrowserContextOptions = { ...STILL, viewport: { width: 1440, height: 900 }, bypassCSP: true };
 const PHONE = { width: 390, height: 844 };
 
 let server: RunningServer;
