@@ -204,7 +204,8 @@ describe('single sign-on', () => {
     await page.screenshot({ path: `${SHOTS}/example-system-en-390.png` });
     // The OpenID Connect example system, with the same sign-on session.
     await page.goto(`${server.url}/oidc-example/login`);
-    await page.getByText('张敏, you are signed in through OpenID Connect.').waitFor();
+    // Its English name, from the provider's language-tagged claim.
+    await page.getByText('Zhang Min, you are signed in through OpenID Connect.').waitFor();
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
     await page.screenshot({ path: `${SHOTS}/oidc-example-en-390.png` });
     await context.close();
