@@ -892,19 +892,25 @@ describe('pages the provider shows a person', () => {
   });
 });
 
+/** A relying party's back-channel logout address on loopback: the bodies it received, answered with `status`. */
+async function logoutReceiver(status: number) {
+  const received: string[] = [];
+  const server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (c: Buffer) => (body += c.toString()));
+    req.on('end', () => {
+      received.push(body);
+      res.writeHead(status).end();
+    });
+  });
+  const port = await freePort();
+  await new Promise<void>((r) => server.listen(port, '127.0.0.1', r));
+  return { port, received, close: () => new Promise((r) => server.close(r)) };
+}
+
 describe('ending a sign-on session for the provider', () => {
   it('tells each client with a back-channel logout address (a signed logout token) and removes the rows', async () => {
-    const received: string[] = [];
-    const rpServer = createServer((req, res) => {
-      let body = '';
-      req.on('data', (c: Buffer) => (body += c.toString()));
-      req.on('end', () => {
-        received.push(body);
-        res.writeHead(200).end();
-      });
-    });
-    const port = await freePort();
-    await new Promise<void>((r) => rpServer.listen(port, '127.0.0.1', r));
+    const { port, received, close } = await logoutReceiver(200);
     try {
       const clientId = await addClient(tenantA, { backchannelLogoutUri: `http://127.0.0.1:${port}/logout` });
       const { tokens, browser, config } = await codeFlowTokens(clientId);
@@ -930,24 +936,14 @@ describe('ending a sign-on session for the provider', () => {
       expect(left.rows).toHaveLength(0);
       expect((await client.tokenIntrospection(config, tokens.access_token)).active).toBe(false);
     } finally {
-      await new Promise((r) => rpServer.close(r));
+      await close();
     }
   });
 });
 
 describe('logout at the sign-on server', () => {
   it('/cas/logout sends back-channel logout to the OpenID clients the session signed into', async () => {
-    const received: string[] = [];
-    const rpServer = createServer((req, res) => {
-      let body = '';
-      req.on('data', (c: Buffer) => (body += c.toString()));
-      req.on('end', () => {
-        received.push(body);
-        res.writeHead(204).end();
-      });
-    });
-    const port = await freePort();
-    await new Promise<void>((r) => rpServer.listen(port, '127.0.0.1', r));
+    const { port, received, close } = await logoutReceiver(204);
     try {
       const clientId = await addClient(tenantA, { backchannelLogoutUri: `http://127.0.0.1:${port}/bcl` });
       const { tokens, browser } = await codeFlowTokens(clientId);
@@ -960,7 +956,7 @@ describe('logout at the sign-on server', () => {
       });
       expect(payload.sid).toBe(tokens.claims()!.sid);
     } finally {
-      await new Promise((r) => rpServer.close(r));
+      await close();
     }
   });
 });
@@ -1000,17 +996,7 @@ describe('housekeeping', () => {
 
 describe('sign-on sessions ended by an operator', () => {
   it('housekeeping tells the clients (back-channel logout) once, and removes the rows', async () => {
-    const received: string[] = [];
-    const rpServer = createServer((req, res) => {
-      let body = '';
-      req.on('data', (c: Buffer) => (body += c.toString()));
-      req.on('end', () => {
-        received.push(body);
-        res.writeHead(200).end();
-      });
-    });
-    const port = await freePort();
-    await new Promise<void>((r) => rpServer.listen(port, '127.0.0.1', r));
+    const { port, received, close } = await logoutReceiver(200);
     try {
       const clientId = await addClient(tenantA, { backchannelLogoutUri: `http://127.0.0.1:${port}/bcl` });
       const { tokens, browser } = await codeFlowTokens(clientId);
@@ -1032,7 +1018,7 @@ describe('sign-on sessions ended by an operator', () => {
       await task.run();
       expect(received).toHaveLength(1);
     } finally {
-      await new Promise((r) => rpServer.close(r));
+      await close();
     }
   });
 });
