@@ -27,6 +27,13 @@ export const ResultCode = {
    */
   PASSWORD_CHANGE_REQUIRED: 40305,
   FORCED_LOGOUT: 40307,
+  /**
+   * The password was right and a second factor is needed (or must be enrolled first): `data` is the
+   * FactorChallenge the factor step answers.
+   */
+  FACTOR_REQUIRED: 40308,
+  /** A sensitive operator action needs a factor check within the policy's step-up minutes. */
+  STEP_UP_REQUIRED: 40309,
   NOT_FOUND: 404,
   /** Already taken: a username, mobile number or company name at registration. */
   CONFLICT: 409,

@@ -14,6 +14,7 @@ export * from './oidc-clients.js';
 export * from './park-services.js';
 export * from './registration.js';
 export * from './session.js';
+export * from './security.js';
 export { Id, IdParams, PageQuery } from './fields.js';
 export * from './envelope.js';
 export * from './rules.js';

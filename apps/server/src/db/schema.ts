@@ -52,6 +52,12 @@ export const tenants = pgTable(
     disabledAt: timestamp('disabled_at', { withTimezone: true }),
     /** The runtime switches the tenant set for itself (contracts TenantSettings); absent keys follow the installation. */
     settings: jsonb('settings').notNull().default({}).$type<Record<string, unknown>>(),
+    /**
+     * The tenant's sign-in policy (contracts SecurityPolicy): second factors, remembered browsers,
+     * step-up, passwords, login history. Absent keys take the product's defaults. Never served to
+     * pages as it is: config.js carries only what a sign-in or password form must show.
+     */
+    securityPolicy: jsonb('security_policy').notNull().default({}).$type<Record<string, unknown>>(),
     createdAt: createdAt(),
   },
   (t) => [
@@ -174,6 +180,15 @@ export const users = pgTable(
      * username (which an operator can change) nor the row id (which says how many accounts exist).
      */
     subject: uuid('subject').notNull().defaultRandom().unique(),
+    /** When the password was last set (its age, for the tenant's password expiry). */
+    passwordChangedAt: timestamp('password_changed_at', { withTimezone: true }).notNull().defaultNow(),
+    /**
+     * When a policy first required this user to have a second factor and they had none: the grace
+     * period to enrol runs from here. Cleared once a factor is enrolled.
+     */
+    factorDueSince: timestamp('factor_due_since', { withTimezone: true }),
+    /** An operator reset the user's factors: they are told so at their next sign-in, then this clears. */
+    factorsResetAt: timestamp('factors_reset_at', { withTimezone: true }),
     createdAt: createdAt(),
   },
   (t) => [
@@ -693,8 +708,26 @@ export const sessions = pgTable(
     revokedAt: timestamp('revoked_at', { withTimezone: true }),
     /** The CAS service ticket this session was opened with: single logout names it. */
     serviceTicket: text('service_ticket'),
+    /**
+     * The sign-in this session belongs to: the first session's id, kept by every switch (a switch
+     * opens a new row). "My sessions" lists sign-ins, and ending one ends every row of it.
+     */
+    chainId: uuid('chain_id').notNull().defaultRandom(),
+    /** The sign-on session whose ticket opened this portal session (ending that one ends this). */
+    ssoSessionId: uuid('sso_session_id'),
+    /** When a second factor (or, for step-up without one, the password) was last proven in this sign-in. */
+    factorAt: timestamp('factor_at', { withTimezone: true }),
+    /** Last request seen, written at most once a minute per session. */
+    lastSeenAt: timestamp('last_seen_at', { withTimezone: true }),
   },
-  (t) => [index('sessions_user').on(t.userId), index('sessions_service_ticket').on(t.serviceTicket)],
+  (t) => [
+    index('sessions_user').on(t.userId),
+    index('sessions_service_ticket').on(t.serviceTicket),
+    index('sessions_chain').on(t.chainId),
+    index('sessions_sso_session')
+      .on(t.ssoSessionId)
+      .where(sql`sso_session_id IS NOT NULL`),
+  ],
 );
 
 /** The portal's own pattern and single-logout address, read from PUBLIC_URL when matched. */
@@ -739,6 +772,13 @@ export const ssoSessions = pgTable('sso_sessions', {
   lastUsedAt: timestamp('last_used_at', { withTimezone: true }).notNull().defaultNow(),
   expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
   endedAt: timestamp('ended_at', { withTimezone: true }),
+  /** Where the sign-in came from, for "my sessions" and online users. */
+  ip: text('ip'),
+  userAgent: text('user_agent'),
+  /** The methods the sign-in proved (OIDC `amr` values: pwd, otp, hwk, sms, swk), in order. */
+  methods: text('methods').array().notNull().default(sql`'{}'::text[]`),
+  /** When a second factor was last proven in this sign-on session (step-up, OIDC acr). */
+  factorAt: timestamp('factor_at', { withTimezone: true }),
 });
 
 /**
@@ -1057,4 +1097,153 @@ export const oidcKeys = pgTable(
     retiredAt: timestamp('retired_at', { withTimezone: true }),
   },
   (t) => [index('oidc_keys_tenant').on(t.tenantId, t.state)],
+);
+
+/**
+ * A person's second factors: TOTP authenticators and passkeys (WebAuthn credentials). A TOTP
+ * secret is kept encrypted with a key of the server secrets (it must be read to check a code);
+ * `last_step` is the newest time step accepted, so a used code is refused. A passkey keeps its
+ * public key and signature counter; `passwordless` ones may sign in without the password.
+ * `confirmed_at` is null while an enrolment waits for its first proof.
+ */
+export const userFactors = pgTable(
+  'user_factors',
+  {
+    id: id(),
+    tenantId: tenantRef(),
+    userId: ref('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** totp | webauthn */
+    kind: text('kind').notNull(),
+    /** The person's own name for it ("iPhone", "YubiKey 5"). */
+    name: text('name').notNull(),
+    secretCipher: text('secret_cipher'),
+    lastStep: bigint('last_step', { mode: 'number' }),
+    /** base64url credential id (WebAuthn). */
+    credentialId: text('credential_id'),
+    /** base64url COSE public key (WebAuthn). */
+    publicKey: text('public_key'),
+    signCount: bigint('sign_count', { mode: 'number' }),
+    transports: text('transports').array(),
+    aaguid: text('aaguid'),
+    backedUp: boolean('backed_up'),
+    passwordless: boolean('passwordless').notNull().default(false),
+    createdAt: createdAt(),
+    confirmedAt: timestamp('confirmed_at', { withTimezone: true }),
+    lastUsedAt: timestamp('last_used_at', { withTimezone: true }),
+  },
+  (t) => [
+    index('user_factors_user').on(t.userId),
+    uniqueIndex('user_factors_credential')
+      .on(t.credentialId)
+      .where(sql`credential_id IS NOT NULL`),
+  ],
+);
+
+/** Recovery codes: ten per generation, stored hashed, each spent once. */
+export const recoveryCodes = pgTable(
+  'recovery_codes',
+  {
+    id: id(),
+    tenantId: tenantRef(),
+    userId: ref('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    codeHash: text('code_hash').notNull(),
+    createdAt: createdAt(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+  },
+  (t) => [index('recovery_codes_user').on(t.userId)],
+);
+
+/**
+ * A sign-in between its password and its second factor (or a step-up in progress): the browser
+ * holds a random token (kept here as its SHA-256) that names it for a few minutes. `context` is
+ * where the sign-in continues (the portal, a CAS service, the OpenID Provider's interaction);
+ * `challenge` the pending WebAuthn challenge or SMS state. Spent once (`completed_at`).
+ */
+export const loginChallenges = pgTable(
+  'login_challenges',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    tokenHash: text('token_hash').notNull().unique(),
+    tenantId: tenantRef(),
+    userId: ref('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** portal | cas | step_up | enrol */
+    purpose: text('purpose').notNull(),
+    context: jsonb('context').notNull().default({}).$type<Record<string, unknown>>(),
+    challenge: jsonb('challenge').$type<Record<string, unknown>>(),
+    ip: text('ip'),
+    userAgent: text('user_agent'),
+    createdAt: createdAt(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    completedAt: timestamp('completed_at', { withTimezone: true }),
+  },
+  (t) => [index('login_challenges_expires').on(t.expiresAt)],
+);
+
+/**
+ * Browsers a person chose to remember after a second factor: the cookie carries a random token
+ * (kept here as its SHA-256), valid until `expires_at` unless revoked (by the person, an operator,
+ * a factor reset or a password set).
+ */
+export const rememberedBrowsers = pgTable(
+  'remembered_browsers',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    tokenHash: text('token_hash').notNull().unique(),
+    tenantId: tenantRef(),
+    userId: ref('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    ip: text('ip'),
+    userAgent: text('user_agent'),
+    createdAt: createdAt(),
+    lastUsedAt: timestamp('last_used_at', { withTimezone: true }),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+  },
+  (t) => [index('remembered_browsers_user').on(t.userId)],
+);
+
+/**
+ * Every sign-in attempt, kept for the tenant's retention: who (the user when known, the name typed
+ * always), how it ended, where from and through which door. Read by the person (their own) and by
+ * operators (their tenant's); deleted by housekeeping after the retention.
+ */
+export const loginEvents = pgTable(
+  'login_events',
+  {
+    id: id(),
+    tenantId: ref('tenant_id').references(() => tenants.id, { onDelete: 'cascade' }),
+    userId: ref('user_id').references(() => users.id, { onDelete: 'set null' }),
+    username: text('username').notNull(),
+    at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
+    /** succeeded | wrong_password | wrong_factor | locked | captcha_failed | disabled | factor_required | ... */
+    outcome: text('outcome').notNull(),
+    /** portal | cas | oidc | cli | step_up */
+    via: text('via').notNull(),
+    /** totp | webauthn | sms | recovery | remembered | passkey, when a factor was part of it. */
+    factor: text('factor'),
+    ip: text('ip'),
+    userAgent: text('user_agent'),
+  },
+  (t) => [index('login_events_tenant_at').on(t.tenantId, t.at), index('login_events_user_at').on(t.userId, t.at)],
+);
+
+/** The hashes of a person's earlier passwords, for the tenant's "not one of the last N" rule. */
+export const passwordHistory = pgTable(
+  'password_history',
+  {
+    id: id(),
+    userId: ref('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    passwordHash: text('password_hash').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('password_history_user').on(t.userId, t.createdAt)],
 );

@@ -1,0 +1,56 @@
+/**
+ * Each tenant's sign-in policy (contracts SecurityPolicy, docs/product/security-policy.md): the one
+ * place the login, the sign-on server, the OpenID Provider's sign-in, step-up, password setting and
+ * housekeeping read it from. Kept for a minute per instance; a change is announced to every
+ * instance (a `tenant` event), so every instance follows it at once.
+ */
+import { securityPolicyOf, type SecurityPolicy } from '@portal/contracts';
+import { eq } from 'drizzle-orm';
+import type { Db } from '../db/client.js';
+import { tenants } from '../db/schema.js';
+import type { InvalidationBus } from './invalidation.js';
+import { createLocalCache } from './local-cache.js';
+
+export interface SecurityPolicies {
+  /** The tenant's policy, its unset keys the product's defaults (an unknown tenant: the defaults). */
+  of(tenantId: number): Promise<SecurityPolicy>;
+  /** Replaces the tenant's policy inside the caller's transaction; announce with `changed` after commit. */
+  save(tx: Pick<Db, 'update'>, tenantId: number, policy: SecurityPolicy): Promise<boolean>;
+  /** Tells every instance the tenant's policy changed. */
+  changed(tenantId: number): Promise<void>;
+}
+
+export function createSecurityPolicies(db: Db, bus: Pick<InvalidationBus, 'publish' | 'subscribe'>): SecurityPolicies {
+  const cache = createLocalCache<SecurityPolicy>({ ttlMs: 60_000, max: 1_000 });
+  bus.subscribe((e) => {
+    if (e.kind === 'all') cache.clear();
+    else if (e.kind === 'tenant') cache.delete(String(e.tenant));
+  });
+  return {
+    async of(tenantId) {
+      const key = String(tenantId);
+      const hit = cache.get(key);
+      if (hit) return hit;
+      const version = cache.version;
+      const [row] = await db
+        .select({ policy: tenants.securityPolicy })
+        .from(tenants)
+        .where(eq(tenants.id, tenantId));
+      const policy = securityPolicyOf(row?.policy);
+      if (row) cache.set(key, policy, { version });
+      return policy;
+    },
+    async save(tx, tenantId, policy) {
+      const done = await tx
+        .update(tenants)
+        .set({ securityPolicy: policy })
+        .where(eq(tenants.id, tenantId))
+        .returning({ id: tenants.id });
+      return done.length > 0;
+    },
+    async changed(tenantId) {
+      cache.delete(String(tenantId));
+      await bus.publish({ kind: 'tenant', tenant: tenantId });
+    },
+  };
+}

@@ -1,0 +1,105 @@
+/**
+ * A tenant's sign-in policy (second factors, remembered browsers, step-up, passwords, login history)
+ * and the factor step every sign-in shares. docs/product/security-policy.md says what each key does.
+ */
+import { Type, type Static } from 'typebox';
+import { Value } from 'typebox/value';
+
+/** The second factors a person can hold. Recovery codes are a factor of last resort, never the only one. */
+export const FACTOR_KINDS = ['totp', 'webauthn', 'sms', 'recovery'] as const;
+export type FactorKind = (typeof FACTOR_KINDS)[number];
+
+/** Who must have a second factor: nobody asked, offered to all, operators, everybody. */
+export const FACTOR_REQUIREMENTS = ['off', 'optional', 'operators', 'everyone'] as const;
+export type FactorRequirement = (typeof FACTOR_REQUIREMENTS)[number];
+
+export const SecurityPolicy = Type.Object(
+  {
+    /** Who must have a second factor (`off`: none is asked for, even from those who enrolled one). */
+    factorRequirement: Type.Enum([...FACTOR_REQUIREMENTS]),
+    /** Which factors people may use and enrol. Recovery codes follow whether any other is allowed. */
+    allowedFactors: Type.Array(Type.Enum([...FACTOR_KINDS]), { uniqueItems: true, maxItems: 4 }),
+    /** Days a person the policy newly requires a factor of may still sign in without one, to enrol. */
+    enrolGraceDays: Type.Integer({ minimum: 0, maximum: 90 }),
+    /** Days "remember this browser" skips the factor step (0: not offered). */
+    rememberBrowserDays: Type.Integer({ minimum: 0, maximum: 365 }),
+    /** Minutes a factor check counts for sensitive operator actions (step-up). */
+    stepUpMinutes: Type.Integer({ minimum: 1, maximum: 60 }),
+    passwordMinLength: Type.Integer({ minimum: 8, maximum: 64 }),
+    /** Character classes required of 4 (digit, lower case, upper case, other). */
+    passwordClasses: Type.Integer({ minimum: 1, maximum: 4 }),
+    /** Refuse a password containing the username. */
+    passwordNotUsername: Type.Boolean(),
+    /** Refuse any of the person's last N passwords (0: no history). */
+    passwordHistory: Type.Integer({ minimum: 0, maximum: 24 }),
+    /** Days after which a password must be changed at sign-in (0: never). */
+    passwordMaxAgeDays: Type.Integer({ minimum: 0, maximum: 3650 }),
+    /** Refuse the passwords of the common-password list shipped with the product. */
+    passwordNotCommon: Type.Boolean(),
+    /** Days sign-in attempts are kept in the login history. */
+    loginHistoryDays: Type.Integer({ minimum: 1, maximum: 3650 }),
+  },
+  { additionalProperties: false },
+);
+export type SecurityPolicy = Static<typeof SecurityPolicy>;
+
+/**
+ * The product's defaults: the registration password rule (8 characters, all four classes, not the
+ * username), factors offered to everyone who wants one, none required.
+ */
+export const DEFAULT_SECURITY_POLICY: SecurityPolicy = {
+  factorRequirement: 'optional',
+  allowedFactors: ['totp', 'webauthn', 'recovery'],
+  enrolGraceDays: 7,
+  rememberBrowserDays: 30,
+  stepUpMinutes: 5,
+  passwordMinLength: 8,
+  passwordClasses: 4,
+  passwordNotUsername: true,
+  passwordHistory: 0,
+  passwordMaxAgeDays: 0,
+  passwordNotCommon: true,
+  loginHistoryDays: 180,
+};
+
+/** What a tenant stored, each key checked on its own: a key that fails its rule takes the default. */
+export function securityPolicyOf(stored: Record<string, unknown> | null | undefined): SecurityPolicy {
+  const policy: Record<string, unknown> = { ...DEFAULT_SECURITY_POLICY };
+  const rules = SecurityPolicy.properties as unknown as Record<string, Parameters<typeof Value.Check>[0]>;
+  for (const [key, value] of Object.entries(stored ?? {})) {
+    const rule = rules[key];
+    if (rule && Value.Check(rule, value)) policy[key] = value;
+  }
+  return policy as SecurityPolicy;
+}
+
+/**
+ * The answer of a sign-in whose password was right but which still needs a second factor (result
+ * code FACTOR_REQUIRED): the challenge names the pending sign-in for a few minutes.
+ */
+export const FactorChallenge = Type.Object({
+  challenge: Type.String(),
+  /** The factors this person can answer with now, in the order the page offers them. */
+  factors: Type.Array(Type.String()),
+  /** The person must enrol a factor before going on (the policy requires one and they have none). */
+  enrol: Type.Boolean(),
+  /** Days of grace left to enrol, when the policy requires a factor the person does not have yet. */
+  graceDaysLeft: Type.Union([Type.Integer(), Type.Null()]),
+  /** Whether "remember this browser" may be offered, and for how many days. */
+  rememberDays: Type.Integer(),
+  /** An operator reset this person's factors since their last sign-in. */
+  factorsReset: Type.Boolean(),
+});
+export type FactorChallenge = Static<typeof FactorChallenge>;
+
+/** The factor step's answer: a TOTP or SMS code, a recovery code, or a WebAuthn assertion (JSON). */
+export const FactorAnswer = Type.Object({
+  challenge: Type.String({ minLength: 16, maxLength: 128, pattern: '^[A-Za-z0-9_-]+$' }),
+  kind: Type.Enum([...FACTOR_KINDS]),
+  code: Type.Optional(Type.String({ minLength: 6, maxLength: 32, pattern: '^[A-Za-z0-9 -]+$' })),
+  /** The WebAuthn AuthenticationResponseJSON, as @simplewebauthn/browser gives it. */
+  assertion: Type.Optional(Type.Object({}, { additionalProperties: true, maxProperties: 16 })),
+  /** Remember this browser for the policy's days. */
+  remember: Type.Optional(Type.Boolean()),
+});
+export type FactorAnswer = Static<typeof FactorAnswer>;
