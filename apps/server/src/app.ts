@@ -146,6 +146,10 @@ import { createAdminTenantsService } from './modules/admin/tenants/tenants.servi
 import { createAdminUsersRepository } from './modules/admin/users/users.repository.js';
 import { adminUsersRoutes } from './modules/admin/users/users.routes.js';
 import { createAdminUsersService } from './modules/admin/users/users.service.js';
+import { createSessionsRepository } from './modules/sessions/sessions.repository.js';
+import { sessionsRoutes } from './modules/sessions/sessions.routes.js';
+import { createSessionsService } from './modules/sessions/sessions.service.js';
+import { createSecurityPolicies } from './platform/security-policy.js';
 import { LOGO_PURPOSE } from './modules/files/files.service.js';
 
 /** The largest logo a tenant may upload. */
@@ -255,6 +259,8 @@ export async function buildApp({ config, db: pool, secrets, logger }: AppDeps) {
   auditOperatorChanges(app, db);
   const runtime = { ...config.runtime, signSecret: secrets.signSecret, uploadMaxBytes: config.uploadMaxBytes };
   const tenantSettings = createTenantSettings(db, runtime, bus);
+  // A tenant's sign-in policy: the one way to read it (factors, passwords, login history).
+  const securityPolicies = createSecurityPolicies(db, bus);
   const noticesRepo = createNoticesRepository(db);
   const events = createEventsService({
     repo: createEventsRepository(db),
@@ -314,6 +320,10 @@ export async function buildApp({ config, db: pool, secrets, logger }: AppDeps) {
     sessionCacheMs: config.cacheTtlMs,
     validateTicket: createCasClient(config.ssoUrl, tenants.defaultCode, outbound),
     isPortalService: (service) => findService(service, [PORTAL_SERVICE], portal) !== null,
+    // The sessions module is made below; these are called only once the app is built.
+    recordLoginEvent: (e) => sessions.recordLoginEvent(e),
+    ssoSessionOfTicket: (ticket) => sso.sessionOfTicket(ticket),
+    seen: (id) => sessions.seen(id),
   });
   // The sign-on server (CAS 3.0): its protocol routes are unsigned (below), its portal API signed.
 
@@ -428,6 +438,23 @@ export async function buildApp({ config, db: pool, secrets, logger }: AppDeps) {
     storeAttachment: async (owner, upload, length) => (await files.store(owner, 'notice', upload, length)).addr,
     announce: (userIds) => events.announce(userIds),
     limiter,
+  });
+  // My sessions, online users, the login history (ADR 052).
+  const sessions = createSessionsService({
+    repo: createSessionsRepository(db, relaxed, { ssoIdleSeconds: config.sso.sessionIdleMinutes * 60 }),
+    bus,
+    operatorOf,
+    policyOf: (tenantId) => securityPolicies.of(tenantId),
+    endSso: (id) => sso.endSessionById(id),
+    tell: (tenantId, userId, text) => notices.tell(tenantId, userId, text),
+    later: (work) =>
+      setImmediate(() => void work().catch((err: unknown) => app.log.warn({ err }, 'after-answer work failed'))),
+    onError: (err, what) => app.log.warn({ err }, what),
+  });
+  housekeeping.push({
+    name: 'login history past its retention',
+    everyMs: 60 * 60_000,
+    run: () => sessions.pruneHistory(),
   });
   const microApps = createMicroAppsService({ repo: createMicroAppsRepository(db), guard, bus });
   const devices = createDevicesService({
@@ -577,6 +604,7 @@ export async function buildApp({ config, db: pool, secrets, logger }: AppDeps) {
         },
       }),
     });
+    await api.register(sessionsRoutes, { sessions });
     await api.register(parkServicesRoutes, {
       park: createParkServicesService({ repo: createParkServicesRepository(db), guard, limiter }),
     });

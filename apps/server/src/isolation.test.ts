@@ -38,7 +38,8 @@ type Kind =
   | 'menu'
   | 'permission'
   | 'ssoService'
-  | 'oidcClient';
+  | 'oidcClient'
+  | 'signIn';
 
 /** What each id-like field names; `path:field` where a name means different things on different routes. */
 const KINDS: Record<string, Kind> = {
@@ -113,6 +114,9 @@ const KINDS: Record<string, Kind> = {
   '/api/admin/menus:parentId': 'menu',
   '/api/admin/menus/:id/move:parentId': 'menu',
   '/api/admin/tenants/:id:id': 'tenant',
+  '/api/front/security/sessions/:id/end:id': 'signIn',
+  '/api/admin/sign-ins/:id/end:id': 'signIn',
+  '/api/admin/online-users/:id/end:id': 'user',
 };
 /**
  * Fields the product's calls list that the server accepts and ignores (docs/product/calls.md#call-list: infoV2 and allPermissionV2
@@ -208,6 +212,7 @@ const UNKNOWN: Record<Kind, string> = {
   permission: '987654321',
   ssoService: '987654321',
   oidcClient: '987654321',
+  signIn: 'portal-00000000-0000-4000-8000-000000000000',
 };
 
 async function objectsOf(tenantId: number): Promise<Record<Kind, string[]>> {
@@ -239,6 +244,10 @@ async function objectsOf(tenantId: number): Promise<Record<Kind, string[]>> {
     permission: await list(sql`SELECT id AS v FROM permissions WHERE tenant_id = ${tenantId} ORDER BY id`),
     ssoService: await list(sql`SELECT id AS v FROM sso_services WHERE tenant_id = ${tenantId} ORDER BY id`),
     oidcClient: await list(sql`SELECT id AS v FROM oidc_clients WHERE tenant_id = ${tenantId} ORDER BY id`),
+    // Live portal sign-ins, the admin's first (the sweep ends one of A's own for each field that names one).
+    signIn: await list(sql`SELECT 'portal-' || s.chain_id AS v FROM sessions s JOIN users u ON u.id = s.user_id
+      WHERE s.tenant_id = ${tenantId} AND s.revoked_at IS NULL AND s.expires_at > now()
+      GROUP BY s.chain_id, u.username ORDER BY u.username <> 'admin', min(s.created_at)`),
     // Open ones first: the sweep tells A's own by an answer other than an unknown id's.
     alert: await list(
       sql`SELECT id AS v FROM device_alerts WHERE tenant_id = ${tenantId} ORDER BY state = 'open' DESC, id`,
@@ -287,6 +296,9 @@ beforeAll(async () => {
     INSERT INTO oidc_clients (tenant_id, client_id, name, confidential, secret_hash, grant_types, redirect_uris, scopes)
     SELECT id, md5(random()::text), '客户端', true, md5(random()::text), '{authorization_code}',
       '{https://app.example.com/cb}', '{openid}' FROM tenants WHERE code IN ('demo', 'other')`);
+  // Sign-ins of each tenant to end: several of A's admin (each field that names one ends one), B's member's.
+  for (let i = 0; i < 4; i++) await ctx.login('admin');
+  await ctx.login('member', DEMO_PASSWORD, 'other');
   const [a] = (await ctx.db.execute<{ id: number }>(sql`SELECT id FROM tenants WHERE code = 'demo'`)).rows;
   objects.A = await objectsOf(Number(a!.id));
   objects.B = await objectsOf(tenantB);

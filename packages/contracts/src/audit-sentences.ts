@@ -239,6 +239,8 @@ export const AUDIT_SENTENCES: Partial<Record<AuditAction, Sentence>> = {
   }),
   logout: s('{actor} 退出登录', '{actor} signed out'),
   'logout.single': s('{actor} 经单点登出退出登录', '{actor} was signed out by single logout'),
+  'session.end': s('{actor} 结束了本人的一个登录', '{actor} ended one of their sign-ins'),
+  'session.end_others': s('{actor} 结束了本人的其他登录', '{actor} ended their other sign-ins'),
   'session.switch': s(
     '{actor} 切换了角色、应用、工作台或企业',
     '{actor} switched role, application, workbench or enterprise',
@@ -307,6 +309,9 @@ export const AUDIT_SENTENCES: Partial<Record<AuditAction, Sentence>> = {
   ),
   'sms_outbox.read': s('{actor} 查看了短信发件箱', '{actor} read the SMS outbox'),
   'audit.export': s('{actor} 导出了审计日志', '{actor} exported the audit log'),
+  'signin.end': s('{actor} 结束了用户 {object} 的一个登录', '{actor} ended a sign-in of the user {object}'),
+  'signin.end_user': s('{actor} 结束了用户 {object} 的全部登录', '{actor} ended every sign-in of the user {object}'),
+  'login_history.export': s('{actor} 导出了登录日志', '{actor} exported the login history'),
   'microapp.register': s(
     '{actor} 登记或修改了子应用 {object}',
     '{actor} registered or changed the sub-application {object}',

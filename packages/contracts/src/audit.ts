@@ -20,6 +20,8 @@ export const AUDIT_ACTIONS = {
   'login.captcha_failed': { zh: '登录验证码错误', en: 'Sign-in captcha wrong' },
   logout: { zh: '退出登录', en: 'Signed out' },
   'logout.single': { zh: '单点登出', en: 'Signed out by single logout' },
+  'session.end': { zh: '结束本人的一个登录', en: 'Ended one of own sign-ins' },
+  'session.end_others': { zh: '结束本人的其他登录', en: 'Ended own other sign-ins' },
   'session.switch': { zh: '切换角色、应用、工作台或企业', en: 'Switched role, application, workbench or enterprise' },
   'sso.login': { zh: '单点登录服务登录成功', en: 'Signed in on the sign-on server' },
   'sso.login.password_change_required': {
@@ -82,6 +84,10 @@ export const AUDIT_ACTIONS = {
   'oidc_client.secret.rotate': { zh: '重置 OIDC 客户端密钥', en: 'Replaced an OIDC client’s secret' },
   'sms_outbox.read': { zh: '查看短信发件箱', en: 'Read the SMS outbox' },
   'audit.export': { zh: '导出审计日志', en: 'Exported the audit log' },
+  // Operators: online users and the login history
+  'signin.end': { zh: '结束用户的登录', en: 'Ended a user’s sign-in' },
+  'signin.end_user': { zh: '结束用户的全部登录', en: 'Ended all of a user’s sign-ins' },
+  'login_history.export': { zh: '导出登录日志', en: 'Exported the login history' },
   // Operators: sub-applications, notices, devices, pages
   'microapp.register': { zh: '登记或修改子应用', en: 'Registered or changed a sub-application' },
   'microapp.replaced': { zh: '替换子应用入口', en: 'Replaced a sub-application’s entry' },

@@ -727,6 +727,10 @@ export const sessions = pgTable(
     index('sessions_sso_session')
       .on(t.ssoSessionId)
       .where(sql`sso_session_id IS NOT NULL`),
+    // Online users: a tenant's live sessions, without reading its ended ones.
+    index('sessions_tenant_live')
+      .on(t.tenantId, t.expiresAt)
+      .where(sql`revoked_at IS NULL`),
   ],
 );
 
@@ -761,25 +765,40 @@ export const ssoServices = pgTable(
 );
 
 /** Single sign-on sessions: the ticket-granting cookie is kept only as its SHA-256. */
-export const ssoSessions = pgTable('sso_sessions', {
-  id: uuid('id').primaryKey().defaultRandom(),
-  cookieHash: text('cookie_hash').notNull().unique(),
-  tenantId: tenantRef(),
-  userId: ref('user_id')
-    .notNull()
-    .references(() => users.id, { onDelete: 'cascade' }),
-  createdAt: createdAt(),
-  lastUsedAt: timestamp('last_used_at', { withTimezone: true }).notNull().defaultNow(),
-  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
-  endedAt: timestamp('ended_at', { withTimezone: true }),
-  /** Where the sign-in came from, for "my sessions" and online users. */
-  ip: text('ip'),
-  userAgent: text('user_agent'),
-  /** The methods the sign-in proved (OIDC `amr` values: pwd, otp, hwk, sms, swk), in order. */
-  methods: text('methods').array().notNull().default(sql`'{}'::text[]`),
-  /** When a second factor was last proven in this sign-on session (step-up, OIDC acr). */
-  factorAt: timestamp('factor_at', { withTimezone: true }),
-});
+export const ssoSessions = pgTable(
+  'sso_sessions',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    cookieHash: text('cookie_hash').notNull().unique(),
+    tenantId: tenantRef(),
+    userId: ref('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
+    lastUsedAt: timestamp('last_used_at', { withTimezone: true }).notNull().defaultNow(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    endedAt: timestamp('ended_at', { withTimezone: true }),
+    /** Where the sign-in came from, for "my sessions" and online users. */
+    ip: text('ip'),
+    userAgent: text('user_agent'),
+    /** The methods the sign-in proved (OIDC `amr` values: pwd, otp, hwk, sms, swk), in order. */
+    methods: text('methods')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
+    /** When a second factor was last proven in this sign-on session (step-up, OIDC acr). */
+    factorAt: timestamp('factor_at', { withTimezone: true }),
+  },
+  (t) => [
+    // My sessions and online users: a person's, and a tenant's, live sign-on sessions.
+    index('sso_sessions_user_live')
+      .on(t.userId)
+      .where(sql`ended_at IS NULL`),
+    index('sso_sessions_tenant_live')
+      .on(t.tenantId, t.expiresAt)
+      .where(sql`ended_at IS NULL`),
+  ],
+);
 
 /**
  * Service tickets: one validation attempt each (`validated_at` set by the first, pass or fail);

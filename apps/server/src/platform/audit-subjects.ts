@@ -452,6 +452,18 @@ async function readPage(q: Q, ref: SubjectRef, tenantId: number): Promise<Readin
 }
 
 const user = { type: 'user', read: readUser, before: byParam, after: byParam } as const;
+
+/** The user of a sign-in (`sso-<uuid>` or `portal-<uuid>`, as the sessions module names them) of the tenant. */
+async function readUserOfSignIn(q: Q, ref: SubjectRef): Promise<Reading | null> {
+  const m = ref.code ? /^(sso|portal)-([0-9a-f-]{36})$/.exec(ref.code) : null;
+  if (!m) return null;
+  const { rows } = await q.execute<{ id: string }>(
+    m[1] === 'sso'
+      ? sql`SELECT user_id::text AS id FROM sso_sessions WHERE id = ${m[2]}::uuid`
+      : sql`SELECT user_id::text AS id FROM sessions WHERE chain_id = ${m[2]}::uuid LIMIT 1`,
+  );
+  return rows[0] ? readUser(q, { id: Number(rows[0].id) }) : null;
+}
 const tenantActedOn = { type: 'tenant', read: readTenant, before: tenantBefore, after: tenantAfter } as const;
 const created = <T extends SubjectRule>(rule: T): SubjectRule => ({
   type: rule.type,
@@ -512,6 +524,10 @@ export const AUDIT_SUBJECTS: Partial<Record<AuditAction, SubjectRule | null>> = 
   'oidc_client.secret.rotate': oidcClient,
   'sms_outbox.read': null,
   'audit.export': null,
+  // The user whose sign-in an operator ended: the sign-in's (read before it ends), or the route's :id.
+  'signin.end': { type: 'user', read: readUserOfSignIn, before: (c) => codeRef(field(c.params, 'id')) },
+  'signin.end_user': user,
+  'login_history.export': null,
   'microapp.register': {
     type: 'microapp',
     read: readMicroApp,

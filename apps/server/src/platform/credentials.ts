@@ -4,6 +4,7 @@
  * service, with its rate limit, captcha and lockout), and a signed-in user's own password (the
  * change dialog, on the same lockout). `app.ts` hands the auth service's functions to the others.
  */
+import type { LoginOutcome, LoginVia } from '@portal/contracts';
 
 /** What a login form sends to prove a person: the image captcha's key and answer, or a behavioural verification. */
 export interface LoginCaptcha {
@@ -20,7 +21,29 @@ export interface Credentials {
   captcha: LoginCaptcha;
   ip: string;
   userAgent: string;
+  /** Which door the attempt came through, for the login history (none: not a sign-in, e.g. a password change). */
+  via?: LoginVia | undefined;
 }
+
+/**
+ * One sign-in attempt for the login history (the sessions module's `recordLoginEvent`, which app.ts
+ * hands to every path that checks who someone is: the portal login, the sign-on server, the factor
+ * step, step-up). Unknown users: `userId` null, the name typed kept (cut to 64 characters).
+ */
+export interface LoginEventInput {
+  /** The tenant the attempt named; null when it named none that exists. */
+  tenantId: number | null;
+  userId: number | null;
+  username: string;
+  outcome: LoginOutcome;
+  via: LoginVia;
+  /** The factor that was part of it (`totp`, `webauthn`, `sms`, `recovery`, `remembered`, `passkey`). */
+  factor?: string | null | undefined;
+  ip: string;
+  userAgent?: string | null | undefined;
+}
+
+export type RecordLoginEvent = (e: LoginEventInput) => Promise<void>;
 
 /** The login's checks: the user, or the login's one refusal (用户名、密码或验证码错误). */
 export type VerifyCredentials = (c: Credentials) => Promise<{ userId: number; tenantId: number }>;

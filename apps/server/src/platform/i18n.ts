@@ -442,6 +442,11 @@ const messages = {
   },
   registrationClosed: { zh: '该园区暂不开放注册', en: 'This park does not take registrations' },
   timeInvalid: { zh: '时间格式不正确或不存在', en: 'The time is not valid' },
+  signInUnknown: { zh: '该登录不存在或已结束', en: 'No such sign-in, or it has ended' },
+  historyRangeInvalid: {
+    zh: '开始时间须早于结束时间',
+    en: 'The start of the range must come before its end',
+  },
   codeTaken: { zh: '该编码已被使用', en: 'This code is already in use' },
   reviewReasonRequired: { zh: '请填写未通过的原因', en: 'Please give the reason it did not pass' },
   menuCycle: {

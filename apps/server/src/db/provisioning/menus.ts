@@ -42,6 +42,8 @@ const CONSOLE_PAGES: [name: string, title: string, en: string, icon: string][] =
   ['settings', '租户设置', 'Tenant settings', 'SettingOutlined'],
   ['sms', '短信发件箱', 'SMS outbox', 'MessageOutlined'],
   ['audit', '审计日志', 'Audit log', 'FileSearchOutlined'],
+  ['online-users', '在线用户', 'Online users', 'TeamOutlined'],
+  ['login-history', '登录日志', 'Login history', 'HistoryOutlined'],
 ];
 
 /** The console's menu group; the platform tenant's also lists the tenants. */

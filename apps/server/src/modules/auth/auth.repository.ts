@@ -48,6 +48,8 @@ export interface NewSession {
   ttlHours: number;
   /** The CAS service ticket of a login through the sign-on server. */
   serviceTicket: string | null;
+  /** The sign-on session that ticket came from. */
+  ssoSessionId?: string | null | undefined;
 }
 
 export interface LockoutPolicy {
@@ -129,7 +131,7 @@ const OPEN_SESSION = named(
      INSERT INTO enterprise_members (enterprise_id, user_id) SELECT enterprise_id, user_id FROM inv
      ON CONFLICT DO NOTHING RETURNING enterprise_id),
    s AS (
-     INSERT INTO sessions (tenant_id, user_id, role_id, application_id, workbench_id, enterprise_id, ip, user_agent, expires_at, service_ticket)
+     INSERT INTO sessions (tenant_id, user_id, role_id, application_id, workbench_id, enterprise_id, ip, user_agent, expires_at, service_ticket, sso_session_id)
      SELECT u.tenant_id, u.id,
        (SELECT role_id FROM user_roles WHERE user_id = u.id
           ORDER BY (role_id = u.default_role_id) DESC NULLS LAST, role_id LIMIT 1),
@@ -141,7 +143,7 @@ const OPEN_SESSION = named(
          (SELECT enterprise_id FROM enterprise_members WHERE user_id = u.id
             ORDER BY (enterprise_id = u.default_enterprise_id) DESC NULLS LAST, enterprise_id LIMIT 1),
          (SELECT min(enterprise_id) FROM joined)),
-       $2, $3, now() + make_interval(hours => $4), $5
+       $2, $3, now() + make_interval(hours => $4), $5, $6::uuid
      FROM u
      RETURNING id, tenant_id, user_id, floor(extract(epoch FROM expires_at))::int8 AS "expiresAt"),
    a AS (
@@ -288,6 +290,7 @@ export function createAuthRepository(db: Db, relaxed: pg.Pool) {
         s.userAgent.slice(0, 512),
         s.ttlHours,
         s.serviceTicket,
+        s.ssoSessionId ?? null,
       ]);
       const r = rows[0] as { id: string; tenantId: string; expiresAt: string } | undefined;
       return r ? { id: r.id, tenantId: Number(r.tenantId), expiresAt: Number(r.expiresAt) } : null;
@@ -386,6 +389,9 @@ export function createAuthRepository(db: Db, relaxed: pg.Pool) {
             userAgent: client.userAgent.slice(0, 512),
             expiresAt: sql`${old.expiry}::timestamptz`,
             serviceTicket: old.serviceTicket,
+            // The same sign-in: "my sessions" and ending a sign-in follow it across switches.
+            chainId: old.chainId,
+            ssoSessionId: old.ssoSessionId,
           })
           .returning({ id: sessions.id });
         await tx

@@ -6,7 +6,7 @@ import { randomBytes, webcrypto } from 'node:crypto';
 import { ResultCode } from '@portal/contracts';
 import { verify } from '@node-rs/argon2';
 import { SignJWT, jwtVerify } from 'jose';
-import type { Credentials, LoginCaptcha } from '../../platform/credentials.js';
+import type { Credentials, LoginCaptcha, LoginEventInput, RecordLoginEvent } from '../../platform/credentials.js';
 import { AppError, errors } from '../../platform/errors.js';
 import type { InvalidationBus } from '../../platform/invalidation.js';
 import { createLocalCache } from '../../platform/local-cache.js';
@@ -57,7 +57,16 @@ export interface AuthServiceDeps {
   loginPerIpPerMinute: number;
   /** How long a verified token's session may be served from memory (0: always read it). */
   sessionCacheMs: number;
+  /** Every sign-in attempt into the login history (the sessions module); none: not recorded. */
+  recordLoginEvent?: RecordLoginEvent;
+  /** The sign-on session a service ticket was issued from (the sign-on server's), for the portal session it opens. */
+  ssoSessionOfTicket?: (ticket: string) => Promise<string | null>;
+  /** Told of every authenticated request's session (last seen, written after the answer). */
+  seen?: (sessionId: string) => void;
 }
+
+/** The admin CLI says who it is in its user agent: its sign-ins are the CLI's in the history. */
+const CLI_AGENT = /^portal-admin-cli/;
 
 const loginFailed = () => new AppError(ResultCode.LOGIN_FAILED, 'loginFailed');
 /** Said only to whoever gave the account's right password (ADR 045). */
@@ -97,6 +106,11 @@ export function createAuthService(deps: AuthServiceDeps) {
     if (!captchaOk) {
       deps.metrics.login('captcha_failed');
       await repo.audit({ tenantId: null, userId: null, action: 'login.captcha_failed', ip: input.ip });
+      if (input.via && deps.recordLoginEvent) {
+        // The history is the tenant's: the name typed says whose it is (no password was checked).
+        const { tenantId, user } = await repo.findTarget(input.tenantCode, input.username);
+        await record(input, { tenantId, userId: user?.id ?? null, outcome: 'captcha_failed' });
+      }
       throw loginFailed();
     }
     const password = decryptor.decrypt(input.passwordCipher);
@@ -116,15 +130,32 @@ export function createAuthService(deps: AuthServiceDeps) {
       // A disabled account's wrong passwords count too: its lockout holds when it is enabled again.
       if (user) await repo.recordFailure(user.id, LOCKOUT, entry);
       else await repo.audit(entry);
+      await record(input, { tenantId, userId: user?.id ?? null, outcome: user?.locked ? 'locked' : 'wrong_password' });
       throw loginFailed();
     }
     if (user.disabled) {
       deps.metrics.login('disabled');
       await repo.audit(audit('login.disabled'));
+      await record(input, { tenantId, userId: user.id, outcome: 'disabled' });
       throw accountDisabled();
     }
     deps.metrics.login('success');
     return { userId: user.id, tenantId: user.tenantId, mustChangePassword: user.mustChangePassword };
+  }
+
+  /** One attempt into the login history, when the attempt is a sign-in (it names its door). */
+  async function record(
+    input: Pick<Credentials, 'username' | 'ip' | 'userAgent' | 'via'>,
+    e: Pick<LoginEventInput, 'tenantId' | 'userId' | 'outcome'>,
+  ): Promise<void> {
+    if (!input.via || !deps.recordLoginEvent) return;
+    await deps.recordLoginEvent({
+      ...e,
+      username: input.username,
+      via: input.via,
+      ip: input.ip,
+      userAgent: input.userAgent,
+    });
   }
 
   /** The live session a token names (cached, ADR 005), or 401. */
@@ -148,12 +179,14 @@ export function createAuthService(deps: AuthServiceDeps) {
   }
 
   async function openPortalSession(userId: number, input: { ip: string; userAgent: string }, ticket: string | null) {
+    const ssoSessionId = ticket && deps.ssoSessionOfTicket ? await deps.ssoSessionOfTicket(ticket) : null;
     const session = await repo.openSession({
       userId,
       ip: input.ip,
       userAgent: input.userAgent,
       ttlHours: deps.sessionTtlHours,
       serviceTicket: ticket,
+      ssoSessionId,
     });
     // Disabled between the password check and now: refused as any failed login is.
     if (!session) throw loginFailed();
@@ -187,9 +220,11 @@ export function createAuthService(deps: AuthServiceDeps) {
       const { userId, tenantId, mustChangePassword } = await checkCredentials(input);
       if (mustChangePassword && !forPasswordChange) {
         await repo.audit({ tenantId, userId, action: 'sso.login.password_change_required', ip: input.ip });
+        await record(input, { tenantId, userId, outcome: 'password_change_required' });
         throw passwordChangeRequired();
       }
       await repo.recordSuccess(userId, input.ip, forPasswordChange ? 'password.verify' : 'sso.login');
+      if (!forPasswordChange) await record(input, { tenantId, userId, outcome: 'succeeded' });
       return { userId, tenantId };
     },
 
@@ -212,8 +247,16 @@ export function createAuthService(deps: AuthServiceDeps) {
 
     /** The portal's own login: verified credentials open a session and give its token. */
     async login(input: Credentials): Promise<string> {
-      const { userId } = await checkCredentials(input);
-      return openPortalSession(userId, input, null);
+      const attempt = { ...input, via: input.via ?? (CLI_AGENT.test(input.userAgent) ? 'cli' : 'portal') } as const;
+      const { userId, tenantId, mustChangePassword } = await checkCredentials(attempt);
+      const token = await openPortalSession(userId, input, null);
+      // A session only for the password's change is not a full sign-in: the history says so.
+      await record(attempt, {
+        tenantId,
+        userId,
+        outcome: mustChangePassword ? 'password_change_required' : 'succeeded',
+      });
+      return token;
     },
 
     /**
@@ -244,6 +287,7 @@ export function createAuthService(deps: AuthServiceDeps) {
      */
     async authenticate(token: string | undefined, { pendingPasswordChange = false } = {}): Promise<ActiveSession> {
       const session = await live(token);
+      deps.seen?.(session.id);
       if (session.mustChangePassword && !pendingPasswordChange) throw passwordChangeRequired();
       return session;
     },

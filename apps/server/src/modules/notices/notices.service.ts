@@ -449,6 +449,28 @@ export function createNoticesService({
       });
       await announce(published.recipients);
     },
+
+    /**
+     * A notice to one person from the system (a new device signed in, a factor changed): the
+     * Chinese text of record and its English, each reader sees theirs.
+     */
+    async tell(
+      tenantId: number,
+      userId: number,
+      text: Record<Lang, { title: string; body: string }>,
+    ): Promise<void> {
+      const published = await repo.publish(tenantId, null, {
+        title: text.zh.title,
+        remark: `<p>${escapeMarkup(text.zh.body)}</p>`,
+        content: text.zh.body,
+        replyWay: 0,
+        validityTime: null,
+        pushFiles: [],
+        audience: { kind: 'users', ids: [userId] },
+        translations: { en: { title: text.en.title, remark: `<p>${escapeMarkup(text.en.body)}</p>` } },
+      });
+      await announce(published.recipients);
+    },
   };
 }
 

@@ -74,8 +74,8 @@ const OPEN_SESSION = named(
   `WITH enabled AS (
      SELECT u.id FROM users u JOIN tenants t ON t.id = u.tenant_id
      WHERE u.id = $3 AND u.disabled_at IS NULL AND t.disabled_at IS NULL FOR SHARE OF u, t)
-   INSERT INTO sso_sessions (cookie_hash, tenant_id, user_id, expires_at)
-   SELECT $1, $2, id, now() + make_interval(secs => $4) FROM enabled RETURNING id`,
+   INSERT INTO sso_sessions (cookie_hash, tenant_id, user_id, expires_at, ip, user_agent)
+   SELECT $1, $2, id, now() + make_interval(secs => $4), $5, $6 FROM enabled RETURNING id`,
 );
 // Touches the session and, when a ticket is given and the session is of that tenant, issues it:
 // the single sign-on step in one statement.
@@ -175,8 +175,16 @@ export function createSsoRepository(db: Db, relaxed: pg.Pool) {
       tenantId: number,
       userId: number,
       maxSeconds: number,
+      client: { ip: string; userAgent: string } = { ip: '', userAgent: '' },
     ): Promise<string | null> {
-      const { rows } = await OPEN_SESSION(relaxed, [cookieHash, tenantId, userId, maxSeconds]);
+      const { rows } = await OPEN_SESSION(relaxed, [
+        cookieHash,
+        tenantId,
+        userId,
+        maxSeconds,
+        client.ip || null,
+        client.userAgent.slice(0, 512) || null,
+      ]);
       return (rows[0] as { id: string } | undefined)?.id ?? null;
     },
 
@@ -238,6 +246,14 @@ export function createSsoRepository(db: Db, relaxed: pg.Pool) {
     /** The live SSO session a portal session came from (through its service ticket), if any. */
     async sessionOfPortalSession(portalSessionId: string, idleSeconds: number): Promise<SsoSession | null> {
       return sessionOf(await SESSION_OF_PORTAL(relaxed, [portalSessionId, idleSeconds]));
+    },
+
+    async sessionOfTicket(ticket: string): Promise<string | null> {
+      const { rows } = await db.$client.query<{ id: string }>(
+        'SELECT sso_session_id AS id FROM sso_tickets WHERE ticket = $1',
+        [ticket],
+      );
+      return rows[0]?.id ?? null;
     },
 
     async tenantCode(tenantId: number): Promise<string | null> {

@@ -261,11 +261,19 @@ export function createSsoService(deps: SsoDeps) {
       const providerReturn = service && deps.isProviderReturn?.(service, tenant.code) ? service : null;
       const svc = service && !providerReturn ? registered(tenant.services, service) : null;
       if (service && !svc && !providerReturn) throw new SsoRefusal('unknownService');
-      const user = await deps.verifyCredentials({ ...c, tenantCode: tenant.code });
+      // The OpenID Provider's sign-in comes through here too: the history names its door.
+      const user = await deps.verifyCredentials({
+        ...c,
+        tenantCode: tenant.code,
+        via: providerReturn ? 'oidc' : 'cas',
+      });
       // A new login in this browser replaces its earlier SSO session (perhaps another user's).
       if (previousCookie) await endSession(previousCookie);
       const cookie = newTicketGrantingCookie();
-      const id = await repo.openSession(hashCookie(cookie), user.tenantId, user.userId, settings.sessionMaxSeconds);
+      const id = await repo.openSession(hashCookie(cookie), user.tenantId, user.userId, settings.sessionMaxSeconds, {
+        ip: c.ip,
+        userAgent: c.userAgent,
+      });
       // Disabled between the password check and now: refused as any failed login is.
       if (!id) throw new AppError(ResultCode.LOGIN_FAILED, 'loginFailed');
       const session = { id, tenantId: user.tenantId, userId: user.userId };
@@ -340,6 +348,11 @@ export function createSsoService(deps: SsoDeps) {
      */
     async endSessionById(id: string): Promise<void> {
       await endSession({ id });
+    },
+
+    /** The sign-on session a service ticket was issued from (a portal session opened with it belongs to it). */
+    async sessionOfTicket(ticket: string): Promise<string | null> {
+      return repo.sessionOfTicket(ticket);
     },
 
     /**
