@@ -3,7 +3,8 @@
  * it was. Triggers record every committed insert, delete and change into `test_writes`, except the
  * bookkeeping that refusals write on purpose: nonces, rate-limit windows and locks, spent captchas
  * and SMS codes (single use), failed-login counters, sign-on tickets spent by a failed validation,
- * the OpenID Provider's signing keys (made on first use), and the audit log.
+ * the OpenID Provider's signing keys (made on first use), the audit log and the login history (a
+ * refused sign-in is an attempt it records), and a session's last-seen mark.
  */
 import { sql } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
@@ -17,6 +18,7 @@ const BOOKKEEPING = new Set([
   'captcha_challenges',
   'captcha_verifications',
   'audit_log',
+  'login_events',
   'sso_tickets',
   // The OpenID Provider's signing keys, made on a tenant's first protocol request (even a refused one).
   'oidc_keys',
@@ -28,6 +30,7 @@ const IGNORED_COLUMNS: Record<string, string[]> = {
   users: ['failed_logins', 'last_failed_at', 'locked_until'],
   sms_codes: ['attempts', 'ended_at'],
   sso_sessions: ['last_used_at'],
+  sessions: ['last_seen_at'],
 };
 
 export interface WriteWatch {

@@ -568,7 +568,8 @@ describe('the operators API', () => {
   it('maps every audited operator route to a code of the catalogue, and no other route', async () => {
     // A route added later without a code stops the server at start-up (platform/operators.ts); the
     // map names no route that is gone, and only the reads recorded: the one that shows live codes,
-    // and the exports of the audit log (ADR 044) and of people's replies to a notice (ADR 043).
+    // and the exports of the audit log (ADR 044), of people's replies to a notice (ADR 043) and of the
+    // login history (ADR 052).
     const audited = ctx.app.routeTable
       .filter((r) => r.url.startsWith('/api/admin/') && !['GET', 'HEAD'].includes(r.method))
       .map((r) => `${r.method} ${r.url}`);
@@ -578,6 +579,7 @@ describe('the operators API', () => {
         'GET /api/admin/sms-outbox',
         'GET /api/admin/audit/export',
         'GET /api/admin/notices/:id/recipients/export',
+        'GET /api/admin/login-history/export',
       ].sort(),
     );
     // Each code names one kind of change.

@@ -25,6 +25,9 @@ const ApplicationElsewhere = load(
   'ApplicationElsewhere',
 );
 
+// 账户安全: its sections load when the page is first opened.
+const AccountSecurity = load(() => import('./account-security'), 'AccountSecurity');
+
 // Business pages by the menu component that names them, each loaded when first opened.
 const BUSINESS_PAGES: Record<string, ComponentType> = {
   'ent/colist': load(() => import('../../features/enterprise/components/enterprise-info-page'), 'EnterpriseInfoPage'),
@@ -46,6 +49,11 @@ const BUSINESS_PAGES: Record<string, ComponentType> = {
   'admin/settings': load(() => import('../../features/admin/settings/settings-page'), 'SettingsPage'),
   'admin/sms': load(() => import('../../features/admin/sms/sms-page'), 'SmsPage'),
   'admin/audit': load(() => import('../../features/admin/audit/audit-page'), 'AuditPage'),
+  'admin/online-users': load(() => import('../../features/admin/online-users/online-users-page'), 'OnlineUsersPage'),
+  'admin/login-history': load(
+    () => import('../../features/admin/login-history/login-history-page'),
+    'LoginHistoryPage',
+  ),
   'admin/tenants': load(() => import('../../features/admin/tenants/tenants-page'), 'TenantsPage'),
 };
 
@@ -58,6 +66,11 @@ const views: ShellViews = {
   workbench: (props) => (
     <Suspense>
       <Workbench {...props} />
+    </Suspense>
+  ),
+  accountSecurity: () => (
+    <Suspense>
+      <AccountSecurity />
     </Suspense>
   ),
   otherApplication: (appCode) => (

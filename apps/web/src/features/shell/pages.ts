@@ -27,7 +27,9 @@ export type PageKind =
    */
   | 'micro'
   /** /workStand: my workbench (JZH theme with the ENT_WORKBENCH application). */
-  | 'workbench';
+  | 'workbench'
+  /** /account/security: 账户安全, the person's sign-ins, history and factors (every signed-in person). */
+  | 'security';
 
 export interface Page {
   kind: PageKind;
@@ -72,6 +74,9 @@ export interface PageContext {
 }
 
 export const WORKBENCH_APP = 'ENT_WORKBENCH';
+
+/** 账户安全: a fixed page of every signed-in person, opened from the user drop-down. */
+export const ACCOUNT_SECURITY_PATH = '/account/security';
 
 /** Where an address the user may not open goes (docs/product/screens.md#open-routes); signed in, it is shown inside the shell. */
 export const NOT_FOUND_PATH = '/404';
@@ -208,6 +213,7 @@ export function resolvePage(path: string, menu: MenuItem[], ctx: PageContext, ho
   const clean = path.length > 1 ? path.replace(/\/+$/, '') : path;
   if (clean === HOME_PATH) return { page: fixed('home', HOME_KEY, 'shell.home') };
   if (clean === '/home') return { redirect: HOME_PATH };
+  if (clean === ACCOUNT_SECURITY_PATH) return { page: fixed('security', '#accountSecurity', 'shell.accountSecurity') };
   if (clean === '/workStand') {
     if (!ctx.jzh) return null;
     return ctx.appCode === WORKBENCH_APP

@@ -18,6 +18,8 @@ export interface ShellViews {
   dragPage?: (pageId: string) => ReactNode;
   /** My workbench (/workStand), given the menu's pages the user may open and the ones used lately. */
   workbench?: (props: WorkbenchProps) => ReactNode;
+  /** 账户安全 (/account/security): the sections of the features that make it up. */
+  accountSecurity?: () => ReactNode;
   /** An address of another application than the current one (its code): which, and the switch to it. */
   otherApplication?: (appCode: string) => ReactNode;
   /** The business page a menu entry's `component` names, or null while no feature provides it. */

@@ -9,6 +9,7 @@ export const MORE_ICONS = [
   'AuditOutlined',
   'ControlOutlined',
   'FileSearchOutlined',
+  'HistoryOutlined',
   'KeyOutlined',
   'LoginOutlined',
   'MenuOutlined',

@@ -21,6 +21,8 @@ export function PageView({ page, tab }: { page: Page; tab: Tab }) {
       return <HomePage />;
     case 'workbench':
       return <WorkbenchPage />;
+    case 'security':
+      return <SecurityPage />;
     case 'iframe':
       return <Frame title={page.title ?? ''} src={page.url} refused={page.refused} />;
     case 'micro':
@@ -97,6 +99,18 @@ function DragView({ page }: { page: Page }) {
   const { dragPage } = useContext(ShellViewsContext);
   const pageId = page.item?.meta.pageId;
   return dragPage && pageId ? <>{dragPage(pageId)}</> : <ViewPage page={page} />;
+}
+
+/** 账户安全: its title, then what the app composes of the features' sections. */
+function SecurityPage() {
+  const { t } = useTranslation();
+  const { accountSecurity } = useContext(ShellViewsContext);
+  return (
+    <Panel>
+      <h4 className="shell-title shell-title-4">{t('shell.accountSecurity')}</h4>
+      {accountSecurity?.() ?? <Empty description={t('shell.pageEmpty')} />}
+    </Panel>
+  );
 }
 
 /**

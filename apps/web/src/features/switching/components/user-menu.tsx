@@ -4,6 +4,7 @@ import {
   DesktopOutlined,
   IdcardOutlined,
   KeyOutlined,
+  SafetyOutlined,
   SettingOutlined,
   TeamOutlined,
 } from '@ant-design/icons';
@@ -38,6 +39,9 @@ export interface ShellHooks {
   menuPathContaining: (fragment: string) => string | null;
 }
 
+/** 账户安全: the shell's fixed page of the person's sign-ins, history and factors. */
+const ACCOUNT_SECURITY = '/account/security';
+
 const DIALOGS = {
   nickname: NicknameDialog,
   password: PasswordDialog,
@@ -60,9 +64,10 @@ export function useAccountMenu(shell: ShellHooks): { menu: UserMenu; dialogs: Re
   const cfg = runtimeConfig();
   const close = () => setOpen(null);
 
-  const entries: [DialogKey | 'enterpriseInfo', ReactNode, string, boolean][] = [
+  const entries: [DialogKey | 'enterpriseInfo' | 'security', ReactNode, string, boolean][] = [
     ['nickname', <SettingOutlined />, t('switching.accountSetting'), true],
     ['password', <KeyOutlined />, t('switching.password'), true],
+    ['security', <SafetyOutlined />, t('switching.accountSecurity'), true],
     ['role', <TeamOutlined />, t('switching.role'), true],
     ['application', <AppstoreOutlined />, t('switching.application'), cfg.appSwitch],
     ['workbench', <DesktopOutlined />, t('switching.workbench'), cfg.workbenchEnabled],
@@ -71,6 +76,7 @@ export function useAccountMenu(shell: ShellHooks): { menu: UserMenu; dialogs: Re
   ];
 
   const onSelect = (key: string) => {
+    if (key === 'security') return void navigate(ACCOUNT_SECURITY);
     if (key !== 'enterpriseInfo') return setOpen(key in DIALOGS || key === 'enterprise' ? (key as DialogKey) : null);
     const path = shell.menuPathContaining('ent/colist');
     if (path) navigate(path);

@@ -1,0 +1,16 @@
+/**
+ * 账户安全 (/account/security, from the user drop-down): the sections of the features that make up
+ * the person's account security, composed here (features never import each other). Loaded with the
+ * page's first opening, not with the shell.
+ */
+import { LoginHistorySection } from '../../features/security/components/login-history-section';
+import { SessionsSection } from '../../features/security/components/sessions-section';
+
+export function AccountSecurity() {
+  return (
+    <>
+      <SessionsSection />
+      <LoginHistorySection />
+    </>
+  );
+}
