@@ -10,6 +10,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import type pg from 'pg';
 import type { Db } from '../../db/client.js';
 import { named } from '../../db/named.js';
+import { nameIn } from '../../db/expressions.js';
 import { writeAudit, type AuditAction } from '../../platform/audit.js';
 import type { LoginEventInput } from '../../platform/credentials.js';
 
@@ -38,6 +39,8 @@ export interface SignInScope {
   user?: string | undefined;
   /** An address or its beginning. */
   ip?: string | undefined;
+  /** The reader's language: names of people and systems in it (English when they have one). */
+  lang?: 'zh' | 'en' | undefined;
 }
 
 export interface HistoryFilter {
@@ -46,6 +49,7 @@ export interface HistoryFilter {
   user?: string | undefined;
   ip?: string | undefined;
   outcome?: string | undefined;
+  lang?: 'zh' | 'en' | undefined;
   from: string;
   to?: string | undefined;
   before?: string | undefined;
@@ -97,6 +101,7 @@ const instant = (text: string, end: boolean) =>
 export function createSessionsRepository(db: Db, relaxed: pg.Pool, settings: { ssoIdleSeconds: number }) {
   /** The live sign-ins of the scope: sign-on sessions first, then the portal chains no live one holds. */
   function signInsQuery(scope: SignInScope, extra: SQL = sql``) {
+    const lang = scope.lang ?? 'zh';
     const userFilter = sql.join(
       [
         scope.userId !== undefined ? sql`AND u.id = ${scope.userId}` : sql``,
@@ -129,10 +134,12 @@ export function createSessionsRepository(db: Db, relaxed: pg.Pool, settings: { s
           (SELECT count(*) FROM sessions p
             WHERE p.sso_session_id = sso.id AND p.revoked_at IS NULL AND p.expires_at > now())::int AS portal_sessions,
           ARRAY(SELECT name FROM (
-              SELECT sv.name FROM sso_tickets t JOIN sso_services sv ON sv.id = t.service_id
+              SELECT ${nameIn(lang, sql`sv.name`, sql`sv.translations`, 'name')} AS name
+              FROM sso_tickets t JOIN sso_services sv ON sv.id = t.service_id
               WHERE t.sso_session_id = sso.id AND t.validated AND sv.name <> ''
               UNION
-              SELECT c.name FROM oidc_payloads o JOIN oidc_clients c
+              SELECT ${nameIn(lang, sql`c.name`, sql`c.translations`, 'name')}
+              FROM oidc_payloads o JOIN oidc_clients c
                 ON c.tenant_id = o.tenant_id AND c.client_id = o.payload->>'clientId'
               WHERE o.sso_session_id = sso.id AND o.model = 'Grant') n ORDER BY name LIMIT 20) AS systems
         FROM sso
@@ -142,7 +149,8 @@ export function createSessionsRepository(db: Db, relaxed: pg.Pool, settings: { s
         FROM portal p CROSS JOIN LATERAL (
           SELECT c.ip, c.user_agent, c.created_at FROM sessions c WHERE c.chain_id = p.chain_id
           ORDER BY c.created_at LIMIT 1) f)
-      SELECT a.kind, a.key, u.id::text AS "userId", u.username, u.name, a.ip, a.user_agent AS "userAgent",
+      SELECT a.kind, a.key, u.id::text AS "userId", u.username,
+        ${nameIn(lang, sql`u.name`, sql`u.translations`, 'name')} AS name, a.ip, a.user_agent AS "userAgent",
         ${chinaTime(sql`a.started`)} AS "startedAt", ${chinaTime(sql`a.seen`)} AS "lastSeenAt",
         a.systems, a.portal_sessions AS "portalSessions", count(*) OVER () AS total
       FROM all_ a JOIN users u ON u.id = a.user_id
@@ -272,7 +280,8 @@ export function createSessionsRepository(db: Db, relaxed: pg.Pool, settings: { s
         ? sql`AND (e.at, e.id) < (SELECT c.at, c.id FROM login_events c WHERE c.id = ${f.before}::int8 AND c.tenant_id = ${f.tenantId})`
         : sql``;
       const { rows } = await db.execute<HistoryRow>(sql`
-        SELECT e.id::text AS id, ${chinaTime(sql`e.at`)} AS at, e.username, e.user_id::text AS "userId", u.name,
+        SELECT e.id::text AS id, ${chinaTime(sql`e.at`)} AS at, e.username, e.user_id::text AS "userId",
+          ${nameIn(f.lang ?? 'zh', sql`u.name`, sql`u.translations`, 'name')} AS name,
           e.outcome, e.via, e.factor, e.ip, e.user_agent AS "userAgent"
         FROM login_events e LEFT JOIN users u ON u.id = e.user_id
         WHERE e.tenant_id = ${f.tenantId}

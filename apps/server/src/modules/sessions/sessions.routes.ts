@@ -43,7 +43,7 @@ export const sessionsRoutes: FastifyPluginAsyncTypebox<{ sessions: SessionsServi
   app.get(
     '/api/front/security/sessions',
     { ...auth, schema: { response: { 200: Envelope(Type.Array(SignIn)) } } },
-    async (req) => ok(req, await sessions.mySignIns(req.session!)),
+    async (req) => ok(req, await sessions.mySignIns(req.session!, langOf(req.query))),
   );
   app.post(
     '/api/front/security/sessions/:id/end',
@@ -67,7 +67,7 @@ export const sessionsRoutes: FastifyPluginAsyncTypebox<{ sessions: SessionsServi
   app.get(
     '/api/admin/online-users',
     { ...auth, schema: { querystring: OnlineUsersQuery, response: { 200: Envelope(Paged(SignIn)) } } },
-    async (req) => ok(req, await sessions.onlineUsers(callerOf(req), req.query)),
+    async (req) => ok(req, await sessions.onlineUsers(callerOf(req), req.query, langOf(req.query))),
   );
   app.post(
     '/api/admin/sign-ins/:id/end',
@@ -92,7 +92,7 @@ export const sessionsRoutes: FastifyPluginAsyncTypebox<{ sessions: SessionsServi
   app.get(
     '/api/admin/login-history',
     { ...auth, schema: { querystring: LoginHistoryQuery, response: { 200: Envelope(LoginHistoryPage) } } },
-    async (req) => ok(req, await sessions.history(callerOf(req), req.query)),
+    async (req) => ok(req, await sessions.history(callerOf(req), req.query, langOf(req.query))),
   );
   app.get(
     '/api/admin/login-history/export',

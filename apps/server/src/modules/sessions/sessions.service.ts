@@ -220,7 +220,7 @@ export function createSessionsService(deps: SessionsDeps) {
     return count;
   }
 
-  function filterOf(tenantId: number, q: HistoryQuery, userId?: number): HistoryFilter {
+  function filterOf(tenantId: number, q: HistoryQuery, userId?: number, lang?: Lang): HistoryFilter {
     const from = realTime(q.from) ?? chinaNow(HISTORY_DEFAULT_DAYS).replace(' ', 'T') + '+08:00';
     const to = realTime(q.to);
     if (q.from && to && q.from.slice(0, 10) > to.slice(0, 10)) {
@@ -232,6 +232,7 @@ export function createSessionsService(deps: SessionsDeps) {
       user: q.user?.trim() || undefined,
       ip: q.ip?.trim() || undefined,
       outcome: q.outcome,
+      lang,
       from,
       to,
       before: q.before,
@@ -305,10 +306,10 @@ export function createSessionsService(deps: SessionsDeps) {
       deps.later(() => repo.seen(sessionId));
     },
 
-    async mySignIns(session: ActiveSession): Promise<SignIn[]> {
+    async mySignIns(session: ActiveSession, lang: Lang): Promise<SignIn[]> {
       const current = await repo.signInOf(session.id);
       const { records } = await repo.signIns(
-        { tenantId: session.tenantId, userId: session.userId },
+        { tenantId: session.tenantId, userId: session.userId, lang },
         { page: 1, limit: 100 },
       );
       return records.map((r) => signInOf(r, current));
@@ -335,10 +336,11 @@ export function createSessionsService(deps: SessionsDeps) {
     async onlineUsers(
       caller: Caller,
       q: { page?: number | undefined; limit?: number | undefined; user?: string | undefined; ip?: string | undefined },
+      lang: Lang,
     ) {
       const { tenantId } = await deps.operatorOf(caller);
       const { records, total } = await repo.signIns(
-        { tenantId, user: q.user?.trim() || undefined, ip: q.ip?.trim() || undefined },
+        { tenantId, user: q.user?.trim() || undefined, ip: q.ip?.trim() || undefined, lang },
         { page: q.page ?? 1, limit: q.limit ?? 20 },
       );
       const current = await repo.signInOf(caller.session.id);
@@ -357,14 +359,17 @@ export function createSessionsService(deps: SessionsDeps) {
       return { ended: await endAllOf(tenantId, userId) };
     },
 
-    async history(caller: Caller, q: HistoryQuery): Promise<LoginHistoryPage> {
+    async history(caller: Caller, q: HistoryQuery, lang: Lang): Promise<LoginHistoryPage> {
       const { tenantId } = await deps.operatorOf(caller);
-      return historyPage(filterOf(tenantId, q), q.limit ?? 20);
+      return historyPage(filterOf(tenantId, q, undefined, lang), q.limit ?? 20);
     },
 
     async exportHistory(caller: Caller, q: HistoryQuery, lang: Lang): Promise<LoginHistoryExport> {
       const { tenantId } = await deps.operatorOf(caller);
-      const rows = await repo.history(filterOf(tenantId, { ...q, before: undefined }), LOGIN_HISTORY_EXPORT_MAX + 1);
+      const rows = await repo.history(
+        filterOf(tenantId, { ...q, before: undefined }, undefined, lang),
+        LOGIN_HISTORY_EXPORT_MAX + 1,
+      );
       const kept = rows.slice(0, LOGIN_HISTORY_EXPORT_MAX);
       const header =
         lang === 'zh'

@@ -118,6 +118,12 @@ describe('pages', () => {
     expect(page('/ProductInsideIframePage/')).toMatchObject({ titleKey: 'shell.productDetail' });
   });
 
+  it('opens 账户安全 at /account/security for everyone, whatever the menu', () => {
+    for (const p of ['/account/security', '/account/security/']) {
+      expect(page(p)).toMatchObject({ kind: 'security', key: '#accountSecurity', titleKey: 'shell.accountSecurity' });
+    }
+  });
+
   it('opens /workStand only in the JZH theme with the ENT_WORKBENCH application', () => {
     expect(page('/workStand')).toBeNull();
     expect(page('/workStand', { ...ctx, appCode: 'ENT_WORKBENCH' })).toBeNull();
