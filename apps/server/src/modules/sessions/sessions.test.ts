@@ -166,13 +166,16 @@ describe('my sessions', () => {
 });
 
 describe('a sign-on session', () => {
-  it('is one sign-in with where it came from, and ending it sends single logout to the CAS client', async () => {
+  it('is one sign-in with where it came from, and ending it sends single logout to the CAS client and the OpenID client', async () => {
     const seen: (string | null)[] = [];
+    const logoutTokens: string[] = [];
     const server = createServer((req, res) => {
       let body = '';
       req.on('data', (c: Buffer) => (body += c.toString()));
       req.on('end', () => {
-        seen.push(sessionIndexOf(new URLSearchParams(body).get('logoutRequest') ?? ''));
+        const form = new URLSearchParams(body);
+        if (req.url === '/bcl') logoutTokens.push(form.get('logout_token') ?? '');
+        else seen.push(sessionIndexOf(form.get('logoutRequest') ?? ''));
         res.writeHead(200).end('ok');
       });
     });
@@ -205,6 +208,21 @@ describe('a sign-on session', () => {
       });
       expect(valid.json().serviceResponse.authenticationSuccess.user).toBe('member');
 
+      // An OpenID client signed into through the same sign-on session (the provider's session row, as it keeps it).
+      const ssoId = (
+        await a.db.execute<{ id: string }>(sql`SELECT id FROM sso_sessions WHERE ended_at IS NULL
+          AND user_agent = ${FIREFOX_LINUX} ORDER BY created_at DESC LIMIT 1`)
+      ).rows[0]!.id;
+      await a.db.execute(sql`INSERT INTO oidc_clients (tenant_id, client_id, name, confidential, secret_hash,
+          grant_types, redirect_uris, scopes, backchannel_logout_uri)
+        VALUES (${demoId}, 'sessions-rp', '回环 OIDC', true, md5('x'), '{authorization_code}',
+          '{https://rp.test/cb}', '{openid}', ${`http://127.0.0.1:${port}/bcl`})`);
+      await a.db.execute(sql`INSERT INTO oidc_payloads (tenant_id, model, id, payload, sso_session_id, expires_at)
+        VALUES (${demoId}, 'Session', 'sessions-test', ${JSON.stringify({
+          accountId: 'member-subject',
+          authorizations: { 'sessions-rp': { sid: 'sid-1' } },
+        })}::jsonb, ${ssoId}, now() + interval '1 hour')`);
+
       const token = await signedIn(a, { username: 'member' });
       const sso = (await mine(a, token)).find((s) => s.kind === 'sso')!;
       expect(sso.device).toMatchObject({ browser: 'Firefox', os: 'Linux' });
@@ -212,6 +230,13 @@ describe('a sign-on session', () => {
       expect(sso.ip).not.toBe('');
       expect(statusOf(await b.call({ url: `/api/front/security/sessions/${sso.id}/end`, body: {}, token }))).toBe(200);
       expect(seen).toEqual([ticket]);
+      expect(logoutTokens).toHaveLength(1);
+      const claims = JSON.parse(Buffer.from(logoutTokens[0]!.split('.')[1]!, 'base64url').toString()) as {
+        sub: string;
+        sid: string;
+        aud: string;
+      };
+      expect(claims).toMatchObject({ sub: 'member-subject', sid: 'sid-1', aud: 'sessions-rp' });
       const ended = await a.db.execute(
         sql`SELECT 1 FROM sso_sessions WHERE id = ${sso.id.slice(4)}::uuid AND ended_at IS NOT NULL`,
       );
