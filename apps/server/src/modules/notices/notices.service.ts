@@ -454,11 +454,7 @@ export function createNoticesService({
      * A notice to one person from the system (a new device signed in, a factor changed): the
      * Chinese text of record and its English, each reader sees theirs.
      */
-    async tell(
-      tenantId: number,
-      userId: number,
-      text: Record<Lang, { title: string; body: string }>,
-    ): Promise<void> {
+    async tell(tenantId: number, userId: number, text: Record<Lang, { title: string; body: string }>): Promise<void> {
       const published = await repo.publish(tenantId, null, {
         title: text.zh.title,
         remark: `<p>${escapeMarkup(text.zh.body)}</p>`,
