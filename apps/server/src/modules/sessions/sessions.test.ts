@@ -330,6 +330,8 @@ describe('login history', () => {
       SELECT tenant_id, 'manager', '经理', password_hash FROM users WHERE username = 'member' AND tenant_id = ${demoId}`);
     expect((await login(a, { username: 'manager', password: 'wrong-Passw0rd' })).status).not.toBe(200);
     expect((await login(a, { username: 'visitor' })).status).not.toBe(200);
+    // The admin CLI says so in its user agent: its sign-ins are the CLI's.
+    await signedIn(a, { username: 'manager', agent: 'portal-admin-cli' });
     const captchaKey = randomBytes(8).toString('hex');
     await a.call({
       url: `/api/auth/jwt/front/token?tenantCode=demo`,
@@ -345,6 +347,7 @@ describe('login history', () => {
         expect.objectContaining({ username: 'manager', outcome: 'wrong_password', userId: expect.any(String) }),
         expect.objectContaining({ username: 'visitor', outcome: 'disabled' }),
         expect.objectContaining({ username: 'manager', outcome: 'captcha_failed' }),
+        expect.objectContaining({ username: 'manager', outcome: 'succeeded', via: 'cli' }),
       ]),
     );
   });
