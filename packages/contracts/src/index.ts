@@ -15,6 +15,7 @@ export * from './park-services.js';
 export * from './registration.js';
 export * from './session.js';
 export * from './security.js';
+export * from './passkeys.js';
 export { Id, IdParams, PageQuery } from './fields.js';
 export * from './envelope.js';
 export * from './rules.js';

@@ -776,7 +776,10 @@ export const ssoSessions = pgTable('sso_sessions', {
   ip: text('ip'),
   userAgent: text('user_agent'),
   /** The methods the sign-in proved (OIDC `amr` values: pwd, otp, hwk, sms, swk), in order. */
-  methods: text('methods').array().notNull().default(sql`'{}'::text[]`),
+  methods: text('methods')
+    .array()
+    .notNull()
+    .default(sql`'{}'::text[]`),
   /** When a second factor was last proven in this sign-on session (step-up, OIDC acr). */
   factorAt: timestamp('factor_at', { withTimezone: true }),
 });
@@ -1246,4 +1249,24 @@ export const passwordHistory = pgTable(
     createdAt: createdAt(),
   },
   (t) => [index('password_history_user').on(t.userId, t.createdAt)],
+);
+
+/**
+ * Pending WebAuthn ceremonies (passkeys): the random challenge the server gave the browser, kept
+ * until the authenticator's signed answer comes back or five minutes pass, and spent once. A
+ * passkey sign-in's challenge names no one (the credential names its user when it answers); an
+ * enrolment's names the signed-in person.
+ */
+export const passkeyChallenges = pgTable(
+  'passkey_challenges',
+  {
+    /** base64url, as the authenticator signs it inside clientDataJSON. */
+    challenge: text('challenge').primaryKey(),
+    /** sign_in | enrol */
+    purpose: text('purpose').notNull(),
+    userId: ref('user_id').references(() => users.id, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [index('passkey_challenges_expires').on(t.expiresAt)],
 );
