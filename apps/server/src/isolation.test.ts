@@ -38,7 +38,8 @@ type Kind =
   | 'menu'
   | 'permission'
   | 'ssoService'
-  | 'oidcClient';
+  | 'oidcClient'
+  | 'passkey';
 
 /** What each id-like field names; `path:field` where a name means different things on different routes. */
 const KINDS: Record<string, Kind> = {
@@ -113,6 +114,7 @@ const KINDS: Record<string, Kind> = {
   '/api/admin/menus:parentId': 'menu',
   '/api/admin/menus/:id/move:parentId': 'menu',
   '/api/admin/tenants/:id:id': 'tenant',
+  '/api/front/security/passkeys/:id:id': 'passkey',
 };
 /**
  * Fields the product's calls list that the server accepts and ignores (docs/product/calls.md#call-list: infoV2 and allPermissionV2
@@ -208,6 +210,7 @@ const UNKNOWN: Record<Kind, string> = {
   permission: '987654321',
   ssoService: '987654321',
   oidcClient: '987654321',
+  passkey: '987654321',
 };
 
 async function objectsOf(tenantId: number): Promise<Record<Kind, string[]>> {
@@ -239,6 +242,9 @@ async function objectsOf(tenantId: number): Promise<Record<Kind, string[]>> {
     permission: await list(sql`SELECT id AS v FROM permissions WHERE tenant_id = ${tenantId} ORDER BY id`),
     ssoService: await list(sql`SELECT id AS v FROM sso_services WHERE tenant_id = ${tenantId} ORDER BY id`),
     oidcClient: await list(sql`SELECT id AS v FROM oidc_clients WHERE tenant_id = ${tenantId} ORDER BY id`),
+    passkey: await list(
+      sql`SELECT id AS v FROM user_factors WHERE tenant_id = ${tenantId} AND kind = 'webauthn' ORDER BY id`,
+    ),
     // Open ones first: the sweep tells A's own by an answer other than an unknown id's.
     alert: await list(
       sql`SELECT id AS v FROM device_alerts WHERE tenant_id = ${tenantId} ORDER BY state = 'open' DESC, id`,
@@ -287,6 +293,11 @@ beforeAll(async () => {
     INSERT INTO oidc_clients (tenant_id, client_id, name, confidential, secret_hash, grant_types, redirect_uris, scopes)
     SELECT id, md5(random()::text), '客户端', true, md5(random()::text), '{authorization_code}',
       '{https://app.example.com/cb}', '{openid}' FROM tenants WHERE code IN ('demo', 'other')`);
+  // A passkey of each admin (the session the sweep uses is A's admin's).
+  await ctx.db.execute(sql`
+    INSERT INTO user_factors (tenant_id, user_id, kind, name, credential_id, public_key, sign_count, confirmed_at)
+    SELECT tenant_id, id, 'webauthn', '通行密钥', md5(random()::text), md5(random()::text), 0, now()
+    FROM users WHERE username = 'admin'`);
   const [a] = (await ctx.db.execute<{ id: number }>(sql`SELECT id FROM tenants WHERE code = 'demo'`)).rows;
   objects.A = await objectsOf(Number(a!.id));
   objects.B = await objectsOf(tenantB);
