@@ -1,7 +1,7 @@
 import { DeleteOutlined, EditOutlined, KeyOutlined, PlusOutlined } from '@ant-design/icons';
 import { PASSKEYS_PER_PERSON, type PasskeyItem } from '@portal/contracts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Alert, Button, Card, Input, List, Modal, Popconfirm, Space, Tag, Typography } from 'antd';
+import { Alert, Button, Card, Grid, Input, List, Modal, Popconfirm, Space, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { ApiError } from '../../../lib/api/client';
 import { toast } from '../../../lib/feedback';
@@ -144,6 +144,8 @@ export function PasskeysSection() {
   const items = list.data ?? [];
   const full = items.length >= PASSKEYS_PER_PERSON;
   const supported = passkeysSupported();
+  // On a phone the actions go under the passkey, which keeps the whole width.
+  const narrow = Grid.useBreakpoint().sm === false;
 
   return (
     <Card
@@ -183,6 +185,7 @@ export function PasskeysSection() {
       ) : null}
       {list.isError ? <Alert type="error" showIcon message={(list.error as Error).message} /> : null}
       <List
+        itemLayout={narrow ? 'vertical' : 'horizontal'}
         loading={list.isPending}
         dataSource={items}
         locale={{ emptyText: t('passkeys.empty') }}
