@@ -275,7 +275,7 @@ describe('click-word, inline', () => {
     // A wrong password after a pass: the server's message, and a new check (the pass is spent).
     await pass();
     const passed = await background(page);
-    await page.getByRole('button', { name: /登\s*录/ }).click();
+    await page.getByRole('button', { name: /^登\s*录$/ }).click();
     await page.getByText('用户名、密码或验证码错误').waitFor();
     await expect.poll(() => background(page)).not.toBe(passed);
     await expect.poll(() => page.locator('.bc-click.is-ready').count()).toBe(1);

@@ -49,7 +49,7 @@ describe('sign-in slice', () => {
     await page.screenshot({ path: `${SHOTS}/login-zh-1440.png` });
 
     // docs/product/validation.md#login validation messages, all three at once.
-    await page.getByRole('button', { name: /登\s*录/ }).click();
+    await page.getByRole('button', { name: /^登\s*录$/ }).click();
     for (const text of ['用户名不可以为空', '密码不可以为空', '验证码不可以为空']) {
       await page.getByText(text).waitFor();
     }
@@ -126,7 +126,7 @@ describe('sign-in slice', () => {
     await page.goto(`${server.url}/center/ent/colist?tc=demo`);
     await page.waitForURL(/\/center\/login\?.*redirect=/);
     await fillLogin(page, 'member', 'Demo@2026!');
-    await page.getByRole('button', { name: /登\s*录/ }).click();
+    await page.getByRole('button', { name: /^登\s*录$/ }).click();
     await page.waitForURL(/\/center\/ent\/colist\?tc=demo/);
     await page.locator('.ant-breadcrumb').getByText('企业信息').waitFor();
     // 企业信息 is the current enterprise's profile.
@@ -163,7 +163,7 @@ describe('sign-in slice', () => {
       };
       look();
     });
-    await page.getByRole('button', { name: /登\s*录/ }).click();
+    await page.getByRole('button', { name: /^登\s*录$/ }).click();
     await page.getByRole('tablist').waitFor();
     const seen = await page.evaluate(() => (window as unknown as { seen: string[] }).seen);
     expect(seen).toContain('outline');
@@ -184,7 +184,7 @@ describe('sign-in slice', () => {
       await page.getByText('Only the 360 browser').waitFor();
       await page.screenshot({ path: `${SHOTS}/login-en-390.png` });
       await fillLogin(page, 'admin', 'Demo@2026!');
-      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.getByRole('button', { name: 'Sign in', exact: true }).click();
       await page.waitForURL(/\/center\/index/);
       await page.getByText('Welcome back, System Administrator').waitFor();
       await page.screenshot({ path: `${SHOTS}/home-en-390.png` });

@@ -293,7 +293,7 @@ describe('single sign-on', () => {
     const page = await context.newPage();
     await page.goto(`${server.url}/center/index`);
     await page.waitForURL(/\/cas\/login\?/);
-    await page.getByRole('button', { name: 'Sign in' }).waitFor();
+    await page.getByRole('button', { name: 'Sign in', exact: true }).waitFor();
     await page.locator('.login-captcha-image img').waitFor(); // the first captcha of a cold server may take seconds
     await page.screenshot({ path: `${SHOTS}/sso-login-en-390.png` });
     await context.close();

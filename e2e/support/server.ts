@@ -26,11 +26,12 @@ const ROOT = resolve(import.meta.dirname, '../..');
 
 /**
  * `signOn`: the portal signs in through its own sign-on server (SSO_URL = its own address), as a
- * single-process deployment with SSO does.
+ * single-process deployment with SSO does. `localhost`: its public address names `localhost`
+ * rather than 127.0.0.1 (WebAuthn takes a domain as the relying party, never an IP address).
  */
 export async function startServer(
   env: Record<string, string> = {},
-  { signOn = false }: { signOn?: boolean } = {},
+  { signOn = false, localhost = false }: { signOn?: boolean; localhost?: boolean } = {},
 ): Promise<RunningServer> {
   const admin = process.env.TEST_PG_ADMIN_URL;
   if (!admin) throw new Error('TEST_PG_ADMIN_URL is not set: run through vitest');
@@ -45,7 +46,8 @@ export async function startServer(
 
   // The port is chosen first, so the server knows its own address (PUBLIC_URL, SSO_URL).
   const chosen = await freePort();
-  const self = `http://127.0.0.1:${chosen}`;
+  const host = localhost ? 'localhost' : '127.0.0.1';
+  const self = `http://${host}:${chosen}`;
   const filesDir = env.FILES_DIR ?? join(tmpdir(), name);
   const child = spawn(process.execPath, ['apps/server/dist/programs/server/main.js'], {
     cwd: ROOT,
@@ -100,7 +102,7 @@ export async function startServer(
     child.on('exit', (code) => fail(new Error(`server exited with ${code}:\n${output}`)));
   });
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: `http://${host}:${port}`,
     databaseUrl: env.DATABASE_URL ?? dbUrl.toString(),
     filesDir,
     port,

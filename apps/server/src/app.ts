@@ -4,7 +4,8 @@
  * so tests build the same app in memory and call it through inject().
  */
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { LIMITS, SIGNING_HEADERS } from '@portal/contracts';
+import { LIMITS, ResultCode, SIGNING_HEADERS } from '@portal/contracts';
+import { AppError } from './platform/errors.js';
 import Fastify, { type FastifyBaseLogger, type FastifyServerOptions } from 'fastify';
 import { connectRelaxed, type Db } from './db/client.js';
 import { scopedDb } from './db/scope.js';
@@ -85,6 +86,9 @@ import { createRegistrationService } from './modules/registration/registration.s
 import { createOidcRepository } from './modules/oidc/oidc.repository.js';
 import { oidcRoutes } from './modules/oidc/oidc.routes.js';
 import { createOidcService, createProviderFetch, isInteractionAddress } from './modules/oidc/oidc.service.js';
+import { createPasskeysRepository } from './modules/passkeys/passkeys.repository.js';
+import { passkeyCasRoutes, passkeyRoutes } from './modules/passkeys/passkeys.routes.js';
+import { createPasskeysService } from './modules/passkeys/passkeys.service.js';
 import { createSsoRepository } from './modules/sso/sso.repository.js';
 import {
   PORTAL_SERVICE,
@@ -93,8 +97,8 @@ import {
   patternsOverlap,
   resolvePattern,
 } from './modules/sso/service-registry.js';
-import { TGC_COOKIE, ssoApiRoutes, ssoRoutes } from './modules/sso/sso.routes.js';
-import { createLogoutPoster, createSsoService } from './modules/sso/sso.service.js';
+import { TGC_COOKIE, ssoApiRoutes, ssoRoutes, tgcCookieOptions } from './modules/sso/sso.routes.js';
+import { SsoRefusal, createLogoutPoster, createSsoService } from './modules/sso/sso.service.js';
 import {
   DEFAULT_WEB_DIST,
   DEMO_MICRO_APP_DIST,
@@ -125,6 +129,7 @@ import { OIDC_EXAMPLE } from './db/demo/content/services.js';
 import { createNonceStore, createRecentNonces, createSignatureVerifier } from './platform/signing.js';
 import { createTenants } from './platform/tenants.js';
 import { createTenantSettings } from './platform/tenant-settings.js';
+import { createSecurityPolicies } from './platform/security-policy.js';
 import { auditOperatorChanges } from './platform/operators.js';
 import { createOperatorsRepository } from './modules/admin/operators.repository.js';
 import { createOperatorGate } from './modules/admin/operators.service.js';
@@ -149,7 +154,6 @@ import { createAdminUsersService } from './modules/admin/users/users.service.js'
 import { createSessionsRepository } from './modules/sessions/sessions.repository.js';
 import { sessionsRoutes } from './modules/sessions/sessions.routes.js';
 import { createSessionsService } from './modules/sessions/sessions.service.js';
-import { createSecurityPolicies } from './platform/security-policy.js';
 import { LOGO_PURPOSE } from './modules/files/files.service.js';
 
 /** The largest logo a tenant may upload. */
@@ -365,6 +369,24 @@ export async function buildApp({ config, db: pool, secrets, logger }: AppDeps) {
     endSso: (id) => sso.endSessionById(id),
   });
   app.decorate('oidc', oidc);
+  // Passkeys (ADR 055): the relying party is this server's public address. `passkeyFactor` is the
+  // factor step's seam (PasskeyFactor): options and checks for a person's own passkeys.
+  const publicUrl = new URL(config.publicUrl);
+  const passkeys = createPasskeysService({
+    repo: createPasskeysRepository(db),
+    rp: { id: publicUrl.hostname, origin: publicUrl.origin, name: publicUrl.hostname },
+    limiter,
+    perIpPerMinute: config.loginPerIpPerMinute,
+    reserveAttempt: (userId) => auth.reserveAttempt(userId),
+    allowed: async (tenantId) => (await securityPolicies.of(tenantId)).allowedFactors.includes('webauthn'),
+    tenantIdOf: (code) => tenants.idOf(code),
+    openPortal: (who, client) =>
+      auth.openSessionFor(who.userId, client, { action: 'login.passkey', factorProven: true }),
+    succeeded: (userId, ip) => auth.confirmSignIn(userId, ip, 'sso.login.passkey'),
+    passwordChangeRefused: (tenantId, userId, ip) => auth.refusePendingPasswordChange(tenantId, userId, ip),
+  });
+  const passkeyFactor = passkeys.factor;
+  app.decorate('passkeyFactor', passkeyFactor);
   const smsRepo = createSmsRepository(db);
   const { webhookUrl, webhookSecret } = config.sms;
   const sms = createSmsService({
@@ -428,6 +450,7 @@ export async function buildApp({ config, db: pool, secrets, logger }: AppDeps) {
     { name: 'orphaned files', everyMs: 60 * 60_000, run: () => files.removeOrphans() },
     { name: 'OpenID Provider signing keys', everyMs: 60 * 60_000, run: () => oidc.rotateKeys() },
     { name: 'OpenID logouts of ended sign-on sessions', everyMs: 60_000, run: () => oidc.sweepEnded() },
+    { name: 'unanswered passkey challenges', everyMs: 10 * 60_000, run: () => passkeys.removeExpiredChallenges() },
   ];
   app.decorate('housekeeping', housekeeping);
   const notices = createNoticesService({
@@ -530,6 +553,7 @@ export async function buildApp({ config, db: pool, secrets, logger }: AppDeps) {
     await api.register(registrationRoutes, { registration });
     await api.register(catalogRoutes, { catalog });
     await api.register(accountRoutes, { account });
+    await api.register(passkeyRoutes, { passkeys });
     await api.register(ssoApiRoutes, { sso });
     await api.register(uploadRoutes, { files });
     await api.register(noticesRoutes, { notices });
@@ -621,6 +645,26 @@ export async function buildApp({ config, db: pool, secrets, logger }: AppDeps) {
     page: () => indexHtml,
     secureCookie: config.publicUrl.startsWith('https:'),
     sessionMaxSeconds: config.sso.sessionMaxHours * 3600,
+    origin: new URL(config.publicUrl).origin,
+  });
+  await app.register(passkeyCasRoutes, {
+    passkeys,
+    // The sign-on server's own sign-in, with the passkey as the proof.
+    signOn: async (where, prove) => {
+      try {
+        return await sso.signInWith(where, prove);
+      } catch (err) {
+        if (!(err instanceof SsoRefusal)) throw err;
+        throw new AppError(
+          ResultCode.BAD_REQUEST,
+          err.reason === 'unknownTenant' ? 'tenantUnknown' : 'ssoUnknownService',
+        );
+      }
+    },
+    ssoCookie: {
+      name: TGC_COOKIE,
+      options: tgcCookieOptions(config.publicUrl.startsWith('https:'), config.sso.sessionMaxHours * 3600),
+    },
     origin: new URL(config.publicUrl).origin,
   });
   await app.register(oidcRoutes, { oidc, origin: new URL(config.publicUrl).origin, ssoCookie: TGC_COOKIE, limiter });

@@ -39,7 +39,8 @@ type Kind =
   | 'permission'
   | 'ssoService'
   | 'oidcClient'
-  | 'signIn';
+  | 'signIn'
+  | 'passkey';
 
 /** What each id-like field names; `path:field` where a name means different things on different routes. */
 const KINDS: Record<string, Kind> = {
@@ -117,6 +118,7 @@ const KINDS: Record<string, Kind> = {
   '/api/front/security/sessions/:id/end:id': 'signIn',
   '/api/admin/sign-ins/:id/end:id': 'signIn',
   '/api/admin/online-users/:id/end:id': 'user',
+  '/api/front/security/passkeys/:id:id': 'passkey',
 };
 /**
  * Fields the product's calls list that the server accepts and ignores (docs/product/calls.md#call-list: infoV2 and allPermissionV2
@@ -213,6 +215,7 @@ const UNKNOWN: Record<Kind, string> = {
   ssoService: '987654321',
   oidcClient: '987654321',
   signIn: 'portal-00000000-0000-4000-8000-000000000000',
+  passkey: '987654321',
 };
 
 async function objectsOf(tenantId: number): Promise<Record<Kind, string[]>> {
@@ -248,6 +251,9 @@ async function objectsOf(tenantId: number): Promise<Record<Kind, string[]>> {
     signIn: await list(sql`SELECT 'portal-' || s.chain_id AS v FROM sessions s JOIN users u ON u.id = s.user_id
       WHERE s.tenant_id = ${tenantId} AND s.revoked_at IS NULL AND s.expires_at > now()
       GROUP BY s.chain_id, u.username ORDER BY u.username <> 'admin', min(s.created_at)`),
+    passkey: await list(
+      sql`SELECT id AS v FROM user_factors WHERE tenant_id = ${tenantId} AND kind = 'webauthn' ORDER BY id`,
+    ),
     // Open ones first: the sweep tells A's own by an answer other than an unknown id's.
     alert: await list(
       sql`SELECT id AS v FROM device_alerts WHERE tenant_id = ${tenantId} ORDER BY state = 'open' DESC, id`,
@@ -299,6 +305,11 @@ beforeAll(async () => {
   // Sign-ins of each tenant to end: several of A's admin (each field that names one ends one), B's member's.
   for (let i = 0; i < 4; i++) await ctx.login('admin');
   await ctx.login('member', DEMO_PASSWORD, 'other');
+  // A passkey of each admin (the session the sweep uses is A's admin's).
+  await ctx.db.execute(sql`
+    INSERT INTO user_factors (tenant_id, user_id, kind, name, credential_id, public_key, sign_count, confirmed_at)
+    SELECT tenant_id, id, 'webauthn', '通行密钥', md5(random()::text), md5(random()::text), 0, now()
+    FROM users WHERE username = 'admin'`);
   const [a] = (await ctx.db.execute<{ id: number }>(sql`SELECT id FROM tenants WHERE code = 'demo'`)).rows;
   objects.A = await objectsOf(Number(a!.id));
   objects.B = await objectsOf(tenantB);

@@ -246,6 +246,18 @@ export const AUDIT_SENTENCES: Partial<Record<AuditAction, Sentence>> = {
     '{actor} switched role, application, workbench or enterprise',
   ),
   'sso.login': s('{actor} 在单点登录服务登录成功', '{actor} signed in on the sign-on server'),
+  'login.passkey': s('{actor} 用通行密钥登录成功', '{actor} signed in with a passkey'),
+  'login.passkey_failed': s('{actor} 通行密钥登录失败', '{actor} failed to sign in with a passkey', {
+    zh: '通行密钥登录失败（通行密钥不属于本园区的任何人，或验证已过期）',
+    en: 'Passkey sign-in failed (a passkey of no one in this park, or an expired check)',
+  }),
+  'sso.login.passkey': s(
+    '{actor} 在单点登录服务用通行密钥登录成功',
+    '{actor} signed in on the sign-on server with a passkey',
+  ),
+  'passkey.enrol': s('{actor} 添加了通行密钥', '{actor} added a passkey'),
+  'passkey.rename': s('{actor} 重命名了通行密钥', '{actor} renamed a passkey'),
+  'passkey.remove': s('{actor} 删除了通行密钥', '{actor} removed a passkey'),
   'sso.login.password_change_required': s(
     '{actor} 单点登录被拒：须先修改密码',
     '{actor} was refused sign-on: the password must be changed first',

@@ -24,6 +24,12 @@ export const AUDIT_ACTIONS = {
   'session.end_others': { zh: '结束本人的其他登录', en: 'Ended own other sign-ins' },
   'session.switch': { zh: '切换角色、应用、工作台或企业', en: 'Switched role, application, workbench or enterprise' },
   'sso.login': { zh: '单点登录服务登录成功', en: 'Signed in on the sign-on server' },
+  'login.passkey': { zh: '用通行密钥登录成功', en: 'Signed in with a passkey' },
+  'login.passkey_failed': { zh: '通行密钥登录失败', en: 'Passkey sign-in failed' },
+  'sso.login.passkey': { zh: '在单点登录服务用通行密钥登录成功', en: 'Signed in on the sign-on server with a passkey' },
+  'passkey.enrol': { zh: '添加通行密钥', en: 'Added a passkey' },
+  'passkey.rename': { zh: '重命名通行密钥', en: 'Renamed a passkey' },
+  'passkey.remove': { zh: '删除通行密钥', en: 'Removed a passkey' },
   'sso.login.password_change_required': {
     zh: '单点登录被拒（须先修改密码）',
     en: 'Sign-on refused (password must be changed first)',

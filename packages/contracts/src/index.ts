@@ -16,6 +16,7 @@ export * from './registration.js';
 export * from './session.js';
 export * from './security.js';
 export * from './sessions.js';
+export * from './passkeys.js';
 export { Id, IdParams, PageQuery } from './fields.js';
 export * from './envelope.js';
 export * from './rules.js';

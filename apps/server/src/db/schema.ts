@@ -1266,3 +1266,23 @@ export const passwordHistory = pgTable(
   },
   (t) => [index('password_history_user').on(t.userId, t.createdAt)],
 );
+
+/**
+ * Pending WebAuthn ceremonies (passkeys): the random challenge the server gave the browser, kept
+ * until the authenticator's signed answer comes back or five minutes pass, and spent once. A
+ * passkey sign-in's challenge names no one (the credential names its user when it answers); an
+ * enrolment's names the signed-in person.
+ */
+export const passkeyChallenges = pgTable(
+  'passkey_challenges',
+  {
+    /** base64url, as the authenticator signs it inside clientDataJSON. */
+    challenge: text('challenge').primaryKey(),
+    /** sign_in | enrol */
+    purpose: text('purpose').notNull(),
+    userId: ref('user_id').references(() => users.id, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [index('passkey_challenges_expires').on(t.expiresAt)],
+);

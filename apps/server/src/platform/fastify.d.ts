@@ -16,6 +16,14 @@ declare module 'fastify' {
     housekeeping: readonly HousekeepingTask[];
     /** The OpenID Provider's work outside a request (modules/oidc): key rotation, ending a sign-on session's grants. */
     oidc: { rotateKeys(now?: Date): Promise<number>; endSsoSession(ssoSessionId: string): Promise<void> };
+    /**
+     * The factor step's use of passkeys (modules/passkeys PasskeyFactor): request options for a
+     * person's own passkeys, and the check of an answer against the challenge kept in `state`.
+     */
+    passkeyFactor: {
+      options(tenantId: number, userId: number): Promise<{ options: object; state: Record<string, unknown> }>;
+      verify(tenantId: number, userId: number, state: Record<string, unknown>, response: unknown): Promise<boolean>;
+    };
   }
   interface FastifyRequest {
     session: ActiveSession | null;

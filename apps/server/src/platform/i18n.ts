@@ -119,6 +119,21 @@ const messages = {
     en: 'This account has been disabled. Please contact your administrator',
   },
   captchaRequired: { zh: '验证码不可以为空', en: 'The captcha cannot be empty' },
+  passkeyFailed: {
+    zh: '通行密钥验证失败，请重试或使用密码登录',
+    en: 'The passkey could not be verified. Try again or sign in with your password',
+  },
+  passkeyLocked: {
+    zh: '登录失败次数过多，账号已暂时锁定，请稍后再试',
+    en: 'Too many failed sign-ins: the account is locked for a while. Please try again later',
+  },
+  passkeyEnrolFailed: {
+    zh: '通行密钥未能添加，请重试',
+    en: 'The passkey could not be added. Please try again',
+  },
+  passkeyNotAllowed: { zh: '本园区未启用通行密钥', en: 'Passkeys are not enabled in this park' },
+  passkeyLimit: { zh: '通行密钥数量已达上限（{max} 个）', en: 'You already have the most passkeys allowed ({max})' },
+  passkeyTaken: { zh: '该通行密钥已添加过', en: 'This passkey is already added' },
   passwordUndecryptable: {
     zh: '密码加密数据无效，请刷新页面后重试',
     en: 'The encrypted password is invalid; reload the page and retry',

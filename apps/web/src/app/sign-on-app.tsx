@@ -2,6 +2,8 @@ import { useTranslation } from '../lib/i18n';
 import { tenantCodeOf } from '../lib/address';
 import { signOnSignIn } from '../features/auth/api/sign-on';
 import { LoginPage } from '../features/auth/components/login-page';
+import { signOnWithPasskey } from '../features/passkeys/api/passkeys';
+import { PasskeySignIn } from '../features/passkeys/components/passkey-sign-in';
 import { useHumanCheck } from './human-check';
 import { LanguageToggle } from './language-toggle';
 
@@ -26,6 +28,13 @@ export function SignOnApp() {
       languageToggle={<LanguageToggle />}
       humanCheck={humanCheck}
       context={tenantName ? t('signOn.context', { tenant: tenantName }) : undefined}
+      alternatives={
+        <PasskeySignIn
+          signIn={async () => {
+            window.location.assign(await signOnWithPasskey(page, tenantCode));
+          }}
+        />
+      }
     />
   );
 }

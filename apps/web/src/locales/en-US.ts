@@ -100,6 +100,13 @@ const enUS: Messages = {
     scrollLeft: 'Scroll left',
     scrollRight: 'Scroll right',
   },
+  passkeys: {
+    signIn: 'Sign in with a passkey',
+    or: 'or',
+    cancelled: 'Cancelled: no passkey was used',
+    failed: 'The passkey could not be used. Try again or sign in with your password',
+  },
+
   signOn: {
     storage:
       'The browser does not let this site keep session data, so single sign-on cannot complete. Allow cookies and site data for this site and try again.',

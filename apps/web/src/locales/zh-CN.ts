@@ -97,6 +97,13 @@ const zhCN = {
     scrollLeft: '向左滚动',
     scrollRight: '向右滚动',
   },
+  passkeys: {
+    signIn: '使用通行密钥登录',
+    or: '或',
+    cancelled: '已取消，未使用通行密钥',
+    failed: '无法使用通行密钥，请重试或使用密码登录',
+  },
+
   signOn: {
     storage: '浏览器禁止本站保存会话数据，无法完成单点登录。请允许本站使用 Cookie 和网站数据后重试。',
     context: '统一认证中心 · {{tenant}}',

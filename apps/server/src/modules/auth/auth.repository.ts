@@ -50,6 +50,10 @@ export interface NewSession {
   serviceTicket: string | null;
   /** The sign-on session that ticket came from. */
   ssoSessionId?: string | null | undefined;
+  /** The audit code of the sign-in (`login.succeeded` unless said otherwise). */
+  action?: AuditAction;
+  /** The sign-in proved more than a password (a passkey): the session's factor counts from now. */
+  factorProven?: boolean;
 }
 
 export interface LockoutPolicy {
@@ -107,6 +111,27 @@ const RECORD_FAILURE = named(
 );
 
 /**
+ * Reserves an attempt on the lockout counter before a factor (a passkey's signature) is checked,
+ * in one statement, so parallel attempts on several instances check at most the threshold: counts
+ * it as a failure (locking the account once the policy says so) unless the account is locked, and
+ * returns the row only then. A right answer resets the counter as any successful login does.
+ */
+const RESERVE_ATTEMPT = named(
+  'auth_reserve_attempt',
+  `UPDATE users u SET
+     failed_logins = n.failures,
+     last_failed_at = now(),
+     locked_until = CASE WHEN n.failures >= $3
+       THEN now() + make_interval(secs => least($4::float8, $5::float8 * power(2, n.failures - $3)))
+       ELSE u.locked_until END
+   FROM (SELECT id, CASE WHEN last_failed_at IS NULL OR last_failed_at < now() - make_interval(secs => $2)
+                         THEN 1 ELSE failed_logins + 1 END AS failures
+         FROM users WHERE id = $1 AND NOT coalesce(locked_until > now(), false) FOR NO KEY UPDATE) n
+   WHERE u.id = n.id
+   RETURNING u.id`,
+);
+
+/**
  * A successful login in one statement: accept the open invitations of the user's mobile number
  * when that number is proven to be the user's own (ADR 023: whoever merely typed a number in must
  * not join the enterprises that invited its holder), joining those enterprises; reset the failure count, pick the user's default role, application,
@@ -131,7 +156,7 @@ const OPEN_SESSION = named(
      INSERT INTO enterprise_members (enterprise_id, user_id) SELECT enterprise_id, user_id FROM inv
      ON CONFLICT DO NOTHING RETURNING enterprise_id),
    s AS (
-     INSERT INTO sessions (tenant_id, user_id, role_id, application_id, workbench_id, enterprise_id, ip, user_agent, expires_at, service_ticket, sso_session_id)
+     INSERT INTO sessions (tenant_id, user_id, role_id, application_id, workbench_id, enterprise_id, ip, user_agent, expires_at, service_ticket, factor_at, sso_session_id)
      SELECT u.tenant_id, u.id,
        (SELECT role_id FROM user_roles WHERE user_id = u.id
           ORDER BY (role_id = u.default_role_id) DESC NULLS LAST, role_id LIMIT 1),
@@ -143,12 +168,12 @@ const OPEN_SESSION = named(
          (SELECT enterprise_id FROM enterprise_members WHERE user_id = u.id
             ORDER BY (enterprise_id = u.default_enterprise_id) DESC NULLS LAST, enterprise_id LIMIT 1),
          (SELECT min(enterprise_id) FROM joined)),
-       $2, $3, now() + make_interval(hours => $4), $5, $6::uuid
+       $2, $3, now() + make_interval(hours => $4), $5, CASE WHEN $7::boolean THEN now() END, $8::uuid
      FROM u
      RETURNING id, tenant_id, user_id, floor(extract(epoch FROM expires_at))::int8 AS "expiresAt"),
    a AS (
      INSERT INTO audit_log (tenant_id, user_id, action, ip, detail)
-     SELECT tenant_id, user_id, ${auditCode('login.succeeded')}, $2, NULL FROM s
+     SELECT tenant_id, user_id, $6::text, $2, NULL FROM s
      UNION ALL
      SELECT tenant_id, user_id, ${auditCode('invitation.accepted')}, $2, jsonb_build_object('invitationId', id, 'enterpriseId', enterprise_id)
      FROM inv),
@@ -279,6 +304,18 @@ export function createAuthRepository(db: Db, relaxed: pg.Pool) {
       ]);
     },
 
+    /** Takes an attempt off the user's lockout allowance; false when the account is locked. */
+    async reserveAttempt(userId: number, p: LockoutPolicy): Promise<boolean> {
+      const { rowCount } = await RESERVE_ATTEMPT(pool, [
+        userId,
+        p.resetSeconds,
+        p.threshold,
+        p.maxLockSeconds,
+        p.baseLockSeconds,
+      ]);
+      return (rowCount ?? 0) > 0;
+    },
+
     /**
      * Opens a session: its id, tenant and expiry in seconds since the epoch; null when the user or the tenant was disabled meanwhile (the statement waits
      * for an operator's disable in progress, then reads the user again: no session outlives it).
@@ -290,6 +327,8 @@ export function createAuthRepository(db: Db, relaxed: pg.Pool) {
         s.userAgent.slice(0, 512),
         s.ttlHours,
         s.serviceTicket,
+        s.action ?? 'login.succeeded',
+        s.factorProven === true,
         s.ssoSessionId ?? null,
       ]);
       const r = rows[0] as { id: string; tenantId: string; expiresAt: string } | undefined;

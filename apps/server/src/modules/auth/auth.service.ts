@@ -15,7 +15,14 @@ import { hashPassword } from '../../platform/passwords.js';
 import type { Metrics } from '../../platform/metrics.js';
 import type { RateLimiter } from '../../platform/rate-limit.js';
 import type { ActiveSession } from '../../platform/session.js';
-import type { AuditEntry, AuthRepository, LiveSession, LockoutPolicy, SwitchTarget } from './auth.repository.js';
+import type {
+  AuditEntry,
+  AuthRepository,
+  LiveSession,
+  LockoutPolicy,
+  NewSession,
+  SwitchTarget,
+} from './auth.repository.js';
 
 /** Switches per user and hour before 429. */
 const SWITCHES_PER_HOUR = 120;
@@ -178,7 +185,12 @@ export function createAuthService(deps: AuthServiceDeps) {
     return session;
   }
 
-  async function openPortalSession(userId: number, input: { ip: string; userAgent: string }, ticket: string | null) {
+  async function openPortalSession(
+    userId: number,
+    input: { ip: string; userAgent: string },
+    ticket: string | null,
+    how: Pick<NewSession, 'action' | 'factorProven'> = {},
+  ) {
     const ssoSessionId = ticket && deps.ssoSessionOfTicket ? await deps.ssoSessionOfTicket(ticket) : null;
     const session = await repo.openSession({
       userId,
@@ -187,6 +199,7 @@ export function createAuthService(deps: AuthServiceDeps) {
       ttlHours: deps.sessionTtlHours,
       serviceTicket: ticket,
       ssoSessionId,
+      ...how,
     });
     // Disabled between the password check and now: refused as any failed login is.
     if (!session) throw loginFailed();
@@ -257,6 +270,38 @@ export function createAuthService(deps: AuthServiceDeps) {
         outcome: mustChangePassword ? 'password_change_required' : 'succeeded',
       });
       return token;
+    },
+
+    /**
+     * Reserves an attempt on the user's login lockout before a factor is checked (a passkey's
+     * signature): false when the account is locked, and then nothing may be checked. The attempt
+     * counts as a failure until a session opens (which resets the counter) or `confirmSignIn`.
+     */
+    async reserveAttempt(userId: number): Promise<boolean> {
+      return repo.reserveAttempt(userId, LOCKOUT);
+    },
+
+    /**
+     * A portal session for a user another proof than a password identified (a passkey, checked by
+     * its module): audited with `action`; `factorProven` marks the session's factor as proven now.
+     * The user's lockout counter resets; a disabled user or tenant gets the login's refusal.
+     */
+    async openSessionFor(
+      userId: number,
+      client: { ip: string; userAgent: string },
+      how: Required<Pick<NewSession, 'action' | 'factorProven'>>,
+    ): Promise<string> {
+      return openPortalSession(userId, client, null, how);
+    },
+
+    /** A sign-in checked elsewhere succeeded (the sign-on server's passkey sign-in): the counter resets, audited. */
+    async confirmSignIn(userId: number, ip: string, action: AuditEntry['action']): Promise<void> {
+      await repo.recordSuccess(userId, ip, action);
+    },
+
+    /** Audits a sign-on refused because the user must change a password someone else set (ADR 033). */
+    async refusePendingPasswordChange(tenantId: number, userId: number, ip: string): Promise<void> {
+      await repo.audit({ tenantId, userId, action: 'sso.login.password_change_required', ip });
     },
 
     /**

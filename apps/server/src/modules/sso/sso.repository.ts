@@ -74,8 +74,9 @@ const OPEN_SESSION = named(
   `WITH enabled AS (
      SELECT u.id FROM users u JOIN tenants t ON t.id = u.tenant_id
      WHERE u.id = $3 AND u.disabled_at IS NULL AND t.disabled_at IS NULL FOR SHARE OF u, t)
-   INSERT INTO sso_sessions (cookie_hash, tenant_id, user_id, expires_at, ip, user_agent)
-   SELECT $1, $2, id, now() + make_interval(secs => $4), $5, $6 FROM enabled RETURNING id`,
+   INSERT INTO sso_sessions (cookie_hash, tenant_id, user_id, expires_at, ip, user_agent, methods, factor_at)
+   SELECT $1, $2, id, now() + make_interval(secs => $4), $5, $6, $7::text[], CASE WHEN $8::boolean THEN now() END
+   FROM enabled RETURNING id`,
 );
 // Touches the session and, when a ticket is given and the session is of that tenant, issues it:
 // the single sign-on step in one statement.
@@ -176,7 +177,10 @@ export function createSsoRepository(db: Db, relaxed: pg.Pool) {
       userId: number,
       maxSeconds: number,
       client: { ip: string; userAgent: string } = { ip: '', userAgent: '' },
+      /** What the sign-in proved (OIDC `amr` values); a factor beyond the password counts from now. */
+      methods: string[] = ['pwd'],
     ): Promise<string | null> {
+      const factorProven = methods.some((m) => m !== 'pwd');
       const { rows } = await OPEN_SESSION(relaxed, [
         cookieHash,
         tenantId,
@@ -184,6 +188,8 @@ export function createSsoRepository(db: Db, relaxed: pg.Pool) {
         maxSeconds,
         client.ip || null,
         client.userAgent.slice(0, 512) || null,
+        methods,
+        factorProven,
       ]);
       return (rows[0] as { id: string } | undefined)?.id ?? null;
     },

@@ -18,6 +18,10 @@ import { SsoRefusal, type SsoService, type Validation } from './sso.service.js';
 
 export const TGC_COOKIE = 'CASTGC';
 
+/** How the ticket-granting cookie is set: for the sign-on server's paths only, never to scripts. */
+export const tgcCookieOptions = (secure: boolean, maxAge: number) =>
+  ({ path: '/cas', httpOnly: true, sameSite: 'lax', maxAge, secure }) as const;
+
 export interface SsoRoutesOptions {
   sso: SsoService;
   /** The SPA page that shows the sign-on form (the web app renders it under /cas/login). */
@@ -67,13 +71,7 @@ export const ssoRoutes: FastifyPluginAsyncTypebox<SsoRoutesOptions> = async (app
   // Cookies only here (and in the example system): the API's requests are not parsed for them.
   await app.register(cookie);
   const setCookie = (reply: FastifyReply, value: string, maxAge: number) =>
-    reply.setCookie(TGC_COOKIE, value, {
-      path: '/cas',
-      httpOnly: true,
-      sameSite: 'lax',
-      maxAge,
-      secure: opts.secureCookie,
-    });
+    reply.setCookie(TGC_COOKIE, value, tgcCookieOptions(opts.secureCookie, maxAge));
   /** The ticket-granting cookie, if it has a ticket's shape (anything else is no session). */
   const cookieOf = (req: FastifyRequest) => {
     const value = req.cookies[TGC_COOKIE];

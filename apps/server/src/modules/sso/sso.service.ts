@@ -209,6 +209,53 @@ export function createSsoService(deps: SsoDeps) {
     return ended;
   }
 
+  /**
+   * A sign-in at the sign-on server, however the person proves who they are (`prove`: the
+   * password, or a passkey through the function app.ts wires in), in the tenant the request means:
+   * the service must be registered (or be the OpenID Provider's return) before anything is
+   * proved; the new SSO session remembers what was proved (`methods`, OIDC `amr` values).
+   */
+  async function signInWith(
+    where: {
+      tenantCode: string;
+      service: string | undefined;
+      previousCookie?: string | undefined;
+      /** Where the sign-in comes from (my sessions, online users). */
+      client: { ip: string; userAgent: string };
+    },
+    prove: (
+      tenant: { id: number; code: string },
+      /** The sign-in is the OpenID Provider's (it continues at its interaction). */
+      providerReturn: boolean,
+    ) => Promise<{ userId: number; tenantId: number; methods: string[] }>,
+  ): Promise<{ cookie: string; redirect: string }> {
+    const { service, previousCookie } = where;
+    const tenant = await tenantOf(where.tenantCode, service);
+    if (!tenant) throw new SsoRefusal('unknownTenant');
+    const providerReturn = service && deps.isProviderReturn?.(service, tenant.code) ? service : null;
+    const svc = service && !providerReturn ? registered(tenant.services, service) : null;
+    if (service && !svc && !providerReturn) throw new SsoRefusal('unknownService');
+    const user = await prove({ id: tenant.id, code: tenant.code }, providerReturn !== null);
+    // A new login in this browser replaces its earlier SSO session (perhaps another user's).
+    if (previousCookie) await endSession(previousCookie);
+    const cookie = newTicketGrantingCookie();
+    const id = await repo.openSession(
+      hashCookie(cookie),
+      user.tenantId,
+      user.userId,
+      settings.sessionMaxSeconds,
+      where.client,
+      user.methods,
+    );
+    // Disabled between the proof and now: refused as any failed login is.
+    if (!id) throw new AppError(ResultCode.LOGIN_FAILED, 'loginFailed');
+    const session = { id, tenantId: user.tenantId, userId: user.userId };
+    // Without a service the sign-on page itself says who is signed in.
+    const signedIn = `/cas/login?${new URLSearchParams({ tenantCode: tenant.code })}`;
+    if (providerReturn) return { cookie, redirect: providerReturn };
+    return { cookie, redirect: svc ? await ticketFor(session, svc, true) : signedIn };
+  }
+
   return {
     /** GET /cas/login: straight back with a ticket (SSO), back without one (gateway), or the form. */
     async loginStep(q: {
@@ -256,32 +303,17 @@ export function createSsoService(deps: SsoDeps) {
       service: string | undefined,
       previousCookie?: string,
     ): Promise<{ cookie: string; redirect: string }> {
-      const tenant = await tenantOf(c.tenantCode, service);
-      if (!tenant) throw new SsoRefusal('unknownTenant');
-      const providerReturn = service && deps.isProviderReturn?.(service, tenant.code) ? service : null;
-      const svc = service && !providerReturn ? registered(tenant.services, service) : null;
-      if (service && !svc && !providerReturn) throw new SsoRefusal('unknownService');
-      // The OpenID Provider's sign-in comes through here too: the history names its door.
-      const user = await deps.verifyCredentials({
-        ...c,
-        tenantCode: tenant.code,
-        via: providerReturn ? 'oidc' : 'cas',
-      });
-      // A new login in this browser replaces its earlier SSO session (perhaps another user's).
-      if (previousCookie) await endSession(previousCookie);
-      const cookie = newTicketGrantingCookie();
-      const id = await repo.openSession(hashCookie(cookie), user.tenantId, user.userId, settings.sessionMaxSeconds, {
-        ip: c.ip,
-        userAgent: c.userAgent,
-      });
-      // Disabled between the password check and now: refused as any failed login is.
-      if (!id) throw new AppError(ResultCode.LOGIN_FAILED, 'loginFailed');
-      const session = { id, tenantId: user.tenantId, userId: user.userId };
-      // Without a service the sign-on page itself says who is signed in.
-      const signedIn = `/cas/login?${new URLSearchParams({ tenantCode: tenant.code })}`;
-      if (providerReturn) return { cookie, redirect: providerReturn };
-      return { cookie, redirect: svc ? await ticketFor(session, svc, true) : signedIn };
+      return signInWith(
+        { tenantCode: c.tenantCode, service, previousCookie, client: { ip: c.ip, userAgent: c.userAgent } },
+        async (tenant, providerReturn) => ({
+          // The OpenID Provider's sign-in comes through here too: the history names its door.
+          ...(await deps.verifyCredentials({ ...c, tenantCode: tenant.code, via: providerReturn ? 'oidc' : 'cas' })),
+          methods: ['pwd'],
+        }),
+      );
     },
+
+    signInWith,
 
     /** serviceValidate and friends: the ticket's one validation attempt. */
     async validate(q: {

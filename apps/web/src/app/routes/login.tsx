@@ -2,6 +2,8 @@ import { lazy, Suspense, type ComponentProps } from 'react';
 import { Link, Navigate, useLocation, useNavigate } from 'react-router';
 import { useTranslation } from '../../lib/i18n';
 import { signInToPortal } from '../../features/auth/api/login';
+import { signInToPortalWithPasskey } from '../../features/passkeys/api/passkeys';
+import { PasskeySignIn } from '../../features/passkeys/components/passkey-sign-in';
 import { LoginPage } from '../../features/auth/components/login-page';
 import { runtimeConfig } from '../../lib/config';
 import { useSession } from '../../lib/session';
@@ -41,6 +43,14 @@ function StandaloneLogin({ target, otherSession }: { target: string; otherSessio
       languageToggle={<LanguageToggle />}
       humanCheck={humanCheck}
       context={otherSession ? t('login.otherSession', { code: otherSession }) : undefined}
+      alternatives={
+        <PasskeySignIn
+          signIn={async () => {
+            await signInToPortalWithPasskey();
+            navigate(target, { replace: true });
+          }}
+        />
+      }
       links={
         <>
           <Link to={`/user/alteration${q}`}>{t('account.forgot')}</Link>

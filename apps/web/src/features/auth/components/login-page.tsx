@@ -29,6 +29,8 @@ export interface LoginPageProps {
   context?: string | undefined;
   /** Links under the form (register, forgot password). */
   links?: ReactNode;
+  /** Other ways to sign in, under the form (the passkey button), composed by the route. */
+  alternatives?: ReactNode;
 }
 
 type Field = 'username' | 'password' | 'imgvercode' | 'captchaVerification';
@@ -141,7 +143,7 @@ function ImageCaptchaField({
 
 const EMPTY: LoginInput = { username: '', password: '', imgvercode: '' };
 
-export function LoginPage({ signIn, languageToggle, humanCheck, context, links }: LoginPageProps) {
+export function LoginPage({ signIn, languageToggle, humanCheck, context, links, alternatives }: LoginPageProps) {
   const { t, i18n } = useTranslation();
   const [values, setValues] = useState<LoginInput>(EMPTY);
   const [errors, setErrors] = useState<Errors>({});
@@ -345,6 +347,7 @@ export function LoginPage({ signIn, languageToggle, humanCheck, context, links }
               {pending ? t('login.submitting') : t('login.submit')}
             </button>
           </form>
+          {alternatives}
           {links ? <div className="login-links">{links}</div> : null}
           <p className="login-notice" role="note">
             {t('login.browserNotice')}
