@@ -4,7 +4,7 @@
  * so tests build the same app in memory and call it through inject().
  */
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { LIMITS, SIGNING_HEADERS } from '@portal/contracts';
+import { DEFAULT_SECURITY_POLICY, LIMITS, SIGNING_HEADERS, passwordRulesOf } from '@portal/contracts';
 import Fastify, { type FastifyBaseLogger, type FastifyServerOptions } from 'fastify';
 import { connectRelaxed, type Db } from './db/client.js';
 import { scopedDb } from './db/scope.js';
@@ -111,6 +111,8 @@ import { DRAINING_SERVER_OPTIONS, drainOnClose } from './platform/graceful-stop.
 import { boundJsonBodies, requireMultipartBoundaries, textRuleValidators } from './platform/input-guard.js';
 import { createPasswordDecryptor } from './platform/password-transport.js';
 import { createPasswords } from './platform/passwords.js';
+import { createSecurityPolicies } from './platform/security-policy.js';
+import { recentPasswordHashes } from './db/passwords.js';
 import { createMetrics } from './platform/metrics.js';
 import { createAddressRule } from './platform/addresses.js';
 import { createOutbound } from './platform/outbound.js';
@@ -299,8 +301,15 @@ export async function buildApp({ config, db: pool, secrets, logger }: AppDeps) {
   };
   const casBase = config.ssoUrl || config.publicUrl;
   const decryptor = createPasswordDecryptor(secrets.rsaPrivateKeyPem);
-  // Every new password, whoever sets it: one rule, one hash (ADR 038).
-  const passwords = createPasswords(decryptor);
+  // Each tenant's sign-in policy: factors, step-up, passwords, login history (ADR 053).
+  const securityPolicies = createSecurityPolicies(db, bus);
+  // Every new password, whoever sets it: the tenant's rules, one hash (ADR 038, ADR 053).
+  const passwords = createPasswords({
+    decryptor,
+    rulesOf: async (tenantId) =>
+      passwordRulesOf(tenantId === null ? DEFAULT_SECURITY_POLICY : await securityPolicies.of(tenantId)),
+    recentHashes: (userId, n) => recentPasswordHashes(db, userId, n),
+  });
   const auth = createAuthService({
     repo: createAuthRepository(db, relaxed),
     metrics,

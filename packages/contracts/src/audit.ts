@@ -22,6 +22,10 @@ export const AUDIT_ACTIONS = {
   'logout.single': { zh: '单点登出', en: 'Signed out by single logout' },
   'session.switch': { zh: '切换角色、应用、工作台或企业', en: 'Switched role, application, workbench or enterprise' },
   'sso.login': { zh: '单点登录服务登录成功', en: 'Signed in on the sign-on server' },
+  'login.password_expired': {
+    zh: '登录时密码已过期（须先修改密码）',
+    en: 'Password expired at sign-in (must be changed first)',
+  },
   'sso.login.password_change_required': {
     zh: '单点登录被拒（须先修改密码）',
     en: 'Sign-on refused (password must be changed first)',
@@ -45,6 +49,7 @@ export const AUDIT_ACTIONS = {
   'user.enable': { zh: '启用用户', en: 'Enabled a user' },
   'user.password.set': { zh: '设置用户密码', en: 'Set a user’s password' },
   'user.unlock': { zh: '解锁用户', en: 'Unlocked a user' },
+  'user.factors.reset': { zh: '重置用户的两步验证', en: 'Reset a user’s second factors' },
   'user.roles.set': { zh: '设置用户角色', en: 'Set a user’s roles' },
   'user.enterprises.set': { zh: '设置用户所属企业', en: 'Set a user’s enterprises' },
   // Operators: roles, permissions, applications, workbenches
@@ -69,6 +74,7 @@ export const AUDIT_ACTIONS = {
   'settings.update': { zh: '修改租户设置', en: 'Changed the tenant’s settings' },
   'settings.logo.upload': { zh: '上传租户标志', en: 'Uploaded the tenant’s logo' },
   'agreement.update': { zh: '修改用户协议', en: 'Changed the user agreement' },
+  'security_policy.update': { zh: '修改安全策略', en: 'Changed the security policy' },
   // Operators: enterprises, sign-on services, OIDC clients, SMS outbox, the audit log's export
   'enterprise.review': { zh: '审核企业', en: 'Reviewed an enterprise' },
   'sso_service.create': { zh: '新增单点登录服务', en: 'Registered a sign-on service' },
