@@ -142,6 +142,9 @@ import { createAdminOidcClientsRepository } from './modules/admin/oidc-clients/o
 import { adminOidcClientsRoutes } from './modules/admin/oidc-clients/oidc-clients.routes.js';
 import { createAdminOidcClientsService } from './modules/admin/oidc-clients/oidc-clients.service.js';
 import { createAdminRecordsService } from './modules/admin/records/records.service.js';
+import { createSecurityPolicyRepository } from './modules/admin/security-policy/security-policy.repository.js';
+import { adminSecurityPolicyRoutes } from './modules/admin/security-policy/security-policy.routes.js';
+import { createSecurityPolicyService } from './modules/admin/security-policy/security-policy.service.js';
 import { createAdminTenantsRepository } from './modules/admin/tenants/tenants.repository.js';
 import { adminTenantsRoutes } from './modules/admin/tenants/tenants.routes.js';
 import { createAdminTenantsService } from './modules/admin/tenants/tenants.service.js';
@@ -547,6 +550,12 @@ export async function buildApp({ config, db: pool, secrets, logger }: AppDeps) {
           `/api/resources/logos/${(await files.store(owner, LOGO_PURPOSE, upload, LOGO_MAX_BYTES)).id}`,
       }),
       logoMaxBytes: LOGO_MAX_BYTES,
+    });
+    await api.register(adminSecurityPolicyRoutes, {
+      securityPolicy: createSecurityPolicyService({
+        repo: createSecurityPolicyRepository(db, securityPolicies),
+        operatorOf,
+      }),
     });
     await api.register(adminAccessRoutes, {
       access: createAdminAccessService({ repo: createAdminAccessRepository(db), operatorOf, bus }),

@@ -76,6 +76,10 @@ const messages = {
     en: 'A name cannot contain line breaks, control characters or invisible characters',
   },
   nameSpaces: { zh: '名称不能包含连续的空格', en: 'A name cannot contain two spaces in a row' },
+  policyNoFactor: {
+    zh: '要求两步验证时，允许的验证方式中至少要有一种验证器应用、通行密钥或短信（恢复码不能单独使用）',
+    en: 'When second factors are asked for, allow at least one of authenticator app, passkey or SMS (recovery codes cannot stand alone)',
+  },
   passwordTooShort: { zh: '密码长度至少{min}位', en: 'A password has at least {min} characters' },
   passwordClasses1: {
     zh: '密码须包含数字、小写字母、大写字母、特殊符号中的至少1类',

@@ -150,6 +150,12 @@ export function createAdminUsersService(deps: AdminUsersServiceDeps) {
       await found(userId, await repo.setPassword(tenantId, userId, hash, temporary !== false));
     },
 
+    /** Removes every second factor of the user (a lost phone, a lost key): told so at their next sign-in. */
+    async resetFactors(caller: Caller, requested: RequestedId): Promise<void> {
+      const { tenantId, userId } = await target(caller, requested);
+      await found(userId, await repo.resetFactors(tenantId, userId));
+    },
+
     async unlock(caller: Caller, requested: RequestedId): Promise<void> {
       const { tenantId, userId } = await target(caller, requested);
       await found(userId, await repo.unlock(tenantId, userId));
