@@ -664,7 +664,11 @@ export async function buildApp({ config, db: pool, secrets, logger }: AppDeps) {
   if (config.seedDemo) await app.register(subAppRoutes, { root: DEMO_MICRO_APP_DIST, path: DEMO_SUB_APP_PATH });
   await app.register(webRoutes, {
     webDist,
-    configOf: (code) => tenantSettings.configOf(code),
+    // The page's switches, with the tenant's password rules (never its factor keys, ADR 053).
+    configOf: async (code) => {
+      const [config, policy] = await Promise.all([tenantSettings.configOf(code), securityPolicies.ofCode(code)]);
+      return { ...config, passwordRules: passwordRulesOf(policy) };
+    },
     publicpath: runtime.publicpath,
     tenants,
     originsOf: (code) => microApps.originsOf(code),
