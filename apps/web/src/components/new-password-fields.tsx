@@ -28,7 +28,13 @@ export function NewPasswordFields({
         name="password"
         label={label}
         required
-        extra={password ? <PasswordStrength password={password} /> : t('forms.passwordHint', { min: passwordRules().passwordMinLength })}
+        extra={
+          password ? (
+            <PasswordStrength password={password} />
+          ) : (
+            t('forms.passwordHint', { min: passwordRules().passwordMinLength })
+          )
+        }
         rules={[passwordRule(username)]}
       >
         <Input.Password maxLength={64} autoComplete="new-password" />

@@ -280,6 +280,50 @@ addMessages('admin', {
       secretSaved: '我已保存',
       createdPublic: '已登记 {{name}}（公开客户端，没有密钥）',
     },
+    security: {
+      tab: '安全策略',
+      groups: { factors: '两步验证', passwords: '密码规则', history: '登录日志' },
+      default: '产品默认：{{value}}',
+      range: '{{min}}–{{max}}',
+      useDefaults: '恢复产品默认',
+      requirement: {
+        off: '关闭（不询问任何人）',
+        optional: '可选（已绑定者登录时验证）',
+        operators: '管理人员必须',
+        everyone: '所有人必须',
+      },
+      factor: { totp: '验证器应用', webauthn: '通行密钥', sms: '短信验证码', recovery: '恢复码' },
+      fields: {
+        factorRequirement: '两步验证要求',
+        allowedFactors: '允许的验证方式',
+        enrolGraceDays: '绑定宽限期（天）',
+        rememberBrowserDays: '记住此浏览器（天）',
+        stepUpMinutes: '敏感操作再次验证间隔（分钟）',
+        passwordMinLength: '密码最短长度',
+        passwordClasses: '至少包含的字符种类',
+        passwordNotUsername: '不得包含用户名',
+        passwordNotCommon: '拒绝常见密码',
+        passwordHistory: '不得与最近几次密码相同',
+        passwordMaxAgeDays: '密码有效期（天）',
+        loginHistoryDays: '登录日志保留（天）',
+      },
+      help: {
+        factorRequirement:
+          '登录时除密码外还要验证什么：关闭则从不询问；可选则只询问已绑定的人；管理人员必须则所有有管理权限的账号都要绑定；所有人必须则每个账号都要绑定。',
+        allowedFactors: '员工可以绑定和使用的方式。恢复码只在手机或密钥丢失时备用，不能单独使用。',
+        enrolGraceDays: '策略刚要求某人绑定时，他还可以只凭密码登录这么多天，以便完成绑定；过期后必须先绑定才能登录。',
+        rememberBrowserDays: '勾选“记住此浏览器”后，这么多天内在同一浏览器登录不再询问第二步验证；0 表示不提供此选项。',
+        stepUpMinutes:
+          '管理员做敏感操作（重置他人密码、停用用户、修改本策略等）前需要再次验证，验证后这么多分钟内不再询问。',
+        passwordMinLength: '新密码至少的字符数（8–64）。',
+        passwordClasses: '数字、小写字母、大写字母、特殊符号四类中至少要有几类；4 表示全部都要。',
+        passwordNotUsername: '密码中不能出现用户名（不区分大小写）。',
+        passwordNotCommon: '拒绝随产品附带的常见泄露密码（约 1.8 万个），建议开启。',
+        passwordHistory: '设置新密码时不能与当前及之前共几次的密码相同；0 表示不检查。',
+        passwordMaxAgeDays: '密码使用超过这么多天后，下次登录时必须先修改密码；0 表示永不过期。',
+        loginHistoryDays: '每次登录尝试的记录保留的天数，之后自动删除。',
+      },
+    },
     settings: {
       switches: '运行开关',
       agreement: '注册协议',
@@ -698,6 +742,55 @@ addMessages('admin', {
       secretLabel: 'Secret',
       secretSaved: 'I have saved it',
       createdPublic: '{{name}} registered (a public client, without a secret)',
+    },
+    security: {
+      tab: 'Security policy',
+      groups: { factors: 'Second factors', passwords: 'Password rules', history: 'Login history' },
+      default: 'Product default: {{value}}',
+      range: '{{min}}–{{max}}',
+      useDefaults: 'Use the product defaults',
+      requirement: {
+        off: 'Off (nobody is asked)',
+        optional: 'Optional (asked of those who enrolled one)',
+        operators: 'Required of administrators',
+        everyone: 'Required of everyone',
+      },
+      factor: { totp: 'Authenticator app', webauthn: 'Passkey', sms: 'SMS code', recovery: 'Recovery codes' },
+      fields: {
+        factorRequirement: 'Second factor',
+        allowedFactors: 'Allowed factors',
+        enrolGraceDays: 'Grace to enrol (days)',
+        rememberBrowserDays: 'Remember this browser (days)',
+        stepUpMinutes: 'Re-check for sensitive actions (minutes)',
+        passwordMinLength: 'Minimum password length',
+        passwordClasses: 'Character classes required',
+        passwordNotUsername: 'Not containing the username',
+        passwordNotCommon: 'Refuse common passwords',
+        passwordHistory: 'Not one of the last passwords',
+        passwordMaxAgeDays: 'Password lifetime (days)',
+        loginHistoryDays: 'Keep login history (days)',
+      },
+      help: {
+        factorRequirement:
+          'What a sign-in asks besides the password: off never asks; optional asks only those who enrolled a factor; administrators makes every account with an administering permission enrol one; everyone makes every account enrol one.',
+        allowedFactors:
+          'The factors staff may enrol and use. Recovery codes are a spare for a lost phone or key and cannot stand alone.',
+        enrolGraceDays:
+          'When the policy newly requires someone to have a factor, they may still sign in with the password alone for this many days to enrol; after that they must enrol first.',
+        rememberBrowserDays:
+          'With "remember this browser" ticked, sign-ins in the same browser skip the second step for this many days; 0 does not offer it.',
+        stepUpMinutes:
+          'Administrators confirm a factor again before sensitive actions (resetting a password, disabling a user, changing this policy …); the check counts for this many minutes.',
+        passwordMinLength: 'The fewest characters of a new password (8–64).',
+        passwordClasses:
+          'How many of digits, lowercase letters, uppercase letters and symbols a password needs; 4 means all of them.',
+        passwordNotUsername: 'A password cannot contain the username (in any case).',
+        passwordNotCommon: 'Refuse the common leaked passwords shipped with the product (about 18,000). Recommended.',
+        passwordHistory:
+          'A new password cannot be the current one or one of those before it, this many in all; 0 does not check.',
+        passwordMaxAgeDays: 'After this many days a password must be changed at the next sign-in; 0 means never.',
+        loginHistoryDays: 'Days each sign-in attempt is kept before it is deleted.',
+      },
     },
     settings: {
       switches: 'Switches',
