@@ -66,6 +66,11 @@ addMessages('admin', {
       disableDone: '已停用',
       enableDone: '已启用',
       unlockDone: '已解锁',
+      resetFactors: '重置两步验证',
+      resetFactorsConfirm: '确定重置用户 {{name}} 的两步验证吗？',
+      resetFactorsHint:
+        '将删除该用户绑定的验证器应用、通行密钥、恢复码和记住的浏览器（例如手机丢失时）。密码不变；下次登录时会提示他已被重置，如策略要求，需重新绑定。',
+      resetFactorsDone: '已重置两步验证',
       you: '你',
       selfHint: '请在个人设置中修改',
     },
@@ -521,6 +526,11 @@ addMessages('admin', {
       disableDone: 'Disabled',
       enableDone: 'Enabled',
       unlockDone: 'Unlocked',
+      resetFactors: 'Reset second factors',
+      resetFactorsConfirm: 'Reset the second factors of {{name}}?',
+      resetFactorsHint:
+        'Removes the authenticator apps, passkeys, recovery codes and remembered browsers of this user (for a lost phone, say). The password stays; their next sign-in tells them, and they enrol again where the policy requires it.',
+      resetFactorsDone: 'Second factors reset',
       you: 'You',
       selfHint: 'Change it in your own settings',
     },
