@@ -291,6 +291,7 @@ addMessages('admin', {
       default: '产品默认：{{value}}',
       range: '{{min}}–{{max}}',
       useDefaults: '恢复产品默认',
+      separator: '、',
       requirement: {
         off: '关闭（不询问任何人）',
         optional: '可选（已绑定者登录时验证）',
@@ -759,6 +760,7 @@ addMessages('admin', {
       default: 'Product default: {{value}}',
       range: '{{min}}–{{max}}',
       useDefaults: 'Use the product defaults',
+      separator: ', ',
       requirement: {
         off: 'Off (nobody is asked)',
         optional: 'Optional (asked of those who enrolled one)',

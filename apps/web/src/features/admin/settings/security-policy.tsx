@@ -70,7 +70,7 @@ export function SecurityPolicyForm() {
   const shown = (key: keyof SecurityPolicy, value: unknown): string => {
     if (typeof value === 'boolean') return t(value ? 'admin.settings.on' : 'admin.settings.off');
     if (key === 'factorRequirement') return t(`${p}.requirement.${String(value)}`);
-    if (Array.isArray(value)) return value.map((f) => t(`${p}.factor.${String(f)}`)).join('、');
+    if (Array.isArray(value)) return value.map((f) => t(`${p}.factor.${String(f)}`)).join(t(`${p}.separator`));
     return String(value);
   };
 
