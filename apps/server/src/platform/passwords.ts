@@ -90,8 +90,6 @@ export interface Passwords {
    * password someone else set would change nothing, ADR 033).
    */
   accept(cipher: string, owner: PasswordOwner, options?: { unlike?: string | undefined }): Promise<AcceptedPassword>;
-  /** The same rules for a password given in the clear (the admin CLI's bootstrap reads it from a terminal). */
-  acceptPlain(password: string, owner: PasswordOwner): Promise<AcceptedPassword>;
 }
 
 export function createPasswords(deps: PasswordsDeps): Passwords {
@@ -114,7 +112,6 @@ export function createPasswords(deps: PasswordsDeps): Passwords {
     };
   }
   return {
-    acceptPlain,
     async accept(cipher, owner, { unlike } = {}) {
       const password = deps.decryptor.decrypt(cipher);
       const accepted = await acceptPlain(password, owner);
