@@ -134,7 +134,7 @@ export function SecurityPolicyForm() {
           </div>
         </section>
       ))}
-      <Space className="admin-settings-actions">
+      <Space wrap className="admin-settings-actions">
         <Button onClick={() => setPolicy(view.data.policy)}>{t('admin.settings.undo')}</Button>
         <Button onClick={() => setPolicy(defaults)}>{t(`${p}.useDefaults`)}</Button>
         <Button
