@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launch, openPage } from './support/browser.js';
 import { startServer, type RunningServer } from './support/server.js';
 import {
+  axeViolations,
   clickMenu,
   clickOpenMenuItem,
   fillCaptcha,
@@ -456,6 +457,51 @@ describe('the platform operator', () => {
     await expect.poll(() => page.locator('.admin-tenant-bar').count()).toBe(0);
     expect(errors).toEqual([]);
     await context.close();
+  });
+
+  it('sets the security policy in 租户设置, and the registration page follows its password rules', async () => {
+    const shots = process.env.POLICY_SHOTS;
+    for (const lang of ['zh', 'en'] as const) {
+      const { context, page, errors } = await asOperator(lang);
+      await openConsole(page, 'settings');
+      await page.getByRole('tab', { name: lang === 'zh' ? '安全策略' : 'Security policy' }).click();
+      const form = page.locator('.admin-security-policy');
+      await form.waitFor();
+      await ready(page);
+      const field = (key: string) => form.locator(`.admin-setting[data-key="${key}"]`);
+      await field('passwordMinLength').getByRole('spinbutton').fill('12');
+      await field('passwordNotCommon').getByRole('switch').click();
+      await form.getByRole('button', { name: lang === 'zh' ? /保\s?存/ : 'Save' }).click();
+      await toast(page, lang === 'zh' ? '已保存' : 'Saved').waitFor();
+      // Measured once the save's button is back at rest (a colour mid-transition is no contrast).
+      await expect.poll(() => form.locator('.ant-btn-loading').count()).toBe(0);
+      await page.evaluate(() => window.scrollTo(0, 0));
+      await settled(page);
+      if (lang === 'zh') expect(await axeViolations(page)).toEqual([]);
+      if (shots) await page.screenshot({ path: `${shots}/security-policy-${lang}-1440.png`, fullPage: true });
+      await page.setViewportSize(PHONE);
+      await settled(page);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
+      if (shots) await page.screenshot({ path: `${shots}/security-policy-${lang}-390.png`, fullPage: true });
+      await page.setViewportSize(DESKTOP.viewport);
+
+      // The registration page of the tenant follows: its hint and its message name 12 characters.
+      const register = await context.newPage();
+      await register.goto(`${server.url}/center/user/register?tenantCode=demo`);
+      const item = register.locator('.ant-form-item', { has: register.locator('#password') });
+      await item.getByText(lang === 'zh' ? '至少12位，区分大小写' : 'At least 12 characters, case sensitive').waitFor();
+      await register.locator('#password').fill('Harbour#26x');
+      await item.getByText(lang === 'zh' ? '密码长度至少12位' : 'A password has at least 12 characters').waitFor();
+      if (shots) await register.screenshot({ path: `${shots}/register-password-rule-${lang}-1440.png` });
+      await register.close();
+
+      // Back to the product's defaults, for the other tests.
+      await form.getByRole('button', { name: lang === 'zh' ? '恢复产品默认' : 'Use the product defaults' }).click();
+      await form.getByRole('button', { name: lang === 'zh' ? /保\s?存/ : 'Save' }).click();
+      await expect.poll(() => toast(page, lang === 'zh' ? '已保存' : 'Saved').count()).toBeGreaterThan(0);
+      expect(errors).toEqual([]);
+      await context.close();
+    }
   });
 
   it("opens a tenant's login page from 门户 in a new tab, and the console's tab stays signed in", async () => {

@@ -4,7 +4,7 @@
  * so tests build the same app in memory and call it through inject().
  */
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { LIMITS, ResultCode, SIGNING_HEADERS } from '@portal/contracts';
+import { DEFAULT_SECURITY_POLICY, LIMITS, ResultCode, SIGNING_HEADERS, passwordRulesOf } from '@portal/contracts';
 import { AppError } from './platform/errors.js';
 import Fastify, { type FastifyBaseLogger, type FastifyServerOptions } from 'fastify';
 import { connectRelaxed, type Db } from './db/client.js';
@@ -115,6 +115,8 @@ import { DRAINING_SERVER_OPTIONS, drainOnClose } from './platform/graceful-stop.
 import { boundJsonBodies, requireMultipartBoundaries, textRuleValidators } from './platform/input-guard.js';
 import { createPasswordDecryptor } from './platform/password-transport.js';
 import { createPasswords } from './platform/passwords.js';
+import { createSecurityPolicies } from './platform/security-policy.js';
+import { recentPasswordHashes } from './db/passwords.js';
 import { createMetrics } from './platform/metrics.js';
 import { createAddressRule } from './platform/addresses.js';
 import { createOutbound } from './platform/outbound.js';
@@ -129,7 +131,6 @@ import { OIDC_EXAMPLE } from './db/demo/content/services.js';
 import { createNonceStore, createRecentNonces, createSignatureVerifier } from './platform/signing.js';
 import { createTenants } from './platform/tenants.js';
 import { createTenantSettings } from './platform/tenant-settings.js';
-import { createSecurityPolicies } from './platform/security-policy.js';
 import { auditOperatorChanges } from './platform/operators.js';
 import { createOperatorsRepository } from './modules/admin/operators.repository.js';
 import { createOperatorGate } from './modules/admin/operators.service.js';
@@ -145,6 +146,9 @@ import { createAdminOidcClientsRepository } from './modules/admin/oidc-clients/o
 import { adminOidcClientsRoutes } from './modules/admin/oidc-clients/oidc-clients.routes.js';
 import { createAdminOidcClientsService } from './modules/admin/oidc-clients/oidc-clients.service.js';
 import { createAdminRecordsService } from './modules/admin/records/records.service.js';
+import { createSecurityPolicyRepository } from './modules/admin/security-policy/security-policy.repository.js';
+import { adminSecurityPolicyRoutes } from './modules/admin/security-policy/security-policy.routes.js';
+import { createSecurityPolicyService } from './modules/admin/security-policy/security-policy.service.js';
 import { createAdminTenantsRepository } from './modules/admin/tenants/tenants.repository.js';
 import { adminTenantsRoutes } from './modules/admin/tenants/tenants.routes.js';
 import { createAdminTenantsService } from './modules/admin/tenants/tenants.service.js';
@@ -263,7 +267,7 @@ export async function buildApp({ config, db: pool, secrets, logger }: AppDeps) {
   auditOperatorChanges(app, db);
   const runtime = { ...config.runtime, signSecret: secrets.signSecret, uploadMaxBytes: config.uploadMaxBytes };
   const tenantSettings = createTenantSettings(db, runtime, bus);
-  // A tenant's sign-in policy: the one way to read it (factors, passwords, login history).
+  // Each tenant's sign-in policy: the one way to read it (factors, step-up, passwords, login history; ADR 053).
   const securityPolicies = createSecurityPolicies(db, bus);
   const noticesRepo = createNoticesRepository(db);
   const events = createEventsService({
@@ -309,8 +313,13 @@ export async function buildApp({ config, db: pool, secrets, logger }: AppDeps) {
   };
   const casBase = config.ssoUrl || config.publicUrl;
   const decryptor = createPasswordDecryptor(secrets.rsaPrivateKeyPem);
-  // Every new password, whoever sets it: one rule, one hash (ADR 038).
-  const passwords = createPasswords(decryptor);
+  // Every new password, whoever sets it: the tenant's rules, one hash (ADR 038, ADR 053).
+  const passwords = createPasswords({
+    decryptor,
+    rulesOf: async (tenantId) =>
+      passwordRulesOf(tenantId === null ? DEFAULT_SECURITY_POLICY : await securityPolicies.of(tenantId)),
+    recentHashes: (userId, n) => recentPasswordHashes(db, userId, n),
+  });
   const auth = createAuthService({
     repo: createAuthRepository(db, relaxed),
     metrics,
@@ -590,6 +599,12 @@ export async function buildApp({ config, db: pool, secrets, logger }: AppDeps) {
       }),
       logoMaxBytes: LOGO_MAX_BYTES,
     });
+    await api.register(adminSecurityPolicyRoutes, {
+      securityPolicy: createSecurityPolicyService({
+        repo: createSecurityPolicyRepository(db, securityPolicies),
+        operatorOf,
+      }),
+    });
     await api.register(adminAccessRoutes, {
       access: createAdminAccessService({ repo: createAdminAccessRepository(db), operatorOf, bus }),
     });
@@ -718,7 +733,11 @@ export async function buildApp({ config, db: pool, secrets, logger }: AppDeps) {
   if (config.seedDemo) await app.register(subAppRoutes, { root: DEMO_MICRO_APP_DIST, path: DEMO_SUB_APP_PATH });
   await app.register(webRoutes, {
     webDist,
-    configOf: (code) => tenantSettings.configOf(code),
+    // The page's switches, with the tenant's password rules (never its factor keys, ADR 053).
+    configOf: async (code) => {
+      const [config, policy] = await Promise.all([tenantSettings.configOf(code), securityPolicies.ofCode(code)]);
+      return { ...config, passwordRules: passwordRulesOf(policy) };
+    },
     publicpath: runtime.publicpath,
     tenants,
     originsOf: (code) => microApps.originsOf(code),

@@ -96,6 +96,7 @@ const KINDS: Record<string, Kind> = {
   '/api/admin/users/:id/enable:id': 'user',
   '/api/admin/users/:id/password:id': 'user',
   '/api/admin/users/:id/unlock:id': 'user',
+  '/api/admin/users/:id/factors/reset:id': 'user',
   '/api/admin/users/:id/roles:id': 'user',
   '/api/admin/users/:id/enterprises:id': 'user',
   '/api/admin/roles/:id:id': 'role',

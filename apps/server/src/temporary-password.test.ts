@@ -118,9 +118,13 @@ describe('a password an operator set', () => {
     }
     expect(answered).toEqual([]);
     const zh = body(await ctx.call({ url: '/api/front/member/front/infoV2', token }));
-    expect(zh).toMatchObject({ status: 40305, message: '当前密码为他人设置的临时密码，请先修改密码', data: null });
+    expect(zh).toMatchObject({
+      status: 40305,
+      message: '当前密码为他人设置的临时密码或已过期，请先修改密码',
+      data: null,
+    });
     const en = body(await ctx.call({ url: '/api/front/member/front/infoV2?language=eng', token }));
-    expect(en.message).toBe('Your password is a temporary one someone else set: change it first');
+    expect(en.message).toBe('Your password is a temporary one someone else set, or it has expired: change it first');
     // The logout is open to it.
     expect(body(await ctx.call({ url: '/api/auth/jwt/logout', body: {}, token })).status).toBe(200);
     expect((await ctx.call({ url: '/api/front/member/front/infoV2', token })).statusCode).toBe(401);

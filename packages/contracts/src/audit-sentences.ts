@@ -258,6 +258,10 @@ export const AUDIT_SENTENCES: Partial<Record<AuditAction, Sentence>> = {
   'passkey.enrol': s('{actor} 添加了通行密钥', '{actor} added a passkey'),
   'passkey.rename': s('{actor} 重命名了通行密钥', '{actor} renamed a passkey'),
   'passkey.remove': s('{actor} 删除了通行密钥', '{actor} removed a passkey'),
+  'login.password_expired': s(
+    '{actor} 登录时密码已过期，须先修改密码',
+    '{actor} signed in with an expired password and must change it first',
+  ),
   'sso.login.password_change_required': s(
     '{actor} 单点登录被拒：须先修改密码',
     '{actor} was refused sign-on: the password must be changed first',
@@ -284,6 +288,7 @@ export const AUDIT_SENTENCES: Partial<Record<AuditAction, Sentence>> = {
   'user.enable': s('{actor} 启用了用户 {object}', '{actor} enabled the user {object}'),
   'user.password.set': s('{actor} 设置了用户 {object} 的密码', '{actor} set the password of {object}'),
   'user.unlock': s('{actor} 解锁了用户 {object}', '{actor} unlocked the user {object}'),
+  'user.factors.reset': s('{actor} 重置了用户 {object} 的两步验证', '{actor} reset the second factors of {object}'),
   'user.roles.set': s('{actor} 设置了用户 {object} 的角色', '{actor} set the roles of {object}'),
   'user.enterprises.set': s('{actor} 设置了用户 {object} 所属的企业', '{actor} set the enterprises of {object}'),
   'role.create': s('{actor} 新增了角色 {object}', '{actor} created the role {object}'),
@@ -305,6 +310,7 @@ export const AUDIT_SENTENCES: Partial<Record<AuditAction, Sentence>> = {
   'settings.update': s('{actor} 修改了 {object} 的租户设置', '{actor} changed the settings of {object}'),
   'settings.logo.upload': s('{actor} 上传了 {object} 的标志', '{actor} uploaded the logo of {object}'),
   'agreement.update': s('{actor} 修改了 {object} 的用户协议', '{actor} changed the user agreement of {object}'),
+  'security_policy.update': s('{actor} 修改了 {object} 的安全策略', '{actor} changed the security policy of {object}'),
   // The review's sentence says the decision (see `reviewSentence`); this one is for a decision it can't tell.
   'enterprise.review': s('{actor} 审核了 {object}', '{actor} reviewed {object}'),
   'sso_service.create': s('{actor} 登记了单点登录服务 {object}', '{actor} registered the sign-on service {object}'),

@@ -30,6 +30,10 @@ export const AUDIT_ACTIONS = {
   'passkey.enrol': { zh: '添加通行密钥', en: 'Added a passkey' },
   'passkey.rename': { zh: '重命名通行密钥', en: 'Renamed a passkey' },
   'passkey.remove': { zh: '删除通行密钥', en: 'Removed a passkey' },
+  'login.password_expired': {
+    zh: '登录时密码已过期（须先修改密码）',
+    en: 'Password expired at sign-in (must be changed first)',
+  },
   'sso.login.password_change_required': {
     zh: '单点登录被拒（须先修改密码）',
     en: 'Sign-on refused (password must be changed first)',
@@ -53,6 +57,7 @@ export const AUDIT_ACTIONS = {
   'user.enable': { zh: '启用用户', en: 'Enabled a user' },
   'user.password.set': { zh: '设置用户密码', en: 'Set a user’s password' },
   'user.unlock': { zh: '解锁用户', en: 'Unlocked a user' },
+  'user.factors.reset': { zh: '重置用户的两步验证', en: 'Reset a user’s second factors' },
   'user.roles.set': { zh: '设置用户角色', en: 'Set a user’s roles' },
   'user.enterprises.set': { zh: '设置用户所属企业', en: 'Set a user’s enterprises' },
   // Operators: roles, permissions, applications, workbenches
@@ -77,6 +82,7 @@ export const AUDIT_ACTIONS = {
   'settings.update': { zh: '修改租户设置', en: 'Changed the tenant’s settings' },
   'settings.logo.upload': { zh: '上传租户标志', en: 'Uploaded the tenant’s logo' },
   'agreement.update': { zh: '修改用户协议', en: 'Changed the user agreement' },
+  'security_policy.update': { zh: '修改安全策略', en: 'Changed the security policy' },
   // Operators: enterprises, sign-on services, OIDC clients, SMS outbox, the audit log's export
   'enterprise.review': { zh: '审核企业', en: 'Reviewed an enterprise' },
   'sso_service.create': { zh: '新增单点登录服务', en: 'Registered a sign-on service' },

@@ -1,10 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { LIMITS } from './constants.js';
+import { DEFAULT_PASSWORD_RULES } from './security.js';
 import {
   ATTACHMENT_ACCEPT,
   ATTACHMENT_EXTENSIONS,
   DEFAULT_PHONE_PATTERN,
   checkPassword,
+  checkPasswordRules,
+  passwordClassCount,
   cleanTenantCode,
   maskMobile,
   hasKeyboardSequence,
@@ -307,5 +310,58 @@ describe('maskMobile', () => {
   it('keeps the first three and the last four digits', () => {
     expect(maskMobile('13800000001')).toBe('138****0001');
     expect(maskMobile('123456')).toBe('123456');
+  });
+});
+
+describe('the tenant password rules (docs/product/security-policy.md#password-rules)', () => {
+  /** The registration rule as it was before tenants could set theirs: the defaults must answer the same. */
+  function registrationRule(password: string, username?: string | null): string[] {
+    if (!password) return ['required'];
+    const problems: string[] = [];
+    if (password.length < 8) problems.push('tooShort');
+    if (!/\d/.test(password) || !/[a-z]/.test(password) || !/[A-Z]/.test(password) || !/[^A-Za-z0-9]/.test(password))
+      problems.push('missingClass');
+    if (username && username.trim().length > 0 && password.toLowerCase().includes(username.trim().toLowerCase()))
+      problems.push('containsUsername');
+    if (hasKeyboardSequence(password)) problems.push('keyboardSequence');
+    return problems;
+  }
+
+  it('defaults to the registration rule, for every password', () => {
+    const alphabet = 'aZ9#xQ1!bY k.é中';
+    let seed = 7;
+    const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31);
+    for (let i = 0; i < 5000; i++) {
+      const length = next() % 14;
+      const password = Array.from({ length }, () => alphabet[next() % alphabet.length]).join('');
+      const username = ['', 'xq', 'Zhang', null][next() % 4];
+      expect(checkPasswordRules(password, username, DEFAULT_PASSWORD_RULES), password).toEqual(
+        registrationRule(password, username),
+      );
+      expect(checkPassword(password, username)).toEqual(registrationRule(password, username));
+    }
+    expect(DEFAULT_PASSWORD_RULES).toMatchObject({
+      passwordMinLength: 8,
+      passwordClasses: 4,
+      passwordNotUsername: true,
+      passwordHistory: 0,
+      passwordMaxAgeDays: 0,
+      passwordNotCommon: false,
+    });
+  });
+
+  it('holds each rule the tenant sets', () => {
+    const rules = { ...DEFAULT_PASSWORD_RULES, passwordMinLength: 12, passwordClasses: 2, passwordNotUsername: false };
+    expect(checkPasswordRules('Harbour#2026', 'x', rules)).toEqual([]);
+    expect(checkPasswordRules('Harbour#26', 'x', rules)).toEqual(['tooShort']);
+    expect(checkPasswordRules('harbourlampxyzw', 'x', rules)).toEqual(['missingClass']);
+    expect(checkPasswordRules('harbourlamp2026', 'harbour', rules)).toEqual([]);
+    expect(checkPasswordRules('harbourlamp2026', 'harbour', { ...rules, passwordNotUsername: true })).toEqual([
+      'containsUsername',
+    ]);
+    expect(checkPasswordRules('harbourlamp2026', 'x', { ...rules, passwordClasses: 3 })).toEqual(['missingClass']);
+    expect(checkPasswordRules('qwerharbour2026', 'x', rules)).toEqual(['keyboardSequence']);
+    expect(passwordClassCount('aA1!')).toBe(4);
+    expect(passwordClassCount('aaaa')).toBe(1);
   });
 });

@@ -4,6 +4,7 @@
  */
 import { TENANT_CODE } from './admin-rules.js';
 import { LIMITS } from './constants.js';
+import { DEFAULT_PASSWORD_RULES, type PasswordRules } from './security.js';
 
 /** Values that count as empty in forms and payloads (docs/product/validation.md#company). */
 export function isBlank(value: unknown): boolean {
@@ -71,16 +72,37 @@ export function hasKeyboardSequence(password: string, run = 4): boolean {
 
 /**
  * The registration password rule (docs/product/validation.md#registration): at least 8 characters with a digit, a lowercase and an
- * uppercase letter and a special character; must not contain the username; no keyboard runs.
+ * uppercase letter and a special character; must not contain the username; no keyboard runs. It is the default of the tenant's
+ * password rules (`checkPasswordRules`).
  */
 export function checkPassword(password: string, username?: string | null): PasswordProblem[] {
+  return checkPasswordRules(password, username, DEFAULT_PASSWORD_RULES);
+}
+
+/** How many of the four classes (digit, lower case, upper case, other) a password has. */
+export function passwordClassCount(password: string): number {
+  return [/\d/, /[a-z]/, /[A-Z]/, /[^A-Za-z0-9]/].filter((c) => c.test(password)).length;
+}
+
+/**
+ * A tenant's password rules (docs/product/security-policy.md) that need nothing but the password: its length, its classes, the
+ * username, no keyboard runs (always). The history and the common-password list are the server's to check.
+ */
+export function checkPasswordRules(
+  password: string,
+  username: string | null | undefined,
+  rules: Pick<PasswordRules, 'passwordMinLength' | 'passwordClasses' | 'passwordNotUsername'>,
+): PasswordProblem[] {
   if (!password) return ['required'];
   const problems: PasswordProblem[] = [];
-  if (password.length < LIMITS.passwordMinLength) problems.push('tooShort');
-  if (!/\d/.test(password) || !/[a-z]/.test(password) || !/[A-Z]/.test(password) || !/[^A-Za-z0-9]/.test(password)) {
-    problems.push('missingClass');
-  }
-  if (username && username.trim().length > 0 && password.toLowerCase().includes(username.trim().toLowerCase())) {
+  if (password.length < rules.passwordMinLength) problems.push('tooShort');
+  if (passwordClassCount(password) < rules.passwordClasses) problems.push('missingClass');
+  if (
+    rules.passwordNotUsername &&
+    username &&
+    username.trim().length > 0 &&
+    password.toLowerCase().includes(username.trim().toLowerCase())
+  ) {
     problems.push('containsUsername');
   }
   if (hasKeyboardSequence(password)) problems.push('keyboardSequence');

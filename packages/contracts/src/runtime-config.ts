@@ -5,6 +5,7 @@
  * `PORTAL_RUNTIME_CONFIG` against it and starts from its defaults, and the web app and its tests
  * read the same type and defaults.
  */
+import type { PasswordRules } from './security.js';
 import { Type, type Static } from 'typebox';
 import { DISPLAY_NAME, HOME_ADDRESS, LAYOUT_NAME, SITE_NAME_MAX } from './admin-rules.js';
 import { CAPTCHA_TYPES } from './captcha.js';
@@ -97,7 +98,12 @@ export type RuntimeSwitches = Static<typeof RuntimeSwitches>;
  * What config.js carries: the switches, the request-signing secret and the largest upload the
  * server takes (`UPLOAD_MAX_BYTES`, so a form can say it) (docs/product/overview.md#runtime-switches).
  */
-export type RuntimeConfig = RuntimeSwitches & { signSecret: string; uploadMaxBytes: number };
+export type RuntimeConfig = RuntimeSwitches & {
+  signSecret: string;
+  uploadMaxBytes: number;
+  /** The tenant's password rules (its security policy's password keys; absent: the defaults), what new-password fields check. */
+  passwordRules?: PasswordRules;
+};
 
 /** The switches' defaults, read from the schema. */
 export const RUNTIME_DEFAULTS: RuntimeSwitches = Object.fromEntries(

@@ -45,7 +45,9 @@ export type SecurityPolicy = Static<typeof SecurityPolicy>;
 
 /**
  * The product's defaults: the registration password rule (8 characters, all four classes, not the
- * username), factors offered to everyone who wants one, none required.
+ * username; `checkPassword`), factors offered to everyone who wants one, none required. The
+ * common-password list is off by default so that a tenant that sets nothing keeps exactly the
+ * registration rule; the console recommends turning it on.
  */
 export const DEFAULT_SECURITY_POLICY: SecurityPolicy = {
   factorRequirement: 'optional',
@@ -58,7 +60,7 @@ export const DEFAULT_SECURITY_POLICY: SecurityPolicy = {
   passwordNotUsername: true,
   passwordHistory: 0,
   passwordMaxAgeDays: 0,
-  passwordNotCommon: true,
+  passwordNotCommon: false,
   loginHistoryDays: 180,
 };
 
@@ -103,3 +105,35 @@ export const FactorAnswer = Type.Object({
   remember: Type.Optional(Type.Boolean()),
 });
 export type FactorAnswer = Static<typeof FactorAnswer>;
+
+/** The password keys of the policy: what every password set is held to, and what pages show of it. */
+export const PasswordRules = Type.Pick(SecurityPolicy, [
+  'passwordMinLength',
+  'passwordClasses',
+  'passwordNotUsername',
+  'passwordHistory',
+  'passwordMaxAgeDays',
+  'passwordNotCommon',
+]);
+export type PasswordRules = Static<typeof PasswordRules>;
+
+/** The password part of a policy (the tenant's runtime config carries it to the pages; never the factor keys). */
+export function passwordRulesOf(policy: SecurityPolicy): PasswordRules {
+  return {
+    passwordMinLength: policy.passwordMinLength,
+    passwordClasses: policy.passwordClasses,
+    passwordNotUsername: policy.passwordNotUsername,
+    passwordHistory: policy.passwordHistory,
+    passwordMaxAgeDays: policy.passwordMaxAgeDays,
+    passwordNotCommon: policy.passwordNotCommon,
+  };
+}
+
+export const DEFAULT_PASSWORD_RULES: PasswordRules = passwordRulesOf(DEFAULT_SECURITY_POLICY);
+
+/** The tenant's policy as the console edits it: what is in force, and the product's defaults beside it. */
+export const SecurityPolicyView = Type.Object({
+  policy: SecurityPolicy,
+  defaults: SecurityPolicy,
+});
+export type SecurityPolicyView = Static<typeof SecurityPolicyView>;

@@ -13,7 +13,14 @@
  * then its rows carry no object and read with the generic sentence.
  */
 import { and, eq, sql, type SQL } from 'drizzle-orm';
-import type { AuditChange, AuditName, AuditSubject, AuditSubjectType, AuditValue } from '@portal/contracts';
+import {
+  securityPolicyOf,
+  type AuditChange,
+  type AuditName,
+  type AuditSubject,
+  type AuditSubjectType,
+  type AuditValue,
+} from '@portal/contracts';
 import type { Db, Tx } from '../db/client.js';
 import { englishOf } from '../db/expressions.js';
 import {
@@ -29,11 +36,14 @@ import {
   pageDefinitions,
   pageVersions,
   permissions,
+  recoveryCodes,
   registerAgreements,
+  rememberedBrowsers,
   rolePermissions,
   roles,
   ssoServices,
   tenants,
+  userFactors,
   userRoles,
   users,
   workbenches,
@@ -147,6 +157,21 @@ async function readUser(q: Q, ref: SubjectRef): Promise<Reading | null> {
       enterprises: namesOf(u.enterprises),
     },
   };
+}
+
+/** A user with how many second factors, recovery codes and remembered browsers they hold (a factor reset's object). */
+async function readUserFactors(q: Q, ref: SubjectRef): Promise<Reading | null> {
+  const u = await readUser(q, ref);
+  if (!u || ref.id === undefined) return u;
+  const [c] = await q
+    .select({
+      factors: sql<number>`(SELECT count(*)::int FROM ${userFactors} f WHERE f.user_id = ${ref.id})`,
+      recoveryLeft: sql<number>`(SELECT count(*)::int FROM ${recoveryCodes} r WHERE r.user_id = ${ref.id} AND r.used_at IS NULL)`,
+      rememberedBrowsers: sql<number>`(SELECT count(*)::int FROM ${rememberedBrowsers} b WHERE b.user_id = ${ref.id})`,
+    })
+    .from(users)
+    .where(eq(users.id, ref.id));
+  return { ...u, fields: { ...u.fields, ...c } };
 }
 
 async function readRole(q: Q, ref: SubjectRef): Promise<Reading | null> {
@@ -279,6 +304,31 @@ async function readTenant(q: Q, ref: SubjectRef): Promise<Reading | null> {
       agreementEn: textOf(t.agreementEn),
     },
   };
+}
+
+/** A tenant's security policy, key by key as in force (an unset key: the product's default). */
+async function readSecurityPolicy(q: Q, ref: SubjectRef): Promise<Reading | null> {
+  const where: SQL | undefined =
+    ref.id !== undefined ? eq(tenants.id, ref.id) : ref.code !== undefined ? eq(tenants.code, ref.code) : undefined;
+  if (!where) return null;
+  const [t] = await q
+    .select({
+      id: tenants.id,
+      name: tenants.name,
+      en: englishOf(tenants.translations, 'name'),
+      policy: tenants.securityPolicy,
+    })
+    .from(tenants)
+    .where(where);
+  if (!t) return null;
+  // The password keys under names the audit keeps (it drops every key that says "password").
+  const fields = Object.fromEntries(
+    Object.entries(securityPolicyOf(t.policy)).map(([k, v]) => [
+      k.replace(/^password/, 'pw'),
+      Array.isArray(v) ? v.join(', ') : v,
+    ]),
+  ) as Record<string, AuditValue>;
+  return { ...base(t.id, t.id, named(t.name, t.en)), fields };
 }
 
 async function readEnterprise(q: Q, ref: SubjectRef): Promise<Reading | null> {
@@ -491,6 +541,7 @@ export const AUDIT_SUBJECTS: Partial<Record<AuditAction, SubjectRule | null>> = 
   'user.enable': user,
   'user.password.set': user,
   'user.unlock': user,
+  'user.factors.reset': { type: 'user', read: readUserFactors, before: byParam, after: byParam },
   'user.roles.set': user,
   'user.enterprises.set': user,
   'role.create': created(role),
@@ -512,6 +563,7 @@ export const AUDIT_SUBJECTS: Partial<Record<AuditAction, SubjectRule | null>> = 
   'settings.update': tenantActedOn,
   'settings.logo.upload': tenantActedOn,
   'agreement.update': tenantActedOn,
+  'security_policy.update': { type: 'tenant', read: readSecurityPolicy, before: tenantBefore, after: tenantAfter },
   'enterprise.review': { type: 'enterprise', read: readEnterprise, before: byParam, after: byParam },
   'sso_service.create': created(ssoService),
   'sso_service.update': ssoService,

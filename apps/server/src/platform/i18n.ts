@@ -76,9 +76,39 @@ const messages = {
     en: 'A name cannot contain line breaks, control characters or invisible characters',
   },
   nameSpaces: { zh: '名称不能包含连续的空格', en: 'A name cannot contain two spaces in a row' },
-  passwordRule: {
-    zh: '口令长度至少8位，包括数字、小写字母、大写字母、特殊符号4类。口令不包含用户名，并且避免键盘排序密码!',
-    en: 'At least 8 characters with digits, lowercase and uppercase letters and symbols; not containing the username and no keyboard runs!',
+  policyNoFactor: {
+    zh: '要求两步验证时，允许的验证方式中至少要有一种验证器应用、通行密钥或短信（恢复码不能单独使用）',
+    en: 'When second factors are asked for, allow at least one of authenticator app, passkey or SMS (recovery codes cannot stand alone)',
+  },
+  passwordTooShort: { zh: '密码长度至少{min}位', en: 'A password has at least {min} characters' },
+  passwordClasses1: {
+    zh: '密码须包含数字、小写字母、大写字母、特殊符号中的至少1类',
+    en: 'A password needs at least 1 of: digits, lowercase letters, uppercase letters, symbols',
+  },
+  passwordClasses2: {
+    zh: '密码须包含数字、小写字母、大写字母、特殊符号中的至少2类',
+    en: 'A password needs at least 2 of: digits, lowercase letters, uppercase letters, symbols',
+  },
+  passwordClasses3: {
+    zh: '密码须包含数字、小写字母、大写字母、特殊符号中的至少3类',
+    en: 'A password needs at least 3 of: digits, lowercase letters, uppercase letters, symbols',
+  },
+  passwordClasses4: {
+    zh: '密码须同时包含数字、小写字母、大写字母和特殊符号',
+    en: 'A password needs digits, lowercase and uppercase letters and symbols',
+  },
+  passwordHasUsername: { zh: '密码不能包含用户名', en: 'A password cannot contain the username' },
+  passwordKeyboardRun: {
+    zh: '密码不能包含键盘或字母顺序的连续字符（如 1234、qwer、abcd）',
+    en: 'A password cannot contain keyboard or alphabet runs (such as 1234, qwer, abcd)',
+  },
+  passwordCommon: {
+    zh: '该密码过于常见，容易被猜中，请换一个',
+    en: 'This password is too common and easily guessed; choose another',
+  },
+  passwordReused: {
+    zh: '新密码不能与最近{n}次使用过的密码相同',
+    en: 'The new password cannot be one of your last {n} passwords',
   },
   companyRequired: { zh: '请输入公司名称!', en: 'Please enter the company name!' },
   industryRequired: { zh: '请选择所属行业!', en: 'Please choose the industry!' },
@@ -102,8 +132,8 @@ const messages = {
   oldPasswordWrong: { zh: '原密码错误', en: 'The current password is wrong' },
   passwordLocked: { zh: '密码错误次数过多，请稍后再试', en: 'Too many wrong passwords. Please try again later' },
   passwordChangeRequired: {
-    zh: '当前密码为他人设置的临时密码，请先修改密码',
-    en: 'Your password is a temporary one someone else set: change it first',
+    zh: '当前密码为他人设置的临时密码或已过期，请先修改密码',
+    en: 'Your password is a temporary one someone else set, or it has expired: change it first',
   },
   passwordUnchanged: { zh: '新密码不能与当前密码相同', en: 'The new password must differ from the current one' },
   signatureMissing: { zh: '请求未签名', en: 'The request is not signed' },

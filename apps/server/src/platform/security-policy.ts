@@ -14,6 +14,8 @@ import { createLocalCache } from './local-cache.js';
 export interface SecurityPolicies {
   /** The tenant's policy, its unset keys the product's defaults (an unknown tenant: the defaults). */
   of(tenantId: number): Promise<SecurityPolicy>;
+  /** The same by the tenant's code (the page's runtime configuration names its tenant so). */
+  ofCode(code: string): Promise<SecurityPolicy>;
   /** Replaces the tenant's policy inside the caller's transaction; announce with `changed` after commit. */
   save(tx: Pick<Db, 'update'>, tenantId: number, policy: SecurityPolicy): Promise<boolean>;
   /** Tells every instance the tenant's policy changed. */
@@ -22,9 +24,12 @@ export interface SecurityPolicies {
 
 export function createSecurityPolicies(db: Db, bus: Pick<InvalidationBus, 'publish' | 'subscribe'>): SecurityPolicies {
   const cache = createLocalCache<SecurityPolicy>({ ttlMs: 60_000, max: 1_000 });
+  const byCode = createLocalCache<SecurityPolicy>({ ttlMs: 60_000, max: 1_000 });
   bus.subscribe((e) => {
     if (e.kind === 'all') cache.clear();
     else if (e.kind === 'tenant') cache.delete(String(e.tenant));
+    // Codes are not ids: any tenant's change forgets them all (a few entries, read again in a minute anyway).
+    if (e.kind === 'all' || e.kind === 'tenant') byCode.clear();
   });
   return {
     async of(tenantId) {
@@ -32,12 +37,21 @@ export function createSecurityPolicies(db: Db, bus: Pick<InvalidationBus, 'publi
       const hit = cache.get(key);
       if (hit) return hit;
       const version = cache.version;
+      const [row] = await db.select({ policy: tenants.securityPolicy }).from(tenants).where(eq(tenants.id, tenantId));
+      const policy = securityPolicyOf(row?.policy);
+      if (row) cache.set(key, policy, { version });
+      return policy;
+    },
+    async ofCode(code) {
+      const hit = byCode.get(code);
+      if (hit) return hit;
+      const version = byCode.version;
       const [row] = await db
         .select({ policy: tenants.securityPolicy })
         .from(tenants)
-        .where(eq(tenants.id, tenantId));
+        .where(eq(tenants.code, code));
       const policy = securityPolicyOf(row?.policy);
-      if (row) cache.set(key, policy, { version });
+      if (row) byCode.set(code, policy, { version });
       return policy;
     },
     async save(tx, tenantId, policy) {
@@ -50,6 +64,7 @@ export function createSecurityPolicies(db: Db, bus: Pick<InvalidationBus, 'publi
     },
     async changed(tenantId) {
       cache.delete(String(tenantId));
+      byCode.clear();
       await bus.publish({ kind: 'tenant', tenant: tenantId });
     },
   };

@@ -1,3 +1,4 @@
+import { DEFAULT_PASSWORD_RULES } from '@portal/contracts';
 import type { RuleObject } from 'antd/es/form';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { setLocale } from '../lib/i18n';
@@ -41,6 +42,27 @@ describe('form rules (the product messages)', () => {
     expect(await run(rule, 'Lihua#2026x')).toMatch(/^口令长度至少8位/);
     expect(await run(rule, 'Ab1!xzwq')).toBeNull();
     expect(await run(rule, 'Ab1!xzw')).toMatch(/^口令长度至少8位/);
+  });
+
+  it("password: the tenant's rules from the runtime config, each named", async () => {
+    const config = window.__PORTAL_CONFIG__!;
+    const rules = { ...DEFAULT_PASSWORD_RULES, passwordMinLength: 12, passwordClasses: 1, passwordNotUsername: false };
+    window.__PORTAL_CONFIG__ = { ...config, passwordRules: rules };
+    try {
+      const rule = passwordRule(() => 'lihua');
+      // One class is enough: no strength message, the length names 12.
+      expect(await run(rule, 'abcdefgh')).toBe('密码长度至少12位');
+      expect(await run(rule, 'harbourlihuaxz')).toBeNull();
+      window.__PORTAL_CONFIG__ = {
+        ...config,
+        passwordRules: { ...rules, passwordClasses: 3, passwordNotUsername: true },
+      };
+      expect(await run(rule, 'harbourlamp2026')).toBe('密码须包含数字、小写字母、大写字母、特殊符号中的至少3类');
+      expect(await run(rule, 'Harbour#lihua26')).toBe('密码不能包含用户名');
+      expect(await run(rule, 'Harbour#qwer26')).toMatch(/^密码不能包含键盘/);
+    } finally {
+      window.__PORTAL_CONFIG__ = config;
+    }
   });
 
   it('repeat: required, then equal after trimming', async () => {

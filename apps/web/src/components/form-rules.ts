@@ -3,7 +3,9 @@
  * and account forms. Each validator resolves or rejects with the message to show.
  */
 import {
-  checkPassword,
+  DEFAULT_PASSWORD_RULES,
+  checkPasswordRules,
+  type PasswordRules,
   checkPersonName,
   checkUsername,
   isBlank,
@@ -16,20 +18,42 @@ import type { FormRule } from 'antd';
 import { runtimeConfig } from '../lib/config';
 import { i18n } from '../lib/i18n';
 
-const t = (key: string) => i18n.t(key);
-const check = (ok: boolean, key: string) => (ok ? Promise.resolve() : Promise.reject(new Error(t(key))));
+const t = (key: string, params?: Record<string, string | number>) => i18n.t(key, params);
+const check = (ok: boolean, key: string, params?: Record<string, string | number>) =>
+  ok ? Promise.resolve() : Promise.reject(new Error(t(key, params)));
+
+/** The tenant's password rules, as its runtime configuration carries them (none: the registration rule). */
+export const passwordRules = (): PasswordRules => runtimeConfig().passwordRules ?? DEFAULT_PASSWORD_RULES;
+
+const isDefault = (r: PasswordRules) =>
+  r.passwordMinLength === DEFAULT_PASSWORD_RULES.passwordMinLength &&
+  r.passwordClasses === DEFAULT_PASSWORD_RULES.passwordClasses &&
+  r.passwordNotUsername === DEFAULT_PASSWORD_RULES.passwordNotUsername;
 
 /** Required text (null, 'null' and 'undefined' are empty, docs/product/validation.md#company), with the field's own message. */
 export const required = (key: string): FormRule => ({
   validator: (_, v: unknown) => check(!isBlank(v) && !(Array.isArray(v) && v.length === 0), key),
 });
 
-/** Password: 请输入密码, then 密码强度不够 below medium, then the full rule (not containing `username`). */
+/**
+ * Password: 请输入密码, then 密码强度不够 below medium (when the rules ask for two classes or more),
+ * then the tenant's rules (docs/product/security-policy.md#password-rules): the registration rule's
+ * one sentence for the default rules, else the message of the rule broken. The server checks these
+ * and the rest (history, the common-password list).
+ */
 export const passwordRule = (username: () => string | undefined): FormRule => ({
   validator: (_, v: string | undefined) => {
     if (!v) return check(false, 'forms.passwordRequired');
-    if (!isStrongEnough(v)) return check(false, 'forms.passwordWeak');
-    return check(checkPassword(v, username()).length === 0, 'forms.passwordRule');
+    const rules = passwordRules();
+    if (rules.passwordClasses >= 2 && !isStrongEnough(v)) return check(false, 'forms.passwordWeak');
+    const [problem] = checkPasswordRules(v, username(), rules);
+    if (!problem) return Promise.resolve();
+    if (isDefault(rules)) return check(false, 'forms.passwordRule');
+    if (problem === 'tooShort' || problem === 'required')
+      return check(false, 'forms.passwordTooShort', { min: rules.passwordMinLength });
+    if (problem === 'missingClass') return check(false, 'forms.passwordClasses', { n: rules.passwordClasses });
+    if (problem === 'containsUsername') return check(false, 'forms.passwordHasUsername');
+    return check(false, 'forms.passwordKeyboardRun');
   },
 });
 

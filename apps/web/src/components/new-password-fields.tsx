@@ -1,6 +1,6 @@
 import { Form, Input, type FormInstance } from 'antd';
 import { useTranslation } from '../lib/i18n';
-import { passwordRule, repeatRule } from './form-rules';
+import { passwordRule, passwordRules, repeatRule } from './form-rules';
 import { PasswordStrength } from './password-strength';
 
 /**
@@ -28,7 +28,13 @@ export function NewPasswordFields({
         name="password"
         label={label}
         required
-        extra={password ? <PasswordStrength password={password} /> : t('forms.passwordHint')}
+        extra={
+          password ? (
+            <PasswordStrength password={password} />
+          ) : (
+            t('forms.passwordHint', { min: passwordRules().passwordMinLength })
+          )
+        }
         rules={[passwordRule(username)]}
       >
         <Input.Password maxLength={64} autoComplete="new-password" />

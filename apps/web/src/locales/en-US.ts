@@ -134,7 +134,11 @@ const enUS: Messages = {
     passwordWeak: 'The password is not strong enough',
     passwordRule:
       'At least 8 characters with digits, lowercase and uppercase letters and symbols; not containing the username and no keyboard runs!',
-    passwordHint: 'At least 8 characters, case sensitive',
+    passwordHint: 'At least {{min}} characters, case sensitive',
+    passwordTooShort: 'A password has at least {{min}} characters',
+    passwordClasses: 'A password needs at least {{n}} of: digits, lowercase letters, uppercase letters, symbols',
+    passwordHasUsername: 'A password cannot contain the username',
+    passwordKeyboardRun: 'A password cannot contain keyboard or alphabet runs (such as 1234, qwer, abcd)',
     repeatRequired: 'Please enter the password again!',
     repeatMismatch: 'The two passwords differ',
     mobileInvalid: 'Please enter a valid mobile number',

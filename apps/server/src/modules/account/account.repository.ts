@@ -52,9 +52,9 @@ export function createAccountRepository(db: Db) {
     },
 
     /** The live reset's user (and username), or null; the grant is not spent yet. */
-    async liveReset(tokenHash: string): Promise<{ userId: number; username: string } | null> {
+    async liveReset(tokenHash: string): Promise<{ userId: number; tenantId: number; username: string } | null> {
       const [row] = await db
-        .select({ userId: passwordResets.userId, username: users.username })
+        .select({ userId: passwordResets.userId, tenantId: users.tenantId, username: users.username })
         .from(passwordResets)
         .innerJoin(users, eq(users.id, passwordResets.userId))
         .where(and(eq(passwordResets.tokenHash, tokenHash), live));

@@ -125,7 +125,12 @@ export function createAccountService(deps: AccountDeps) {
       const tokenHash = sha256(resetToken);
       const reset = await repo.liveReset(tokenHash);
       if (!reset) throw new AppError(ResultCode.BAD_REQUEST, 'resetExpired');
-      const passwordHash = await deps.passwords.accept(passwordCipher, reset.username).hash();
+      const accepted = await deps.passwords.accept(passwordCipher, {
+        tenantId: reset.tenantId,
+        username: reset.username,
+        userId: reset.userId,
+      });
+      const passwordHash = await accepted.hash();
       const done = await setPassword({
         userId: reset.userId,
         passwordHash,
@@ -150,7 +155,9 @@ export function createAccountService(deps: AccountDeps) {
     ): Promise<void> {
       const username = normalizeUsername(input.username);
       // The new password's rule first: a refused one must not spend the captcha or count as a login.
-      const password = deps.passwords.accept(input.newPwd, username, { unlike: input.oldPwd });
+      // An unknown tenant is the login's to refuse (as any failed login); its rules are the defaults.
+      const tenantId = await deps.tenants.idOf(input.tenantCode).catch(() => null);
+      const password = await deps.passwords.accept(input.newPwd, { tenantId, username }, { unlike: input.oldPwd });
       const { userId } = await deps.verifyCredentials({
         tenantCode: deps.tenants.codeOf(input.tenantCode),
         username,
@@ -159,7 +166,7 @@ export function createAccountService(deps: AccountDeps) {
         ip,
         userAgent,
       });
-      await setPassword({ userId, passwordHash: await password.hash(), ip, action: 'password.change' });
+      await setPassword({ userId, passwordHash: await password.hash(userId), ip, action: 'password.change' });
     },
 
     /** The signed-in user's own number, masked, and whether it is proven theirs. */
@@ -198,7 +205,12 @@ export function createAccountService(deps: AccountDeps) {
       if (old !== 'ok')
         throw new AppError(ResultCode.BAD_REQUEST, old === 'locked' ? 'passwordLocked' : 'oldPasswordWrong');
       const username = await repo.username(session.userId);
-      const passwordHash = await deps.passwords.accept(newCipher, username, { unlike: oldCipher }).hash();
+      const accepted = await deps.passwords.accept(
+        newCipher,
+        { tenantId: session.tenantId, username, userId: session.userId },
+        { unlike: oldCipher },
+      );
+      const passwordHash = await accepted.hash();
       await setPassword({
         userId: session.userId,
         passwordHash,

@@ -2,7 +2,7 @@
  * The operators' console's rules, called on its services without HTTP (ADR 038): the gate (who, on
  * which tenant), and what each area refuses, on a real database through the test harness.
  */
-import { ResultCode } from '@portal/contracts';
+import { DEFAULT_PASSWORD_RULES, ResultCode } from '@portal/contracts';
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connect, type Db } from '../../db/client.js';
@@ -29,7 +29,11 @@ let db: Db;
 const published: Invalidation[] = [];
 const bus = { publish: async (e: Invalidation) => void published.push(e) };
 // Passwords travel in clear here: the rule and the hash are the real ones.
-const passwords = createPasswords({ decrypt: (cipher) => cipher });
+const passwords = createPasswords({
+  decryptor: { decrypt: (cipher) => cipher },
+  rulesOf: async () => DEFAULT_PASSWORD_RULES,
+  recentHashes: async () => [],
+});
 
 let operatorOf: ReturnType<typeof createOperatorGate>;
 let demo: number;
@@ -144,7 +148,7 @@ describe('the users service', () => {
     });
     expect(await refusal(admin.setPassword({ session: operator }, member.userId, 'short', true))).toEqual({
       code: ResultCode.BAD_REQUEST,
-      key: 'passwordRule',
+      key: 'passwordTooShort',
     });
     const [live] = await db
       .select({ id: sessions.id })

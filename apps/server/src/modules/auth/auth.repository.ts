@@ -35,6 +35,8 @@ export type LoginTarget = {
     disabled: boolean;
     /** The password was set by someone else and must be changed first (ADR 033). */
     mustChangePassword: boolean;
+    /** The password is older than the tenant's maximum age (ADR 053): it must be changed first too. */
+    passwordExpired: boolean;
   } | null;
 };
 
@@ -80,7 +82,14 @@ const FIND_TARGET = named(
   `SELECT t.id AS "tenantId", u.id, u.tenant_id AS "userTenantId", u.password_hash AS "passwordHash",
           coalesce(u.locked_until > now(), false) AS locked,
           u.disabled_at IS NOT NULL OR t.disabled_at IS NOT NULL AS disabled,
-          u.must_change_password AS "mustChangePassword"
+          u.must_change_password AS "mustChangePassword",
+          -- The policy's maximum age (ADR 053), read in the same statement; the policy API stores only
+          -- whole days from 0 to 3650, and anything else stored there counts as no maximum.
+          CASE WHEN jsonb_typeof(t.security_policy->'passwordMaxAgeDays') = 'number'
+                AND (t.security_policy->>'passwordMaxAgeDays')::numeric BETWEEN 1 AND 3650
+               THEN coalesce(u.password_changed_at < now()
+                      - make_interval(days => (t.security_policy->>'passwordMaxAgeDays')::numeric::int), false)
+               ELSE false END AS "passwordExpired"
    FROM tenants t LEFT JOIN users u ON u.tenant_id = t.id AND u.username = $2
    WHERE t.code = $1`,
 );
@@ -232,6 +241,13 @@ const REVOKE_BY_TICKET = named(
    SELECT id FROM r`,
 );
 
+/** A password past the tenant's maximum age: from now on it must be changed first, as a temporary one (ADR 053). */
+const MARK_EXPIRED = named(
+  'auth_mark_expired',
+  `WITH upd AS (UPDATE users SET must_change_password = true WHERE id = $1)
+   INSERT INTO audit_log (tenant_id, user_id, action, ip, detail) VALUES ($2, $1, ${auditCode('login.password_expired')}, $3, $4::jsonb)`,
+);
+
 const AUDIT = named(
   'auth_audit',
   `INSERT INTO audit_log (tenant_id, user_id, action, ip, detail) VALUES ($1, $2, $3, $4, $5::jsonb)`,
@@ -264,6 +280,7 @@ export function createAuthRepository(db: Db, relaxed: pg.Pool) {
             locked: boolean;
             disabled: boolean;
             mustChangePassword: boolean;
+            passwordExpired: boolean;
           }
         | undefined;
       if (!r) return { tenantId: null, user: null };
@@ -279,6 +296,7 @@ export function createAuthRepository(db: Db, relaxed: pg.Pool) {
                 locked: r.locked,
                 disabled: r.disabled,
                 mustChangePassword: r.mustChangePassword,
+                passwordExpired: r.passwordExpired,
               },
       };
     },
@@ -486,6 +504,11 @@ export function createAuthRepository(db: Db, relaxed: pg.Pool) {
     /** Ends the session and audits the logout, once. */
     async revokeSession(id: string, ip: string): Promise<void> {
       await REVOKE_SESSION(pool, [id, ip]);
+    },
+
+    /** The user's password expired: it must be changed first from now on; audited as `audit` says. */
+    async markPasswordExpired(userId: number, audit: AuditEntry): Promise<void> {
+      await MARK_EXPIRED(pool, [userId, audit.tenantId, audit.ip, JSON.stringify(audit.detail ?? {})]);
     },
 
     async audit(e: AuditEntry): Promise<void> {

@@ -4,14 +4,13 @@
  */
 import { randomBytes, webcrypto } from 'node:crypto';
 import { ResultCode } from '@portal/contracts';
-import { verify } from '@node-rs/argon2';
 import { SignJWT, jwtVerify } from 'jose';
 import type { Credentials, LoginCaptcha, LoginEventInput, RecordLoginEvent } from '../../platform/credentials.js';
 import { AppError, errors } from '../../platform/errors.js';
 import type { InvalidationBus } from '../../platform/invalidation.js';
 import { createLocalCache } from '../../platform/local-cache.js';
 import type { PasswordDecryptor } from '../../platform/password-transport.js';
-import { hashPassword } from '../../platform/passwords.js';
+import { hashPassword, isPasswordOf } from '../../platform/passwords.js';
 import type { Metrics } from '../../platform/metrics.js';
 import type { RateLimiter } from '../../platform/rate-limit.js';
 import type { ActiveSession } from '../../platform/session.js';
@@ -41,11 +40,6 @@ export const LOCKOUT: LockoutPolicy = {
   maxLockSeconds: 15 * 60,
   resetSeconds: 12 * 60 * 60,
 };
-
-/** Whether `password` is the one `passwordHash` was made from (false for a hash it cannot read). */
-export function isPasswordOf(passwordHash: string, password: string): Promise<boolean> {
-  return verify(passwordHash, password).catch(() => false);
-}
 
 export interface AuthServiceDeps {
   repo: AuthRepository;
@@ -147,6 +141,12 @@ export function createAuthService(deps: AuthServiceDeps) {
       throw accountDisabled();
     }
     deps.metrics.login('success');
+    // A password past the tenant's maximum age leads into the must-change flow (ADR 053); everybody
+    // else's sign-in stays the statements above (the age was read with the user).
+    if (user.passwordExpired && !user.mustChangePassword) {
+      await repo.markPasswordExpired(user.id, audit('login.password_expired'));
+      return { userId: user.id, tenantId: user.tenantId, mustChangePassword: true };
+    }
     return { userId: user.id, tenantId: user.tenantId, mustChangePassword: user.mustChangePassword };
   }
 

@@ -77,7 +77,7 @@ export function createRegistrationService(deps: RegistrationDeps) {
    */
   async function prove(c: Common, ip: string): Promise<{ verifiedMobile: string | null; password: AcceptedPassword }> {
     if (!isValidPhone(c.mobile, deps.phonePattern)) throw bad('phoneInvalid');
-    const password = deps.passwords.accept(c.password, c.username);
+    const password = await deps.passwords.accept(c.password, { tenantId: c.tenantId, username: c.username });
     await deps.limiter.hit(`register:ip:${ip}`, REGISTRATION_LIMITS.perIpPerHour, 3600);
     const taken = await repo.taken(c.tenantId, { username: c.username, company: c.company });
     if (taken) throw new AppError(ResultCode.CONFLICT, TAKEN_MESSAGE[taken]);

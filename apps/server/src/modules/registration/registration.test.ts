@@ -108,14 +108,19 @@ describe('company registration', () => {
       const eng = await ctx.call({ url: `${COMPANY}?language=eng`, body: company(mobile, { smsCode: '1', ...over }) });
       expect(eng.json().message).toBe(en);
     }
-    for (const weak of ['Ab1!', 'abcdefgh1!', 'Qwer5678!x', `A!${mobile}a`]) {
+    // Each says which rule it breaks (the tenant sets none: the registration rule, ADR 053).
+    const weak: [string, string][] = [
+      ['Ab1!', '密码长度至少8位'],
+      ['abcdefgh1!', '密码须同时包含数字、小写字母、大写字母和特殊符号'],
+      ['Qwer5678!x', '密码不能包含键盘或字母顺序的连续字符（如 1234、qwer、abcd）'],
+      [`A!${mobile}a`, '密码不能包含用户名'],
+    ];
+    for (const [password, message] of weak) {
       const res = await ctx.call({
         url: COMPANY,
-        body: company(mobile, { smsCode: '1', password: ctx.encrypt(weak) }),
+        body: company(mobile, { smsCode: '1', password: ctx.encrypt(password) }),
       });
-      expect(res.json().message, weak).toBe(
-        '口令长度至少8位，包括数字、小写字母、大写字母、特殊符号4类。口令不包含用户名，并且避免键盘排序密码!',
-      );
+      expect(res.json().message, password).toBe(message);
     }
     const missingCode = await ctx.call({ url: COMPANY, body: company(mobile) });
     expect(missingCode.json().message).toBe('请输入验证码');

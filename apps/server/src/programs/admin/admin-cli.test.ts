@@ -201,6 +201,21 @@ describe('npm run admin', () => {
     expect(settings).toMatchObject({ siteName: 'CLI 园区', noticeEnabled: false });
   });
 
+  it("updates the tenant's security policy with a merged PUT, and resets a user's second factors", async () => {
+    expect(
+      (await run(['update', 'security-policy', '-s', 'passwordHistory=3', '-s', 'passwordNotCommon=true'])).code,
+    ).toBe(0);
+    const { policy } = json<{ policy: Record<string, unknown> }>(await run(['get', 'security-policy']));
+    expect(policy).toMatchObject({ passwordHistory: 3, passwordNotCommon: true, passwordMinLength: 8 });
+    const refused = await run(['update', 'security-policy', '-s', 'passwordMinLength=4']);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('passwordMinLength');
+    expect(
+      (await run(['update', 'security-policy', '-s', 'passwordHistory=0', '-s', 'passwordNotCommon=false'])).code,
+    ).toBe(0);
+    expect((await run(['create', `users/${userId}/factors/reset`])).code).toBe(0);
+  });
+
   it('round-trips the menu: export to a file, import it, export again → the same', async () => {
     const out = await run(['export-menus', '-o', 'menus.json']);
     expect(out.code).toBe(0);

@@ -18,7 +18,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connect, type Db } from '../../db/client.js';
 import { ensureDatabase } from '../../db/open.js';
 import { databaseUrl, freshDatabase } from '../../test/harness.js';
-import { isPasswordOf } from '../../modules/auth/auth.service.js';
+import { isPasswordOf } from '../../platform/passwords.js';
 import { main } from './main.js';
 import { PortalApi } from './api.js';
 
@@ -233,7 +233,7 @@ describe.skipIf(!existsSync(MAIN))('a production first run', () => {
         auth: false,
       });
       await expect(api.request('GET', '/api/admin/tenants')).rejects.toThrow(
-        /^Error 40305: 当前密码为他人设置的临时密码，请先修改密码$/,
+        /^Error 40305: 当前密码为他人设置的临时密码或已过期，请先修改密码$/,
       );
 
       // The CLI's login says what to do when it cannot ask, and leaves no session behind.

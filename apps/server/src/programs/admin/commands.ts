@@ -531,7 +531,12 @@ export async function update(ctx: Ctx): Promise<number> {
     if (t.kind === 'collection' && !flag(ctx.values, 'no-merge')) {
       // A PUT replaces the whole object: read it, change the fields given.
       const current = await api.request<Record<string, unknown>>('GET', apiPath(t));
-      const base = t.name === 'settings' ? (current.settings as Record<string, unknown>) : current;
+      const base =
+        t.name === 'settings'
+          ? (current.settings as Record<string, unknown>)
+          : t.name === 'security-policy'
+            ? (current.policy as Record<string, unknown>)
+            : current;
       sent = { ...base, ...body };
       if (t.name === 'settings') for (const [k, v] of Object.entries(sent)) if (v === null) delete sent[k];
     }

@@ -143,6 +143,7 @@ Examples:
          -s 'redirectUris=["https://app.example.com/cb"]' -s 'scopes=["openid","profile"]'
   create oidc-clients/7/secret           (a new secret, printed once; the old one stops working at once)
   create oidc-clients/7/disable
+  create users/42/factors/reset          (removes the user's second factors; told at their next sign-in)
 
 ${GLOBAL}
 
@@ -151,9 +152,10 @@ ${EXITS}`,
   update: `Usage: ${RUN} update <path> (-s key=value … | -f file.json) [--no-merge]
 
   <resource>/<id>              PATCH: only the fields given change (users, roles, menus, tenants, …)
-  settings, agreement          PUT of the whole object; the CLI reads it first and changes only the
-                               fields given (-s key=null takes a setting back to the installation's)
-                               unless --no-merge
+  settings, agreement,         PUT of the whole object; the CLI reads it first and changes only the
+  security-policy              fields given (-s key=null takes a setting back to the installation's)
+                               unless --no-merge (security-policy -s passwordMinLength=12
+                               -s passwordHistory=5 -s 'allowedFactors=["totp","webauthn","recovery"]')
   users/<id>/roles             PUT: the list becomes the one given (-s 'roleIds=["1","2"]');
   users/<id>/enterprises       also roles/<id>/permissions (permissionIds)
   users/<id>/password, …       POST, as create

@@ -131,6 +131,12 @@ describe('resource paths', () => {
     expect(read).toMatchObject({ kind: 'read', shape: 'paged' });
     expect(apiPath(read)).toBe('/api/admin/notices/7/recipients');
     expect(() => createMethod(read)).toThrow(/cannot create notices/);
+    expect(updateMethod(resolveTarget('security-policy'))).toBe('PUT');
+    expect(apiPath(resolveTarget('security-policy'))).toBe('/api/admin/security-policy');
+    const reset = resolveTarget('users/42/factors/reset');
+    expect(createMethod(reset)).toBe('POST');
+    expect(apiPath(reset)).toBe('/api/admin/users/42/factors/reset');
+    expect(() => resolveTarget('users/42/factors')).toThrow(/users has no 'factors'/);
   });
 
   it('refuses what the API does not have, with usage errors', () => {

@@ -39,11 +39,25 @@ export const RESOURCES: Record<string, Resource> = {
   tenants: { get: 'paged', create: true, patch: true, singular: 'tenant', about: 'tenants (platform operators)' },
   settings: { get: 'object', put: true, singular: 'settings', about: "the tenant's switches (update merges)" },
   agreement: { get: 'object', put: true, singular: 'agreement', about: 'the registration agreement' },
+  'security-policy': {
+    get: 'object',
+    put: true,
+    singular: 'security policy',
+    about: "the tenant's security policy: password rules, second factors, step-up (update merges)",
+  },
   users: {
     get: 'paged',
     create: true,
     patch: true,
-    subs: { disable: 'POST', enable: 'POST', unlock: 'POST', password: 'POST', roles: 'PUT', enterprises: 'PUT' },
+    subs: {
+      disable: 'POST',
+      enable: 'POST',
+      unlock: 'POST',
+      password: 'POST',
+      'factors/reset': 'POST',
+      roles: 'PUT',
+      enterprises: 'PUT',
+    },
     actions: { 'name-issues': 'GET' },
     singular: 'user',
     about: 'users (-q q=, roleId=, state=active|disabled|locked); name-issues: stored names to rename',
@@ -125,14 +139,16 @@ export function resolveTarget(path: string | undefined): Target {
   }
   const read = parts.length === 3 ? res.reads?.[parts[2]!] : undefined;
   if (read) return { kind: 'read', name, res, id: second, sub: parts[2]!, shape: read };
-  const sub = parts.length === 3 ? res.subs?.[parts[2]!] : undefined;
+  // A sub may be two words (users/42/factors/reset).
+  const subName = parts.slice(2).join('/');
+  const sub = parts.length <= 4 && Object.hasOwn(res.subs ?? {}, subName) ? res.subs![subName] : undefined;
   if (!sub) {
     const subs = [...Object.keys(res.subs ?? {}), ...Object.keys(res.reads ?? {})];
     throw usageError(
       `${name} has no '${parts.slice(2).join('/')}'${subs.length ? `; after ${name}/<id>/: ${subs.join(', ')}` : ''}`,
     );
   }
-  return { kind: 'sub', name, res, id: second, sub: parts[2]!, method: sub };
+  return { kind: 'sub', name, res, id: second, sub: subName, method: sub };
 }
 
 /** The API path of a target. */

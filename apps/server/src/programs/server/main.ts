@@ -14,7 +14,7 @@ import { DEMO_DEVICES_FILE } from '../../db/demo/content/devices.js';
 import { seedDemo } from '../../db/demo/seed.js';
 import { createAdminUsersRepository } from '../../modules/admin/users/users.repository.js';
 import { seedIndustries } from '../../modules/catalog/industries-seed.js';
-import { isPasswordOf } from '../../modules/auth/auth.service.js';
+import { isPasswordOf } from '../../platform/passwords.js';
 import { hashPassword } from '../../platform/passwords.js';
 import { ConfigError, PUBLISHED_DEMO_PASSWORD, loadConfig } from '../../platform/config.js';
 import { stopAccepting } from '../../platform/graceful-stop.js';

@@ -65,7 +65,8 @@ export function createAdminTenantsService(deps: AdminTenantsServiceDeps) {
       const { operator, ...t } = body;
       const username = acceptUsername(operator.username);
       const operatorName = acceptPersonName(operator.name);
-      const password = deps.passwords.accept(operator.password, username);
+      // A tenant still being made follows the product's default rules.
+      const password = await deps.passwords.accept(operator.password, { tenantId: null, username });
       return repo
         .create(
           { code: t.code, name: t.name.trim(), nameEn: t.nameEn?.trim(), homeUrl: t.homeUrl?.trim() || null },

@@ -5,7 +5,19 @@ import { chinaTime, containing, englishOf, nameIn, pageOf, totalRows } from '../
 import { storePassword } from '../../../db/passwords.js';
 import { allOfTenant } from '../../../db/tenant-rows.js';
 import type { Lang } from '../../../platform/i18n.js';
-import { enterpriseMembers, enterprises, roles, sessions, ssoSessions, userRoles, users } from '../../../db/schema.js';
+import {
+  enterpriseMembers,
+  enterprises,
+  loginChallenges,
+  recoveryCodes,
+  rememberedBrowsers,
+  roles,
+  sessions,
+  ssoSessions,
+  userFactors,
+  userRoles,
+  users,
+} from '../../../db/schema.js';
 
 export interface UserFilter {
   q?: string | undefined;
@@ -244,6 +256,24 @@ export function createAdminUsersRepository(db: Db) {
     setPassword(tenantId: number, userId: number, passwordHash: string, mustChangePassword: boolean): Promise<boolean> {
       return onUser(tenantId, userId, async (tx) => {
         await storePassword(tx, userId, { passwordHash, temporary: mustChangePassword });
+      });
+    },
+
+    /**
+     * The user's second factors reset (ADR 053): every factor, recovery code, remembered browser and
+     * pending sign-in of theirs goes, in one transaction; `factors_reset_at` tells their next
+     * sign-in, and a grace to enrol again starts anew. Their sessions stay: the password still holds.
+     */
+    resetFactors(tenantId: number, userId: number): Promise<boolean> {
+      return onUser(tenantId, userId, async (tx) => {
+        await tx.delete(userFactors).where(eq(userFactors.userId, userId));
+        await tx.delete(recoveryCodes).where(eq(recoveryCodes.userId, userId));
+        await tx.delete(rememberedBrowsers).where(eq(rememberedBrowsers.userId, userId));
+        await tx.delete(loginChallenges).where(eq(loginChallenges.userId, userId));
+        await tx
+          .update(users)
+          .set({ factorsResetAt: sql`now()`, factorDueSince: null })
+          .where(eq(users.id, userId));
       });
     },
 

@@ -83,6 +83,11 @@ export const adminUsersRoutes: FastifyPluginAsyncTypebox<{ users: AdminUsersServ
     },
   );
 
+  app.post('/api/admin/users/:id/factors/reset', { ...auth, schema: { ...byId, response: done } }, async (req) => {
+    await users.resetFactors(callerOf(req), req.params.id);
+    return ok(req, null);
+  });
+
   app.post('/api/admin/users/:id/unlock', { ...auth, schema: { ...byId, response: done } }, async (req) => {
     await users.unlock(callerOf(req), req.params.id);
     return ok(req, null);

@@ -100,7 +100,7 @@ export function createAdminUsersService(deps: AdminUsersServiceDeps) {
           name,
           nameEn,
           mobile: u.mobile?.trim() || null,
-          passwordHash: await deps.passwords.accept(u.password, username).hash(),
+          passwordHash: await (await deps.passwords.accept(u.password, { tenantId, username })).hash(),
           // The operator knows it: the user sets their own at the first sign-in unless told otherwise.
           mustChangePassword: u.temporary !== false,
           roleIds,
@@ -146,8 +146,14 @@ export function createAdminUsersService(deps: AdminUsersServiceDeps) {
       const { tenantId, userId } = await target(caller, requested);
       const username = await repo.usernameOf(tenantId, userId);
       if (username === null) throw errors.notFound();
-      const hash = await deps.passwords.accept(cipher, username).hash();
+      const hash = await (await deps.passwords.accept(cipher, { tenantId, username, userId })).hash();
       await found(userId, await repo.setPassword(tenantId, userId, hash, temporary !== false));
+    },
+
+    /** Removes every second factor of the user (a lost phone, a lost key): told so at their next sign-in. */
+    async resetFactors(caller: Caller, requested: RequestedId): Promise<void> {
+      const { tenantId, userId } = await target(caller, requested);
+      await found(userId, await repo.resetFactors(tenantId, userId));
     },
 
     async unlock(caller: Caller, requested: RequestedId): Promise<void> {

@@ -25,6 +25,7 @@ import {
   type SettingsState,
   type SettingValues,
 } from './settings-form';
+import { SecurityPolicyForm } from './security-policy';
 import './settings.css';
 
 type Kind = 'text' | 'url' | 'bool' | 'logo' | { options: string[] };
@@ -79,6 +80,7 @@ export function SettingsPage() {
         items={[
           { key: 'switches', label: t('admin.settings.switches'), children: <Switches /> },
           { key: 'agreement', label: t('admin.settings.agreement'), children: <Agreement /> },
+          { key: 'security', label: t('admin.security.tab'), children: <SecurityPolicyForm /> },
         ]}
       />
     </ConsolePage>

@@ -48,14 +48,16 @@ export function UsersPage() {
   const me = useSession((st) => st.userInfo?.userId);
   const close = () => setDialog(null);
 
-  const act = (user: AdminUser, action: 'disable' | 'enable' | 'unlock') => {
-    const go = () => run(() => post(idPath('/api/admin/users', user.id, action)), t(`admin.users.${action}Done`));
+  const act = (user: AdminUser, action: 'disable' | 'enable' | 'unlock' | 'resetFactors') => {
+    const path = action === 'resetFactors' ? 'factors/reset' : action;
+    const go = () => run(() => post(idPath('/api/admin/users', user.id, path)), t(`admin.users.${action}Done`));
     if (action === 'unlock') return void go();
+    const danger = action === 'disable' || action === 'resetFactors';
     confirm({
       title: t(`admin.users.${action}Confirm`, { name: user.username }),
-      content: action === 'disable' ? t('admin.users.disableHint') : undefined,
+      content: danger ? t(`admin.users.${action}Hint`) : undefined,
       okText: t(`admin.users.${action}`),
-      okButtonProps: action === 'disable' ? { danger: true } : undefined,
+      okButtonProps: danger ? { danger: true } : undefined,
       onOk: go,
     });
   };
@@ -65,12 +67,13 @@ export function UsersPage() {
     { key: 'enterprises', label: t('admin.users.editEnterprises') },
     { key: 'password', label: t('admin.users.resetPassword') },
     ...(user.locked ? [{ key: 'unlock', label: t('admin.users.unlock') }] : []),
+    ...(user.id === me ? [] : [{ key: 'resetFactors', label: t('admin.users.resetFactors') }]),
     user.disabled
       ? { key: 'enable', label: t('admin.users.enable') }
       : { key: 'disable', label: t('admin.users.disable'), danger: true },
   ];
   const onMore = (user: AdminUser, key: string) => {
-    if (key === 'disable' || key === 'enable' || key === 'unlock') act(user, key);
+    if (key === 'disable' || key === 'enable' || key === 'unlock' || key === 'resetFactors') act(user, key);
     else setDialog({ kind: key as 'roles' | 'enterprises' | 'password', user });
   };
 
