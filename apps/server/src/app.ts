@@ -11,7 +11,7 @@ import { scopedDb } from './db/scope.js';
 import { createAuthRepository } from './modules/auth/auth.repository.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
 import { authCasRoutes } from './modules/auth/auth-cas.routes.js';
-import { createAuthService } from './modules/auth/auth.service.js';
+import { LOCKOUT, createAuthService } from './modules/auth/auth.service.js';
 import { accountRoutes } from './modules/account/account.routes.js';
 import { createAccountRepository } from './modules/account/account.repository.js';
 import { createAccountService } from './modules/account/account.service.js';
@@ -76,6 +76,10 @@ import { createWorkbenchService } from './modules/workbench/workbench.service.js
 import { workbenchRoutes } from './modules/workbench/workbench.routes.js';
 import { createOutboxProvider, createWebhookProvider } from './modules/sms/sms.providers.js';
 import { createSmsRepository } from './modules/sms/sms.repository.js';
+import { createFactorsRepository } from './modules/factors/factors.repository.js';
+import { factorsRoutes } from './modules/factors/factors.routes.js';
+import { createFactorsService } from './modules/factors/factors.service.js';
+import { createSecurityPolicies } from './platform/security-policy.js';
 import { smsRoutes } from './modules/sms/sms.routes.js';
 import { createSmsService } from './modules/sms/sms.service.js';
 import { createMenusService } from './modules/menus/menus.service.js';
@@ -301,6 +305,16 @@ export async function buildApp({ config, db: pool, secrets, logger }: AppDeps) {
   const decryptor = createPasswordDecryptor(secrets.rsaPrivateKeyPem);
   // Every new password, whoever sets it: one rule, one hash (ADR 038).
   const passwords = createPasswords(decryptor);
+  // Each tenant's sign-in policy: read by the factor step, step-up and the policy's own console.
+  const securityPolicies = createSecurityPolicies(db, bus);
+  // Second factors (ADR 051): the factor step of every sign-in, on the login's lockout (LOCKOUT).
+  const factors = createFactorsService({
+    repo: createFactorsRepository(db),
+    policies: securityPolicies,
+    key: secrets.factorKey,
+    lockout: LOCKOUT,
+    confirmPassword: (userId, cipher, ip) => auth.confirmPassword(userId, cipher, ip),
+  });
   const auth = createAuthService({
     repo: createAuthRepository(db, relaxed),
     metrics,
@@ -314,6 +328,7 @@ export async function buildApp({ config, db: pool, secrets, logger }: AppDeps) {
     sessionCacheMs: config.cacheTtlMs,
     validateTicket: createCasClient(config.ssoUrl, tenants.defaultCode, outbound),
     isPortalService: (service) => findService(service, [PORTAL_SERVICE], portal) !== null,
+    factorGate: (p) => factors.gate(p),
   });
   // The sign-on server (CAS 3.0): its protocol routes are unsigned (below), its portal API signed.
 
@@ -504,6 +519,11 @@ export async function buildApp({ config, db: pool, secrets, logger }: AppDeps) {
     await api.register(catalogRoutes, { catalog });
     await api.register(accountRoutes, { account });
     await api.register(ssoApiRoutes, { sso });
+    await api.register(factorsRoutes, {
+      factors,
+      openPortal: (userId, client, factor) => auth.loginAfterFactor(userId, client, factor),
+      secureCookie: config.publicUrl.startsWith('https:'),
+    });
     await api.register(uploadRoutes, { files });
     await api.register(noticesRoutes, { notices });
     await api.register(noticeAttachmentRoutes, { notices, maxBytes: files.maxBytes });
@@ -594,6 +614,15 @@ export async function buildApp({ config, db: pool, secrets, logger }: AppDeps) {
     secureCookie: config.publicUrl.startsWith('https:'),
     sessionMaxSeconds: config.sso.sessionMaxHours * 3600,
     origin: new URL(config.publicUrl).origin,
+    factorStep: {
+      answer: async (a, client) => {
+        const done = await factors.answer(a, client, 'cas');
+        if (done.purpose === 'cas') await auth.factorAnswered(done.userId, client.ip);
+        return done;
+      },
+      later: (challenge, client) => factors.later(challenge, client),
+      enrol: (challenge, name) => factors.enrolDuringSignIn(challenge, name),
+    },
   });
   await app.register(oidcRoutes, { oidc, origin: new URL(config.publicUrl).origin, ssoCookie: TGC_COOKIE, limiter });
   await app.register(authCasRoutes, { auth, path: PORTAL_SLO_PATH });

@@ -20,10 +20,16 @@ export interface Credentials {
   captcha: LoginCaptcha;
   ip: string;
   userAgent: string;
+  /** The browser's "remember this browser" token (its cookie), which skips the factor step. */
+  rememberToken?: string | undefined;
+  /** Where the sign-in goes on after its factor step (kept with the pending sign-in). */
+  factorContext?: Record<string, unknown> | undefined;
 }
 
 /** The login's checks: the user, or the login's one refusal (用户名、密码或验证码错误). */
-export type VerifyCredentials = (c: Credentials) => Promise<{ userId: number; tenantId: number }>;
+export type VerifyCredentials = (
+  c: Credentials,
+) => Promise<{ userId: number; tenantId: number; methods?: string[] | undefined }>;
 
 /** A signed-in user's own password, checked on the login's lockout. */
 export type ConfirmPassword = (

@@ -35,6 +35,8 @@ export type LoginTarget = {
     disabled: boolean;
     /** The password was set by someone else and must be changed first (ADR 033). */
     mustChangePassword: boolean;
+    /** The user holds a confirmed second factor (the factor step decides whether it is asked). */
+    hasFactor: boolean;
   } | null;
 };
 
@@ -48,6 +50,8 @@ export interface NewSession {
   ttlHours: number;
   /** The CAS service ticket of a login through the sign-on server. */
   serviceTicket: string | null;
+  /** The sign-in proved a second factor just now (step-up counts from it). */
+  factor?: boolean;
 }
 
 export interface LockoutPolicy {
@@ -74,7 +78,8 @@ const FIND_TARGET = named(
   `SELECT t.id AS "tenantId", u.id, u.tenant_id AS "userTenantId", u.password_hash AS "passwordHash",
           coalesce(u.locked_until > now(), false) AS locked,
           u.disabled_at IS NOT NULL OR t.disabled_at IS NOT NULL AS disabled,
-          u.must_change_password AS "mustChangePassword"
+          u.must_change_password AS "mustChangePassword",
+          EXISTS (SELECT 1 FROM user_factors f WHERE f.user_id = u.id AND f.confirmed_at IS NOT NULL) AS "hasFactor"
    FROM tenants t LEFT JOIN users u ON u.tenant_id = t.id AND u.username = $2
    WHERE t.code = $1`,
 );
@@ -129,7 +134,7 @@ const OPEN_SESSION = named(
      INSERT INTO enterprise_members (enterprise_id, user_id) SELECT enterprise_id, user_id FROM inv
      ON CONFLICT DO NOTHING RETURNING enterprise_id),
    s AS (
-     INSERT INTO sessions (tenant_id, user_id, role_id, application_id, workbench_id, enterprise_id, ip, user_agent, expires_at, service_ticket)
+     INSERT INTO sessions (tenant_id, user_id, role_id, application_id, workbench_id, enterprise_id, ip, user_agent, expires_at, service_ticket, factor_at)
      SELECT u.tenant_id, u.id,
        (SELECT role_id FROM user_roles WHERE user_id = u.id
           ORDER BY (role_id = u.default_role_id) DESC NULLS LAST, role_id LIMIT 1),
@@ -141,7 +146,7 @@ const OPEN_SESSION = named(
          (SELECT enterprise_id FROM enterprise_members WHERE user_id = u.id
             ORDER BY (enterprise_id = u.default_enterprise_id) DESC NULLS LAST, enterprise_id LIMIT 1),
          (SELECT min(enterprise_id) FROM joined)),
-       $2, $3, now() + make_interval(hours => $4), $5
+       $2, $3, now() + make_interval(hours => $4), $5, CASE WHEN $6::bool THEN now() END
      FROM u
      RETURNING id, tenant_id, user_id, floor(extract(epoch FROM expires_at))::int8 AS "expiresAt"),
    a AS (
@@ -237,6 +242,7 @@ export function createAuthRepository(db: Db, relaxed: pg.Pool) {
             locked: boolean;
             disabled: boolean;
             mustChangePassword: boolean;
+            hasFactor: boolean;
           }
         | undefined;
       if (!r) return { tenantId: null, user: null };
@@ -252,6 +258,7 @@ export function createAuthRepository(db: Db, relaxed: pg.Pool) {
                 locked: r.locked,
                 disabled: r.disabled,
                 mustChangePassword: r.mustChangePassword,
+                hasFactor: r.hasFactor,
               },
       };
     },
@@ -288,6 +295,7 @@ export function createAuthRepository(db: Db, relaxed: pg.Pool) {
         s.userAgent.slice(0, 512),
         s.ttlHours,
         s.serviceTicket,
+        s.factor === true,
       ]);
       const r = rows[0] as { id: string; tenantId: string; expiresAt: string } | undefined;
       return r ? { id: r.id, tenantId: Number(r.tenantId), expiresAt: Number(r.expiresAt) } : null;

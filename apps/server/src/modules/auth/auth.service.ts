@@ -3,7 +3,7 @@
  * logout (and later: switches, single logout) revokes it everywhere at once.
  */
 import { randomBytes, webcrypto } from 'node:crypto';
-import { ResultCode } from '@portal/contracts';
+import { ResultCode, type FactorChallenge } from '@portal/contracts';
 import { verify } from '@node-rs/argon2';
 import { SignJWT, jwtVerify } from 'jose';
 import type { Credentials, LoginCaptcha } from '../../platform/credentials.js';
@@ -57,7 +57,24 @@ export interface AuthServiceDeps {
   loginPerIpPerMinute: number;
   /** How long a verified token's session may be served from memory (0: always read it). */
   sessionCacheMs: number;
+  /**
+   * The factor step (modules/factors, wired by app.ts): after a right password, whether the
+   * sign-in goes on or must answer a second factor first (40308 with the challenge).
+   */
+  factorGate?: FactorGate | undefined;
 }
+
+/** What the factor step says of a sign-in whose password was right. */
+export type FactorGate = (p: {
+  tenantId: number;
+  userId: number;
+  hasFactor: boolean;
+  purpose: 'portal' | 'cas';
+  context: Record<string, unknown>;
+  rememberToken?: string | undefined;
+  ip: string;
+  userAgent: string;
+}) => Promise<{ pass: true; methods: string[] } | { pass: false; challenge: FactorChallenge }>;
 
 const loginFailed = () => new AppError(ResultCode.LOGIN_FAILED, 'loginFailed');
 /** Said only to whoever gave the account's right password (ADR 045). */
@@ -91,7 +108,7 @@ export function createAuthService(deps: AuthServiceDeps) {
    */
   async function checkCredentials(
     input: Credentials,
-  ): Promise<{ userId: number; tenantId: number; mustChangePassword: boolean }> {
+  ): Promise<{ userId: number; tenantId: number; mustChangePassword: boolean; hasFactor: boolean }> {
     await deps.limiter.hit(`login:ip:${input.ip}`, deps.loginPerIpPerMinute, 60);
     const captchaOk = await deps.verifyCaptcha(input.captcha);
     if (!captchaOk) {
@@ -124,7 +141,34 @@ export function createAuthService(deps: AuthServiceDeps) {
       throw accountDisabled();
     }
     deps.metrics.login('success');
-    return { userId: user.id, tenantId: user.tenantId, mustChangePassword: user.mustChangePassword };
+    return {
+      userId: user.id,
+      tenantId: user.tenantId,
+      mustChangePassword: user.mustChangePassword,
+      hasFactor: user.hasFactor,
+    };
+  }
+
+  /**
+   * The factor step after a right password: the methods proven when the sign-in goes on, else
+   * 40308 with the challenge (the lockout counter is not reset: only the factor's answer does).
+   */
+  async function factorStep(
+    who: { userId: number; tenantId: number; hasFactor: boolean },
+    input: Credentials,
+    purpose: 'portal' | 'cas',
+  ): Promise<string[]> {
+    if (!deps.factorGate) return ['pwd'];
+    const step = await deps.factorGate({
+      ...who,
+      purpose,
+      context: input.factorContext ?? {},
+      rememberToken: input.rememberToken,
+      ip: input.ip,
+      userAgent: input.userAgent,
+    });
+    if (step.pass) return step.methods;
+    throw new AppError(ResultCode.FACTOR_REQUIRED, 'factorRequired', undefined, undefined, step.challenge);
   }
 
   /** The live session a token names (cached, ADR 005), or 401. */
@@ -147,13 +191,19 @@ export function createAuthService(deps: AuthServiceDeps) {
     return session;
   }
 
-  async function openPortalSession(userId: number, input: { ip: string; userAgent: string }, ticket: string | null) {
+  async function openPortalSession(
+    userId: number,
+    input: { ip: string; userAgent: string },
+    ticket: string | null,
+    factor = false,
+  ) {
     const session = await repo.openSession({
       userId,
       ip: input.ip,
       userAgent: input.userAgent,
       ttlHours: deps.sessionTtlHours,
       serviceTicket: ticket,
+      factor,
     });
     // Disabled between the password check and now: refused as any failed login is.
     if (!session) throw loginFailed();
@@ -183,14 +233,20 @@ export function createAuthService(deps: AuthServiceDeps) {
     async verifyCredentials(
       input: Credentials,
       { forPasswordChange = false } = {},
-    ): Promise<{ userId: number; tenantId: number }> {
-      const { userId, tenantId, mustChangePassword } = await checkCredentials(input);
+    ): Promise<{ userId: number; tenantId: number; methods: string[] }> {
+      const { userId, tenantId, mustChangePassword, hasFactor } = await checkCredentials(input);
       if (mustChangePassword && !forPasswordChange) {
         await repo.audit({ tenantId, userId, action: 'sso.login.password_change_required', ip: input.ip });
         throw passwordChangeRequired();
       }
+      const methods = forPasswordChange ? ['pwd'] : await factorStep({ userId, tenantId, hasFactor }, input, 'cas');
       await repo.recordSuccess(userId, input.ip, forPasswordChange ? 'password.verify' : 'sso.login');
-      return { userId, tenantId };
+      return { userId, tenantId, methods };
+    },
+
+    /** A sign-on server's sign-in whose factor was answered: the success the password step held back. */
+    async factorAnswered(userId: number, ip: string): Promise<void> {
+      await repo.recordSuccess(userId, ip, 'sso.login');
     },
 
     /**
@@ -212,8 +268,14 @@ export function createAuthService(deps: AuthServiceDeps) {
 
     /** The portal's own login: verified credentials open a session and give its token. */
     async login(input: Credentials): Promise<string> {
-      const { userId } = await checkCredentials(input);
+      const { userId, tenantId, hasFactor } = await checkCredentials(input);
+      await factorStep({ userId, tenantId, hasFactor }, input, 'portal');
       return openPortalSession(userId, input, null);
+    },
+
+    /** The portal login after its factor step: the session counts as having proven a factor now. */
+    async loginAfterFactor(userId: number, client: { ip: string; userAgent: string }, factor: boolean): Promise<string> {
+      return openPortalSession(userId, client, null, factor);
     },
 
     /**

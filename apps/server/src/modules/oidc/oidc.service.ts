@@ -638,7 +638,8 @@ export function createOidcService(deps: OidcDeps) {
         entry.provider.interactionResult(
           http.req,
           http.res,
-          { login: { accountId: subject, ts: loginTs, amr: ['pwd'], remember: true }, sso: { sessionId: mine.id } },
+          // amr: what the sign-on session proved (a second factor adds otp/hwk/sms and mfa).
+          { login: { accountId: subject, ts: loginTs, amr: mine.methods, remember: true }, sso: { sessionId: mine.id } },
           { mergeWithLastSubmission: false },
         ),
       );

@@ -74,8 +74,9 @@ const OPEN_SESSION = named(
   `WITH enabled AS (
      SELECT u.id FROM users u JOIN tenants t ON t.id = u.tenant_id
      WHERE u.id = $3 AND u.disabled_at IS NULL AND t.disabled_at IS NULL FOR SHARE OF u, t)
-   INSERT INTO sso_sessions (cookie_hash, tenant_id, user_id, expires_at)
-   SELECT $1, $2, id, now() + make_interval(secs => $4) FROM enabled RETURNING id`,
+   INSERT INTO sso_sessions (cookie_hash, tenant_id, user_id, expires_at, methods, factor_at)
+   SELECT $1, $2, id, now() + make_interval(secs => $4), $5::text[], CASE WHEN 'mfa' = ANY($5::text[]) THEN now() END
+   FROM enabled RETURNING id`,
 );
 // Touches the session and, when a ticket is given and the session is of that tenant, issues it:
 // the single sign-on step in one statement.
@@ -169,14 +170,18 @@ export function createSsoRepository(db: Db, relaxed: pg.Pool) {
         .orderBy(s.ssoServices.id);
     },
 
-    /** A new SSO session's id; null when the user or tenant was disabled meanwhile. */
+    /**
+     * A new SSO session's id; null when the user or tenant was disabled meanwhile. `methods` are
+     * what the sign-in proved (OIDC amr values); one with a factor (`mfa`) counts for step-up.
+     */
     async openSession(
       cookieHash: string,
       tenantId: number,
       userId: number,
       maxSeconds: number,
+      methods: string[] = ['pwd'],
     ): Promise<string | null> {
-      const { rows } = await OPEN_SESSION(relaxed, [cookieHash, tenantId, userId, maxSeconds]);
+      const { rows } = await OPEN_SESSION(relaxed, [cookieHash, tenantId, userId, maxSeconds, methods]);
       return (rows[0] as { id: string } | undefined)?.id ?? null;
     },
 

@@ -209,6 +209,40 @@ export function createSsoService(deps: SsoDeps) {
     return ended;
   }
 
+  /** Where a sign-in for `service` goes: the OpenID Provider's interaction, a registered service, or none. */
+  function targetOf(tenant: TenantWithServices, service: string | undefined) {
+    const providerReturn = service && deps.isProviderReturn?.(service, tenant.code) ? service : null;
+    const svc = service && !providerReturn ? registered(tenant.services, service) : null;
+    if (service && !svc && !providerReturn) throw new SsoRefusal('unknownService');
+    return { providerReturn, svc };
+  }
+
+  async function open(
+    tenant: TenantWithServices,
+    { providerReturn, svc }: ReturnType<typeof targetOf>,
+    user: { userId: number; tenantId: number },
+    methods: string[],
+    previousCookie: string | undefined,
+  ): Promise<{ cookie: string; redirect: string }> {
+    // A new login in this browser replaces its earlier SSO session (perhaps another user's).
+    if (previousCookie) await endSession(previousCookie);
+    const cookie = newTicketGrantingCookie();
+    const id = await repo.openSession(
+      hashCookie(cookie),
+      user.tenantId,
+      user.userId,
+      settings.sessionMaxSeconds,
+      methods,
+    );
+    // Disabled between the password check and now: refused as any failed login is.
+    if (!id) throw new AppError(ResultCode.LOGIN_FAILED, 'loginFailed');
+    const session = { id, tenantId: user.tenantId, userId: user.userId };
+    // Without a service the sign-on page itself says who is signed in.
+    const signedIn = `/cas/login?${new URLSearchParams({ tenantCode: tenant.code })}`;
+    if (providerReturn) return { cookie, redirect: providerReturn };
+    return { cookie, redirect: svc ? await ticketFor(session, svc, true) : signedIn };
+  }
+
   return {
     /** GET /cas/login: straight back with a ticket (SSO), back without one (gateway), or the form. */
     async loginStep(q: {
@@ -250,7 +284,11 @@ export function createSsoService(deps: SsoDeps) {
       return { kind: 'page', tenant };
     },
 
-    /** POST /cas/login: a new SSO session (cookie) and where to go: the service with a ticket, or the page. */
+    /**
+     * POST /cas/login: a new SSO session (cookie) and where to go: the service with a ticket, or
+     * the page. A sign-in that needs a second factor is refused with 40308 (its challenge) by the
+     * credentials check, and goes on in `continueLogin` once answered.
+     */
     async login(
       c: Credentials,
       service: string | undefined,
@@ -258,21 +296,27 @@ export function createSsoService(deps: SsoDeps) {
     ): Promise<{ cookie: string; redirect: string }> {
       const tenant = await tenantOf(c.tenantCode, service);
       if (!tenant) throw new SsoRefusal('unknownTenant');
-      const providerReturn = service && deps.isProviderReturn?.(service, tenant.code) ? service : null;
-      const svc = service && !providerReturn ? registered(tenant.services, service) : null;
-      if (service && !svc && !providerReturn) throw new SsoRefusal('unknownService');
-      const user = await deps.verifyCredentials({ ...c, tenantCode: tenant.code });
-      // A new login in this browser replaces its earlier SSO session (perhaps another user's).
-      if (previousCookie) await endSession(previousCookie);
-      const cookie = newTicketGrantingCookie();
-      const id = await repo.openSession(hashCookie(cookie), user.tenantId, user.userId, settings.sessionMaxSeconds);
-      // Disabled between the password check and now: refused as any failed login is.
-      if (!id) throw new AppError(ResultCode.LOGIN_FAILED, 'loginFailed');
-      const session = { id, tenantId: user.tenantId, userId: user.userId };
-      // Without a service the sign-on page itself says who is signed in.
-      const signedIn = `/cas/login?${new URLSearchParams({ tenantCode: tenant.code })}`;
-      if (providerReturn) return { cookie, redirect: providerReturn };
-      return { cookie, redirect: svc ? await ticketFor(session, svc, true) : signedIn };
+      const target = targetOf(tenant, service);
+      const user = await deps.verifyCredentials({
+        ...c,
+        tenantCode: tenant.code,
+        factorContext: { tenantCode: tenant.code, ...(service ? { service } : {}) },
+      });
+      return open(tenant, target, user, user.methods ?? ['pwd'], previousCookie);
+    },
+
+    /** The sign-in of `login` after its factor step: `context` is what `login` kept with the challenge. */
+    async continueLogin(
+      user: { userId: number; tenantId: number },
+      context: Record<string, unknown>,
+      methods: string[],
+      previousCookie?: string,
+    ): Promise<{ cookie: string; redirect: string }> {
+      const service = typeof context.service === 'string' ? context.service : undefined;
+      const code = typeof context.tenantCode === 'string' ? context.tenantCode : '';
+      const tenant = await tenantOf(code, service);
+      if (!tenant || tenant.id !== user.tenantId) throw new SsoRefusal('unknownTenant');
+      return open(tenant, targetOf(tenant, service), user, methods, previousCookie);
     },
 
     /** serviceValidate and friends: the ticket's one validation attempt. */
