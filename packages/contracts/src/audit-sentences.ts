@@ -253,7 +253,10 @@ export const AUDIT_SENTENCES: Partial<Record<AuditAction, Sentence>> = {
   'factor.recovery_codes': s('{actor} 生成了新的恢复码', '{actor} generated new recovery codes'),
   'factor.succeeded': s('{actor} 通过了第二验证', '{actor} passed the second factor'),
   'factor.failed': s('{actor} 第二验证失败', '{actor} failed the second factor'),
-  'factor.locked': s('{actor} 第二验证被拒：账号已锁定', '{actor} was refused the second factor: the account is locked'),
+  'factor.locked': s(
+    '{actor} 第二验证被拒：账号已锁定',
+    '{actor} was refused the second factor: the account is locked',
+  ),
   'factor.step_up': s('{actor} 为敏感操作再次验证了身份', '{actor} confirmed their identity for a sensitive action'),
   'password.change': s('{actor} 修改了本人密码', '{actor} changed their own password'),
   'password.reset': s('{actor} 通过短信找回了密码', '{actor} reset their password by SMS'),

@@ -274,7 +274,11 @@ export function createAuthService(deps: AuthServiceDeps) {
     },
 
     /** The portal login after its factor step: the session counts as having proven a factor now. */
-    async loginAfterFactor(userId: number, client: { ip: string; userAgent: string }, factor: boolean): Promise<string> {
+    async loginAfterFactor(
+      userId: number,
+      client: { ip: string; userAgent: string },
+      factor: boolean,
+    ): Promise<string> {
       return openPortalSession(userId, client, null, factor);
     },
 

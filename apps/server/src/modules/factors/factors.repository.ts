@@ -305,7 +305,11 @@ export function createFactorsRepository(db: Db) {
         .update(loginChallenges)
         .set({ completedAt: sql`now()` })
         .where(
-          and(eq(loginChallenges.id, id), isNull(loginChallenges.completedAt), gt(loginChallenges.expiresAt, sql`now()`)),
+          and(
+            eq(loginChallenges.id, id),
+            isNull(loginChallenges.completedAt),
+            gt(loginChallenges.expiresAt, sql`now()`),
+          ),
         )
         .returning({ id: loginChallenges.id });
       return done.length > 0;
@@ -357,7 +361,10 @@ export function createFactorsRepository(db: Db) {
 
     /** Marks a portal session as having proven a factor now (step-up). */
     async stepUp(sessionId: string): Promise<void> {
-      await db.update(sessions).set({ factorAt: sql`now()` }).where(eq(sessions.id, sessionId));
+      await db
+        .update(sessions)
+        .set({ factorAt: sql`now()` })
+        .where(eq(sessions.id, sessionId));
     },
 
     /** Seconds since the session (or the SSO session that opened it) proved a factor; null: never. */

@@ -51,7 +51,8 @@ export const factorsRoutes: FastifyPluginAsyncTypebox<FactorsRoutesOptions> = as
     async (req, reply) => {
       const a = await factors.answer(req.body, client(req), 'portal');
       portalOnly(a);
-      if (a.remember) reply.header('set-cookie', rememberCookie(a.remember.token, a.remember.maxAgeSeconds, opts.secureCookie));
+      if (a.remember)
+        reply.header('set-cookie', rememberCookie(a.remember.token, a.remember.maxAgeSeconds, opts.secureCookie));
       return ok(req, await opts.openPortal(a.userId, client(req), true));
     },
   );

@@ -216,7 +216,8 @@ export function createFactorsService(deps: FactorsDeps) {
         return { pass: true, methods: ['pwd'] };
       }
       const holder = await repo.holder(p.userId);
-      const factorsReset = !!holder?.factorsResetAt && (!holder.lastLoginAt || holder.factorsResetAt > holder.lastLoginAt);
+      const factorsReset =
+        !!holder?.factorsResetAt && (!holder.lastLoginAt || holder.factorsResetAt > holder.lastLoginAt);
       let graceDaysLeft: number | null = null;
       const enrol = factors.length === 0;
       if (enrol) {

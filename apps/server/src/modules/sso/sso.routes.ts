@@ -203,7 +203,10 @@ export const ssoRoutes: FastifyPluginAsyncTypebox<SsoRoutesOptions> = async (app
     const from = req.headers.origin;
     if (from === undefined || from === opts.origin) return false;
     const lang = langOf(req.query as { language?: string });
-    void reply.code(403).type('text/html; charset=utf-8').send(messagePage(lang, t(lang, 'ssoForeignOrigin')));
+    void reply
+      .code(403)
+      .type('text/html; charset=utf-8')
+      .send(messagePage(lang, t(lang, 'ssoForeignOrigin')));
     return true;
   };
   const goOn = async (req: FastifyRequest, reply: FastifyReply, a: SsoFactorAnswered) => {
