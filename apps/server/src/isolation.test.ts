@@ -38,7 +38,8 @@ type Kind =
   | 'menu'
   | 'permission'
   | 'ssoService'
-  | 'oidcClient';
+  | 'oidcClient'
+  | 'factor';
 
 /** What each id-like field names; `path:field` where a name means different things on different routes. */
 const KINDS: Record<string, Kind> = {
@@ -113,6 +114,7 @@ const KINDS: Record<string, Kind> = {
   '/api/admin/menus:parentId': 'menu',
   '/api/admin/menus/:id/move:parentId': 'menu',
   '/api/admin/tenants/:id:id': 'tenant',
+  '/api/front/security/factors/:id:id': 'factor',
 };
 /**
  * Fields the product's calls list that the server accepts and ignores (docs/product/calls.md#call-list: infoV2 and allPermissionV2
@@ -152,6 +154,9 @@ const NOT_OBJECTS = new Set([
   '/api/admin/sso-services/:id:sysCode',
   // The code of a text message to the caller's own number.
   '/api/front/account/mobile/verify:smsCode',
+  // The code of the caller's own authenticator (a new one's first, or one for step-up).
+  '/api/front/security/factors/totp/confirm:code',
+  '/api/front/security/step-up:code',
 ]);
 const ID_LIKE = /(?:Id|Ids|Code|Codes|Wb)$|^(?:id|code)$/;
 
@@ -208,6 +213,7 @@ const UNKNOWN: Record<Kind, string> = {
   permission: '987654321',
   ssoService: '987654321',
   oidcClient: '987654321',
+  factor: '987654321',
 };
 
 async function objectsOf(tenantId: number): Promise<Record<Kind, string[]>> {
@@ -239,6 +245,11 @@ async function objectsOf(tenantId: number): Promise<Record<Kind, string[]>> {
     permission: await list(sql`SELECT id AS v FROM permissions WHERE tenant_id = ${tenantId} ORDER BY id`),
     ssoService: await list(sql`SELECT id AS v FROM sso_services WHERE tenant_id = ${tenantId} ORDER BY id`),
     oidcClient: await list(sql`SELECT id AS v FROM oidc_clients WHERE tenant_id = ${tenantId} ORDER BY id`),
+    // The admin's own second factors (one person's: a person reaches only their own).
+    factor: await list(
+      sql`SELECT f.id AS v FROM user_factors f JOIN users u ON u.id = f.user_id
+          WHERE f.tenant_id = ${tenantId} AND u.username = 'admin' ORDER BY f.id`,
+    ),
     // Open ones first: the sweep tells A's own by an answer other than an unknown id's.
     alert: await list(
       sql`SELECT id AS v FROM device_alerts WHERE tenant_id = ${tenantId} ORDER BY state = 'open' DESC, id`,
@@ -287,6 +298,13 @@ beforeAll(async () => {
     INSERT INTO oidc_clients (tenant_id, client_id, name, confidential, secret_hash, grant_types, redirect_uris, scopes)
     SELECT id, md5(random()::text), '客户端', true, md5(random()::text), '{authorization_code}',
       '{https://app.example.com/cb}', '{openid}' FROM tenants WHERE code IN ('demo', 'other')`);
+  // Four confirmed authenticators of each admin (one per route that names one, and spares); the
+  // demo allows no factor kind, so that the admin's sign-in still has one step.
+  await ctx.db.execute(sql`
+    INSERT INTO user_factors (tenant_id, user_id, kind, name, secret_cipher, confirmed_at)
+    SELECT u.tenant_id, u.id, 'totp', '手机', 'v1.x.x.x', now() FROM users u, generate_series(1, 4)
+    WHERE u.username = 'admin'`);
+  await ctx.db.execute(sql`UPDATE tenants SET security_policy = '{"allowedFactors": []}' WHERE code = 'demo'`);
   const [a] = (await ctx.db.execute<{ id: number }>(sql`SELECT id FROM tenants WHERE code = 'demo'`)).rows;
   objects.A = await objectsOf(Number(a!.id));
   objects.B = await objectsOf(tenantB);

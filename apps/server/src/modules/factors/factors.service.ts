@@ -177,10 +177,17 @@ export function createFactorsService(deps: FactorsDeps) {
     return { id: String(id), secret, uri, qr };
   }
 
-  /** Confirms a pending TOTP with its first right code; the first factor also gets recovery codes. */
+  /**
+   * Confirms a pending TOTP with its first right code; the first factor also gets recovery codes.
+   * Not on the lockout: the secret was just shown to whoever confirms, so a guess wins nothing
+   * (and a person fumbling with a new app does not lock their account).
+   */
   async function confirmTotp(tenantId: number, userId: number, code: string, client: Client, via: string) {
     const hadRecovery = (await repo.recoveryLeft(userId)) > 0;
-    await checked({ tenantId, userId }, 'totp', client, via, () => totpMatches(userId, code, true));
+    if (!(await totpMatches(userId, code, true))) {
+      await repo.audit({ tenantId, userId, action: 'factor.failed', ip: client.ip, detail: { kind: 'totp', via } });
+      throw wrongCode();
+    }
     await repo.audit({ tenantId, userId, action: 'factor.enrolled', ip: client.ip, detail: { kind: 'totp' } });
     return { recoveryCodes: hadRecovery ? null : await newRecovery(tenantId, userId, client.ip) };
   }
