@@ -776,7 +776,10 @@ export const ssoSessions = pgTable('sso_sessions', {
   ip: text('ip'),
   userAgent: text('user_agent'),
   /** The methods the sign-in proved (OIDC `amr` values: pwd, otp, hwk, sms, swk), in order. */
-  methods: text('methods').array().notNull().default(sql`'{}'::text[]`),
+  methods: text('methods')
+    .array()
+    .notNull()
+    .default(sql`'{}'::text[]`),
   /** When a second factor was last proven in this sign-on session (step-up, OIDC acr). */
   factorAt: timestamp('factor_at', { withTimezone: true }),
 });

@@ -32,10 +32,7 @@ export function createSecurityPolicies(db: Db, bus: Pick<InvalidationBus, 'publi
       const hit = cache.get(key);
       if (hit) return hit;
       const version = cache.version;
-      const [row] = await db
-        .select({ policy: tenants.securityPolicy })
-        .from(tenants)
-        .where(eq(tenants.id, tenantId));
+      const [row] = await db.select({ policy: tenants.securityPolicy }).from(tenants).where(eq(tenants.id, tenantId));
       const policy = securityPolicyOf(row?.policy);
       if (row) cache.set(key, policy, { version });
       return policy;
