@@ -99,6 +99,31 @@ const enUS: Messages = {
     scrollLeft: 'Scroll left',
     scrollRight: 'Scroll right',
   },
+  factor: {
+    title: 'Second step',
+    enrolTitle: 'Add a second factor',
+    leadTotp: 'Enter the 6-digit code your authenticator app (Microsoft Authenticator, Google Authenticator …) shows.',
+    leadRecovery: 'Enter one of your unused recovery codes (each works once).',
+    codeLabel: 'Code',
+    recoveryLabel: 'Recovery code',
+    codeRequired: 'Enter the code',
+    remember: 'Remember this browser (not asked again for {{days}} days)',
+    verify: 'Verify and sign in',
+    back: 'Back to sign-in',
+    useRecovery: 'Use a recovery code',
+    useTotp: 'Use the authenticator app',
+    later: 'Later',
+    enrolRequired:
+      'This park requires a second factor to sign in. Install an authenticator app on your phone to go on.',
+    enrolGrace:
+      'This park requires a second factor; in {{days}} days this can no longer be skipped. Install an authenticator app on your phone to go on.',
+    addAuthenticator: 'Add an authenticator',
+    scan: 'Scan the QR code with your authenticator app, or type the key below, then enter the code the app shows.',
+    qrAlt: 'QR code for the authenticator app',
+    manualKey: 'Key to type in by hand',
+    defaultName: 'Authenticator',
+    reset: 'An administrator reset your second factors: please add one again.',
+  },
   signOn: {
     storage:
       'The browser does not let this site keep session data, so single sign-on cannot complete. Allow cookies and site data for this site and try again.',

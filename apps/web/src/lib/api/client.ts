@@ -16,6 +16,8 @@ export class ApiError extends Error {
     message: string,
     /** The one failure handler has told the user already (docs/product/errors.md#result-codes); a caller must not say it again. */
     readonly shown = false,
+    /** What the refusal carries for the next step (a sign-in's factor challenge, 40308); else undefined. */
+    readonly data?: unknown,
   ) {
     super(message);
   }
@@ -103,7 +105,7 @@ function fail(res: Response, envelope: Envelope<unknown> | null, how?: FailurePr
     status === ResultCode.SERVER_ERROR
       ? i18n.t('errors.server')
       : envelope?.message || res.statusText || i18n.t('errors.network');
-  throw new ApiError(status, message, handleFailure(status, message, how));
+  throw new ApiError(status, message, handleFailure(status, message, how), envelope?.data ?? undefined);
 }
 
 /** A portal call: unwraps `{status, message, data}` and hands every non-200 code to docs/product/errors.md#result-codes. */

@@ -29,6 +29,8 @@ export interface LoginPageProps {
   context?: string | undefined;
   /** Links under the form (register, forgot password). */
   links?: ReactNode;
+  /** A step after the password (the second factor): shown in the card in place of the form. */
+  step?: ReactNode;
 }
 
 type Field = 'username' | 'password' | 'imgvercode' | 'captchaVerification';
@@ -141,7 +143,7 @@ function ImageCaptchaField({
 
 const EMPTY: LoginInput = { username: '', password: '', imgvercode: '' };
 
-export function LoginPage({ signIn, languageToggle, humanCheck, context, links }: LoginPageProps) {
+export function LoginPage({ signIn, languageToggle, humanCheck, context, links, step }: LoginPageProps) {
   const { t, i18n } = useTranslation();
   const [values, setValues] = useState<LoginInput>(EMPTY);
   const [errors, setErrors] = useState<Errors>({});
@@ -253,7 +255,9 @@ export function LoginPage({ signIn, languageToggle, humanCheck, context, links }
             {languageToggle}
           </div>
           {context ? <p className="login-card-context">{context}</p> : null}
+          {step}
           <form
+            hidden={Boolean(step)}
             className="login-form"
             aria-labelledby={`${formId}-title`}
             noValidate
@@ -345,7 +349,7 @@ export function LoginPage({ signIn, languageToggle, humanCheck, context, links }
               {pending ? t('login.submitting') : t('login.submit')}
             </button>
           </form>
-          {links ? <div className="login-links">{links}</div> : null}
+          {links && !step ? <div className="login-links">{links}</div> : null}
           <p className="login-notice" role="note">
             {t('login.browserNotice')}
           </p>
