@@ -101,7 +101,7 @@ const zhCN = {
     enrolTitle: '添加第二验证方式',
     leadTotp: '请输入身份验证器（如 Microsoft Authenticator、Google Authenticator）中显示的 6 位验证码。',
     leadRecovery: '请输入一个未用过的恢复码（每个恢复码只能使用一次）。',
-    codeLabel: '验证码',
+    codeLabel: '动态验证码',
     recoveryLabel: '恢复码',
     codeRequired: '请输入验证码',
     remember: '记住此浏览器（{{days}} 天内不再询问）',
