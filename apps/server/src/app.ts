@@ -255,7 +255,12 @@ export async function buildApp({ config, db: pool, secrets, logger }: AppDeps) {
     await relaxed.end();
   });
   const guard = createPermissionGuard(db);
-  const operatorOf = createOperatorGate({ repo: createOperatorsRepository(db), guard });
+  // Sensitive operator actions need a factor proven lately (ADR 051); factors is made below.
+  const operatorOf = createOperatorGate({
+    repo: createOperatorsRepository(db),
+    guard,
+    stepUpFresh: (session) => factors.fresh(session),
+  });
   auditOperatorChanges(app, db);
   const runtime = { ...config.runtime, signSecret: secrets.signSecret, uploadMaxBytes: config.uploadMaxBytes };
   const tenantSettings = createTenantSettings(db, runtime, bus);

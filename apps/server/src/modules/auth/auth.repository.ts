@@ -394,6 +394,8 @@ export function createAuthRepository(db: Db, relaxed: pg.Pool) {
             userAgent: client.userAgent.slice(0, 512),
             expiresAt: sql`${old.expiry}::timestamptz`,
             serviceTicket: old.serviceTicket,
+            // A switch is no new sign-in: the factor proven (step-up, ADR 051) still counts.
+            factorAt: old.factorAt,
           })
           .returning({ id: sessions.id });
         await tx

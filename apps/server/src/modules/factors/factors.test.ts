@@ -301,3 +301,43 @@ describe('step-up', () => {
     expect(row?.fresh).toBe(true);
   });
 });
+
+describe('step-up on the sensitive operator routes', () => {
+  it('asks (40309) without a recent factor, not within the window, and again outside it', async () => {
+    // The password step alone (the harness's login counts as a fresh factor).
+    const token = (await passwordStep(ctx, 'admin')).json().data as string;
+    const admin = await ctx.asRole(token, 'park_operator');
+    const sensitive = () =>
+      ctx.call({
+        url: '/api/admin/users/987654321/password',
+        token: admin,
+        body: { password: ctx.encrypt('Xx@12345678') },
+      });
+    expect((await sensitive()).json().status).toBe(ResultCode.STEP_UP_REQUIRED);
+    // A member (no operator) is refused as before: the permission comes first.
+    const member = (await passwordStep(ctx, await newMember())).json().data as string;
+    const asMember = await ctx.call({
+      url: '/api/admin/users/987654321/password',
+      token: member,
+      body: { password: ctx.encrypt('Xx@12345678') },
+    });
+    expect(asMember.json().status).toBe(ResultCode.NO_PERMISSION);
+    // Someone without a factor steps up with the password (a wrong one is refused).
+    const wrong = await ctx.call({
+      url: '/api/front/security/step-up',
+      token: admin,
+      body: { password: ctx.encrypt('nope') },
+    });
+    expect(wrong.json().status).toBe(ResultCode.LOGIN_FAILED);
+    const up = await ctx.call({
+      url: '/api/front/security/step-up',
+      token: admin,
+      body: { password: ctx.encrypt(DEMO_PASSWORD) },
+    });
+    expect(up.json().status).toBe(200);
+    expect((await sensitive()).json().status).toBe(ResultCode.NOT_FOUND);
+    // Past the tenant's step-up minutes (5 by default): asked again.
+    await ctx.db.execute(sql`UPDATE sessions SET factor_at = now() - interval '6 minutes' WHERE factor_at IS NOT NULL`);
+    expect((await sensitive()).json().status).toBe(ResultCode.STEP_UP_REQUIRED);
+  });
+});
