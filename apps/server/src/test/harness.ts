@@ -7,7 +7,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { signRequest } from '@portal/contracts/node-signing';
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import type { InjectOptions } from 'fastify';
 import { buildApp, type App } from '../app.js';
 import { connect, type Db } from '../db/client.js';
@@ -161,12 +161,7 @@ export async function createTestContext(
       });
       const body = res.json();
       if (body.status !== 200) throw new Error(`login failed: ${res.body}`);
-      // As a person who proved a factor just now: the sensitive operator routes (step-up, ADR 051)
-      // answer without asking. modules/factors tests the asking with sessions of their own.
-      const token = body.data as string;
-      const jti = JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString()).jti as string;
-      await db.execute(sql`UPDATE sessions SET factor_at = now() WHERE id = ${jti}`);
-      return token;
+      return body.data as string;
     },
     async asRole(token, roleCode) {
       const me = (await call({ url: '/api/front/member/front/infoV2', token })).json().data as { tenantId: string };

@@ -270,7 +270,9 @@ export function createAuthService(deps: AuthServiceDeps) {
     async login(input: Credentials): Promise<string> {
       const { userId, tenantId, hasFactor } = await checkCredentials(input);
       await factorStep({ userId, tenantId, hasFactor }, input, 'portal');
-      return openPortalSession(userId, input, null);
+      // For a person without a factor the password is the strongest proof there is: a sign-in
+      // counts for step-up as the password dialog would (ADR 051).
+      return openPortalSession(userId, input, null, !hasFactor);
     },
 
     /** The portal login after its factor step: the session counts as having proven a factor now. */

@@ -303,8 +303,8 @@ describe('step-up', () => {
 });
 
 describe('step-up on the sensitive operator routes', () => {
-  it('asks (40309) without a recent factor, not within the window, and again outside it', async () => {
-    // The password step alone (the harness's login counts as a fresh factor).
+  it('asks (40309) past the window, not within it, and only operators learn it', async () => {
+    // The admin has no factor: the sign-in's password counts for the step-up minutes…
     const token = (await passwordStep(ctx, 'admin')).json().data as string;
     const admin = await ctx.asRole(token, 'park_operator');
     const sensitive = () =>
@@ -313,6 +313,13 @@ describe('step-up on the sensitive operator routes', () => {
         token: admin,
         body: { password: ctx.encrypt('Xx@12345678') },
       });
+    const age = (minutes: number) =>
+      ctx.db.execute(
+        sql`UPDATE sessions SET factor_at = now() - make_interval(mins => ${minutes}) WHERE factor_at IS NOT NULL AND revoked_at IS NULL`,
+      );
+    expect((await sensitive()).json().status).toBe(ResultCode.NOT_FOUND);
+    // … and no longer past them (5 by default).
+    await age(6);
     expect((await sensitive()).json().status).toBe(ResultCode.STEP_UP_REQUIRED);
     // A member (no operator) is refused as before: the permission comes first.
     const member = (await passwordStep(ctx, await newMember())).json().data as string;
@@ -337,7 +344,7 @@ describe('step-up on the sensitive operator routes', () => {
     expect(up.json().status).toBe(200);
     expect((await sensitive()).json().status).toBe(ResultCode.NOT_FOUND);
     // Past the tenant's step-up minutes (5 by default): asked again.
-    await ctx.db.execute(sql`UPDATE sessions SET factor_at = now() - interval '6 minutes' WHERE factor_at IS NOT NULL`);
+    await age(6);
     expect((await sensitive()).json().status).toBe(ResultCode.STEP_UP_REQUIRED);
   });
 });
