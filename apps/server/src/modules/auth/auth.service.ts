@@ -74,7 +74,7 @@ export type FactorGate = (p: {
   rememberToken?: string | undefined;
   ip: string;
   userAgent: string;
-}) => Promise<{ pass: true; methods: string[] } | { pass: false; challenge: FactorChallenge }>;
+}) => Promise<{ pass: true; methods: string[]; strongest: boolean } | { pass: false; challenge: FactorChallenge }>;
 
 const loginFailed = () => new AppError(ResultCode.LOGIN_FAILED, 'loginFailed');
 /** Said only to whoever gave the account's right password (ADR 045). */
@@ -157,8 +157,8 @@ export function createAuthService(deps: AuthServiceDeps) {
     who: { userId: number; tenantId: number; hasFactor: boolean },
     input: Credentials,
     purpose: 'portal' | 'cas',
-  ): Promise<string[]> {
-    if (!deps.factorGate) return ['pwd'];
+  ): Promise<{ methods: string[]; strongest: boolean }> {
+    if (!deps.factorGate) return { methods: ['pwd'], strongest: !who.hasFactor };
     const step = await deps.factorGate({
       ...who,
       purpose,
@@ -167,7 +167,7 @@ export function createAuthService(deps: AuthServiceDeps) {
       ip: input.ip,
       userAgent: input.userAgent,
     });
-    if (step.pass) return step.methods;
+    if (step.pass) return { methods: step.methods, strongest: step.strongest };
     throw new AppError(ResultCode.FACTOR_REQUIRED, 'factorRequired', undefined, undefined, step.challenge);
   }
 
@@ -239,7 +239,9 @@ export function createAuthService(deps: AuthServiceDeps) {
         await repo.audit({ tenantId, userId, action: 'sso.login.password_change_required', ip: input.ip });
         throw passwordChangeRequired();
       }
-      const methods = forPasswordChange ? ['pwd'] : await factorStep({ userId, tenantId, hasFactor }, input, 'cas');
+      const methods = forPasswordChange
+        ? ['pwd']
+        : (await factorStep({ userId, tenantId, hasFactor }, input, 'cas')).methods;
       await repo.recordSuccess(userId, input.ip, forPasswordChange ? 'password.verify' : 'sso.login');
       return { userId, tenantId, methods };
     },
@@ -269,10 +271,10 @@ export function createAuthService(deps: AuthServiceDeps) {
     /** The portal's own login: verified credentials open a session and give its token. */
     async login(input: Credentials): Promise<string> {
       const { userId, tenantId, hasFactor } = await checkCredentials(input);
-      await factorStep({ userId, tenantId, hasFactor }, input, 'portal');
-      // For a person without a factor the password is the strongest proof there is: a sign-in
-      // counts for step-up as the password dialog would (ADR 051).
-      return openPortalSession(userId, input, null, !hasFactor);
+      const { strongest } = await factorStep({ userId, tenantId, hasFactor }, input, 'portal');
+      // For a person without a (usable) factor the password is the strongest proof there is: the
+      // sign-in counts for step-up as the password dialog would (ADR 051).
+      return openPortalSession(userId, input, null, strongest);
     },
 
     /** The portal login after its factor step: the session counts as having proven a factor now. */

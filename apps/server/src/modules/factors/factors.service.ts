@@ -46,8 +46,12 @@ export interface Client {
   userAgent: string;
 }
 
-/** The sign-in may go on: the methods it proved (OIDC amr values). */
-export type GateResult = { pass: true; methods: string[] } | { pass: false; challenge: FactorChallenge };
+/**
+ * The sign-in may go on: the methods it proved (OIDC amr values), and whether the password was the
+ * strongest proof the person has (no usable factor): then it counts for step-up as a factor would.
+ */
+export type GateResult =
+  { pass: true; methods: string[]; strongest: boolean } | { pass: false; challenge: FactorChallenge };
 
 /** A right answer: whose sign-in, where it goes on, what it proved, and the remember cookie if asked. */
 export interface Answered {
@@ -210,17 +214,18 @@ export function createFactorsService(deps: FactorsDeps) {
       } & Client,
     ): Promise<GateResult> {
       const policy = await deps.policies.of(p.tenantId);
-      if (policy.factorRequirement === 'off') return { pass: true, methods: ['pwd'] };
-      if (!p.hasFactor && !(await required(policy, p.userId))) return { pass: true, methods: ['pwd'] };
+      const bare: GateResult = { pass: true, methods: ['pwd'], strongest: true };
+      if (policy.factorRequirement === 'off') return bare;
+      if (!p.hasFactor && !(await required(policy, p.userId))) return bare;
       const factors = p.hasFactor ? await usable(p.tenantId, p.userId, policy) : [];
-      if (factors.length === 0 && !(await required(policy, p.userId))) return { pass: true, methods: ['pwd'] };
+      if (factors.length === 0 && !(await required(policy, p.userId))) return bare;
       if (
         factors.length > 0 &&
         p.rememberToken &&
         policy.rememberBrowserDays > 0 &&
         (await repo.remembered(p.userId, sha256Hex(p.rememberToken)))
       ) {
-        return { pass: true, methods: ['pwd'] };
+        return { pass: true, methods: ['pwd'], strongest: false };
       }
       const holder = await repo.holder(p.userId);
       const factorsReset =
