@@ -60,7 +60,9 @@ async function memberWithAuthenticator(): Promise<{ username: string; secret: st
   const iv = randomBytes(12);
   const cipher = createCipheriv('aes-256-gcm', key, iv);
   const body = Buffer.concat([cipher.update(secret, 'utf8'), cipher.final()]);
-  const stored = ['v1', iv, body, cipher.getAuthTag()].map((p) => (typeof p === 'string' ? p : p.toString('base64url')));
+  const stored = ['v1', iv, body, cipher.getAuthTag()].map((p) =>
+    typeof p === 'string' ? p : p.toString('base64url'),
+  );
   await db.query(
     `INSERT INTO users (tenant_id, username, password_hash, name)
      SELECT tenant_id, $1, password_hash, $1 FROM users WHERE username = 'member'`,
@@ -114,7 +116,9 @@ describe('the factor step', () => {
         // Focus is in the code field: type a wrong code, Enter.
         await page.keyboard.type('000000');
         await page.keyboard.press('Enter');
-        await page.getByText(lang === 'zh' ? '验证码不正确或已使用' : 'The code is wrong or was already used').waitFor();
+        await page
+          .getByText(lang === 'zh' ? '验证码不正确或已使用' : 'The code is wrong or was already used')
+          .waitFor();
         await page.screenshot({ path: `${SHOTS}/factor-step-wrong-${lang}-${size.name}.png` });
         await code.fill(totp(secret));
         await page.keyboard.press('Enter');
