@@ -12,7 +12,7 @@ import { scopedDb } from './db/scope.js';
 import { createAuthRepository } from './modules/auth/auth.repository.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
 import { authCasRoutes } from './modules/auth/auth-cas.routes.js';
-import { createAuthService } from './modules/auth/auth.service.js';
+import { LOCKOUT, createAuthService } from './modules/auth/auth.service.js';
 import { accountRoutes } from './modules/account/account.routes.js';
 import { createAccountRepository } from './modules/account/account.repository.js';
 import { createAccountService } from './modules/account/account.service.js';
@@ -77,6 +77,10 @@ import { createWorkbenchService } from './modules/workbench/workbench.service.js
 import { workbenchRoutes } from './modules/workbench/workbench.routes.js';
 import { createOutboxProvider, createWebhookProvider } from './modules/sms/sms.providers.js';
 import { createSmsRepository } from './modules/sms/sms.repository.js';
+import { createFactorsRepository } from './modules/factors/factors.repository.js';
+import { factorsRoutes } from './modules/factors/factors.routes.js';
+import { createFactorsService } from './modules/factors/factors.service.js';
+import { createSecurityPolicies } from './platform/security-policy.js';
 import { smsRoutes } from './modules/sms/sms.routes.js';
 import { createSmsService } from './modules/sms/sms.service.js';
 import { createMenusService } from './modules/menus/menus.service.js';
@@ -115,7 +119,6 @@ import { DRAINING_SERVER_OPTIONS, drainOnClose } from './platform/graceful-stop.
 import { boundJsonBodies, requireMultipartBoundaries, textRuleValidators } from './platform/input-guard.js';
 import { createPasswordDecryptor } from './platform/password-transport.js';
 import { createPasswords } from './platform/passwords.js';
-import { createSecurityPolicies } from './platform/security-policy.js';
 import { recentPasswordHashes } from './db/passwords.js';
 import { createMetrics } from './platform/metrics.js';
 import { createAddressRule } from './platform/addresses.js';
@@ -263,7 +266,12 @@ export async function buildApp({ config, db: pool, secrets, logger }: AppDeps) {
     await relaxed.end();
   });
   const guard = createPermissionGuard(db);
-  const operatorOf = createOperatorGate({ repo: createOperatorsRepository(db), guard });
+  // Sensitive operator actions need a factor proven lately (ADR 051); factors is made below.
+  const operatorOf = createOperatorGate({
+    repo: createOperatorsRepository(db),
+    guard,
+    stepUpFresh: (session) => factors.fresh(session),
+  });
   auditOperatorChanges(app, db);
   const runtime = { ...config.runtime, signSecret: secrets.signSecret, uploadMaxBytes: config.uploadMaxBytes };
   const tenantSettings = createTenantSettings(db, runtime, bus);
@@ -320,6 +328,21 @@ export async function buildApp({ config, db: pool, secrets, logger }: AppDeps) {
       passwordRulesOf(tenantId === null ? DEFAULT_SECURITY_POLICY : await securityPolicies.of(tenantId)),
     recentHashes: (userId, n) => recentPasswordHashes(db, userId, n),
   });
+  // Second factors (ADR 051): the factor step of every sign-in, on the login's lockout (LOCKOUT).
+  const factors = createFactorsService({
+    repo: createFactorsRepository(db),
+    policies: securityPolicies,
+    key: secrets.factorKey,
+    lockout: LOCKOUT,
+    confirmPassword: (userId, cipher, ip) => auth.confirmPassword(userId, cipher, ip),
+    // Made below; called only once the app is built.
+    passkeys: {
+      options: (tenantId, userId) => passkeyFactor.options(tenantId, userId),
+      verify: (tenantId, userId, state, response) => passkeyFactor.verify(tenantId, userId, state, response),
+    },
+    recordLoginEvent: (e) => sessions.recordLoginEvent(e),
+    factorChanged: (tenantId, userId, change, kind) => sessions.factorChanged(tenantId, userId, change, kind),
+  });
   const auth = createAuthService({
     repo: createAuthRepository(db, relaxed),
     metrics,
@@ -337,6 +360,7 @@ export async function buildApp({ config, db: pool, secrets, logger }: AppDeps) {
     recordLoginEvent: (e) => sessions.recordLoginEvent(e),
     ssoSessionOfTicket: (ticket) => sso.sessionOfTicket(ticket),
     seen: (id) => sessions.seen(id),
+    factorGate: (p) => factors.gate(p),
   });
   // The sign-on server (CAS 3.0): its protocol routes are unsigned (below), its portal API signed.
 
@@ -564,6 +588,11 @@ export async function buildApp({ config, db: pool, secrets, logger }: AppDeps) {
     await api.register(accountRoutes, { account });
     await api.register(passkeyRoutes, { passkeys });
     await api.register(ssoApiRoutes, { sso });
+    await api.register(factorsRoutes, {
+      factors,
+      openPortal: (userId, client, factor) => auth.loginAfterFactor(userId, client, factor),
+      secureCookie: config.publicUrl.startsWith('https:'),
+    });
     await api.register(uploadRoutes, { files });
     await api.register(noticesRoutes, { notices });
     await api.register(noticeAttachmentRoutes, { notices, maxBytes: files.maxBytes });
@@ -661,6 +690,15 @@ export async function buildApp({ config, db: pool, secrets, logger }: AppDeps) {
     secureCookie: config.publicUrl.startsWith('https:'),
     sessionMaxSeconds: config.sso.sessionMaxHours * 3600,
     origin: new URL(config.publicUrl).origin,
+    factorStep: {
+      answer: async (a, client) => {
+        const done = await factors.answer(a, client, 'cas');
+        if (done.purpose === 'cas') await auth.factorAnswered(done.userId, client.ip);
+        return done;
+      },
+      later: (challenge, client) => factors.later(challenge, client),
+      enrol: (challenge, name) => factors.enrolDuringSignIn(challenge, name),
+    },
   });
   await app.register(passkeyCasRoutes, {
     passkeys,

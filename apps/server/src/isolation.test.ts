@@ -40,7 +40,8 @@ type Kind =
   | 'ssoService'
   | 'oidcClient'
   | 'signIn'
-  | 'passkey';
+  | 'passkey'
+  | 'factor';
 
 /** What each id-like field names; `path:field` where a name means different things on different routes. */
 const KINDS: Record<string, Kind> = {
@@ -120,6 +121,7 @@ const KINDS: Record<string, Kind> = {
   '/api/admin/sign-ins/:id/end:id': 'signIn',
   '/api/admin/online-users/:id/end:id': 'user',
   '/api/front/security/passkeys/:id:id': 'passkey',
+  '/api/front/security/factors/:id:id': 'factor',
 };
 /**
  * Fields the product's calls list that the server accepts and ignores (docs/product/calls.md#call-list: infoV2 and allPermissionV2
@@ -159,6 +161,9 @@ const NOT_OBJECTS = new Set([
   '/api/admin/sso-services/:id:sysCode',
   // The code of a text message to the caller's own number.
   '/api/front/account/mobile/verify:smsCode',
+  // The code of the caller's own authenticator (a new one's first, or one for step-up).
+  '/api/front/security/factors/totp/confirm:code',
+  '/api/front/security/step-up:code',
 ]);
 const ID_LIKE = /(?:Id|Ids|Code|Codes|Wb)$|^(?:id|code)$/;
 
@@ -217,6 +222,7 @@ const UNKNOWN: Record<Kind, string> = {
   oidcClient: '987654321',
   signIn: 'portal-00000000-0000-4000-8000-000000000000',
   passkey: '987654321',
+  factor: '987654321',
 };
 
 async function objectsOf(tenantId: number): Promise<Record<Kind, string[]>> {
@@ -254,6 +260,11 @@ async function objectsOf(tenantId: number): Promise<Record<Kind, string[]>> {
       GROUP BY s.chain_id, u.username ORDER BY u.username <> 'admin', min(s.created_at)`),
     passkey: await list(
       sql`SELECT id AS v FROM user_factors WHERE tenant_id = ${tenantId} AND kind = 'webauthn' ORDER BY id`,
+    ),
+    // The admin's own second factors (one person's: a person reaches only their own).
+    factor: await list(
+      sql`SELECT f.id AS v FROM user_factors f JOIN users u ON u.id = f.user_id
+          WHERE f.tenant_id = ${tenantId} AND u.username = 'admin' ORDER BY f.id`,
     ),
     // Open ones first: the sweep tells A's own by an answer other than an unknown id's.
     alert: await list(
@@ -311,6 +322,13 @@ beforeAll(async () => {
     INSERT INTO user_factors (tenant_id, user_id, kind, name, credential_id, public_key, sign_count, confirmed_at)
     SELECT tenant_id, id, 'webauthn', '通行密钥', md5(random()::text), md5(random()::text), 0, now()
     FROM users WHERE username = 'admin'`);
+  // Four confirmed authenticators of each admin (one per route that names one, and spares); the
+  // demo allows no factor kind, so that the admin's sign-in still has one step.
+  await ctx.db.execute(sql`
+    INSERT INTO user_factors (tenant_id, user_id, kind, name, secret_cipher, confirmed_at)
+    SELECT u.tenant_id, u.id, 'totp', '手机', 'v1.x.x.x', now() FROM users u, generate_series(1, 4)
+    WHERE u.username = 'admin'`);
+  await ctx.db.execute(sql`UPDATE tenants SET security_policy = '{"allowedFactors": []}' WHERE code = 'demo'`);
   const [a] = (await ctx.db.execute<{ id: number }>(sql`SELECT id FROM tenants WHERE code = 'demo'`)).rows;
   objects.A = await objectsOf(Number(a!.id));
   objects.B = await objectsOf(tenantB);

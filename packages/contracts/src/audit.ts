@@ -38,6 +38,14 @@ export const AUDIT_ACTIONS = {
     zh: '单点登录被拒（须先修改密码）',
     en: 'Sign-on refused (password must be changed first)',
   },
+  // Second factors
+  'factor.enrolled': { zh: '添加第二验证方式', en: 'Added a second factor' },
+  'factor.removed': { zh: '删除第二验证方式', en: 'Removed a second factor' },
+  'factor.recovery_codes': { zh: '生成恢复码', en: 'Generated recovery codes' },
+  'factor.succeeded': { zh: '第二验证通过', en: 'Second factor accepted' },
+  'factor.failed': { zh: '第二验证失败', en: 'Second factor refused' },
+  'factor.locked': { zh: '第二验证被拒（账号已锁定）', en: 'Second factor refused (account locked)' },
+  'factor.step_up': { zh: '敏感操作前再次验证身份', en: 'Confirmed identity for a sensitive action' },
   // Own account
   'password.change': { zh: '修改本人密码', en: 'Changed own password' },
   'password.reset': { zh: '找回密码（短信）', en: 'Reset password (SMS)' },

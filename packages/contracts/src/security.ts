@@ -137,3 +137,59 @@ export const SecurityPolicyView = Type.Object({
   defaults: SecurityPolicy,
 });
 export type SecurityPolicyView = Static<typeof SecurityPolicyView>;
+const ChallengeToken = Type.String({ minLength: 16, maxLength: 128, pattern: '^[A-Za-z0-9_-]+$' });
+const FactorName = Type.String({ minLength: 1, maxLength: 64 });
+
+/** A pending sign-in, named by its challenge (enrol later, passkey options). */
+export const FactorChallengeRef = Type.Object({ challenge: ChallengeToken });
+export type FactorChallengeRef = Static<typeof FactorChallengeRef>;
+
+/** A new TOTP authenticator's name; during a sign-in that must enrol, with its challenge. */
+export const TotpStart = Type.Object({ name: FactorName, challenge: Type.Optional(ChallengeToken) });
+export type TotpStart = Static<typeof TotpStart>;
+
+/**
+ * A TOTP enrolment waiting for its first code: the secret to type in by hand, the otpauth:// address
+ * and its QR code (an SVG data URL). The secret is shown this once and never again.
+ */
+export const TotpEnrolment = Type.Object({
+  id: Type.String(),
+  secret: Type.String(),
+  uri: Type.String(),
+  qr: Type.String(),
+});
+export type TotpEnrolment = Static<typeof TotpEnrolment>;
+
+export const TotpConfirm = Type.Object({ code: Type.String({ minLength: 6, maxLength: 16, pattern: '^[0-9 -]+$' }) });
+export type TotpConfirm = Static<typeof TotpConfirm>;
+
+/** Recovery codes, shown once (after the first factor, and on regeneration). */
+export const RecoveryCodes = Type.Object({ recoveryCodes: Type.Union([Type.Array(Type.String()), Type.Null()]) });
+export type RecoveryCodes = Static<typeof RecoveryCodes>;
+
+export const FactorRename = Type.Object({ name: FactorName });
+
+/** A person's own factors (never a secret). */
+export const MyFactors = Type.Object({
+  factors: Type.Array(
+    Type.Object({
+      id: Type.String(),
+      kind: Type.String(),
+      name: Type.String(),
+      createdAt: Type.String(),
+      lastUsedAt: Type.Union([Type.String(), Type.Null()]),
+    }),
+  ),
+  recoveryCodesLeft: Type.Integer(),
+  allowed: Type.Array(Type.String()),
+  requirement: Type.String(),
+});
+export type MyFactors = Static<typeof MyFactors>;
+
+/** Step-up: a factor's code, or (for a person without a factor) the password, RSA-encrypted as at login. */
+export const StepUpBody = Type.Object({
+  kind: Type.Optional(Type.Enum([...FACTOR_KINDS])),
+  code: Type.Optional(Type.String({ minLength: 6, maxLength: 32, pattern: '^[A-Za-z0-9 -]+$' })),
+  password: Type.Optional(Type.String({ minLength: 1, maxLength: 1024 })),
+});
+export type StepUpBody = Static<typeof StepUpBody>;

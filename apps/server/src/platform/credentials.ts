@@ -23,6 +23,10 @@ export interface Credentials {
   userAgent: string;
   /** Which door the attempt came through, for the login history (none: not a sign-in, e.g. a password change). */
   via?: LoginVia | undefined;
+  /** The browser's "remember this browser" token (its cookie), which skips the factor step. */
+  rememberToken?: string | undefined;
+  /** Where the sign-in goes on after its factor step (kept with the pending sign-in). */
+  factorContext?: Record<string, unknown> | undefined;
 }
 
 /**
@@ -46,7 +50,14 @@ export interface LoginEventInput {
 export type RecordLoginEvent = (e: LoginEventInput) => Promise<void>;
 
 /** The login's checks: the user, or the login's one refusal (用户名、密码或验证码错误). */
-export type VerifyCredentials = (c: Credentials) => Promise<{ userId: number; tenantId: number }>;
+export type VerifyCredentials = (c: Credentials) => Promise<{
+  userId: number;
+  tenantId: number;
+  /** What the sign-in proved (OIDC `amr` values). */
+  methods?: string[] | undefined;
+  /** The password was the strongest proof the person has: it counts for step-up (ADR 051). */
+  strongest?: boolean | undefined;
+}>;
 
 /** A signed-in user's own password, checked on the login's lockout. */
 export type ConfirmPassword = (

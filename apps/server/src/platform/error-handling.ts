@@ -13,7 +13,7 @@ import { AppError } from './errors.js';
 import { describeSchemaIssue, langOf, t, type Lang, type MessageKey } from './i18n.js';
 import { apiSecurityHeaders } from './security-headers.js';
 
-const envelope = (code: number, message: string) => ({ status: code, message, data: null });
+const envelope = (code: number, message: string, data: unknown = null) => ({ status: code, message, data });
 
 /** The language a raw request line or URL asks for, when its query could not be parsed. */
 const langOfUrl = (url: string | undefined): Lang => (/[?&]language=eng(?:[&#\s]|$)/.test(url ?? '') ? 'en' : 'zh');
@@ -73,7 +73,8 @@ function answer(error: FastifyError | AppError, req: FastifyRequest, reply: Fast
   if (!known) req.log.error({ err: error }, 'unhandled error');
   const { code, message } = known ?? { code: ResultCode.SERVER_ERROR, message: t(lang, 'serverError') };
   if (error instanceof AppError && error.headers) reply.headers(error.headers);
-  return reply.code(httpStatusOf(code)).send(envelope(code, message));
+  const data = error instanceof AppError ? (error.data ?? null) : null;
+  return reply.code(httpStatusOf(code)).send(envelope(code, message, data));
 }
 
 /** Routes' and hooks' errors, and unknown paths. */

@@ -3,7 +3,8 @@ import type { MessageKey } from './i18n.js';
 
 /**
  * A failure the client is meant to see: a result code of docs/product/errors.md#result-codes (or ours) and a message key from
- * the server's catalogue. The one error handler turns it into the `{status, message, data}` envelope.
+ * the server's catalogue. The one error handler turns it into the `{status, message, data}` envelope;
+ * `data` is null unless the refusal carries what the client needs next (a sign-in's factor challenge).
  */
 export class AppError extends Error {
   constructor(
@@ -11,6 +12,7 @@ export class AppError extends Error {
     readonly key: MessageKey,
     readonly params?: Record<string, string | number>,
     readonly headers?: Record<string, string>,
+    readonly data?: unknown,
   ) {
     super(key);
   }

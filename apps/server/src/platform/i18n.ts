@@ -148,6 +148,30 @@ const messages = {
     zh: '该账号已停用，请联系管理员',
     en: 'This account has been disabled. Please contact your administrator',
   },
+  factorRequired: { zh: '请完成第二步验证', en: 'Please complete the second verification step' },
+  factorChallengeExpired: {
+    zh: '验证已过期，请重新登录',
+    en: 'The verification has expired; please sign in again',
+  },
+  factorWrong: { zh: '验证码不正确或已使用', en: 'The code is wrong or was already used' },
+  factorLocked: {
+    zh: '错误次数过多，账号已暂时锁定，请稍后再试',
+    en: 'Too many wrong attempts: the account is locked for a while. Try again later',
+  },
+  factorEnrolRequired: {
+    zh: '须先添加第二验证方式才能登录',
+    en: 'A second factor must be added before signing in',
+  },
+  factorNotAllowed: {
+    zh: '本租户的安全策略不允许此验证方式',
+    en: 'The tenant’s security policy does not allow this kind of factor',
+  },
+  factorNoneYet: { zh: '请先添加一种第二验证方式', en: 'Add a second factor first' },
+  stepUpRequired: {
+    zh: '此操作须再次验证身份',
+    en: 'Confirm your identity again to do this',
+  },
+  stepUpPasswordNeeded: { zh: '请输入登录密码', en: 'Enter your password' },
   captchaRequired: { zh: '验证码不可以为空', en: 'The captcha cannot be empty' },
   passkeyFailed: {
     zh: '通行密钥验证失败，请重试或使用密码登录',

@@ -20,6 +20,8 @@ export interface Secrets {
   downloadKey: Uint8Array;
   /** Signs the OpenID Provider's cookies, so that every instance reads every instance's cookie. */
   oidcCookieKey: string;
+  /** Encrypts TOTP secrets (AES-256-GCM) and keys the hashes of recovery codes. */
+  factorKey: Uint8Array;
 }
 
 /** The secret `name`, made by `make` on first use (also in a transaction: the demo's seed). */
@@ -46,6 +48,7 @@ export async function loadSecrets(db: Db): Promise<Secrets> {
   const smsKey = await ensureSecret(db, 'sms_key', () => randomBytes(32).toString('base64url'));
   const downloadKey = await ensureSecret(db, 'download_key', () => randomBytes(32).toString('base64url'));
   const oidcCookieKey = await ensureSecret(db, 'oidc_cookie_key', () => randomBytes(32).toString('base64url'));
+  const factorKey = await ensureSecret(db, 'factor_key', () => randomBytes(32).toString('base64url'));
   return {
     rsaPrivateKeyPem: privateKey,
     rsaPublicKeyPem: publicKey,
@@ -55,5 +58,6 @@ export async function loadSecrets(db: Db): Promise<Secrets> {
     smsKey: Buffer.from(smsKey, 'base64url'),
     downloadKey: Buffer.from(downloadKey, 'base64url'),
     oidcCookieKey,
+    factorKey: Buffer.from(factorKey, 'base64url'),
   };
 }

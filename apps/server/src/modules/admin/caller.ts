@@ -2,12 +2,34 @@ import type { FastifyRequest } from 'fastify';
 import type { Caller } from './operators.service.js';
 
 /**
+ * The operators' actions that need a second factor proven within the tenant's step-up minutes
+ * (ADR 051): setting another user's password, disabling users, creating or changing tenants,
+ * sign-on services and OpenID clients. The gate asks after the permission check (40309).
+ */
+export const STEP_UP_ROUTES = new Set([
+  'POST /api/admin/users/:id/password',
+  'POST /api/admin/users/:id/disable',
+  'POST /api/admin/tenants',
+  'PATCH /api/admin/tenants/:id',
+  'POST /api/admin/sso-services',
+  'PATCH /api/admin/sso-services/:id',
+  'DELETE /api/admin/sso-services/:id',
+  'POST /api/admin/oidc-clients',
+  'PATCH /api/admin/oidc-clients/:id',
+  'POST /api/admin/oidc-clients/:id/enable',
+  'POST /api/admin/oidc-clients/:id/disable',
+  'DELETE /api/admin/oidc-clients/:id',
+  'POST /api/admin/oidc-clients/:id/secret',
+]);
+
+/**
  * The console's caller a request makes: its session, the tenant it names (`?tenant=`), and the
  * request's `operatorTenant`, which the audit row of the change is written for (platform/operators.ts).
  */
 export function callerOf(req: FastifyRequest): Caller {
   return {
     session: req.session!,
+    sensitive: STEP_UP_ROUTES.has(`${req.method} ${req.routeOptions.url ?? ''}`),
     tenant: (req.query as { tenant?: string } | undefined)?.tenant,
     actsOn: (tenantId) => {
       req.operatorTenant = tenantId;

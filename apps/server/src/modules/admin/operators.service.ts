@@ -21,6 +21,8 @@ export interface Caller {
    * tenant's (the routes hand the request's `operatorTenant`).
    */
   actsOn?: ((tenantId: number) => void) | undefined;
+  /** A sensitive action (caller.ts STEP_UP_ROUTES): a factor must have been proven lately. */
+  sensitive?: boolean | undefined;
 }
 
 export interface Operator {
@@ -34,10 +36,19 @@ export interface Operator {
 /** The operator a call is made by, or 40303 (404 for a named tenant a platform operator does not have). */
 export type OperatorGate = (caller: Caller) => Promise<Operator>;
 
-export function createOperatorGate(deps: { repo: OperatorsRepository; guard: Pick<PermissionGuard, 'require'> }) {
+export function createOperatorGate(deps: {
+  repo: OperatorsRepository;
+  guard: Pick<PermissionGuard, 'require'>;
+  /** Whether the session proved a factor within the tenant's step-up minutes (modules/factors, ADR 051). */
+  stepUpFresh?: ((session: ActiveSession) => Promise<boolean>) | undefined;
+}) {
   const { repo, guard } = deps;
-  const gate: OperatorGate = async ({ session, tenant, actsOn }) => {
+  const gate: OperatorGate = async ({ session, tenant, actsOn, sensitive }) => {
     await guard.require(session, OPERATOR_PERMISSION);
+    // After the permission: only an operator learns that a step-up is needed.
+    if (sensitive && deps.stepUpFresh && !(await deps.stepUpFresh(session))) {
+      throw new AppError(ResultCode.STEP_UP_REQUIRED, 'stepUpRequired');
+    }
     const own = await repo.ownTenant(session.tenantId);
     if (!own) throw new AppError(ResultCode.NO_PERMISSION, 'noPermission');
     // The one rule for a code a request names (ADR 016): trimmed; empty, null or undefined name none.

@@ -37,6 +37,8 @@ export type LoginTarget = {
     mustChangePassword: boolean;
     /** The password is older than the tenant's maximum age (ADR 053): it must be changed first too. */
     passwordExpired: boolean;
+    /** The user holds a confirmed second factor (the factor step decides whether it is asked). */
+    hasFactor: boolean;
   } | null;
 };
 
@@ -89,7 +91,8 @@ const FIND_TARGET = named(
                 AND (t.security_policy->>'passwordMaxAgeDays')::numeric BETWEEN 1 AND 3650
                THEN coalesce(u.password_changed_at < now()
                       - make_interval(days => (t.security_policy->>'passwordMaxAgeDays')::numeric::int), false)
-               ELSE false END AS "passwordExpired"
+               ELSE false END AS "passwordExpired",
+          EXISTS (SELECT 1 FROM user_factors f WHERE f.user_id = u.id AND f.confirmed_at IS NOT NULL) AS "hasFactor"
    FROM tenants t LEFT JOIN users u ON u.tenant_id = t.id AND u.username = $2
    WHERE t.code = $1`,
 );
@@ -281,6 +284,7 @@ export function createAuthRepository(db: Db, relaxed: pg.Pool) {
             disabled: boolean;
             mustChangePassword: boolean;
             passwordExpired: boolean;
+            hasFactor: boolean;
           }
         | undefined;
       if (!r) return { tenantId: null, user: null };
@@ -297,6 +301,7 @@ export function createAuthRepository(db: Db, relaxed: pg.Pool) {
                 disabled: r.disabled,
                 mustChangePassword: r.mustChangePassword,
                 passwordExpired: r.passwordExpired,
+                hasFactor: r.hasFactor,
               },
       };
     },
@@ -449,6 +454,8 @@ export function createAuthRepository(db: Db, relaxed: pg.Pool) {
             // The same sign-in: "my sessions" and ending a sign-in follow it across switches.
             chainId: old.chainId,
             ssoSessionId: old.ssoSessionId,
+            // A switch is no new sign-in: the factor proven (step-up, ADR 051) still counts.
+            factorAt: old.factorAt,
           })
           .returning({ id: sessions.id });
         await tx

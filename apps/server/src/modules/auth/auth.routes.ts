@@ -15,6 +15,7 @@ import { errors } from '../../platform/errors.js';
 import { describeSchemaIssue, langOf } from '../../platform/i18n.js';
 import { rowId } from '../../platform/ids.js';
 import { ok } from '../../platform/reply.js';
+import { rememberTokenOf } from '../../platform/remember-cookie.js';
 import type { Tenants } from '../../platform/tenants.js';
 import type { AuthService } from './auth.service.js';
 
@@ -56,6 +57,8 @@ export const authRoutes: FastifyPluginAsyncTypebox<AuthRoutesOptions> = async (a
         tenantCode: opts.tenants.codeOf(req.query.tenantCode),
         ip: req.ip,
         userAgent: req.headers['user-agent'] ?? '',
+        // "Remember this browser" (ADR 051): skips the factor step of this person's sign-in.
+        rememberToken: rememberTokenOf(req.headers.cookie),
       });
       return ok(req, token);
     },

@@ -3,7 +3,7 @@
  * logout (and later: switches, single logout) revokes it everywhere at once.
  */
 import { randomBytes, webcrypto } from 'node:crypto';
-import { ResultCode } from '@portal/contracts';
+import { ResultCode, type FactorChallenge } from '@portal/contracts';
 import { SignJWT, jwtVerify } from 'jose';
 import type { Credentials, LoginCaptcha, LoginEventInput, RecordLoginEvent } from '../../platform/credentials.js';
 import { AppError, errors } from '../../platform/errors.js';
@@ -64,10 +64,27 @@ export interface AuthServiceDeps {
   ssoSessionOfTicket?: (ticket: string) => Promise<string | null>;
   /** Told of every authenticated request's session (last seen, written after the answer). */
   seen?: (sessionId: string) => void;
+  /**
+   * The factor step (modules/factors, wired by app.ts): after a right password, whether the
+   * sign-in goes on or must answer a second factor first (40308 with the challenge).
+   */
+  factorGate?: FactorGate | undefined;
 }
 
 /** The admin CLI says who it is in its user agent: its sign-ins are the CLI's in the history. */
 const CLI_AGENT = /^portal-admin-cli/;
+
+/** What the factor step says of a sign-in whose password was right. */
+export type FactorGate = (p: {
+  tenantId: number;
+  userId: number;
+  hasFactor: boolean;
+  purpose: 'portal' | 'cas';
+  context: Record<string, unknown>;
+  rememberToken?: string | undefined;
+  ip: string;
+  userAgent: string;
+}) => Promise<{ pass: true; methods: string[]; strongest: boolean } | { pass: false; challenge: FactorChallenge }>;
 
 const loginFailed = () => new AppError(ResultCode.LOGIN_FAILED, 'loginFailed');
 /** Said only to whoever gave the account's right password (ADR 045). */
@@ -101,7 +118,7 @@ export function createAuthService(deps: AuthServiceDeps) {
    */
   async function checkCredentials(
     input: Credentials,
-  ): Promise<{ userId: number; tenantId: number; mustChangePassword: boolean }> {
+  ): Promise<{ userId: number; tenantId: number; mustChangePassword: boolean; hasFactor: boolean }> {
     await deps.limiter.hit(`login:ip:${input.ip}`, deps.loginPerIpPerMinute, 60);
     const captchaOk = await deps.verifyCaptcha(input.captcha);
     if (!captchaOk) {
@@ -145,9 +162,36 @@ export function createAuthService(deps: AuthServiceDeps) {
     // else's sign-in stays the statements above (the age was read with the user).
     if (user.passwordExpired && !user.mustChangePassword) {
       await repo.markPasswordExpired(user.id, audit('login.password_expired'));
-      return { userId: user.id, tenantId: user.tenantId, mustChangePassword: true };
+      return { userId: user.id, tenantId: user.tenantId, mustChangePassword: true, hasFactor: user.hasFactor };
     }
-    return { userId: user.id, tenantId: user.tenantId, mustChangePassword: user.mustChangePassword };
+    return {
+      userId: user.id,
+      tenantId: user.tenantId,
+      mustChangePassword: user.mustChangePassword,
+      hasFactor: user.hasFactor,
+    };
+  }
+
+  /**
+   * The factor step after a right password: the methods proven when the sign-in goes on, else
+   * 40308 with the challenge (the lockout counter is not reset: only the factor's answer does).
+   */
+  async function factorStep(
+    who: { userId: number; tenantId: number; hasFactor: boolean },
+    input: Credentials,
+    purpose: 'portal' | 'cas',
+  ): Promise<{ methods: string[]; strongest: boolean }> {
+    if (!deps.factorGate) return { methods: ['pwd'], strongest: !who.hasFactor };
+    const step = await deps.factorGate({
+      ...who,
+      purpose,
+      context: input.factorContext ?? {},
+      rememberToken: input.rememberToken,
+      ip: input.ip,
+      userAgent: input.userAgent,
+    });
+    if (step.pass) return { methods: step.methods, strongest: step.strongest };
+    throw new AppError(ResultCode.FACTOR_REQUIRED, 'factorRequired', undefined, undefined, step.challenge);
   }
 
   /** One attempt into the login history, when the attempt is a sign-in (it names its door). */
@@ -229,16 +273,25 @@ export function createAuthService(deps: AuthServiceDeps) {
     async verifyCredentials(
       input: Credentials,
       { forPasswordChange = false } = {},
-    ): Promise<{ userId: number; tenantId: number }> {
-      const { userId, tenantId, mustChangePassword } = await checkCredentials(input);
+    ): Promise<{ userId: number; tenantId: number; methods: string[]; strongest: boolean }> {
+      const { userId, tenantId, mustChangePassword, hasFactor } = await checkCredentials(input);
       if (mustChangePassword && !forPasswordChange) {
         await repo.audit({ tenantId, userId, action: 'sso.login.password_change_required', ip: input.ip });
         await record(input, { tenantId, userId, outcome: 'password_change_required' });
         throw passwordChangeRequired();
       }
+      // `strongest`: the password was the strongest proof the person has (ADR 051, step-up).
+      const { methods, strongest } = forPasswordChange
+        ? { methods: ['pwd'], strongest: false }
+        : await factorStep({ userId, tenantId, hasFactor }, input, 'cas');
       await repo.recordSuccess(userId, input.ip, forPasswordChange ? 'password.verify' : 'sso.login');
       if (!forPasswordChange) await record(input, { tenantId, userId, outcome: 'succeeded' });
-      return { userId, tenantId };
+      return { userId, tenantId, methods, strongest };
+    },
+
+    /** A sign-on server's sign-in whose factor was answered: the success the password step held back. */
+    async factorAnswered(userId: number, ip: string): Promise<void> {
+      await repo.recordSuccess(userId, ip, 'sso.login');
     },
 
     /**
@@ -261,8 +314,11 @@ export function createAuthService(deps: AuthServiceDeps) {
     /** The portal's own login: verified credentials open a session and give its token. */
     async login(input: Credentials): Promise<string> {
       const attempt = { ...input, via: input.via ?? (CLI_AGENT.test(input.userAgent) ? 'cli' : 'portal') } as const;
-      const { userId, tenantId, mustChangePassword } = await checkCredentials(attempt);
-      const token = await openPortalSession(userId, input, null);
+      const { userId, tenantId, mustChangePassword, hasFactor } = await checkCredentials(attempt);
+      const { strongest } = await factorStep({ userId, tenantId, hasFactor }, attempt, 'portal');
+      // For a person without a (usable) factor the password is the strongest proof there is: the
+      // sign-in counts for step-up as the password dialog would (ADR 051).
+      const token = await openPortalSession(userId, input, null, { factorProven: strongest });
       // A session only for the password's change is not a full sign-in: the history says so.
       await record(attempt, {
         tenantId,
@@ -270,6 +326,15 @@ export function createAuthService(deps: AuthServiceDeps) {
         outcome: mustChangePassword ? 'password_change_required' : 'succeeded',
       });
       return token;
+    },
+
+    /** The portal login after its factor step: the session counts as having proven a factor now. */
+    async loginAfterFactor(
+      userId: number,
+      client: { ip: string; userAgent: string },
+      factor: boolean,
+    ): Promise<string> {
+      return openPortalSession(userId, client, null, { factorProven: factor });
     },
 
     /**

@@ -59,6 +59,8 @@ export interface LiveSsoSession {
   userId: number;
   /** When the user signed in (the OpenID login's `auth_time`). */
   createdAt: Date;
+  /** What the sign-in proved (the OpenID login's `amr`): pwd, and otp/hwk/sms with mfa after a factor. */
+  methods: string[];
 }
 
 export interface AccountRow {
@@ -204,7 +206,7 @@ export function createOidcRepository(db: Db) {
         UPDATE sso_sessions SET last_used_at = now()
         WHERE cookie_hash = ${cookieHash} AND ended_at IS NULL AND expires_at > now()
           AND last_used_at > now() - make_interval(secs => ${idleSeconds})
-        RETURNING id, tenant_id::int4 AS "tenantId", user_id::int8 AS "userId", created_at AS "createdAt"`);
+        RETURNING id, tenant_id::int4 AS "tenantId", user_id::int8 AS "userId", created_at AS "createdAt", methods`);
       const r = rows[0];
       return r
         ? {
@@ -212,6 +214,7 @@ export function createOidcRepository(db: Db) {
             tenantId: Number(r.tenantId),
             userId: Number(r.userId),
             createdAt: new Date(String(r.createdAt)),
+            methods: Array.isArray(r.methods) && r.methods.length > 0 ? r.methods.map(String) : ['pwd'],
           }
         : null;
     },

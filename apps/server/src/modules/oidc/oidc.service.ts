@@ -41,7 +41,8 @@ export const OIDC_SCOPES = ['openid', 'profile', 'phone', 'roles', 'enterprise']
 
 /** The claims each scope releases (docs/api.md#openid-connect-adr-048-not-signed). */
 export const OIDC_CLAIMS = {
-  openid: ['sub', 'tenant'],
+  // amr: the methods the sign-in proved (pwd; otp, hwk or sms and mfa after a second factor), in the ID token.
+  openid: ['sub', 'tenant', 'amr'],
   // `name#en`: the English name where one is kept, as a language-tagged claim (OpenID Connect Core 5.2).
   profile: ['preferred_username', 'name', 'name#en'],
   phone: ['phone_number', 'phone_number_verified'],
@@ -638,7 +639,11 @@ export function createOidcService(deps: OidcDeps) {
         entry.provider.interactionResult(
           http.req,
           http.res,
-          { login: { accountId: subject, ts: loginTs, amr: ['pwd'], remember: true }, sso: { sessionId: mine.id } },
+          // amr: what the sign-on session proved (a second factor adds otp/hwk/sms and mfa).
+          {
+            login: { accountId: subject, ts: loginTs, amr: mine.methods, remember: true },
+            sso: { sessionId: mine.id },
+          },
           { mergeWithLastSubmission: false },
         ),
       );

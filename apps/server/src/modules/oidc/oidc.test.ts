@@ -19,6 +19,7 @@ import { createOidcRepository } from './oidc.repository.js';
 import { DEVICE_CODE_ENTRIES_PER_MINUTE } from './oidc.routes.js';
 import { hashPassword } from '../../platform/passwords.js';
 import { TestBrowser, casSignIn as signIn } from '../../test/browser.js';
+import { encryptSecret, newTotpSecret, totpOf } from '../factors/secrets.js';
 import { DEMO_PASSWORD, createTestContext, type TestContext } from '../../test/harness.js';
 
 let ctx: TestContext;
@@ -1214,5 +1215,76 @@ describe('what a visitor may not do', () => {
     // The page itself, and devices asking for codes, are not counted.
     expect((await b.go(`${issuer}/device`)).status).toBe(200);
     await ctx.db.execute(sql`DELETE FROM rate_limits WHERE key LIKE 'oidc-device:%'`);
+  });
+});
+
+describe('a sign-in with a second factor', () => {
+  it('goes through the factor step of the sign-on page, and the ID token says what was proven (amr)', async () => {
+    // A member with a confirmed authenticator.
+    const username = `mfa${randomBytes(4).toString('hex')}`;
+    const secret = newTotpSecret();
+    await ctx.db.execute(sql`
+      INSERT INTO users (tenant_id, username, password_hash, name)
+      SELECT tenant_id, ${username}, password_hash, ${username} FROM users WHERE username = 'member' AND tenant_id = ${tenantA}`);
+    await ctx.db.execute(sql`
+      INSERT INTO user_factors (tenant_id, user_id, kind, name, secret_cipher, confirmed_at)
+      SELECT tenant_id, id, 'totp', 'Phone', ${encryptSecret(ctx.secrets.factorKey, secret)}, now()
+      FROM users WHERE username = ${username}`);
+    const clientId = await addClient(tenantA);
+    const config = await rp(clientId);
+    const b = newBrowser();
+    const a = await authorize(config, b);
+    const service = new URL(a.url, base).searchParams.get('service')!;
+
+    // The sign-on page's password step (as its script posts it): 40308 with the challenge.
+    const captchaKey = randomBytes(8).toString('hex');
+    await ctx.call({ url: `/api/auth/kaptcha/get?type=LOGIN&data=${captchaKey}` });
+    const json = (path: string, body: Record<string, unknown>, form = false) =>
+      fetch(`${base}${path}`, {
+        method: 'POST',
+        headers: {
+          accept: 'application/json',
+          origin: base,
+          cookie: b.header(path),
+          'content-type': form ? 'application/x-www-form-urlencoded' : 'application/json',
+        },
+        body: form ? new URLSearchParams(body as Record<string, string>).toString() : JSON.stringify(body),
+      });
+    const password = await json(
+      '/cas/login',
+      {
+        username,
+        password: ctx.encrypt(DEMO_PASSWORD),
+        imgvercode: '8888',
+        captchaKey,
+        tenantCode: 'demo',
+        service,
+      },
+      true,
+    );
+    const refused = (await password.json()) as { status: number; data: { challenge: string; factors: string[] } };
+    expect(refused.status).toBe(40308);
+    expect(refused.data.factors).toEqual(['totp']);
+    expect(b.tgc).toBeUndefined();
+
+    const wrong = await json('/cas/login/factor', { challenge: refused.data.challenge, kind: 'totp', code: '000000' });
+    expect(((await wrong.json()) as { status: number }).status).toBe(40002);
+    const right = await json('/cas/login/factor', {
+      challenge: refused.data.challenge,
+      kind: 'totp',
+      code: totpOf(secret).generate(),
+    });
+    b.take(right);
+    expect(((await right.json()) as { data: { redirect: string } }).data.redirect).toBe(service);
+    expect(b.tgc).toBeTruthy();
+
+    const end = await b.follow(service);
+    expect(end.url.startsWith(REDIRECT), end.trail.join('\n')).toBe(true);
+    const tokens = await client.authorizationCodeGrant(config, new URL(end.url), {
+      pkceCodeVerifier: a.verifier,
+      expectedState: a.state,
+      expectedNonce: a.nonce,
+    });
+    expect(tokens.claims()!.amr).toEqual(['pwd', 'otp', 'mfa']);
   });
 });

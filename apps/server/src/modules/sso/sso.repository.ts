@@ -170,7 +170,10 @@ export function createSsoRepository(db: Db, relaxed: pg.Pool) {
         .orderBy(s.ssoServices.id);
     },
 
-    /** A new SSO session's id; null when the user or tenant was disabled meanwhile. */
+    /**
+     * A new SSO session's id; null when the user or tenant was disabled meanwhile. `methods` are
+     * what the sign-in proved (OIDC amr values); one with a factor (`mfa`) counts for step-up.
+     */
     async openSession(
       cookieHash: string,
       tenantId: number,
@@ -179,8 +182,10 @@ export function createSsoRepository(db: Db, relaxed: pg.Pool) {
       client: { ip: string; userAgent: string } = { ip: '', userAgent: '' },
       /** What the sign-in proved (OIDC `amr` values); a factor beyond the password counts from now. */
       methods: string[] = ['pwd'],
+      /** Step-up counts from now though only the password was proved (the person has no usable factor). */
+      strongest = false,
     ): Promise<string | null> {
-      const factorProven = methods.some((m) => m !== 'pwd');
+      const factorProven = strongest || methods.some((m) => m !== 'pwd');
       const { rows } = await OPEN_SESSION(relaxed, [
         cookieHash,
         tenantId,

@@ -4,7 +4,16 @@
  */
 import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
-import { Envelope, ResultCode, SystemSignOnBody, normalizeUsername } from '@portal/contracts';
+import {
+  Envelope,
+  FactorAnswer,
+  FactorChallengeRef,
+  ResultCode,
+  SystemSignOnBody,
+  TotpEnrolment,
+  TotpStart,
+  normalizeUsername,
+} from '@portal/contracts';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type, type Static } from 'typebox';
@@ -12,6 +21,7 @@ import { AppError } from '../../platform/errors.js';
 import { langOf, localized, t, type Lang } from '../../platform/i18n.js';
 import { ok } from '../../platform/reply.js';
 import { escapeMarkup, plainPage } from '../../platform/html.js';
+import { rememberCookie, rememberTokenOf } from '../../platform/remember-cookie.js';
 import { cas1Body, renderValidation, xmlText } from './answers.js';
 import { samlRequestOf, samlResponse } from './saml.js';
 import { SsoRefusal, type SsoService, type Validation } from './sso.service.js';
@@ -31,6 +41,24 @@ export interface SsoRoutesOptions {
   sessionMaxSeconds: number;
   /** This server's public origin: a login form posted from any other is refused (login CSRF). */
   origin: string;
+  /** The factor step (modules/factors through app.ts): a sign-in that answered 40308 goes on here. */
+  factorStep?: SsoFactorStep | undefined;
+}
+
+/** A right answer of the factor step of a sign-on (the factors service's, through app.ts). */
+export interface SsoFactorAnswered {
+  userId: number;
+  tenantId: number;
+  purpose: string;
+  context: Record<string, unknown>;
+  methods: string[];
+  remember?: { token: string; maxAgeSeconds: number } | null;
+}
+
+export interface SsoFactorStep {
+  answer(a: Static<typeof FactorAnswer>, client: { ip: string; userAgent: string }): Promise<SsoFactorAnswered>;
+  later(challenge: string, client: { ip: string; userAgent: string }): Promise<SsoFactorAnswered>;
+  enrol(challenge: string, name: string): Promise<Static<typeof TotpEnrolment>>;
 }
 
 const Str = Type.Optional(Type.String({ maxLength: 2048 }));
@@ -150,6 +178,7 @@ export const ssoRoutes: FastifyPluginAsyncTypebox<SsoRoutesOptions> = async (app
             tenantCode,
             ip: req.ip,
             userAgent: req.headers['user-agent'] ?? '',
+            rememberToken: rememberTokenOf(req.headers.cookie),
           },
           service,
           cookieOf(req),
@@ -164,6 +193,62 @@ export const ssoRoutes: FastifyPluginAsyncTypebox<SsoRoutesOptions> = async (app
         const back = new URLSearchParams({ ...(service ? { service } : {}), tenantCode, error: err.key });
         return reply.redirect(`/cas/login?${back}`, 303);
       }
+    },
+  );
+
+  // The factor step of a sign-on (after 40308): the page posts the answer as JSON.
+  const foreign = (req: FastifyRequest, reply: FastifyReply) => {
+    const from = req.headers.origin;
+    if (from === undefined || from === opts.origin) return false;
+    const lang = langOf(req.query as { language?: string });
+    void reply
+      .code(403)
+      .type('text/html; charset=utf-8')
+      .send(messagePage(lang, t(lang, 'ssoForeignOrigin')));
+    return true;
+  };
+  const goOn = async (req: FastifyRequest, reply: FastifyReply, a: SsoFactorAnswered) => {
+    // A portal login's challenge goes on at the portal, never as a sign-on session.
+    if (a.purpose !== 'cas') throw new AppError(ResultCode.LOGIN_FAILED, 'factorChallengeExpired');
+    const client = { ip: req.ip, userAgent: req.headers['user-agent'] ?? '' };
+    const { cookie, redirect } = await sso.continueLogin(a, a.context, a.methods, client, cookieOf(req));
+    setCookie(reply, cookie, opts.sessionMaxSeconds);
+    if (a.remember) {
+      // Fastify appends Set-Cookie values; the sign-on cookie is added when the answer is sent.
+      void reply.header('set-cookie', rememberCookie(a.remember.token, a.remember.maxAgeSeconds, opts.secureCookie));
+    }
+    reply.header('cache-control', 'no-store');
+    return ok(req, { redirect });
+  };
+  const Redirect = { 200: Envelope(Type.Object({ redirect: Type.String() })) };
+  app.post(
+    '/cas/login/factor',
+    { schema: { body: FactorAnswer, querystring: LoginQuery, response: Redirect } },
+    async (req, reply) => {
+      if (foreign(req, reply)) return reply;
+      if (!opts.factorStep) throw new AppError(ResultCode.NOT_FOUND, 'notFound');
+      const client = { ip: req.ip, userAgent: req.headers['user-agent'] ?? '' };
+      return goOn(req, reply, await opts.factorStep.answer(req.body, client));
+    },
+  );
+  app.post(
+    '/cas/login/factor/later',
+    { schema: { body: FactorChallengeRef, querystring: LoginQuery, response: Redirect } },
+    async (req, reply) => {
+      if (foreign(req, reply)) return reply;
+      if (!opts.factorStep) throw new AppError(ResultCode.NOT_FOUND, 'notFound');
+      const client = { ip: req.ip, userAgent: req.headers['user-agent'] ?? '' };
+      return goOn(req, reply, await opts.factorStep.later(req.body.challenge, client));
+    },
+  );
+  app.post(
+    '/cas/login/factor/enrol',
+    { schema: { body: TotpStart, querystring: LoginQuery, response: { 200: Envelope(TotpEnrolment) } } },
+    async (req, reply) => {
+      if (foreign(req, reply)) return reply;
+      if (!opts.factorStep || !req.body.challenge) throw new AppError(ResultCode.NOT_FOUND, 'notFound');
+      reply.header('cache-control', 'no-store');
+      return ok(req, await opts.factorStep.enrol(req.body.challenge, req.body.name));
     },
   );
 

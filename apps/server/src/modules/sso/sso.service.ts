@@ -209,6 +209,45 @@ export function createSsoService(deps: SsoDeps) {
     return ended;
   }
 
+  /** Where a sign-in for `service` goes: the OpenID Provider's interaction, a registered service, or none. */
+  function targetOf(tenant: TenantWithServices, service: string | undefined) {
+    const providerReturn = service && deps.isProviderReturn?.(service, tenant.code) ? service : null;
+    const svc = service && !providerReturn ? registered(tenant.services, service) : null;
+    if (service && !svc && !providerReturn) throw new SsoRefusal('unknownService');
+    return { providerReturn, svc };
+  }
+
+  async function open(
+    tenant: TenantWithServices,
+    { providerReturn, svc }: ReturnType<typeof targetOf>,
+    user: { userId: number; tenantId: number },
+    methods: string[],
+    previousCookie: string | undefined,
+    client: { ip: string; userAgent: string },
+    /** The password was the strongest proof the person has: it counts for step-up as a factor would. */
+    strongest = false,
+  ): Promise<{ cookie: string; redirect: string }> {
+    // A new login in this browser replaces its earlier SSO session (perhaps another user's).
+    if (previousCookie) await endSession(previousCookie);
+    const cookie = newTicketGrantingCookie();
+    const id = await repo.openSession(
+      hashCookie(cookie),
+      user.tenantId,
+      user.userId,
+      settings.sessionMaxSeconds,
+      client,
+      methods,
+      strongest,
+    );
+    // Disabled between the proof and now: refused as any failed login is.
+    if (!id) throw new AppError(ResultCode.LOGIN_FAILED, 'loginFailed');
+    const session = { id, tenantId: user.tenantId, userId: user.userId };
+    // Without a service the sign-on page itself says who is signed in.
+    const signedIn = `/cas/login?${new URLSearchParams({ tenantCode: tenant.code })}`;
+    if (providerReturn) return { cookie, redirect: providerReturn };
+    return { cookie, redirect: svc ? await ticketFor(session, svc, true) : signedIn };
+  }
+
   /**
    * A sign-in at the sign-on server, however the person proves who they are (`prove`: the
    * password, or a passkey through the function app.ts wires in), in the tenant the request means:
@@ -227,33 +266,13 @@ export function createSsoService(deps: SsoDeps) {
       tenant: { id: number; code: string },
       /** The sign-in is the OpenID Provider's (it continues at its interaction). */
       providerReturn: boolean,
-    ) => Promise<{ userId: number; tenantId: number; methods: string[] }>,
+    ) => Promise<{ userId: number; tenantId: number; methods: string[]; strongest?: boolean | undefined }>,
   ): Promise<{ cookie: string; redirect: string }> {
-    const { service, previousCookie } = where;
-    const tenant = await tenantOf(where.tenantCode, service);
+    const tenant = await tenantOf(where.tenantCode, where.service);
     if (!tenant) throw new SsoRefusal('unknownTenant');
-    const providerReturn = service && deps.isProviderReturn?.(service, tenant.code) ? service : null;
-    const svc = service && !providerReturn ? registered(tenant.services, service) : null;
-    if (service && !svc && !providerReturn) throw new SsoRefusal('unknownService');
-    const user = await prove({ id: tenant.id, code: tenant.code }, providerReturn !== null);
-    // A new login in this browser replaces its earlier SSO session (perhaps another user's).
-    if (previousCookie) await endSession(previousCookie);
-    const cookie = newTicketGrantingCookie();
-    const id = await repo.openSession(
-      hashCookie(cookie),
-      user.tenantId,
-      user.userId,
-      settings.sessionMaxSeconds,
-      where.client,
-      user.methods,
-    );
-    // Disabled between the proof and now: refused as any failed login is.
-    if (!id) throw new AppError(ResultCode.LOGIN_FAILED, 'loginFailed');
-    const session = { id, tenantId: user.tenantId, userId: user.userId };
-    // Without a service the sign-on page itself says who is signed in.
-    const signedIn = `/cas/login?${new URLSearchParams({ tenantCode: tenant.code })}`;
-    if (providerReturn) return { cookie, redirect: providerReturn };
-    return { cookie, redirect: svc ? await ticketFor(session, svc, true) : signedIn };
+    const target = targetOf(tenant, where.service);
+    const user = await prove({ id: tenant.id, code: tenant.code }, target.providerReturn !== null);
+    return open(tenant, target, user, user.methods, where.previousCookie, where.client, user.strongest === true);
   }
 
   return {
@@ -297,7 +316,11 @@ export function createSsoService(deps: SsoDeps) {
       return { kind: 'page', tenant };
     },
 
-    /** POST /cas/login: a new SSO session (cookie) and where to go: the service with a ticket, or the page. */
+    /**
+     * POST /cas/login: a new SSO session (cookie) and where to go: the service with a ticket, or
+     * the page. A sign-in that needs a second factor is refused with 40308 (its challenge) by the
+     * credentials check, and goes on in `continueLogin` once answered.
+     */
     async login(
       c: Credentials,
       service: string | undefined,
@@ -305,12 +328,32 @@ export function createSsoService(deps: SsoDeps) {
     ): Promise<{ cookie: string; redirect: string }> {
       return signInWith(
         { tenantCode: c.tenantCode, service, previousCookie, client: { ip: c.ip, userAgent: c.userAgent } },
-        async (tenant, providerReturn) => ({
-          // The OpenID Provider's sign-in comes through here too: the history names its door.
-          ...(await deps.verifyCredentials({ ...c, tenantCode: tenant.code, via: providerReturn ? 'oidc' : 'cas' })),
-          methods: ['pwd'],
-        }),
+        async (tenant, providerReturn) => {
+          const user = await deps.verifyCredentials({
+            ...c,
+            tenantCode: tenant.code,
+            // The OpenID Provider's sign-in comes through here too: the history names its door.
+            via: providerReturn ? 'oidc' : 'cas',
+            factorContext: { tenantCode: tenant.code, ...(service ? { service } : {}) },
+          });
+          return { ...user, methods: user.methods ?? ['pwd'] };
+        },
       );
+    },
+
+    /** The sign-in of `login` after its factor step: `context` is what `login` kept with the challenge. */
+    async continueLogin(
+      user: { userId: number; tenantId: number },
+      context: Record<string, unknown>,
+      methods: string[],
+      client: { ip: string; userAgent: string },
+      previousCookie?: string,
+    ): Promise<{ cookie: string; redirect: string }> {
+      const service = typeof context.service === 'string' ? context.service : undefined;
+      const code = typeof context.tenantCode === 'string' ? context.tenantCode : '';
+      const tenant = await tenantOf(code, service);
+      if (!tenant || tenant.id !== user.tenantId) throw new SsoRefusal('unknownTenant');
+      return open(tenant, targetOf(tenant, service), user, methods, previousCookie, client);
     },
 
     signInWith,

@@ -17,6 +17,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_PASSWORD, createTestContext, type TestContext } from '../../test/harness.js';
 import { main } from './main.js';
+import { encryptSecret, newTotpSecret, totpOf } from '../../modules/factors/secrets.js';
 
 let ctx: TestContext;
 let server: string;
@@ -441,5 +442,26 @@ describe('npm run admin', () => {
     const r = spawnSync(process.execPath, [built, '--help'], { encoding: 'utf8', timeout: 15_000 });
     expect(r.status).toBe(0);
     expect(r.stdout).toMatch(/^Usage: npm run -s admin -- <command>/);
+  });
+});
+
+describe('npm run admin login with a second factor', () => {
+  it('takes the authenticator code with --otp (a wrong one refused, no session kept)', async () => {
+    const username = `otp${Date.now() % 100000}`;
+    await ctx.db.execute(sql`
+      INSERT INTO users (tenant_id, username, password_hash, name)
+      SELECT tenant_id, ${username}, password_hash, ${username} FROM users WHERE username = 'member'`);
+    const secret = newTotpSecret();
+    await ctx.db.execute(sql`
+      INSERT INTO user_factors (tenant_id, user_id, kind, name, secret_cipher, confirmed_at)
+      SELECT tenant_id, id, 'totp', 'Phone', ${encryptSecret(ctx.secrets.factorKey, secret)}, now()
+      FROM users WHERE username = ${username}`);
+    const own = join(dir, 'otp-session.json');
+    const wrong = await run(loginArgs(username, ['--otp', '000000']), { config: own });
+    expect(wrong.code).toBe(1);
+    expect(wrong.stderr).toMatch(/40002/);
+    const right = await run(loginArgs(username, ['--otp', totpOf(secret).generate()]), { config: own });
+    expect(right.stderr).toMatch(/Logged in/);
+    expect(right.code).toBe(0);
   });
 });

@@ -179,6 +179,7 @@ export class PortalApi {
     throw new CliError(
       `Error ${status}: ${message || res.statusText}${status === 429 && retry ? ` (retry after ${retry} s)` : ''}`,
       EXIT.REFUSED,
+      (envelope as { data?: unknown }).data ?? undefined,
     );
   }
 

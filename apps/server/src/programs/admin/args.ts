@@ -23,6 +23,8 @@ export class CliError extends Error {
   constructor(
     message: string,
     readonly exitCode: ExitCode,
+    /** What the refusal carries for the next step (the login's factor challenge, 40308). */
+    readonly data?: unknown,
   ) {
     super(message);
   }

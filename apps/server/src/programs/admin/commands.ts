@@ -322,11 +322,31 @@ export async function login(ctx: Ctx): Promise<number> {
     }
   }
 
-  const token = await api.request<string>('POST', '/api/auth/jwt/front/token', {
-    query: tenant ? [['tenantCode', tenant]] : [],
-    body: { username, password: encrypt(password), imgvercode: answer, captchaKey },
-    auth: false,
-  });
+  const query: Array<[string, string]> = tenant ? [['tenantCode', tenant]] : [];
+  let token: string;
+  try {
+    token = await api.request<string>('POST', '/api/auth/jwt/front/token', {
+      query,
+      body: { username, password: encrypt(password), imgvercode: answer, captchaKey },
+      auth: false,
+    });
+  } catch (err) {
+    // A second factor is asked (40308, ADR 051): the authenticator's code, or a recovery code.
+    const challenge = (err instanceof CliError && (err.data as { challenge?: unknown } | undefined)?.challenge) || null;
+    if (typeof challenge !== 'string') throw err;
+    const code =
+      str(ctx.values, 'otp') ??
+      ctx.io.env.PORTAL_OTP ??
+      (await ctx.prompter.ask(`Authenticator code (or a recovery code) for ${username}: `, { hidden: false }));
+    if (!code)
+      throw new CliError('A second factor is required: log in again with --otp CODE (or PORTAL_OTP)', EXIT.USAGE);
+    const kind = /^\d{6}$/.test(code.trim()) ? 'totp' : 'recovery';
+    token = await api.request<string>('POST', '/api/auth/jwt/front/factor', {
+      query,
+      body: { challenge, kind, code: code.trim() },
+      auth: false,
+    });
+  }
   api.conn.token = token;
   let roleTitle: string | undefined;
   let tenantCode = tenant;

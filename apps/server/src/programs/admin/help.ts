@@ -87,6 +87,8 @@ session file, readable by its owner only.
   --new-password PW   for an account whose password someone else set (temporary): its new password;
                       else PORTAL_NEW_PASSWORD; else asked twice without echo. Such an account can do
                       nothing before it has its own password.
+  --otp CODE          the authenticator's code (or a recovery code) when the account has a second
+                      factor; else PORTAL_OTP; else asked for
 
 ${GLOBAL}
 

@@ -45,6 +45,7 @@ const COMMANDS: Record<string, Command> = {
       role: { type: 'string' },
       'public-path': { type: 'string' },
       'new-password': { type: 'string' },
+      otp: { type: 'string' },
     },
     run: commands.login,
   },

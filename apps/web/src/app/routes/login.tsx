@@ -1,12 +1,14 @@
-import { lazy, Suspense, type ComponentProps } from 'react';
+import { lazy, Suspense, useState, type ComponentProps } from 'react';
+import type { FactorChallenge } from '@portal/contracts';
 import { Link, Navigate, useLocation, useNavigate } from 'react-router';
 import { useTranslation } from '../../lib/i18n';
 import { signInToPortal } from '../../features/auth/api/login';
 import { signInToPortalWithPasskey } from '../../features/passkeys/api/passkeys';
 import { PasskeySignIn } from '../../features/passkeys/components/passkey-sign-in';
+import { challengeOf, portalCalls } from '../../features/factor-step/api';
 import { LoginPage } from '../../features/auth/components/login-page';
 import { runtimeConfig } from '../../lib/config';
-import { useSession } from '../../lib/session';
+import { setToken, useSession } from '../../lib/session';
 import { currentTenant } from '../../lib/tenant';
 import { useHumanCheck } from '../human-check';
 import { LanguageToggle } from '../language-toggle';
@@ -27,8 +29,12 @@ const SignOnEntry = lazy(async () => {
   };
 });
 
+// The second step of a sign-in (ADR 051): loaded only when the server asks for it.
+const FactorStep = lazy(async () => ({ default: (await import('../../features/factor-step/factor-step')).FactorStep }));
+
 function StandaloneLogin({ target, otherSession }: { target: string; otherSession: string | null }) {
   const navigate = useNavigate();
+  const [challenge, setChallenge] = useState<FactorChallenge | null>(null);
   const humanCheck = useHumanCheck();
   const { t } = useTranslation();
   const location = useLocation();
@@ -37,9 +43,30 @@ function StandaloneLogin({ target, otherSession }: { target: string; otherSessio
   return (
     <LoginPage
       signIn={async (values) => {
-        await signInToPortal(values);
+        try {
+          await signInToPortal(values);
+        } catch (err) {
+          const asked = challengeOf(err);
+          if (!asked) throw err;
+          setChallenge(asked);
+          return;
+        }
         navigate(target, { replace: true });
       }}
+      step={
+        challenge ? (
+          <Suspense>
+            <FactorStep
+              challenge={challenge}
+              calls={portalCalls((token) => {
+                setToken(token);
+                navigate(target, { replace: true });
+              })}
+              onBack={() => setChallenge(null)}
+            />
+          </Suspense>
+        ) : undefined
+      }
       languageToggle={<LanguageToggle />}
       humanCheck={humanCheck}
       context={otherSession ? t('login.otherSession', { code: otherSession }) : undefined}

@@ -4,12 +4,15 @@ import { Result } from '../../components/lazy-result';
 import { useTranslation } from '../../lib/i18n';
 import { Navigate, Outlet, useLocation } from 'react-router';
 import { useSessionData } from '../../features/shell/api/get-session-data';
-import { ApiError } from '../../lib/api/client';
+import { ApiError, setStepUpHandler } from '../../lib/api/client';
 import { useSession } from '../../lib/session';
 import { keptParams } from '../../lib/address';
 import { useTenantMismatch } from '../tenant-mismatch';
 import { AntdProvider } from '../../lib/antd';
 import { ShellSkeleton } from '../shell-skeleton';
+
+// A sensitive operator action refused with 40309 asks for the factor again, then repeats (ADR 051).
+setStepUpHandler(async () => (await import('../../features/factors/step-up')).askStepUp());
 
 /**
  * Every route but the open ones: without a token, to /login with the wanted path; with one, user

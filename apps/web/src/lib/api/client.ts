@@ -16,6 +16,8 @@ export class ApiError extends Error {
     message: string,
     /** The one failure handler has told the user already (docs/product/errors.md#result-codes); a caller must not say it again. */
     readonly shown = false,
+    /** What the refusal carries for the next step (a sign-in's factor challenge, 40308); else undefined. */
+    readonly data?: unknown,
   ) {
     super(message);
   }
@@ -40,6 +42,18 @@ export interface RequestOptions {
   failures?: FailurePresentation;
   /** Send no token even when signed in (login, captcha). */
   anonymous?: boolean;
+  /** Already repeated after a step-up: a second 40309 is a failure like any other. */
+  steppedUp?: boolean;
+}
+
+/**
+ * Asks the person to prove a factor (or their password) again and says whether they did; set by
+ * the signed-in app (features/factors), so a sensitive operator action refused with 40309 is
+ * repeated once after it (ADR 051).
+ */
+let stepUp: (() => Promise<boolean>) | null = null;
+export function setStepUpHandler(handler: (() => Promise<boolean>) | null): void {
+  stepUp = handler;
 }
 
 export function signHeaders(path: string, query: Query, body?: Record<string, unknown>): Record<string, string> {
@@ -103,7 +117,7 @@ function fail(res: Response, envelope: Envelope<unknown> | null, how?: FailurePr
     status === ResultCode.SERVER_ERROR
       ? i18n.t('errors.server')
       : envelope?.message || res.statusText || i18n.t('errors.network');
-  throw new ApiError(status, message, handleFailure(status, message, how));
+  throw new ApiError(status, message, handleFailure(status, message, how), envelope?.data ?? undefined);
 }
 
 /** A portal call: unwraps `{status, message, data}` and hands every non-200 code to docs/product/errors.md#result-codes. */
@@ -112,6 +126,9 @@ export async function request<T>(path: string, opts: RequestOptions = {}): Promi
   const envelope = body && typeof body === 'object' ? (body as Envelope<T>) : null;
   const status = typeof envelope?.status === 'number' ? envelope.status : res.status;
   if (status === 200) return envelope?.data as T;
+  if (status === ResultCode.STEP_UP_REQUIRED && stepUp && !opts.steppedUp && (await stepUp())) {
+    return request<T>(path, { ...opts, steppedUp: true });
+  }
   fail(res, envelope, opts.failures);
 }
 

@@ -4,7 +4,7 @@
  */
 import { ResultCode } from '@portal/contracts';
 import { runtimeConfig } from '../../../lib/config';
-import { request } from '../../../lib/api/client';
+import { ApiError, request } from '../../../lib/api/client';
 import { PASSWORD_CHANGE_PATH } from '../../../lib/api/failures';
 import { apiLanguage } from '../../../lib/i18n';
 import { captchaClientId } from '../../../lib/client-id';
@@ -59,7 +59,7 @@ export async function signOnSignIn(input: LoginInput, page: URLSearchParams, ten
   const body = (await res.json().catch(() => null)) as {
     status?: number;
     message?: string;
-    data?: { redirect?: string };
+    data?: { redirect?: string } & Record<string, unknown>;
   } | null;
   if (body?.status === 200 && body.data?.redirect) return body.data.redirect;
   // A temporary password signs in nowhere (ADR 033): the change page, then back to this page.
@@ -72,6 +72,9 @@ export async function signOnSignIn(input: LoginInput, page: URLSearchParams, ten
     });
     return `${runtimeConfig().publicpath.replace(/\/$/, '')}${PASSWORD_CHANGE_PATH}?${q}`;
   }
+  // A second factor is asked (ADR 051): the page shows the factor step with this challenge.
+  if (body?.status === ResultCode.FACTOR_REQUIRED)
+    throw new ApiError(body.status, body.message ?? '', false, body.data);
   throw new SignOnError(body?.message ?? res.statusText);
 }
 

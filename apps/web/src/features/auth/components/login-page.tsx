@@ -31,6 +31,8 @@ export interface LoginPageProps {
   links?: ReactNode;
   /** Other ways to sign in, under the form (the passkey button), composed by the route. */
   alternatives?: ReactNode;
+  /** A step after the password (the second factor): shown in the card in place of the form. */
+  step?: ReactNode;
 }
 
 type Field = 'username' | 'password' | 'imgvercode' | 'captchaVerification';
@@ -143,7 +145,7 @@ function ImageCaptchaField({
 
 const EMPTY: LoginInput = { username: '', password: '', imgvercode: '' };
 
-export function LoginPage({ signIn, languageToggle, humanCheck, context, links, alternatives }: LoginPageProps) {
+export function LoginPage({ signIn, languageToggle, humanCheck, context, links, alternatives, step }: LoginPageProps) {
   const { t, i18n } = useTranslation();
   const [values, setValues] = useState<LoginInput>(EMPTY);
   const [errors, setErrors] = useState<Errors>({});
@@ -255,7 +257,9 @@ export function LoginPage({ signIn, languageToggle, humanCheck, context, links, 
             {languageToggle}
           </div>
           {context ? <p className="login-card-context">{context}</p> : null}
+          {step}
           <form
+            hidden={Boolean(step)}
             className="login-form"
             aria-labelledby={`${formId}-title`}
             noValidate
@@ -347,8 +351,8 @@ export function LoginPage({ signIn, languageToggle, humanCheck, context, links, 
               {pending ? t('login.submitting') : t('login.submit')}
             </button>
           </form>
-          {alternatives}
-          {links ? <div className="login-links">{links}</div> : null}
+          {step ? null : alternatives}
+          {links && !step ? <div className="login-links">{links}</div> : null}
           <p className="login-notice" role="note">
             {t('login.browserNotice')}
           </p>
