@@ -63,6 +63,12 @@ export default defineConfig({
           name: 'e2e',
           include: ['e2e/**/*.spec.ts'],
           exclude: WHOLE_PROCESS,
+          // A worker runs its files one after another in one module graph: the support modules,
+          // Playwright and the server's modules the helpers import load once per worker, and so
+          // does Chromium (`sharedBrowser` in e2e/support/browser.ts). Every file still starts its
+          // own servers on databases of its own and opens its own browser contexts; no spec mocks
+          // a module or keeps state in a support module (ADR 042).
+          isolate: false,
           testTimeout: 90_000,
           // A page's first answer on a loaded machine (CI's 2 cores run the whole suite) can take
           // longer than expect.poll's default second.

@@ -10,7 +10,7 @@
 import { readFileSync } from 'node:fs';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launch, openPage } from './support/browser.js';
+import { closeContexts, openPage, sharedBrowser } from './support/browser.js';
 import { startServer, type RunningServer } from './support/server.js';
 import {
   axeViolations,
@@ -32,10 +32,10 @@ type Lang = 'zh' | 'en';
 let browser: Browser;
 let server: RunningServer;
 beforeAll(async () => {
-  [browser, server] = await Promise.all([launch(), startServer()]);
+  [browser, server] = await Promise.all([sharedBrowser(), startServer()]);
 });
 afterAll(async () => {
-  await browser?.close();
+  await closeContexts(browser);
   await server?.stop();
 });
 

@@ -6,17 +6,17 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BYTE_BUDGETS, kb, noCache, recordAssets, type AssetSummary } from './support/assets.js';
-import { launch } from './support/browser.js';
+import { closeContexts, sharedBrowser } from './support/browser.js';
 import { startServer, type RunningServer } from './support/server.js';
 import { signIn } from './support/shell.js';
 
 let server: RunningServer;
 let browser: Browser;
 beforeAll(async () => {
-  [server, browser] = await Promise.all([startServer(), launch()]);
+  [server, browser] = await Promise.all([startServer(), sharedBrowser()]);
 });
 afterAll(async () => {
-  await browser?.close();
+  await closeContexts(browser);
   await server?.stop();
 });
 

@@ -10,7 +10,7 @@ import { mkdirSync } from 'node:fs';
 import type { RuntimeConfig } from '@portal/contracts';
 import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { STILL, launch, openPage, signedFetch } from './support/browser.js';
+import { closeContexts, launch, openPage, sharedBrowser, signedFetch, STILL } from './support/browser.js';
 import { startServer, type RunningServer } from './support/server.js';
 import { settled } from './support/shell.js';
 
@@ -27,11 +27,11 @@ beforeAll(async () => {
       CAPTCHA_BEHAVIOUR: '1',
       PORTAL_RUNTIME_CONFIG: '{"languageSwitch":true,"captchaType":"clickWord","captchaMode":"fixed"}',
     }),
-    launch(),
+    sharedBrowser(),
   ]);
 });
 afterAll(async () => {
-  await browser?.close();
+  await closeContexts(browser);
   await Promise.all([slider?.stop(), clickWord?.stop()]);
 });
 

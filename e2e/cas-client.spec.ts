@@ -9,7 +9,7 @@ import pg from 'pg';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApache, type RunningApache } from './support/apache.js';
-import { launch } from './support/browser.js';
+import { closeContexts, sharedBrowser } from './support/browser.js';
 import { startServer, type RunningServer } from './support/server.js';
 import { submitSignOnForm } from './support/shell.js';
 
@@ -22,7 +22,7 @@ let page: Page;
 let signOnTrips: string[] = [];
 
 beforeAll(async () => {
-  [server, browser] = await Promise.all([startServer(), launch()]);
+  [server, browser] = await Promise.all([startServer(), sharedBrowser()]);
   apache = await startApache(server.url);
   // Both of Apache's addresses are services of the demo tenant (a standard client names no tenant:
   // the sign-on server finds it by the service).
@@ -43,7 +43,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await context?.close();
-  await browser?.close();
+  await closeContexts(browser);
   await apache?.stop();
   await server?.stop();
 });

@@ -16,7 +16,7 @@ import { mkdirSync } from 'node:fs';
 import type { MenuItem } from '@portal/contracts';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { STILL, launch } from './support/browser.js';
+import { closeContexts, launch, sharedBrowser, STILL } from './support/browser.js';
 import { startServer, type RunningServer } from './support/server.js';
 import { axeViolations, go, settled, signIn, signInAsOperator, signOutFromMenu } from './support/shell.js';
 
@@ -28,11 +28,11 @@ type Lang = 'zh' | 'en';
 let browser: Awaited<ReturnType<typeof launch>>;
 let server: RunningServer;
 beforeAll(async () => {
-  [browser, server] = await Promise.all([launch(), startServer()]);
+  [browser, server] = await Promise.all([sharedBrowser(), startServer()]);
   if (SHOTS) mkdirSync(SHOTS, { recursive: true });
 });
 afterAll(async () => {
-  await browser?.close();
+  await closeContexts(browser);
   await server?.stop();
 });
 

@@ -7,7 +7,7 @@
 import pg from 'pg';
 import type { Browser, BrowserContextOptions } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { STILL, launch, openPage } from './support/browser.js';
+import { closeContexts, openPage, sharedBrowser, STILL } from './support/browser.js';
 import { startServer, type RunningServer } from './support/server.js';
 import { axeViolations, settled, signIn } from './support/shell.js';
 
@@ -26,10 +26,10 @@ let browser: Browser;
 
 beforeAll(async () => {
   server = await startServer({ PORTAL_RUNTIME_CONFIG: JSON.stringify({ languageSwitch: true }) });
-  browser = await launch();
+  browser = await sharedBrowser();
 });
 afterAll(async () => {
-  await browser?.close();
+  await closeContexts(browser);
   await server?.stop();
 });
 

@@ -12,7 +12,7 @@ import { join, resolve } from 'node:path';
 import pg from 'pg';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launch, openPage } from './support/browser.js';
+import { closeContexts, openPage, sharedBrowser } from './support/browser.js';
 import { startServer, type RunningServer } from './support/server.js';
 import { fillCaptcha, settled } from './support/shell.js';
 
@@ -60,10 +60,10 @@ beforeAll(async () => {
   mkdirSync(SHOTS, { recursive: true });
   dir = mkdtempSync(join(tmpdir(), 'portal-first-run-'));
   // No demo: the installation has nobody until the bootstrap.
-  [browser, server] = await Promise.all([launch(), startServer({ SEED_DEMO: '0' })]);
+  [browser, server] = await Promise.all([sharedBrowser(), startServer({ SEED_DEMO: '0' })]);
 });
 afterAll(async () => {
-  await browser?.close();
+  await closeContexts(browser);
   await server?.stop();
   if (dir) rmSync(dir, { recursive: true, force: true });
 });

@@ -5,7 +5,7 @@
  */
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { STILL, launch, openPage } from './support/browser.js';
+import { closeContexts, openPage, sharedBrowser, STILL } from './support/browser.js';
 import { startServer, type RunningServer } from './support/server.js';
 import { go, settled, signIn, signInAsOperator } from './support/shell.js';
 
@@ -16,12 +16,12 @@ let server: RunningServer;
 beforeAll(async () => {
   // The live stream is the notices' (the bell holds it): on, as a park that uses notices has it.
   [browser, server] = await Promise.all([
-    launch(),
+    sharedBrowser(),
     startServer({ PORTAL_RUNTIME_CONFIG: JSON.stringify({ noticeEnabled: true }) }),
   ]);
 });
 afterAll(async () => {
-  await browser?.close();
+  await closeContexts(browser);
   await server?.stop();
 });
 

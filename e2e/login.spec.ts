@@ -8,7 +8,7 @@ import { mkdirSync } from 'node:fs';
 import type { RuntimeConfig } from '@portal/contracts';
 import type { Browser, ConsoleMessage, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launch, signedFetch } from './support/browser.js';
+import { closeContexts, launch, sharedBrowser, signedFetch } from './support/browser.js';
 import { startServer, type RunningServer } from './support/server.js';
 import { clickMenu, settled, signOutFromMenu } from './support/shell.js';
 
@@ -19,10 +19,10 @@ let browser: Browser;
 beforeAll(async () => {
   mkdirSync(SHOTS, { recursive: true });
   server = await startServer();
-  browser = await launch();
+  browser = await sharedBrowser();
 });
 afterAll(async () => {
-  await browser?.close();
+  await closeContexts(browser);
   await server?.stop();
 });
 

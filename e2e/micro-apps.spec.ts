@@ -8,7 +8,7 @@
  */
 import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { STILL, launch, openPage } from './support/browser.js';
+import { closeContexts, openPage, sharedBrowser, STILL } from './support/browser.js';
 import { startServer, type RunningServer } from './support/server.js';
 import {
   activeTab,
@@ -40,12 +40,12 @@ let member: Awaited<ReturnType<typeof signedInState>>;
 beforeAll(async () => {
   [server, browser] = await Promise.all([
     startServer({ PORTAL_RUNTIME_CONFIG: JSON.stringify({ languageSwitch: true }) }),
-    launch(),
+    sharedBrowser(),
   ]);
   member = await signedInState(browser, server.url);
 });
 afterAll(async () => {
-  await browser?.close();
+  await closeContexts(browser);
   await server?.stop();
 });
 

@@ -5,7 +5,7 @@
  */
 import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { STILL, launch, openPage } from './support/browser.js';
+import { closeContexts, openPage, sharedBrowser, STILL } from './support/browser.js';
 import { startServer, type RunningServer } from './support/server.js';
 import { go, settled, signIn, signInAsOperator } from './support/shell.js';
 
@@ -16,10 +16,10 @@ const PHONE = { width: 390, height: 844 };
 let browser: Browser;
 let server: RunningServer;
 beforeAll(async () => {
-  [browser, server] = await Promise.all([launch(), startServer()]);
+  [browser, server] = await Promise.all([sharedBrowser(), startServer()]);
 }, 120_000);
 afterAll(async () => {
-  await browser?.close();
+  await closeContexts(browser);
   await server?.stop();
 });
 

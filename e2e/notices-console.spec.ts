@@ -9,7 +9,7 @@
 import { readFile, mkdir } from 'node:fs/promises';
 import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { STILL, launch, openPage } from './support/browser.js';
+import { closeContexts, openPage, sharedBrowser, STILL } from './support/browser.js';
 import { startServer, type RunningServer } from './support/server.js';
 import { go, openSignedIn, operatorState, settled, signIn } from './support/shell.js';
 
@@ -23,12 +23,12 @@ let browser: Browser;
 /** The demo admin in the park operator's role, signed in once for every test. */
 let operator: Awaited<ReturnType<typeof operatorState>>;
 beforeAll(async () => {
-  [browser, server] = await Promise.all([launch(), startServer({ PORTAL_RUNTIME_CONFIG: RUNTIME })]);
+  [browser, server] = await Promise.all([sharedBrowser(), startServer({ PORTAL_RUNTIME_CONFIG: RUNTIME })]);
   await mkdir(SHOTS, { recursive: true });
   operator = await operatorState(browser, server.url);
 }, 120_000);
 afterAll(async () => {
-  await browser?.close();
+  await closeContexts(browser);
   await server?.stop();
 });
 

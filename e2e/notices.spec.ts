@@ -9,7 +9,7 @@ import { signRequest } from '@portal/contracts/node-signing';
 import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../apps/server/src/db/embedded.js';
-import { STILL, launch, openPage } from './support/browser.js';
+import { closeContexts, openPage, sharedBrowser, STILL } from './support/browser.js';
 import { startServer, type RunningServer } from './support/server.js';
 import { settled, signIn, signedInState } from './support/shell.js';
 
@@ -71,7 +71,7 @@ beforeAll(async () => {
     DATABASE_URL: a.databaseUrl,
     FILES_DIR: a.filesDir,
   });
-  browser = await launch();
+  browser = await sharedBrowser();
   proxy = await relay(a.port);
   member = await signedInState(browser, a.url);
   // The operator (admin in the park operator's role) publishes on instance B.
@@ -113,7 +113,7 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
-  await browser?.close();
+  await closeContexts(browser);
   await proxy?.close();
   await Promise.all([a?.stop(), b?.stop()]);
 });

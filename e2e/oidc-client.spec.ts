@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../apps/server/src/db/embedded.js';
 import { main } from '../apps/server/src/programs/admin/main.js';
 import { openidcAddresses, startOpenidcApache, type RunningOpenidc } from './support/apache.js';
-import { STILL, launch } from './support/browser.js';
+import { closeContexts, sharedBrowser, STILL } from './support/browser.js';
 import { startServer, type RunningServer } from './support/server.js';
 import { signOutFromMenu, submitSignOnForm } from './support/shell.js';
 
@@ -79,7 +79,7 @@ async function registerClient(port: number) {
 
 beforeAll(async () => {
   let port: number;
-  [server, browser, port] = await Promise.all([startServer({}, { signOn: true }), launch(), freePort()]);
+  [server, browser, port] = await Promise.all([startServer({}, { signOn: true }), sharedBrowser(), freePort()]);
   const client = await registerClient(port);
   apache = await startOpenidcApache(port, { issuer: `${server.url}/oidc/demo`, scope: SCOPE, ...client });
   // The provider's own pages (the logout question) speak the browser's language.
@@ -93,7 +93,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await context?.close();
-  await browser?.close();
+  await closeContexts(browser);
   await apache?.stop();
   await server?.stop();
 });

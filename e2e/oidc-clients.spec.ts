@@ -8,7 +8,7 @@
 import { mkdir } from 'node:fs/promises';
 import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { STILL, launch, openPage } from './support/browser.js';
+import { closeContexts, openPage, sharedBrowser, STILL } from './support/browser.js';
 import { startServer, type RunningServer } from './support/server.js';
 import { axeViolations, go, settled, signInAsOperator } from './support/shell.js';
 
@@ -20,13 +20,13 @@ let server: RunningServer;
 let browser: Browser;
 beforeAll(async () => {
   [browser, server] = await Promise.all([
-    launch(),
+    sharedBrowser(),
     startServer({ PORTAL_RUNTIME_CONFIG: JSON.stringify({ languageSwitch: true }) }),
   ]);
   await mkdir(SHOTS, { recursive: true });
 }, 120_000);
 afterAll(async () => {
-  await browser?.close();
+  await closeContexts(browser);
   await server?.stop();
 });
 

@@ -7,7 +7,7 @@
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { STILL, launch, openPage } from './support/browser.js';
+import { closeContexts, openPage, sharedBrowser, STILL } from './support/browser.js';
 import { startServer, type RunningServer } from './support/server.js';
 import { axeViolations, go, openSignedIn, operatorState, settled } from './support/shell.js';
 
@@ -22,11 +22,11 @@ let server: RunningServer;
 /** The demo admin in the park operator's role, signed in once for every test. */
 let operator: Awaited<ReturnType<typeof operatorState>>;
 beforeAll(async () => {
-  [browser, server] = await Promise.all([launch(), startServer()]);
+  [browser, server] = await Promise.all([sharedBrowser(), startServer()]);
   operator = await operatorState(browser, server.url);
 });
 afterAll(async () => {
-  await browser?.close();
+  await closeContexts(browser);
   await server?.stop();
 });
 

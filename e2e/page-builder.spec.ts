@@ -6,7 +6,7 @@
  */
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { STILL, launch, openPage } from './support/browser.js';
+import { closeContexts, openPage, sharedBrowser, STILL } from './support/browser.js';
 import { startServer, type RunningServer } from './support/server.js';
 import { activeTab, axeViolations, clickMenu, settled, signIn, signInAsOperator } from './support/shell.js';
 
@@ -15,9 +15,9 @@ const DESKTOP = { ...STILL, viewport: { width: 1440, height: 900 }, bypassCSP: t
 
 let browser: Browser;
 beforeAll(async () => {
-  browser = await launch();
+  browser = await sharedBrowser();
 });
-afterAll(async () => browser?.close());
+afterAll(async () => closeContexts(browser));
 
 /** Stored context codes the shell starts in (the role and application switches store the same). */
 async function storeContext(page: Page, codes: Record<string, string>) {

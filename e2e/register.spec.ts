@@ -9,7 +9,7 @@
 import pg from 'pg';
 import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { STILL, launch, openPage } from './support/browser.js';
+import { closeContexts, openPage, sharedBrowser, STILL } from './support/browser.js';
 import { startServer, type RunningServer } from './support/server.js';
 import {
   axeViolations,
@@ -49,12 +49,12 @@ beforeAll(async () => {
     startServer({ ...runtime('split'), ...SLIDER }),
     startServer({ ...runtime('banner'), ...SLIDER }),
     startServer({ ...runtime('card', { registerWithoutSms: true }), ...SLIDER }),
-    launch(),
+    sharedBrowser(),
   ]);
 }, 120_000);
 
 afterAll(async () => {
-  await browser?.close();
+  await closeContexts(browser);
   await Promise.all([card?.stop(), split?.stop(), banner?.stop(), noSms?.stop()]);
 });
 

@@ -10,7 +10,7 @@ import type { RuntimeConfig } from '@portal/contracts';
 import pg from 'pg';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { STILL, launch, signedFetch } from './support/browser.js';
+import { closeContexts, sharedBrowser, signedFetch, STILL } from './support/browser.js';
 import { startServer, type RunningServer } from './support/server.js';
 import {
   activeTab,
@@ -42,10 +42,10 @@ beforeAll(async () => {
   };
   // A failed start fails the part that awaits it, not the file while another part runs.
   for (const started of Object.values(servers)) started.catch(() => {});
-  browser = await launch();
+  browser = await sharedBrowser();
 });
 afterAll(async () => {
-  await browser?.close();
+  await closeContexts(browser);
   await Promise.all(Object.values(servers ?? {}).map((started) => started.then((s) => s.stop()).catch(() => {})));
 });
 

@@ -10,7 +10,7 @@ import type { RuntimeConfig } from '@portal/contracts';
 import pg from 'pg';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launch, signedFetch } from './support/browser.js';
+import { closeContexts, sharedBrowser, signedFetch } from './support/browser.js';
 import { startServer, type RunningServer } from './support/server.js';
 import { clickMenu, fillCaptcha, settled, signOutFromMenu, submitSignOnForm } from './support/shell.js';
 
@@ -22,11 +22,11 @@ beforeAll(async () => {
   mkdirSync(SHOTS, { recursive: true });
   [server, browser] = await Promise.all([
     startServer({ PORTAL_RUNTIME_CONFIG: '{"languageSwitch":true}' }, { signOn: true }),
-    launch(),
+    sharedBrowser(),
   ]);
 });
 afterAll(async () => {
-  await browser?.close();
+  await closeContexts(browser);
   await server?.stop();
 });
 

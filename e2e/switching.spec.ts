@@ -9,7 +9,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RuntimeConfig } from '@portal/contracts';
-import { STILL, launch, openPage, signedFetch } from './support/browser.js';
+import { closeContexts, openPage, sharedBrowser, signedFetch, STILL } from './support/browser.js';
 import { startServer, type RunningServer } from './support/server.js';
 import {
   axeViolations,
@@ -37,7 +37,7 @@ beforeAll(async () => {
   [server, withApps, browser] = await Promise.all([
     startServer(),
     startServer({ PORTAL_RUNTIME_CONFIG: JSON.stringify({ appSwitch: true }) }),
-    launch(),
+    sharedBrowser(),
   ]);
   [member, memberWithApps] = await Promise.all([
     signedInState(browser, server.url),
@@ -45,7 +45,7 @@ beforeAll(async () => {
   ]);
 }, 120_000);
 afterAll(async () => {
-  await browser?.close();
+  await closeContexts(browser);
   await Promise.all([server?.stop(), withApps?.stop()]);
 });
 

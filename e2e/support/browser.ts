@@ -1,6 +1,30 @@
 import { signRequest } from '@portal/contracts/node-signing';
 import { chromium, type Browser, type BrowserContextOptions } from 'playwright-core';
 
+let workerBrowser: Promise<Browser> | undefined;
+
+/**
+ * This worker's Chromium: launched by the first spec file that asks and kept for the files the
+ * worker runs next (the e2e project runs a worker's files one after another in one module graph,
+ * `isolate: false` in vitest.config.ts, so this module and its Chromium outlive a file). A launch
+ * costs about two seconds and most of a CPU-second, once per file before. A file opens its own
+ * contexts on it (each as separate as a new browser's: own storage, cookies, cache) and closes
+ * them with `closeContexts` in its `afterAll`; it never closes the browser. A file that needs
+ * Chromium started with other flags uses `launch` and closes what it launched. Playwright stops
+ * the browser when the worker exits.
+ */
+export async function sharedBrowser(): Promise<Browser> {
+  const running = await workerBrowser?.catch(() => undefined);
+  if (running?.isConnected()) return running;
+  workerBrowser = launch();
+  return workerBrowser;
+}
+
+/** Closes every context (and so every page) a file opened on the shared browser. */
+export async function closeContexts(browser: Browser | undefined): Promise<void> {
+  if (browser) await Promise.all(browser.contexts().map((c) => c.close()));
+}
+
 /** Flags for this machine: headless Debian Chromium with no background traffic (see env docs). */
 export function launch(extraArgs: string[] = []): Promise<Browser> {
   return chromium.launch({
