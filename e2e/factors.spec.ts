@@ -9,7 +9,7 @@ import { mkdirSync } from 'node:fs';
 import pg from 'pg';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, it } from 'vitest';
-import { STILL, launch, openPage } from './support/browser.js';
+import { STILL, closeContexts, openPage, sharedBrowser } from './support/browser.js';
 import { startServer, type RunningServer } from './support/server.js';
 
 const SHOTS = process.env.FACTOR_SHOTS ?? 'e2e/artifacts';
@@ -20,13 +20,13 @@ let db: pg.Client;
 beforeAll(async () => {
   mkdirSync(SHOTS, { recursive: true });
   server = await startServer();
-  browser = await launch();
+  browser = await sharedBrowser();
   db = new pg.Client({ connectionString: server.databaseUrl });
   await db.connect();
 });
 afterAll(async () => {
   await db?.end();
-  await browser?.close();
+  await closeContexts(browser);
   await server?.stop();
 });
 

@@ -8,7 +8,7 @@
 import { mkdirSync } from 'node:fs';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { STILL, launch, openPage } from './support/browser.js';
+import { STILL, closeContexts, openPage, sharedBrowser } from './support/browser.js';
 import { startServer, type RunningServer } from './support/server.js';
 import { signIn } from './support/shell.js';
 
@@ -20,11 +20,11 @@ beforeAll(async () => {
   mkdirSync(SHOTS, { recursive: true });
   [server, browser] = await Promise.all([
     startServer({ PORTAL_RUNTIME_CONFIG: '{"languageSwitch":true}' }, { localhost: true }),
-    launch(),
+    sharedBrowser(),
   ]);
 });
 afterAll(async () => {
-  await browser?.close();
+  await closeContexts(browser);
   await server?.stop();
 });
 
@@ -66,7 +66,7 @@ describe('passkeys', () => {
 
         // Signed in with the password, the person adds a passkey on this device, named.
         await signIn(page, server.url);
-        await page.goto(`${server.url}/center/security/passkeys`);
+        await page.goto(`${server.url}/center/account/security`);
         await page.getByRole('button', { name: text.add }).click();
         const name = `${lang === 'zh' ? '办公电脑' : 'Office laptop'} ${width}`;
         await page.getByLabel(lang === 'zh' ? '名称' : 'Name', { exact: true }).fill(name);
@@ -87,7 +87,7 @@ describe('passkeys', () => {
         await page.waitForURL(/\/center\/index/);
         await page.getByRole('tablist').or(page.locator('.shell-bare')).first().waitFor();
         // The list says it was used just now.
-        await page.goto(`${server.url}/center/security/passkeys`);
+        await page.goto(`${server.url}/center/account/security`);
         await page
           .locator('.ant-list-item', { hasText: name })
           .getByText(lang === 'zh' ? /上次使用 \d/ : /Last used [A-Z]/)

@@ -8,7 +8,7 @@
 import { mkdirSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { STILL, launch } from './support/browser.js';
+import { STILL, closeContexts, sharedBrowser } from './support/browser.js';
 import { startServer, type RunningServer } from './support/server.js';
 import { clickOpenMenuItem, go, settled, signIn, signInAsOperator } from './support/shell.js';
 
@@ -21,11 +21,11 @@ const IPHONE =
 let browser: Browser;
 let server: RunningServer;
 beforeAll(async () => {
-  [browser, server] = await Promise.all([launch(), startServer()]);
+  [browser, server] = await Promise.all([sharedBrowser(), startServer()]);
   if (SHOTS) mkdirSync(SHOTS, { recursive: true });
 });
 afterAll(async () => {
-  await browser?.close();
+  await closeContexts(browser);
   await server?.stop();
 });
 

@@ -38,7 +38,6 @@ const WorkScreenRoute = load(() => import('./routes/work-screen'), 'WorkScreenRo
 // Loaded with the first protected page, so the login page carries none of it.
 const ProtectedRoute = load(() => import('./routes/protected'), 'ProtectedRoute');
 const SystemSignOnRoute = load(() => import('./routes/system-sign-on'), 'SystemSignOnRoute');
-const PasskeysRoute = load(() => import('./routes/passkeys'), 'PasskeysRoute');
 // The shell loads only after login, so the login page stays small.
 const LayoutRoute = load(() => import('./routes/layout'), 'LayoutRoute');
 const ShellContent = load(() => import('./routes/layout'), 'ShellContent');
@@ -92,7 +91,6 @@ export function AppRoutes() {
               ))}
               <Route element={<SignedInPart />}>
                 <Route path="/front/esa/system/sso" element={<SystemSignOnRoute />} />
-                <Route path="/security/passkeys" element={<PasskeysRoute />} />
                 <Route element={<LayoutRoute />}>
                   <Route index element={<HomeRedirect />} />
                   {/* Every other address is a tab of the shell (home, menu pages, the fixed routes). */}
