@@ -48,8 +48,24 @@ async function addAuthenticator(context: BrowserContext, page: Page) {
 }
 
 const TEXT = {
-  zh: { add: '添加通行密钥', ok: '确 定', added: '通行密钥已添加', signIn: '使用通行密钥登录' },
-  en: { add: 'Add a passkey', ok: 'OK', added: 'Passkey added', signIn: 'Sign in with a passkey' },
+  zh: {
+    add: '添加通行密钥',
+    ok: '确 定',
+    added: '通行密钥已添加',
+    signIn: '使用通行密钥登录',
+    removeOf: (name: string) => `删除 ${name}`,
+    remove: /^删\s*除$/,
+    removed: '通行密钥已删除',
+  },
+  en: {
+    add: 'Add a passkey',
+    ok: 'OK',
+    added: 'Passkey added',
+    signIn: 'Sign in with a passkey',
+    removeOf: (name: string) => `Remove ${name}`,
+    remove: /^Remove$/,
+    removed: 'Passkey removed',
+  },
 };
 
 describe('passkeys', () => {
@@ -103,6 +119,13 @@ describe('passkeys', () => {
         await page.getByText(/您已登录/).waitFor();
         const cookies = await context.cookies(`${server.url}/cas/login`);
         expect(cookies.find((c) => c.name === 'CASTGC')?.httpOnly).toBe(true);
+
+        // Removed again on 账户安全 (the next run signs in with the password alone, as a person without one).
+        await page.goto(`${server.url}/center/account/security`);
+        await page.getByRole('button', { name: text.removeOf(name) }).click();
+        await page.locator('.ant-popconfirm').getByRole('button', { name: text.remove }).click();
+        await page.getByText(text.removed).waitFor();
+        await page.getByText(name, { exact: true }).waitFor({ state: 'detached' });
 
         expect(errors).toEqual([]);
         await context.close();

@@ -146,7 +146,6 @@ const enUS: Messages = {
     lead: 'Prove who you are once more when signing in, besides the password. Adding an authenticator gives you 10 recovery codes for a lost phone.',
     none: 'No second factor yet',
     kindTotp: 'Authenticator app',
-    kindPasskey: 'Passkey',
     added_at: 'added {{at}}',
     usedAt: 'last used {{at}}',
     remove: 'Remove',

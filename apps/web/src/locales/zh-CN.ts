@@ -141,7 +141,6 @@ const zhCN = {
     lead: '登录时除密码外再验证一次身份。添加身份验证器后，会得到 10 个恢复码，以备手机丢失时使用。',
     none: '尚未添加第二验证方式',
     kindTotp: '身份验证器',
-    kindPasskey: '通行密钥',
     added_at: '添加于 {{at}}',
     usedAt: '最近使用 {{at}}',
     remove: '删除',

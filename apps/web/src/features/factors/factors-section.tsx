@@ -62,7 +62,8 @@ export function FactorsSection() {
     <Card title={t('factors.title')} aria-label={t('factors.title')}>
       <Typography.Paragraph type="secondary">{t('factors.lead')}</Typography.Paragraph>
       <List
-        dataSource={data?.factors ?? []}
+        // Passkeys have their own section beside this one: here the authenticator apps.
+        dataSource={(data?.factors ?? []).filter((f) => f.kind === 'totp')}
         locale={{ emptyText: t('factors.none') }}
         renderItem={(f) => (
           <List.Item
@@ -80,7 +81,7 @@ export function FactorsSection() {
           >
             <List.Item.Meta
               title={f.name}
-              description={`${f.kind === 'totp' ? t('factors.kindTotp') : t('factors.kindPasskey')} · ${t('factors.added_at', { at: f.createdAt.slice(0, 10) })}${f.lastUsedAt ? ` · ${t('factors.usedAt', { at: f.lastUsedAt.slice(0, 10) })}` : ''}`}
+              description={`${t('factors.kindTotp')} · ${t('factors.added_at', { at: f.createdAt.slice(0, 10) })}${f.lastUsedAt ? ` · ${t('factors.usedAt', { at: f.lastUsedAt.slice(0, 10) })}` : ''}`}
             />
           </List.Item>
         )}
