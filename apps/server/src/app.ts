@@ -698,6 +698,7 @@ export async function buildApp({ config, db: pool, secrets, logger }: AppDeps) {
       },
       later: (challenge, client) => factors.later(challenge, client),
       enrol: (challenge, name) => factors.enrolDuringSignIn(challenge, name),
+      passkeyOptions: (challenge) => factors.passkeyOptions(challenge),
     },
   });
   await app.register(passkeyCasRoutes, {

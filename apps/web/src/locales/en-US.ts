@@ -108,6 +108,9 @@ const enUS: Messages = {
   },
 
   factor: {
+    usePasskey: 'Verify with a passkey',
+    leadPasskey: 'You can verify with a passkey on this device or your phone.',
+    passkeyCancelled: 'The passkey check did not finish. Try again or use a code.',
     title: 'Second step',
     enrolTitle: 'Add a second factor',
     leadTotp: 'Enter the 6-digit code your authenticator app (Microsoft Authenticator, Google Authenticator …) shows.',

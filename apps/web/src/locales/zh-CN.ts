@@ -105,6 +105,9 @@ const zhCN = {
   },
 
   factor: {
+    usePasskey: '使用通行密钥验证',
+    leadPasskey: '可使用本设备或手机上的通行密钥完成验证。',
+    passkeyCancelled: '通行密钥验证未完成，请重试或改用验证码。',
     title: '第二步验证',
     enrolTitle: '添加第二验证方式',
     leadTotp: '请输入身份验证器（如 Microsoft Authenticator、Google Authenticator）中显示的 6 位验证码。',

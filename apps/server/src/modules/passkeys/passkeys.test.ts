@@ -4,6 +4,7 @@
  * portal and at the sign-on server, and the refusals: a replayed challenge, a counter that went
  * backwards, another tenant's credential, no user verification, a locked or disabled account.
  */
+import { randomBytes } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertDemo } from '../../db/demo/seed.js';
@@ -260,5 +261,64 @@ describe('passkeys', () => {
     // Another person's check, or garbage: false, never a throw.
     expect(await ctx.app.passkeyFactor.verify(tenantId, userId + 1, state, device.get(options as never))).toBe(false);
     expect(await ctx.app.passkeyFactor.verify(tenantId, userId, state, { id: 1 })).toBe(false);
+  });
+
+  it("answers a password sign-in's factor step with the person's passkey, at the portal and the sign-on server", async () => {
+    await ctx.db.execute(sql`UPDATE users SET locked_until = NULL, failed_logins = 0 WHERE username = 'member'`);
+    const passwordStep = async () => {
+      const captchaKey = randomBytes(8).toString('hex');
+      await ctx.call({ url: `/api/auth/kaptcha/get?type=LOGIN&data=${captchaKey}` });
+      const res = await ctx.call({
+        url: '/api/auth/jwt/front/token?tenantCode=demo',
+        body: { username: 'member', password: ctx.encrypt(DEMO_PASSWORD), imgvercode: '8888', captchaKey },
+      });
+      const body = res.json() as { status: number; data: { challenge: string; factors: string[] } };
+      expect(body.status).toBe(40308);
+      expect(body.data.factors).toContain('webauthn');
+      return body.data.challenge;
+    };
+    // The portal: options for the person's own passkeys, then the answer gives the token.
+    const challenge = await passwordStep();
+    const options = data<{ challenge: string; allowCredentials: unknown[] }>(
+      await ctx.call({ url: '/api/auth/jwt/front/factor/passkey', body: { challenge } }),
+    );
+    expect(options.allowCredentials.length).toBeGreaterThan(0);
+    const answer = await ctx.call({
+      url: '/api/auth/jwt/front/factor',
+      body: { challenge, kind: 'webauthn', assertion: device.get(options) },
+    });
+    expect(answer.json()).toMatchObject({ status: 200 });
+    // The sign-on page's step: the same, answered with the sign-on cookie.
+    const captchaKey = randomBytes(8).toString('hex');
+    await ctx.call({ url: `/api/auth/kaptcha/get?type=LOGIN&data=${captchaKey}` });
+    const form = new URLSearchParams({
+      username: 'member',
+      password: ctx.encrypt(DEMO_PASSWORD),
+      imgvercode: '8888',
+      captchaKey,
+      tenantCode: 'demo',
+    });
+    const cas = await ctx.app.inject({
+      method: 'POST',
+      url: '/cas/login',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
+      payload: form.toString(),
+    });
+    const step = cas.json() as { status: number; data: { challenge: string } };
+    expect(step.status).toBe(40308);
+    const casOptions = (
+      await ctx.app.inject({
+        method: 'POST',
+        url: '/cas/login/factor/passkey',
+        payload: { challenge: step.data.challenge },
+      })
+    ).json() as { data: { challenge: string } };
+    const done = await ctx.app.inject({
+      method: 'POST',
+      url: '/cas/login/factor',
+      payload: { challenge: step.data.challenge, kind: 'webauthn', assertion: device.get(casOptions.data) },
+    });
+    expect(done.json()).toMatchObject({ status: 200 });
+    expect(String(done.headers['set-cookie'])).toContain('CASTGC=');
   });
 });

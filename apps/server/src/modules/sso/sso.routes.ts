@@ -59,6 +59,8 @@ export interface SsoFactorStep {
   answer(a: Static<typeof FactorAnswer>, client: { ip: string; userAgent: string }): Promise<SsoFactorAnswered>;
   later(challenge: string, client: { ip: string; userAgent: string }): Promise<SsoFactorAnswered>;
   enrol(challenge: string, name: string): Promise<Static<typeof TotpEnrolment>>;
+  /** WebAuthn request options for a person answering with one of their passkeys. */
+  passkeyOptions(challenge: string): Promise<unknown>;
 }
 
 const Str = Type.Optional(Type.String({ maxLength: 2048 }));
@@ -239,6 +241,22 @@ export const ssoRoutes: FastifyPluginAsyncTypebox<SsoRoutesOptions> = async (app
       if (!opts.factorStep) throw new AppError(ResultCode.NOT_FOUND, 'notFound');
       const client = { ip: req.ip, userAgent: req.headers['user-agent'] ?? '' };
       return goOn(req, reply, await opts.factorStep.later(req.body.challenge, client));
+    },
+  );
+  app.post(
+    '/cas/login/factor/passkey',
+    {
+      schema: {
+        body: FactorChallengeRef,
+        querystring: LoginQuery,
+        response: { 200: Envelope(Type.Object({}, { additionalProperties: true })) },
+      },
+    },
+    async (req, reply) => {
+      if (foreign(req, reply)) return reply;
+      if (!opts.factorStep) throw new AppError(ResultCode.NOT_FOUND, 'notFound');
+      reply.header('cache-control', 'no-store');
+      return ok(req, (await opts.factorStep.passkeyOptions(req.body.challenge)) as Record<string, unknown>);
     },
   );
   app.post(

@@ -14,6 +14,8 @@ export interface FactorStepCalls {
   later(challenge: string): Promise<void>;
   /** A pending authenticator for a person who must add one. */
   enrol(challenge: string, name: string): Promise<TotpEnrolment>;
+  /** WebAuthn request options for answering with one of the person's passkeys. */
+  passkeyOptions(challenge: string): Promise<Record<string, unknown>>;
 }
 
 const handledBy = { handledBy: 'the factor step, which shows the message under the code' };
@@ -45,6 +47,12 @@ export function portalCalls(onToken: (token: string) => void): FactorStepCalls {
         anonymous: true,
         failures: handledBy,
       }),
+    passkeyOptions: (challenge) =>
+      request<Record<string, unknown>>('/api/auth/jwt/front/factor/passkey', {
+        body: { challenge },
+        anonymous: true,
+        failures: handledBy,
+      }),
   };
 }
 
@@ -70,6 +78,7 @@ export function signOnCalls(go: (redirect: string) => void): FactorStepCalls {
       go((await post<{ redirect: string }>('/cas/login/factor/later', { challenge })).redirect);
     },
     enrol: (challenge, name) => post<TotpEnrolment>('/cas/login/factor/enrol', { challenge, name }),
+    passkeyOptions: (challenge) => post<Record<string, unknown>>('/cas/login/factor/passkey', { challenge }),
   };
 }
 

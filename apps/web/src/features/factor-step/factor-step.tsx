@@ -42,6 +42,29 @@ export function FactorStep({ challenge, calls, onBack }: FactorStepProps) {
     }
   };
   const enrolling = challenge.enrol;
+  const withPasskey = !enrolling && challenge.factors.includes('webauthn');
+  // One of the person's passkeys answers the step: the WebAuthn code loads only when pressed.
+  const usePasskey = () =>
+    void run(async () => {
+      const [{ startAuthentication }, optionsJSON] = await Promise.all([
+        import('@simplewebauthn/browser'),
+        calls.passkeyOptions(challenge.challenge),
+      ]);
+      let assertion: Record<string, unknown>;
+      try {
+        assertion = (await startAuthentication({
+          optionsJSON: optionsJSON as unknown as Parameters<typeof startAuthentication>[0]['optionsJSON'],
+        })) as unknown as Record<string, unknown>;
+      } catch {
+        throw new Error(t('factor.passkeyCancelled'));
+      }
+      await calls.answer({
+        challenge: challenge.challenge,
+        kind: 'webauthn',
+        assertion,
+        ...(remember ? { remember: true } : {}),
+      });
+    });
   const submit = () => {
     const value = code.trim();
     if (!value) {
@@ -112,6 +135,20 @@ export function FactorStep({ challenge, calls, onBack }: FactorStepProps) {
         )
       ) : (
         <>
+          {withPasskey ? (
+            <>
+              <p className="factor-step-lead">{t('factor.leadPasskey')}</p>
+              <button
+                type="button"
+                className="login-button login-submit"
+                aria-busy={pending}
+                disabled={pending}
+                onClick={usePasskey}
+              >
+                {t('factor.usePasskey')}
+              </button>
+            </>
+          ) : null}
           <p className="factor-step-lead">{kind === 'totp' ? t('factor.leadTotp') : t('factor.leadRecovery')}</p>
           {codeField}
           {challenge.rememberDays > 0 ? (
