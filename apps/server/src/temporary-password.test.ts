@@ -65,11 +65,12 @@ function generatedCall(route: (typeof ctx.app.routeTable)[number], token: string
 
 /** The generator tries patterns without solving them: a code field gets a value its pattern takes. */
 function patterned(schema: object, value: Record<string, unknown>): Record<string, unknown> {
-  const props = (schema as { properties?: Record<string, { pattern?: string }> }).properties ?? {};
+  const props = (schema as { properties?: Record<string, { pattern?: string; minLength?: number }> }).properties ?? {};
   for (const [key, prop] of Object.entries(props)) {
     if (!prop.pattern || typeof value[key] !== 'string') continue;
     const re = new RegExp(prop.pattern, 'u');
-    if (!re.test(value[key])) value[key] = ['code-a1', 'code_a1', 'codeA1'].find((c) => re.test(c)) ?? value[key];
+    const fits = (v: string) => re.test(v) && v.length >= (prop.minLength ?? 0);
+    if (!fits(value[key])) value[key] = ['code-a1', 'code_a1', 'codeA1', '123456'].find(fits) ?? value[key];
   }
   return value;
 }
