@@ -9,6 +9,7 @@
 import { randomBytes } from 'node:crypto';
 import {
   LOGIN_VIAS,
+  PARK_UTC_OFFSET_MS,
   ResultCode,
   type LoginOutcome,
   type LoginVia,
@@ -86,6 +87,9 @@ export interface FactorsDeps {
 
 /** What a person is told changed among their factors. */
 export type FactorChange = 'added' | 'removed' | 'reset' | 'recovery_regenerated';
+
+/** A time as the portal shows times: the park's (China) time, `YYYY-MM-DD HH:mm:ss`. */
+const parkTime = (d: Date) => new Date(d.getTime() + PARK_UTC_OFFSET_MS).toISOString().slice(0, 19).replace('T', ' ');
 
 const AMR: Record<FactorKind, string> = { totp: 'otp', webauthn: 'hwk', sms: 'sms', recovery: 'otp' };
 
@@ -372,8 +376,8 @@ export function createFactorsService(deps: FactorsDeps) {
             id: String(f.id),
             kind: f.kind,
             name: f.name,
-            createdAt: f.createdAt.toISOString(),
-            lastUsedAt: f.lastUsedAt?.toISOString() ?? null,
+            createdAt: parkTime(f.createdAt),
+            lastUsedAt: f.lastUsedAt ? parkTime(f.lastUsedAt) : null,
           })),
         recoveryCodesLeft: await repo.recoveryLeft(session.userId),
         allowed: policy.allowedFactors,

@@ -5,6 +5,7 @@
  */
 import { and, asc, count, eq, gt, isNotNull, lt, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
+import { chinaTime } from '../../db/expressions.js';
 import { passkeyChallenges, tenants, userFactors, users } from '../../db/schema.js';
 import { writeAudit, type AuditRow } from '../../platform/audit.js';
 
@@ -105,8 +106,8 @@ export function createPasskeysRepository(db: Db) {
         .select({
           id: userFactors.id,
           name: userFactors.name,
-          createdAt: userFactors.createdAt,
-          lastUsedAt: userFactors.lastUsedAt,
+          createdAt: chinaTime(userFactors.createdAt),
+          lastUsedAt: chinaTime(userFactors.lastUsedAt),
           passwordless: userFactors.passwordless,
           backedUp: sql<boolean>`coalesce(${userFactors.backedUp}, false)`,
         })

@@ -184,8 +184,8 @@ export function createPasskeysService(deps: PasskeysServiceDeps) {
       return rows.map((r) => ({
         id: r.id,
         name: r.name,
-        createdAt: r.createdAt.toISOString(),
-        lastUsedAt: r.lastUsedAt?.toISOString() ?? null,
+        createdAt: r.createdAt,
+        lastUsedAt: r.lastUsedAt,
         passwordless: r.passwordless,
         backedUp: r.backedUp,
       }));

@@ -10,7 +10,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import type pg from 'pg';
 import type { Db } from '../../db/client.js';
 import { named } from '../../db/named.js';
-import { nameIn } from '../../db/expressions.js';
+import { chinaTime, nameIn } from '../../db/expressions.js';
 import { writeAudit, type AuditAction } from '../../platform/audit.js';
 import type { LoginEventInput } from '../../platform/credentials.js';
 
@@ -92,7 +92,6 @@ const SEEN = named(
 
 const LIKE = (text: string) => `${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 const CONTAINING = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-const chinaTime = (col: SQL) => sql`to_char(${col} AT TIME ZONE 'Asia/Shanghai', 'YYYY-MM-DD HH24:MI:SS')`;
 const instant = (text: string, end: boolean) =>
   /^\d{4}-\d{2}-\d{2}$/.test(text)
     ? sql`((${text}::date + ${end ? 1 : 0} * interval '1 day') AT TIME ZONE 'Asia/Shanghai')`

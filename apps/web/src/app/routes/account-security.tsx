@@ -10,11 +10,11 @@ import { SessionsSection } from '../../features/security/components/sessions-sec
 
 export function AccountSecurity() {
   return (
-    <>
+    <div style={{ display: 'flex', flexDirection: 'column', gap: 16 }}>
       <FactorsSection />
       <PasskeysSection />
       <SessionsSection />
       <LoginHistorySection />
-    </>
+    </div>
   );
 }

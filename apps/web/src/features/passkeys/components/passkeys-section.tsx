@@ -18,10 +18,8 @@ import {
 
 const KEY = ['passkeys'];
 
-function when(iso: string | null, language: string): string {
-  if (!iso) return '—';
-  return new Date(iso).toLocaleString(language, { dateStyle: 'medium', timeStyle: 'short' });
-}
+/** The server's China time (`YYYY-MM-DD HH:mm:ss`, as every time the portal shows), to the minute. */
+const when = (at: string | null): string => (at ? at.slice(0, 16) : '—');
 
 /** A name for a new passkey, from what the browser says it runs on. */
 function deviceName(): string {
@@ -102,7 +100,7 @@ function NameDialog({
  * device, rename, remove. A section of the account security page (composed by its route).
  */
 export function PasskeysSection() {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const client = useQueryClient();
   const list = useQuery({ queryKey: KEY, queryFn: listPasskeys });
   const [dialog, setDialog] = useState<{ mode: 'add' } | { mode: 'rename'; item: PasskeyItem } | null>(null);
@@ -232,8 +230,8 @@ export function PasskeysSection() {
               }
               description={
                 <Space wrap size={[16, 0]}>
-                  <span>{t('passkeys.createdAt', { at: when(item.createdAt, i18n.language) })}</span>
-                  <span>{t('passkeys.lastUsedAt', { at: when(item.lastUsedAt, i18n.language) })}</span>
+                  <span>{t('passkeys.createdAt', { at: when(item.createdAt) })}</span>
+                  <span>{t('passkeys.lastUsedAt', { at: when(item.lastUsedAt) })}</span>
                 </Space>
               }
             />

@@ -101,18 +101,15 @@ export function SessionsSection() {
               }
               description={
                 <div className="security-signin-facts">
-                  <span>
-                    {t('security.ip')}：{s.ip || '-'}
-                  </span>
-                  <span>
-                    {t('security.startedAt')}：{s.startedAt}
-                  </span>
-                  <span>
-                    {t('security.lastSeenAt')}：{s.lastSeenAt}
-                  </span>
+                  <span>{t('security.fact', { label: t('security.ip'), value: s.ip || '-' })}</span>
+                  <span>{t('security.fact', { label: t('security.startedAt'), value: s.startedAt })}</span>
+                  <span>{t('security.fact', { label: t('security.lastSeenAt'), value: s.lastSeenAt })}</span>
                   {s.systems.length > 0 ? (
                     <span>
-                      {t('security.systems')}：{s.systems.join('、')}
+                      {t('security.fact', {
+                        label: t('security.systems'),
+                        value: s.systems.join(t('security.listSeparator')),
+                      })}
                     </span>
                   ) : null}
                 </div>
