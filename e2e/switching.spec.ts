@@ -316,7 +316,7 @@ describe('account dialogs', () => {
     await signIn(page, withApps.url, '/center/login?benchCode=WB_ENT', 'member');
     const items = await userMenuItems(page);
     // The application switch stays (it is configured here); the enterprise switch goes.
-    expect(items).toEqual(['账户设置', '修改密码', '切换角色', '切换应用', '切换工作台', '退出登录']);
+    expect(items).toEqual(['账户设置', '修改密码', '账户安全', '切换角色', '切换应用', '切换工作台', '退出登录']);
     await openFromUserMenu(page, /切换工作台/);
     await expect.poll(() => page.getByRole('radio').count()).toBe(1);
     expect(await page.getByRole('radio', { name: /企业工作台/ }).isChecked()).toBe(true);

@@ -12,7 +12,7 @@ import { scopedDb } from './db/scope.js';
 import { createAuthRepository } from './modules/auth/auth.repository.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
 import { authCasRoutes } from './modules/auth/auth-cas.routes.js';
-import { LOCKOUT, createAuthService } from './modules/auth/auth.service.js';
+import { createAuthService } from './modules/auth/auth.service.js';
 import { accountRoutes } from './modules/account/account.routes.js';
 import { createAccountRepository } from './modules/account/account.repository.js';
 import { createAccountService } from './modules/account/account.service.js';
@@ -328,12 +328,13 @@ export async function buildApp({ config, db: pool, secrets, logger }: AppDeps) {
       passwordRulesOf(tenantId === null ? DEFAULT_SECURITY_POLICY : await securityPolicies.of(tenantId)),
     recentHashes: (userId, n) => recentPasswordHashes(db, userId, n),
   });
-  // Second factors (ADR 051): the factor step of every sign-in, on the login's lockout (LOCKOUT).
+  // Second factors (ADR 051): the factor step of every sign-in, on the login's lockout.
   const factors = createFactorsService({
     repo: createFactorsRepository(db),
     policies: securityPolicies,
     key: secrets.factorKey,
-    lockout: LOCKOUT,
+    // The login's lockout (ADR 003): every factor check reserves an attempt on it first.
+    lockout: { reserve: (userId) => auth.reserveAttempt(userId), clear: (userId) => auth.clearAttempts(userId) },
     confirmPassword: (userId, cipher, ip) => auth.confirmPassword(userId, cipher, ip),
     // Made below; called only once the app is built.
     passkeys: {

@@ -4,7 +4,7 @@
  * housekeeping read it from. Kept for a minute per instance; a change is announced to every
  * instance (a `tenant` event), so every instance follows it at once.
  */
-import { securityPolicyOf, type SecurityPolicy } from '@portal/contracts';
+import { isTenantCode, securityPolicyOf, type SecurityPolicy } from '@portal/contracts';
 import { eq } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
 import { tenants } from '../db/schema.js';
@@ -43,13 +43,12 @@ export function createSecurityPolicies(db: Db, bus: Pick<InvalidationBus, 'publi
       return policy;
     },
     async ofCode(code) {
+      // A code no tenant can have (from an address or a cookie) is an unknown tenant's, unread.
+      if (!isTenantCode(code)) return securityPolicyOf(null);
       const hit = byCode.get(code);
       if (hit) return hit;
       const version = byCode.version;
-      const [row] = await db
-        .select({ policy: tenants.securityPolicy })
-        .from(tenants)
-        .where(eq(tenants.code, code));
+      const [row] = await db.select({ policy: tenants.securityPolicy }).from(tenants).where(eq(tenants.code, code));
       const policy = securityPolicyOf(row?.policy);
       if (row) byCode.set(code, policy, { version });
       return policy;

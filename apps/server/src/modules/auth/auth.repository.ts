@@ -128,6 +128,11 @@ const RECORD_FAILURE = named(
  * it as a failure (locking the account once the policy says so) unless the account is locked, and
  * returns the row only then. A right answer resets the counter as any successful login does.
  */
+const CLEAR_ATTEMPTS = named(
+  'auth_clear_attempts',
+  `UPDATE users SET failed_logins = 0, last_failed_at = NULL, locked_until = NULL WHERE id = $1`,
+);
+
 const RESERVE_ATTEMPT = named(
   'auth_reserve_attempt',
   `UPDATE users u SET
@@ -325,6 +330,11 @@ export function createAuthRepository(db: Db, relaxed: pg.Pool) {
         audit.ip,
         JSON.stringify(audit.detail ?? {}),
       ]);
+    },
+
+    /** A right answer after reserved attempts: every failure counted so far is forgotten. */
+    async clearAttempts(userId: number): Promise<void> {
+      await CLEAR_ATTEMPTS(pool, [userId]);
     },
 
     /** Takes an attempt off the user's lockout allowance; false when the account is locked. */

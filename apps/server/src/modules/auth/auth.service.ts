@@ -346,6 +346,11 @@ export function createAuthService(deps: AuthServiceDeps) {
       return repo.reserveAttempt(userId, LOCKOUT);
     },
 
+    /** A right answer after `reserveAttempt`: the failures counted so far are forgotten. */
+    async clearAttempts(userId: number): Promise<void> {
+      await repo.clearAttempts(userId);
+    },
+
     /**
      * A portal session for a user another proof than a password identified (a passkey, checked by
      * its module): audited with `action`; `factorProven` marks the session's factor as proven now.

@@ -21,13 +21,6 @@ import {
 } from '../../db/schema.js';
 import { writeAudit, type AuditAction } from '../../platform/audit.js';
 
-export interface LockoutPolicy {
-  threshold: number;
-  baseLockSeconds: number;
-  maxLockSeconds: number;
-  resetSeconds: number;
-}
-
 export interface FactorRow {
   id: number;
   kind: string;
@@ -220,37 +213,6 @@ export function createFactorsRepository(db: Db) {
         )
         .returning({ id: recoveryCodes.id });
       return done.length > 0;
-    },
-
-    /**
-     * Reserves one attempt on the login's lockout counter: counts it as a failure up front, and
-     * locks the account when it reaches the threshold. One UPDATE whose WHERE is read again on the
-     * newest row when another request got there first, so however many run at once (on however
-     * many instances), at most `threshold` pass before the lock. False: locked, check nothing.
-     */
-    async reserveAttempt(userId: number, p: LockoutPolicy): Promise<boolean> {
-      const failures = sql`CASE WHEN ${users.lastFailedAt} IS NULL OR ${users.lastFailedAt} < now() - make_interval(secs => ${p.resetSeconds})
-        THEN 1 ELSE ${users.failedLogins} + 1 END`;
-      const done = await db
-        .update(users)
-        .set({
-          failedLogins: sql`${failures}`,
-          lastFailedAt: sql`now()`,
-          lockedUntil: sql`CASE WHEN ${failures} >= ${p.threshold}
-            THEN now() + make_interval(secs => least(${p.maxLockSeconds}::float8, ${p.baseLockSeconds}::float8 * power(2, ${failures} - ${p.threshold})))
-            ELSE ${users.lockedUntil} END`,
-        })
-        .where(and(eq(users.id, userId), sql`NOT coalesce(${users.lockedUntil} > now(), false)`))
-        .returning({ id: users.id });
-      return done.length > 0;
-    },
-
-    /** A right answer: the reserved attempt (and every earlier failure) is forgotten. */
-    async clearAttempts(userId: number): Promise<void> {
-      await db
-        .update(users)
-        .set({ failedLogins: 0, lastFailedAt: null, lockedUntil: null })
-        .where(eq(users.id, userId));
     },
 
     async openChallenge(c: {

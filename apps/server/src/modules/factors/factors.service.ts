@@ -23,7 +23,7 @@ import { sha256Hex } from '../../platform/hash.js';
 import type { RecordLoginEvent } from '../../platform/credentials.js';
 import type { ActiveSession } from '../../platform/session.js';
 import type { SecurityPolicies } from '../../platform/security-policy.js';
-import type { FactorsRepository, LockoutPolicy } from './factors.repository.js';
+import type { FactorsRepository } from './factors.repository.js';
 import {
   decryptSecret,
   encryptSecret,
@@ -73,7 +73,12 @@ export interface FactorsDeps {
   policies: Pick<SecurityPolicies, 'of'>;
   /** Encrypts TOTP secrets and keys recovery-code hashes (server secrets). */
   key: Uint8Array;
-  lockout: LockoutPolicy;
+  /**
+   * The login's lockout (ADR 003, the auth service's): `reserve` counts an attempt before a code is
+   * checked, atomically, and is false while the account is locked; `clear` forgets the failures
+   * after a right answer.
+   */
+  lockout: { reserve(userId: number): Promise<boolean>; clear(userId: number): Promise<void> };
   /** The passkeys module's seam, when app.ts wires it. */
   passkeys?: PasskeyFactor | undefined;
   /** A signed-in person's password, on the login's lockout (step-up for someone without a factor). */
@@ -161,7 +166,7 @@ export function createFactorsService(deps: FactorsDeps) {
     via: string,
     check: () => Promise<boolean>,
   ): Promise<void> {
-    if (!(await repo.reserveAttempt(who.userId, deps.lockout))) {
+    if (!(await deps.lockout.reserve(who.userId))) {
       await repo.audit({ ...who, action: 'factor.locked', ip: client.ip, detail: { kind, via } });
       await event(who, 'locked', via, kind, client);
       throw locked();
@@ -171,7 +176,7 @@ export function createFactorsService(deps: FactorsDeps) {
       await event(who, 'wrong_factor', via, kind, client);
       throw wrongCode();
     }
-    await repo.clearAttempts(who.userId);
+    await deps.lockout.clear(who.userId);
   }
 
   /** A TOTP code against the person's authenticators (confirmed ones, or `pendingOnly` the one enrolling). */
