@@ -20,8 +20,20 @@ interface Filter {
 
 const device = (s: SignIn) => [s.device.browser, s.device.os].filter(Boolean).join(' · ');
 
+/** A time on two lines, the date over the time of day, so that two time columns fit beside the others. */
+function When({ at }: { at: string }) {
+  const [date, time] = at.split(' ');
+  return (
+    <span className="admin-nowrap">
+      {date}
+      {time ? <br /> : null}
+      {time}
+    </span>
+  );
+}
+
 export function OnlineUsersPage() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const { page, pagination, toFirst } = usePaging();
   const [filter, setFilter] = useState<Filter>({});
   const [form] = Form.useForm<Filter>();
@@ -75,17 +87,17 @@ export function OnlineUsersPage() {
     {
       title: t('admin.onlineUsers.startedAt'),
       dataIndex: 'startedAt',
-      render: (v: string) => <span className="admin-nowrap">{v}</span>,
+      render: (v: string) => <When at={v} />,
     },
     {
       title: t('admin.onlineUsers.lastSeenAt'),
       dataIndex: 'lastSeenAt',
-      render: (v: string) => <span className="admin-nowrap">{v}</span>,
+      render: (v: string) => <When at={v} />,
     },
     {
       title: t('admin.onlineUsers.systems'),
       dataIndex: 'systems',
-      render: (v: string[]) => (v.length > 0 ? v.join('、') : '-'),
+      render: (v: string[]) => (v.length > 0 ? v.join(i18n.language.startsWith('en') ? ', ' : '、') : '-'),
     },
     {
       title: t('admin.actions'),
