@@ -65,3 +65,13 @@ export type ConfirmPassword = (
   passwordCipher: string,
   ip: string,
 ) => Promise<'ok' | 'wrong' | 'locked'>;
+
+/**
+ * The factor step's use of passkeys: the passkeys module provides it, the factors module uses it
+ * (wired by app.ts). Options for the person's own passkeys, and the check of an answer against the
+ * challenge kept in `state`; the lockout reservation is the caller's, before `verify`.
+ */
+export interface PasskeyFactor {
+  options(tenantId: number, userId: number): Promise<{ options: unknown; state: Record<string, unknown> }>;
+  verify(tenantId: number, userId: number, state: Record<string, unknown>, response: unknown): Promise<boolean>;
+}

@@ -1,4 +1,5 @@
 import type { preHandlerAsyncHookHandler } from 'fastify';
+import type { PasskeyFactor } from './credentials.js';
 import type { HousekeepingTask } from './housekeeping.js';
 import type { Metrics } from './metrics.js';
 import type { RouteEntry } from './route-table.js';
@@ -16,14 +17,8 @@ declare module 'fastify' {
     housekeeping: readonly HousekeepingTask[];
     /** The OpenID Provider's work outside a request (modules/oidc): key rotation, ending a sign-on session's grants. */
     oidc: { rotateKeys(now?: Date): Promise<number>; endSsoSession(ssoSessionId: string): Promise<void> };
-    /**
-     * The factor step's use of passkeys (modules/passkeys PasskeyFactor): request options for a
-     * person's own passkeys, and the check of an answer against the challenge kept in `state`.
-     */
-    passkeyFactor: {
-      options(tenantId: number, userId: number): Promise<{ options: object; state: Record<string, unknown> }>;
-      verify(tenantId: number, userId: number, state: Record<string, unknown>, response: unknown): Promise<boolean>;
-    };
+    /** The factor step's use of passkeys (platform/credentials.ts), the passkeys module's. */
+    passkeyFactor: PasskeyFactor;
   }
   interface FastifyRequest {
     session: ActiveSession | null;

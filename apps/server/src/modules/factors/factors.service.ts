@@ -20,7 +20,7 @@ import {
 } from '@portal/contracts';
 import { AppError, errors } from '../../platform/errors.js';
 import { sha256Hex } from '../../platform/hash.js';
-import type { RecordLoginEvent } from '../../platform/credentials.js';
+import type { PasskeyFactor, RecordLoginEvent } from '../../platform/credentials.js';
 import type { ActiveSession } from '../../platform/session.js';
 import type { SecurityPolicies } from '../../platform/security-policy.js';
 import type { FactorsRepository } from './factors.repository.js';
@@ -36,12 +36,6 @@ import {
 
 /** How long a pending sign-in waits for its factor. */
 export const CHALLENGE_SECONDS = 5 * 60;
-
-/** What a passkey (WebAuthn) answer of the factor step is checked with: the passkeys module's seam. */
-export interface PasskeyFactor {
-  options(tenantId: number, userId: number): Promise<{ options: unknown; state: Record<string, unknown> }>;
-  verify(tenantId: number, userId: number, state: Record<string, unknown>, response: unknown): Promise<boolean>;
-}
 
 /** Where a sign-in goes on from: the portal login, the sign-on server (its service), a step-up. */
 export type ChallengePurpose = 'portal' | 'cas';

@@ -24,6 +24,7 @@ import {
   type PasskeyItem,
   type PasskeyRegistration,
 } from '@portal/contracts';
+import type { PasskeyFactor } from '../../platform/credentials.js';
 import { AppError, errors } from '../../platform/errors.js';
 import type { RateLimiter } from '../../platform/rate-limit.js';
 import type { ActiveSession } from '../../platform/session.js';
@@ -33,19 +34,6 @@ import type { ChallengePurpose, PasskeysRepository, StoredPasskey } from './pass
 export const CHALLENGE_SECONDS = 300;
 /** ES256 and RS256: what every platform authenticator and security key offers. */
 const ALGORITHMS = [-7, -257];
-
-/**
- * The factor step's use of passkeys (modules/factors, wired by app.ts): options for the person's
- * own passkeys, and the check of the answer against the challenge kept in `state`. The lockout
- * reservation is the caller's, before `verify`.
- */
-export interface PasskeyFactor {
-  options(
-    tenantId: number,
-    userId: number,
-  ): Promise<{ options: PublicKeyCredentialRequestOptionsJSON; state: Record<string, unknown> }>;
-  verify(tenantId: number, userId: number, state: Record<string, unknown>, response: unknown): Promise<boolean>;
-}
 
 /** Who a passwordless sign-in proved to be, and how (OIDC `amr` values). */
 export interface PasskeySignIn {
