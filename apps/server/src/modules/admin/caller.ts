@@ -3,14 +3,17 @@ import type { Caller } from './operators.service.js';
 
 /**
  * The operators' actions that need a second factor proven within the tenant's step-up minutes
- * (ADR 051): setting another user's password, disabling users, creating or changing tenants,
- * sign-on services and OpenID clients. The gate asks after the permission check (40309).
+ * (ADR 051): setting another user's password, disabling users, resetting a user's factors,
+ * creating or changing tenants, the security policy, sign-on services and OpenID clients. The
+ * gate asks after the permission check (40309).
  */
 export const STEP_UP_ROUTES = new Set([
   'POST /api/admin/users/:id/password',
   'POST /api/admin/users/:id/disable',
+  'POST /api/admin/users/:id/factors/reset',
   'POST /api/admin/tenants',
   'PATCH /api/admin/tenants/:id',
+  'PUT /api/admin/security-policy',
   'POST /api/admin/sso-services',
   'PATCH /api/admin/sso-services/:id',
   'DELETE /api/admin/sso-services/:id',

@@ -97,11 +97,10 @@ const FIND_TARGET = named(
    WHERE t.code = $1`,
 );
 
-/** A signed-in user's own password, with the login's lock on it (the lockout holds there too). */
+/** A signed-in user's own password (its check reserves an attempt on the login's lockout first). */
 const PASSWORD_OF = named(
   'auth_password_of',
-  `SELECT tenant_id AS "tenantId", password_hash AS "passwordHash", coalesce(locked_until > now(), false) AS locked
-   FROM users WHERE id = $1`,
+  `SELECT tenant_id AS "tenantId", password_hash AS "passwordHash" FROM users WHERE id = $1`,
 );
 
 /** Counts a failure, locks the account once the policy says so, and writes the audit entry. */
@@ -311,10 +310,10 @@ export function createAuthRepository(db: Db, relaxed: pg.Pool) {
       };
     },
 
-    async passwordOf(userId: number): Promise<{ tenantId: number; passwordHash: string; locked: boolean } | null> {
+    async passwordOf(userId: number): Promise<{ tenantId: number; passwordHash: string } | null> {
       const { rows } = await PASSWORD_OF(pool, [userId]);
-      const r = rows[0] as { tenantId: string | number; passwordHash: string; locked: boolean } | undefined;
-      return r ? { tenantId: Number(r.tenantId), passwordHash: r.passwordHash, locked: r.locked } : null;
+      const r = rows[0] as { tenantId: string | number; passwordHash: string } | undefined;
+      return r ? { tenantId: Number(r.tenantId), passwordHash: r.passwordHash } : null;
     },
 
     /** Counts a failed password against `userId` (unless it is locked already) and audits it. */

@@ -295,20 +295,28 @@ export function createAuthService(deps: AuthServiceDeps) {
     },
 
     /**
-     * A signed-in user's own password (the old password of the change dialog), on the login's
-     * path: a wrong one counts towards the same lockout, and while the account is locked no
-     * password is checked at all. Only the signed-in user learns which it was.
+     * A signed-in user's own password (the old password of the change dialog, the step-up of a
+     * person without a factor), on the login's lockout as every factor check is: an attempt is
+     * reserved first, atomically, so however many checks run at once at most the threshold are
+     * made, and while the account is locked no password is checked at all; a right one forgets
+     * the failures. Only the signed-in user learns which it was.
      */
     async confirmPassword(userId: number, passwordCipher: string, ip: string): Promise<'ok' | 'wrong' | 'locked'> {
       const password = decryptor.decrypt(passwordCipher);
       const user = await repo.passwordOf(userId);
       if (!user) return 'wrong';
-      const matches = !user.locked && (await isPasswordOf(user.passwordHash, password));
-      if (matches) return 'ok';
-      const action = user.locked ? 'password.locked' : 'password.confirm_failed';
-      await repo.recordFailure(userId, LOCKOUT, { tenantId: user.tenantId, userId, action, ip });
+      const entry = (action: AuditEntry['action']): AuditEntry => ({ tenantId: user.tenantId, userId, action, ip });
+      if (!(await repo.reserveAttempt(userId, LOCKOUT))) {
+        await repo.audit(entry('password.locked'));
+        return 'locked';
+      }
+      if (await isPasswordOf(user.passwordHash, password)) {
+        await repo.clearAttempts(userId);
+        return 'ok';
+      }
       // A failure that locked the account is still a wrong password; the next attempt says locked.
-      return user.locked ? 'locked' : 'wrong';
+      await repo.audit(entry('password.confirm_failed'));
+      return 'wrong';
     },
 
     /** The portal's own login: verified credentials open a session and give its token. */

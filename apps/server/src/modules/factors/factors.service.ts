@@ -199,6 +199,22 @@ export function createFactorsService(deps: FactorsDeps) {
     return false;
   }
 
+  /** Whether the session proved a factor within the tenant's step-up minutes. */
+  async function fresh(session: ActiveSession): Promise<boolean> {
+    const policy = await deps.policies.of(session.tenantId);
+    const age = await repo.factorAge(session.id);
+    return age !== null && age <= policy.stepUpMinutes * 60;
+  }
+
+  /**
+   * A change to the person's factors from a session is a sensitive action: whoever holds a stolen
+   * session could otherwise add a factor of their own (or make new recovery codes) and prove it to
+   * pass every step-up after, or remove the person's factors (40309 past the step-up minutes).
+   */
+  async function freshOnly(session: ActiveSession): Promise<void> {
+    if (!(await fresh(session))) throw new AppError(ResultCode.STEP_UP_REQUIRED, 'stepUpRequired');
+  }
+
   async function newRecovery(tenantId: number, userId: number, ip: string): Promise<string[]> {
     const codes = newRecoveryCodes();
     await repo.replaceRecovery(
@@ -389,6 +405,7 @@ export function createFactorsService(deps: FactorsDeps) {
       if (!policy.allowedFactors.includes('totp') || policy.factorRequirement === 'off') {
         throw new AppError(ResultCode.NO_PERMISSION, 'factorNotAllowed');
       }
+      await freshOnly(session);
       return startTotp(session.tenantId, session.userId, name);
     },
 
@@ -401,6 +418,7 @@ export function createFactorsService(deps: FactorsDeps) {
     },
 
     async remove(session: ActiveSession, id: number, ip: string): Promise<void> {
+      await freshOnly(session);
       if (!(await repo.remove(session.tenantId, session.userId, id, ip))) throw errors.notFound();
       await deps.factorChanged?.(session.tenantId, session.userId, 'removed', 'totp');
     },
@@ -408,6 +426,7 @@ export function createFactorsService(deps: FactorsDeps) {
     async regenerateRecovery(session: ActiveSession, ip: string): Promise<string[]> {
       const rows = (await repo.factorsOf(session.userId)).filter((f) => f.confirmed);
       if (rows.length === 0) throw new AppError(ResultCode.BAD_REQUEST, 'factorNoneYet');
+      await freshOnly(session);
       const codes = await newRecovery(session.tenantId, session.userId, ip);
       await deps.factorChanged?.(session.tenantId, session.userId, 'recovery_regenerated');
       return codes;
@@ -445,12 +464,7 @@ export function createFactorsService(deps: FactorsDeps) {
       await repo.audit({ ...who, action: 'factor.step_up', ip: client.ip });
     },
 
-    /** Whether the session proved a factor within the tenant's step-up minutes. */
-    async fresh(session: ActiveSession): Promise<boolean> {
-      const policy = await deps.policies.of(session.tenantId);
-      const age = await repo.factorAge(session.id);
-      return age !== null && age <= policy.stepUpMinutes * 60;
-    },
+    fresh,
   };
 }
 

@@ -346,5 +346,66 @@ describe('step-up on the sensitive operator routes', () => {
     // Past the tenant's step-up minutes (5 by default): asked again.
     await age(6);
     expect((await sensitive()).json().status).toBe(ResultCode.STEP_UP_REQUIRED);
+    // The security policy and a user's factor reset are as sensitive (asked before the id is looked up).
+    const policy = (await ctx.call({ url: '/api/admin/security-policy', token: admin })).json().data.policy;
+    const put = await ctx.call({ url: '/api/admin/security-policy', token: admin, method: 'PUT', body: policy });
+    expect(put.json().status).toBe(ResultCode.STEP_UP_REQUIRED);
+    const reset = await ctx.call({ url: '/api/admin/users/987654321/factors/reset', token: admin, body: {} });
+    expect(reset.json().status).toBe(ResultCode.STEP_UP_REQUIRED);
+  });
+});
+
+describe('what a stolen session cannot do past the step-up minutes', () => {
+  const age = (username: string, minutes: number) =>
+    ctx.db.execute(
+      sql`UPDATE sessions SET factor_at = now() - make_interval(mins => ${minutes})
+          WHERE user_id = (SELECT id FROM users WHERE username = ${username}) AND revoked_at IS NULL`,
+    );
+
+  it('add an authenticator of its own, remove one, or make new recovery codes (40309 until a factor is proven)', async () => {
+    const username = await newMember();
+    const { secret, token } = await enrolled(username);
+    const factorId = (await ctx.call({ url: '/api/front/security/factors', token })).json().data.factors[0]
+      .id as string;
+    await age(username, 6);
+    const asked = [
+      await ctx.call({ url: '/api/front/security/factors/totp', token, body: { name: 'Thief' } }),
+      await ctx.call({ url: '/api/front/security/recovery-codes', token, body: {} }),
+      await ctx.call({ url: `/api/front/security/factors/${factorId}`, token, method: 'DELETE' }),
+    ];
+    expect(asked.map((r) => r.json().status)).toEqual(Array(3).fill(ResultCode.STEP_UP_REQUIRED));
+    // Nothing changed: the one authenticator, the same recovery codes.
+    const list = (await ctx.call({ url: '/api/front/security/factors', token })).json().data;
+    expect(list.factors).toHaveLength(1);
+    expect(list.recoveryCodesLeft).toBe(10);
+    // The person proves their factor: the change goes through.
+    const up = await ctx.call({
+      url: '/api/front/security/step-up',
+      token,
+      body: { kind: 'totp', code: codeOf(secret, 1) },
+    });
+    expect(up.json().status).toBe(200);
+    const codes = await ctx.call({ url: '/api/front/security/recovery-codes', token, body: {} });
+    expect(codes.json().status).toBe(200);
+  });
+
+  it('the password of a person without a factor: parallel wrong ones check at most the threshold', async () => {
+    const username = await newMember();
+    const token = await ctx.login(username);
+    const tries = await Promise.all(
+      Array.from({ length: 20 }, () =>
+        ctx.call({ url: '/api/front/security/step-up', token, body: { password: ctx.encrypt('Wrong#Pw1x') } }),
+      ),
+    );
+    const messages = tries.map((r) => r.json().message as string);
+    const refused = messages.filter((m) => m.startsWith('错误次数过多')).length;
+    expect(20 - refused).toBeLessThanOrEqual(LOCKOUT.threshold);
+    // Locked: the right password is not checked either.
+    const right = await ctx.call({
+      url: '/api/front/security/step-up',
+      token,
+      body: { password: ctx.encrypt(DEMO_PASSWORD) },
+    });
+    expect(right.json().message).toMatch(/^错误次数过多/);
   });
 });

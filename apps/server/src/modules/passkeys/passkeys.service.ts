@@ -69,7 +69,14 @@ export interface PasskeysServiceDeps {
   succeeded: (userId: number, ip: string) => Promise<void>;
   /** A sign-on server sign-in refused for a password someone else set (auth's audit of ADR 033). */
   passwordChangeRefused: (tenantId: number, userId: number, ip: string) => Promise<void>;
+  /**
+   * Whether the session proved a factor within the step-up minutes (the factors module's): adding
+   * or removing a passkey is sensitive, or a stolen session could enrol its own and step up with it.
+   */
+  stepUpFresh?: ((session: ActiveSession) => Promise<boolean>) | undefined;
 }
+
+const stepUpRequired = () => new AppError(ResultCode.STEP_UP_REQUIRED, 'stepUpRequired');
 
 const signInFailed = () => new AppError(ResultCode.LOGIN_FAILED, 'passkeyFailed');
 
@@ -93,6 +100,10 @@ export function createPasskeysService(deps: PasskeysServiceDeps) {
 
   async function requireAllowed(tenantId: number) {
     if (!(await deps.allowed(tenantId))) throw new AppError(ResultCode.NO_PERMISSION, 'passkeyNotAllowed');
+  }
+
+  async function freshOnly(session: ActiveSession) {
+    if (deps.stepUpFresh && !(await deps.stepUpFresh(session))) throw stepUpRequired();
   }
 
   async function newChallenge<T extends { challenge: string }>(
@@ -182,6 +193,7 @@ export function createPasskeysService(deps: PasskeysServiceDeps) {
     /** The options for the browser to create a passkey for the signed-in person. */
     async enrolOptions(session: ActiveSession) {
       await requireAllowed(session.tenantId);
+      await freshOnly(session);
       const person = await repo.person(session.tenantId, session.userId);
       if (!person) throw errors.unauthorized();
       const held = await repo.credentialsOf(session.tenantId, session.userId);
@@ -257,6 +269,7 @@ export function createPasskeysService(deps: PasskeysServiceDeps) {
     },
 
     async remove(session: ActiveSession, id: number, ip: string) {
+      await freshOnly(session);
       const done = await repo.remove(session.tenantId, session.userId, id, {
         tenantId: session.tenantId,
         userId: session.userId,

@@ -321,4 +321,22 @@ describe('passkeys', () => {
     expect(done.json()).toMatchObject({ status: 200 });
     expect(String(done.headers['set-cookie'])).toContain('CASTGC=');
   });
+
+  it('adds or removes none past the step-up minutes: a stolen session cannot enrol its own passkey', async () => {
+    const held = data<{ id: number }[]>(await ctx.call({ url: '/api/front/security/passkeys', token }));
+    const setAge = (minutes: number) =>
+      ctx.db.execute(
+        sql`UPDATE sessions SET factor_at = now() - make_interval(mins => ${minutes}) WHERE revoked_at IS NULL`,
+      );
+    await setAge(6);
+    try {
+      const options = await ctx.call({ url: '/api/front/security/passkeys/options', body: {}, token });
+      expect(options.json()).toMatchObject({ status: 40309 });
+      const removed = await ctx.call({ method: 'DELETE', url: `/api/front/security/passkeys/${held[0]!.id}`, token });
+      expect(removed.json()).toMatchObject({ status: 40309 });
+      expect(data<unknown[]>(await ctx.call({ url: '/api/front/security/passkeys', token }))).toHaveLength(held.length);
+    } finally {
+      await setAge(0);
+    }
+  });
 });
