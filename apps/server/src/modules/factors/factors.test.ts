@@ -160,6 +160,33 @@ describe('TOTP enrolment and the factor step of the portal login', () => {
   });
 });
 
+describe('a challenge goes on once, where it began', () => {
+  it('two right answers at once open one session; a portal challenge finishes no sign-on; none lives past 5 minutes', async () => {
+    const username = await newMember();
+    const { secret, codes } = await enrolled(username);
+    const one = (await passwordStep(ctx, username)).json().data.challenge as string;
+    const both = await Promise.all([
+      answer(ctx, { challenge: one, kind: 'recovery', code: codes[1]! }),
+      answer(ctx, { challenge: one, kind: 'recovery', code: codes[2]! }),
+    ]);
+    expect(both.map((r) => r.json().status).sort()).toEqual([200, ResultCode.LOGIN_FAILED]);
+    const portal = (await passwordStep(ctx, username)).json().data.challenge as string;
+    const atCas = await ctx.call({
+      url: '/cas/login/factor',
+      body: { challenge: portal, kind: 'totp', code: codeOf(secret, 1) },
+      headers: { accept: 'application/json' },
+    });
+    expect(atCas.json().status).toBe(ResultCode.LOGIN_FAILED);
+    expect(String(atCas.headers['set-cookie'] ?? '')).not.toContain('CASTGC=');
+    const late = (await passwordStep(ctx, username)).json().data.challenge as string;
+    await ctx.db.execute(
+      sql`UPDATE login_challenges SET expires_at = now() - interval '1 second' WHERE completed_at IS NULL`,
+    );
+    const expired = await answer(ctx, { challenge: late, kind: 'recovery', code: codes[3]! });
+    expect(expired.json().message).toBe('验证已过期，请重新登录');
+  });
+});
+
 describe('the lockout, shared with the password', () => {
   it('50 parallel wrong codes against two instances check at most the threshold', async () => {
     const username = await newMember();
