@@ -339,4 +339,31 @@ describe('passkeys', () => {
       await setAge(0);
     }
   });
+
+  it('the last passkey removed takes the recovery codes and remembered browsers with it', async () => {
+    const tenant = sql`(SELECT id FROM tenants WHERE code = 'demo')`;
+    const me = sql`(SELECT id FROM users WHERE username = 'member' AND tenant_id = ${tenant})`;
+    await ctx.db.execute(
+      sql`INSERT INTO recovery_codes (tenant_id, user_id, code_hash) VALUES (${tenant}, ${me}, ${randomBytes(16).toString('hex')})`,
+    );
+    await ctx.db
+      .execute(sql`INSERT INTO remembered_browsers (tenant_id, user_id, token_hash, ip, user_agent, expires_at)
+      VALUES (${tenant}, ${me}, ${randomBytes(16).toString('hex')}, '127.0.0.1', 'test', now() + interval '1 day')`);
+    const left = async () =>
+      (
+        await ctx.db.execute<{ codes: number; browsers: number }>(sql`SELECT
+          (SELECT count(*)::int FROM recovery_codes WHERE user_id = ${me}) AS codes,
+          (SELECT count(*)::int FROM remembered_browsers WHERE user_id = ${me} AND revoked_at IS NULL) AS browsers`)
+      ).rows[0]!;
+    for (const name of ['Key A', 'Key B']) expect((await enrol(token, name)).json()).toMatchObject({ status: 200 });
+    const held = data<{ id: number }[]>(await ctx.call({ url: '/api/front/security/passkeys', token }));
+    expect(held.length).toBeGreaterThan(1);
+    for (const [i, p] of held.entries()) {
+      // Not the last one yet: what stood for the factors stays.
+      if (i > 0) expect(await left()).toEqual({ codes: 1, browsers: 1 });
+      const removed = await ctx.call({ method: 'DELETE', url: `/api/front/security/passkeys/${p.id}`, token });
+      expect(removed.json()).toMatchObject({ status: 200 });
+    }
+    expect(await left()).toEqual({ codes: 0, browsers: 0 });
+  });
 });
