@@ -4,11 +4,18 @@ import type { Caller } from './operators.service.js';
 /**
  * The operators' actions that need a second factor proven within the tenant's step-up minutes
  * (ADR 051): setting another user's password, disabling users, resetting a user's factors,
- * creating or changing tenants, the security policy, sign-on services and OpenID clients. The
- * gate asks after the permission check (40309).
+ * creating or changing tenants, the security policy, sign-on services and OpenID clients. Also
+ * what comes to the same: a user's number (a password reset by SMS goes to it), a new user (with
+ * a password the operator knows and any role), a user's roles and a role's permissions (either
+ * makes an operator of an account the caller holds). The gate asks after the permission check
+ * (40309).
  */
 export const STEP_UP_ROUTES = new Set([
+  'POST /api/admin/users',
+  'PATCH /api/admin/users/:id',
   'POST /api/admin/users/:id/password',
+  'PUT /api/admin/users/:id/roles',
+  'PUT /api/admin/roles/:id/permissions',
   'POST /api/admin/users/:id/disable',
   'POST /api/admin/users/:id/factors/reset',
   'POST /api/admin/tenants',

@@ -379,6 +379,29 @@ describe('step-up on the sensitive operator routes', () => {
     expect(put.json().status).toBe(ResultCode.STEP_UP_REQUIRED);
     const reset = await ctx.call({ url: '/api/admin/users/987654321/factors/reset', token: admin, body: {} });
     expect(reset.json().status).toBe(ResultCode.STEP_UP_REQUIRED);
+    // What comes to the same: a number the password reset goes to, a new user with a known
+    // password and any role, a user's roles, a role's permissions.
+    const same = [
+      await ctx.call({
+        url: '/api/admin/users/987654321',
+        token: admin,
+        method: 'PATCH',
+        body: { mobile: '13900000000' },
+      }),
+      await ctx.call({
+        url: '/api/admin/users',
+        token: admin,
+        body: { username: 'stepup-new', name: 'New', password: ctx.encrypt('Xx@12345678'), roleIds: [] },
+      }),
+      await ctx.call({ url: '/api/admin/users/987654321/roles', token: admin, method: 'PUT', body: { roleIds: [] } }),
+      await ctx.call({
+        url: '/api/admin/roles/987654321/permissions',
+        token: admin,
+        method: 'PUT',
+        body: { permissionIds: [] },
+      }),
+    ];
+    expect(same.map((r) => r.json().status)).toEqual(Array(4).fill(ResultCode.STEP_UP_REQUIRED));
   });
 });
 
