@@ -44,6 +44,8 @@ const PROBLEM_MESSAGES: Record<OidcClientProblem, MessageKey> = {
   redirectRequired: 'oidcRedirectRequired',
   tooManyUris: 'oidcTooManyUris',
   openidRequired: 'oidcOpenidRequired',
+  serviceAccountGrant: 'oidcServiceAccountGrant',
+  serviceAccountRole: 'oidcServiceAccountRole',
 };
 
 /** A list as kept: each value once, in the order given. */
@@ -68,7 +70,11 @@ export function createAdminOidcClientsService(deps: AdminOidcClientsServiceDeps)
       scopes: once(c.scopes),
       backchannelLogoutUri: c.backchannelLogoutUri?.trim() || null,
     };
-    const problem = oidcClientProblem({ confidential, ...row });
+    const problem = oidcClientProblem({
+      confidential,
+      ...row,
+      serviceRoleId: row.serviceRoleId === null ? null : String(row.serviceRoleId),
+    });
     if (problem) throw new AppError(ResultCode.BAD_REQUEST, PROBLEM_MESSAGES[problem], { max: 20 });
     const redirectOk = (u: string) => isRedirectUri(u) && addresses.valid(u);
     if (![...row.redirectUris, ...row.postLogoutRedirectUris].every(redirectOk))
@@ -90,6 +96,17 @@ export function createAdminOidcClientsService(deps: AdminOidcClientsServiceDeps)
     }),
     nameEn: acceptOptionalPersonName(nameEn, OIDC_CLIENT_NAME_MAX) ?? '',
   });
+
+  /**
+   * The role a service account acts in, as kept: one of the tenant's roles (so a client never holds
+   * more than the tenant can give, and platform powers only in the platform tenant), or a 400.
+   */
+  async function serviceRole(tenantId: number, serviceAccount: boolean, roleId: RequestedId | null) {
+    if (!serviceAccount || roleId === null || roleId === '') return null;
+    const id = rowId(roleId);
+    if (!(await repo.roleOfTenant(tenantId, id))) throw new AppError(ResultCode.BAD_REQUEST, 'oidcServiceRoleUnknown');
+    return id;
+  }
 
   async function found(tenantId: number, id: RequestedId): Promise<AdminOidcClient> {
     const client = await repo.get(tenantId, rowId(id));
@@ -120,6 +137,8 @@ export function createAdminOidcClientsService(deps: AdminOidcClientsServiceDeps)
         scopes: input.scopes,
         firstParty: input.firstParty ?? false,
         idTokenAlg: input.idTokenAlg ?? 'ES256',
+        serviceAccount: input.serviceAccount ?? false,
+        serviceRoleId: await serviceRole(tenantId, input.serviceAccount ?? false, input.serviceRoleId ?? null),
       });
       const made = input.confidential ? newSecret() : null;
       const clientId = randomAlnum(24);
@@ -146,10 +165,21 @@ export function createAdminOidcClientsService(deps: AdminOidcClientsServiceDeps)
         scopes: patch.scopes ?? now.scopes,
         firstParty: patch.firstParty ?? now.firstParty,
         idTokenAlg: patch.idTokenAlg ?? now.idTokenAlg,
+        serviceAccount: patch.serviceAccount ?? now.serviceAccount,
+        serviceRoleId: await serviceRole(
+          tenantId,
+          patch.serviceAccount ?? now.serviceAccount,
+          patch.serviceRoleId !== undefined ? patch.serviceRoleId : now.serviceRoleId,
+        ),
       });
-      // Narrowed (a scope taken away, or consent asked from now on): the grants and tokens it holds
-      // end, so that none keeps what the client may no longer have.
-      const narrowed = now.scopes.some((s) => !row.scopes.includes(s)) || (now.firstParty && !row.firstParty);
+      // Narrowed (a scope taken away, consent asked from now on, the service-account mark or its
+      // role changed): the grants and tokens it holds end, so that none keeps what the client may
+      // no longer have.
+      const narrowed =
+        now.scopes.some((s) => !row.scopes.includes(s)) ||
+        (now.firstParty && !row.firstParty) ||
+        now.serviceAccount !== row.serviceAccount ||
+        (now.serviceRoleId ?? null) !== (row.serviceRoleId === null ? null : String(row.serviceRoleId));
       if (!(await repo.update(tenantId, rowId(id), row, narrowed))) throw errors.notFound();
     },
 
