@@ -20,6 +20,7 @@ import Provider, {
   type Configuration,
   type KoaContextWithOIDC,
 } from 'oidc-provider';
+import { PORTAL_ADMIN_SCOPE } from '@portal/contracts';
 import { sha256Hex } from '../../platform/hash.js';
 import { localized, type Lang } from '../../platform/i18n.js';
 import type { InvalidationBus } from '../../platform/invalidation.js';
@@ -50,7 +51,7 @@ export const OIDC_SCOPES = ['openid', 'profile', 'phone', 'roles', 'enterprise']
  * The scope of a service account's client_credentials token that the operators' API accepts
  * (ADR 056); offered only to clients marked as service accounts. The contracts' PORTAL_ADMIN_SCOPE.
  */
-export const SERVICE_ACCOUNT_SCOPE = 'portal:admin';
+export const SERVICE_ACCOUNT_SCOPE = PORTAL_ADMIN_SCOPE;
 
 /** What a service account's access token acts as: the client, its tenant and its role (ADR 056). */
 export interface ServiceAccount extends ServiceAccountRow {
