@@ -402,6 +402,7 @@ export async function buildApp({ config, db: pool, secrets, logger }: AppDeps) {
     fetch: createProviderFetch(outbound),
     onError: (err, what) => app.log.warn({ err }, what),
     endSso: (id) => sso.endSessionById(id),
+    recordLoginEvent: (e) => sessions.recordLoginEvent(e),
   });
   app.decorate('oidc', oidc);
   // Passkeys (ADR 055): the relying party is this server's public address. `passkeyFactor` is the

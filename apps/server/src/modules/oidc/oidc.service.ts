@@ -21,6 +21,7 @@ import Provider, {
   type KoaContextWithOIDC,
 } from 'oidc-provider';
 import { PORTAL_ADMIN_SCOPE } from '@portal/contracts';
+import type { RecordLoginEvent } from '../../platform/credentials.js';
 import { sha256Hex } from '../../platform/hash.js';
 import { localized, type Lang } from '../../platform/i18n.js';
 import type { InvalidationBus } from '../../platform/invalidation.js';
@@ -167,6 +168,11 @@ export interface OidcDeps {
    * RP-initiated logout does to the sign-on session its provider session came from.
    */
   endSso?: (ssoSessionId: string) => Promise<void>;
+  /**
+   * Writes the login history (modules/sessions): a service account's token for the operators' API
+   * (ADR 056) is a sign-in through the CLI door, as is a refused secret of such a client.
+   */
+  recordLoginEvent?: RecordLoginEvent;
 }
 
 interface Entry {
@@ -542,6 +548,25 @@ export function createOidcService(deps: OidcDeps) {
           .endSso(ssoSessionId)
           .catch((err: unknown) => deps.onError(err, 'oidc logout of the sign-on session'));
       }
+    });
+    // A service account's token, or a refused secret of a service account (ADR 056): its login history.
+    const serviceGrant = (ctx: Ctx, outcome: 'succeeded' | 'wrong_password') => {
+      const o = ctx.oidc;
+      const scope = typeof o.params?.scope === 'string' ? o.params.scope.split(' ') : [];
+      if (o.params?.grant_type !== 'client_credentials' || !o.client || !scope.includes(SERVICE_ACCOUNT_SCOPE)) return;
+      void deps.recordLoginEvent?.({
+        tenantId: tenant.id,
+        userId: null,
+        username: o.client.clientId,
+        outcome,
+        via: 'cli',
+        ip: ctx.ip,
+        userAgent: ctx.get('user-agent') || null,
+      });
+    };
+    provider.on('grant.success', (ctx) => serviceGrant(ctx, 'succeeded'));
+    provider.on('grant.error', (ctx, err) => {
+      if ((err as { error?: string }).error === 'invalid_client') serviceGrant(ctx, 'wrong_password');
     });
     provider.on('server_error', (_ctx, err) => deps.onError(err, 'oidc server_error'));
     provider.on('backchannel.error', (_ctx, err) => deps.onError(err, 'oidc back-channel logout'));

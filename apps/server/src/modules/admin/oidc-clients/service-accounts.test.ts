@@ -184,6 +184,18 @@ describe('a service account on the operators’ API', () => {
     expect(row.rows[0]!.user_id).toBeNull();
   });
 
+  it('writes its token and a refused secret into the login history, through the CLI door', async () => {
+    // Written beside the answer (the history never holds a sign-in up): read until it is there.
+    const events = async () =>
+      (
+        await ctx.db.execute<{ outcome: string; via: string; user_id: string | null }>(sql`
+          SELECT outcome, via, user_id FROM login_events WHERE username = ${operatorAccount.clientId} ORDER BY id`)
+      ).rows;
+    await expect.poll(events).toContainEqual({ outcome: 'succeeded', via: 'cli', user_id: null });
+    await expect(accessToken({ ...operatorAccount, secret: 'wrong' })).rejects.toBeTruthy();
+    await expect.poll(events).toContainEqual({ outcome: 'wrong_password', via: 'cli', user_id: null });
+  });
+
   it('is refused what its role does not allow', async () => {
     const member = await serviceAccount(roleIds.ent_member!);
     const res = await bearer(await accessToken(member), '/api/admin/users');
