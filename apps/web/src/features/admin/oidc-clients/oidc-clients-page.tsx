@@ -466,7 +466,13 @@ function ClientDrawer({
             name="serviceRoleId"
             label={t('admin.oidcClients.serviceRole')}
             extra={t('admin.oidcClients.serviceRoleHelp')}
-            rules={[{ required: true, message: t('admin.oidcClients.serviceRoleRequired') }]}
+            // A validator, not `required`: antd would put aria-required on the select's wrapper, which has no role to take it.
+            rules={[
+              {
+                validator: (_, v: string | null | undefined) =>
+                  v ? Promise.resolve() : Promise.reject(new Error(t('admin.oidcClients.serviceRoleRequired'))),
+              },
+            ]}
           >
             <Select<string>
               showSearch
