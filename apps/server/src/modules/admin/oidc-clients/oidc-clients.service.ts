@@ -99,13 +99,14 @@ export function createAdminOidcClientsService(deps: AdminOidcClientsServiceDeps)
 
   /**
    * The role a service account acts in, as kept: one of the tenant's roles (so a client never holds
-   * more than the tenant can give, and platform powers only in the platform tenant), or a 400.
+   * more than the tenant can give, and platform powers only in the platform tenant), or a 400
+   * whenever one is named; kept only while the client is a service account.
    */
   async function serviceRole(tenantId: number, serviceAccount: boolean, roleId: RequestedId | null) {
-    if (!serviceAccount || roleId === null || roleId === '') return null;
+    if (roleId === null || roleId === '') return null;
     const id = rowId(roleId);
     if (!(await repo.roleOfTenant(tenantId, id))) throw new AppError(ResultCode.BAD_REQUEST, 'oidcServiceRoleUnknown');
-    return id;
+    return serviceAccount ? id : null;
   }
 
   async function found(tenantId: number, id: RequestedId): Promise<AdminOidcClient> {
@@ -128,6 +129,8 @@ export function createAdminOidcClientsService(deps: AdminOidcClientsServiceDeps)
     /** Registers a client: its id, its client_id and (confidential) its secret, which is never shown again. */
     async create(caller: Caller, input: OidcClientInput): Promise<OidcClientCreated> {
       const { tenantId } = await operatorOf(caller);
+      // The role first: a role id the tenant does not have is refused whatever else the body holds.
+      const serviceRoleId = await serviceRole(tenantId, input.serviceAccount ?? false, input.serviceRoleId ?? null);
       const row = checked(input.confidential, {
         ...names(input.name, input.nameEn),
         grantTypes: input.grantTypes,
@@ -138,7 +141,7 @@ export function createAdminOidcClientsService(deps: AdminOidcClientsServiceDeps)
         firstParty: input.firstParty ?? false,
         idTokenAlg: input.idTokenAlg ?? 'ES256',
         serviceAccount: input.serviceAccount ?? false,
-        serviceRoleId: await serviceRole(tenantId, input.serviceAccount ?? false, input.serviceRoleId ?? null),
+        serviceRoleId,
       });
       const made = input.confidential ? newSecret() : null;
       const clientId = randomAlnum(24);
@@ -155,6 +158,12 @@ export function createAdminOidcClientsService(deps: AdminOidcClientsServiceDeps)
     async update(caller: Caller, id: RequestedId, patch: OidcClientPatch): Promise<void> {
       const { tenantId } = await operatorOf(caller);
       const now = await found(tenantId, id);
+      const serviceAccount = patch.serviceAccount ?? now.serviceAccount;
+      const serviceRoleId = await serviceRole(
+        tenantId,
+        serviceAccount,
+        patch.serviceRoleId !== undefined ? patch.serviceRoleId : now.serviceRoleId,
+      );
       const row = checked(now.confidential, {
         ...names(patch.name ?? now.name, patch.nameEn ?? now.nameEn),
         grantTypes: patch.grantTypes ?? now.grantTypes,
@@ -165,12 +174,8 @@ export function createAdminOidcClientsService(deps: AdminOidcClientsServiceDeps)
         scopes: patch.scopes ?? now.scopes,
         firstParty: patch.firstParty ?? now.firstParty,
         idTokenAlg: patch.idTokenAlg ?? now.idTokenAlg,
-        serviceAccount: patch.serviceAccount ?? now.serviceAccount,
-        serviceRoleId: await serviceRole(
-          tenantId,
-          patch.serviceAccount ?? now.serviceAccount,
-          patch.serviceRoleId !== undefined ? patch.serviceRoleId : now.serviceRoleId,
-        ),
+        serviceAccount,
+        serviceRoleId,
       });
       // Narrowed (a scope taken away, consent asked from now on, the service-account mark or its
       // role changed): the grants and tokens it holds end, so that none keeps what the client may
