@@ -6,7 +6,8 @@
  * operator gate and the tenant rule apply as for a person; the audit names the account.
  *
  * What it reaches: the operators' API under /api/admin/, except the changes that author content in
- * a person's name (notices, pages, micro-apps, devices, uploads, an enterprise's review) and
+ * a person's name (notices, pages, micro-apps, devices, uploads, an enterprise's review), the
+ * security policy and people's second factors, and
  * everything that needs a session (my sessions, switching, the portal itself): 40303.
  */
 import { ResultCode } from '@portal/contracts';
@@ -31,10 +32,18 @@ const ADMIN = '/api/admin/';
 const AUTHORED =
   /^\/api\/admin\/(?:notices|pages|micro-apps|devices|device-credentials|settings\/logo|enterprises\/:id\/review)(?:\/|$)/;
 
+/**
+ * What guards people's sign-ins (the tenant's security policy, a person's second factors): a
+ * service account proves no factor, so it changes none of it, whether or not the step-up gate
+ * (modules/admin/caller.ts STEP_UP_ROUTES, refused to it by the operator gate) lists the route.
+ */
+const IDENTITY = new Set(['PUT /api/admin/security-policy', 'POST /api/admin/users/:id/factors/reset']);
+
 /** Whether a service account may call the route `METHOD url` (as registered). */
 export function serviceAccountReaches(method: string, url: string): boolean {
   if (!url.startsWith(ADMIN)) return false;
-  return method === 'GET' || method === 'HEAD' || !AUTHORED.test(url);
+  if (method === 'GET' || method === 'HEAD') return true;
+  return !AUTHORED.test(url) && !IDENTITY.has(`${method} ${url}`);
 }
 
 /** The Bearer token of a request, or null (a request without an Authorization: Bearer header). */

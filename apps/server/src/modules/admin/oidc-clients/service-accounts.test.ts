@@ -222,7 +222,11 @@ describe('a service account on the operators’ API', () => {
   });
 
   it('is refused the step-up routes, authored content and what needs a session', async () => {
-    const member = roleIds.ent_member!;
+    const member = (
+      await ctx.db.execute<{ id: string }>(sql`
+        SELECT u.id::text AS id FROM users u JOIN tenants t ON t.id = u.tenant_id
+        WHERE t.code = 'demo' AND u.username = 'member'`)
+    ).rows[0]!.id;
     const stepUp = await bearer(token, `/api/admin/users/${member}/disable`, 'POST');
     expect(statusOf(stepUp)).toBe(40303);
     expect(messageOf(stepUp)).toContain('服务账户');
@@ -232,6 +236,8 @@ describe('a service account on the operators’ API', () => {
     expect(statusOf(selfMark)).toBe(40303);
     const authored = await bearer(token, '/api/admin/micro-apps/1/remove', 'POST');
     expect(statusOf(authored)).toBe(40303);
+    const factors = await bearer(token, `/api/admin/users/${member}/factors/reset`, 'POST');
+    expect(statusOf(factors)).toBe(40303);
     for (const url of ['/api/front/member/front/infoV2', '/api/front/security/sessions']) {
       const res = await bearer(token, url);
       expect(statusOf(res), url).toBe(40303);
