@@ -95,6 +95,56 @@ describe('OIDC 客户端', () => {
     await context.close();
   });
 
+  it('marks a client as a service account with a role of the tenant, in zh and en at 1440 and 390 px', async () => {
+    for (const lang of ['zh', 'en'] as const) {
+      const zh = lang === 'zh';
+      const { context, page, errors } = await openPage(browser, DESKTOP, lang);
+      await signInAsOperator(page, server.url);
+      for (const width of [1440, 390] as const) {
+        await page.setViewportSize(width === 1440 ? DESKTOP.viewport! : PHONE);
+        await openClients(page);
+        const name = `${zh ? '部署机器人' : 'Deploy bot'} ${width}`;
+        await page.getByRole('button', { name: zh ? '登记客户端' : 'Register client' }).click();
+        const drawer = page.locator('.ant-drawer', { hasText: zh ? '授权类型' : 'Grant types' });
+        await drawer.waitFor();
+        await drawer.getByLabel(zh ? '名称' : 'Name', { exact: true }).fill(name);
+        // Off until the client may be one: confidential, with client_credentials.
+        const mark = drawer.getByRole('switch', { name: zh ? '服务账户' : 'Service account' });
+        await drawer.getByRole('checkbox', { name: zh ? '授权码' : 'Authorization code' }).uncheck();
+        await drawer.getByRole('checkbox', { name: zh ? '刷新令牌' : 'Refresh token' }).uncheck();
+        await drawer.getByRole('checkbox', { name: 'openid' }).uncheck();
+        await drawer.getByRole('checkbox', { name: 'profile' }).uncheck();
+        expect(await mark.isDisabled()).toBe(true);
+        await drawer.getByRole('checkbox', { name: zh ? '客户端凭据' : 'Client credentials' }).check();
+        await mark.click();
+        const role = drawer.getByRole('combobox');
+        await role.click();
+        await page
+          .locator('.ant-select-dropdown:visible .ant-select-item-option', {
+            hasText: zh ? '园区运营' : 'Park operator',
+          })
+          .first()
+          .click();
+        await mark.scrollIntoViewIfNeeded();
+        await settled(page);
+        await page.screenshot({ path: `${SHOTS}/service-account-drawer-${lang}-${width}.png` });
+        if (width === 1440) expect(await axeViolations(page), `service account ${lang}`).toEqual([]);
+        expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+        await drawer.getByRole('button', { name: zh ? /保\s?存/ : 'Save' }).click();
+        const dialog = page.getByRole('dialog', { name: zh ? /客户端密钥/ : /Client secret/ });
+        await dialog.waitFor();
+        await dialog.getByRole('button', { name: zh ? '我已保存' : 'I have saved it' }).click();
+        await dialog.waitFor({ state: 'hidden' });
+        const row = page.locator('.ant-table-row', { hasText: name });
+        await row.getByText(zh ? '服务账户' : 'Service account').waitFor();
+        await settled(page);
+        await page.screenshot({ path: `${SHOTS}/service-account-list-${lang}-${width}.png` });
+      }
+      expect(errors).toEqual([]);
+      await context.close();
+    }
+  });
+
   it('fits 1440 and 390 px in zh and en: list, drawer and the secret dialog', async () => {
     for (const lang of ['zh', 'en'] as const) {
       const zh = lang === 'zh';

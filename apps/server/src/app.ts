@@ -135,6 +135,7 @@ import { createNonceStore, createRecentNonces, createSignatureVerifier } from '.
 import { createTenants } from './platform/tenants.js';
 import { createTenantSettings } from './platform/tenant-settings.js';
 import { auditOperatorChanges } from './platform/operators.js';
+import { bearerOf, serviceAccountSession } from './platform/service-accounts.js';
 import { createOperatorsRepository } from './modules/admin/operators.repository.js';
 import { createOperatorGate } from './modules/admin/operators.service.js';
 import { createAdminAccessRepository } from './modules/admin/access/access.repository.js';
@@ -401,6 +402,7 @@ export async function buildApp({ config, db: pool, secrets, logger }: AppDeps) {
     fetch: createProviderFetch(outbound),
     onError: (err, what) => app.log.warn({ err }, what),
     endSso: (id) => sso.endSessionById(id),
+    recordLoginEvent: (e) => sessions.recordLoginEvent(e),
   });
   app.decorate('oidc', oidc);
   // Passkeys (ADR 055): the relying party is this server's public address. `passkeyFactor` is the
@@ -532,6 +534,12 @@ export async function buildApp({ config, db: pool, secrets, logger }: AppDeps) {
 
   app.decorate('authenticate', async (req) => {
     const raw = req.headers[SIGNING_HEADERS.token];
+    // No portal session token but a Bearer one: a service account's (ADR 056), read by the provider.
+    const bearer = raw === undefined ? bearerOf(req) : null;
+    if (bearer !== null) {
+      req.session = await serviceAccountSession(req, bearer, (token) => oidc.serviceAccount(token));
+      return;
+    }
     req.session = await auth.authenticate(Array.isArray(raw) ? raw[0] : raw, {
       pendingPasswordChange: req.routeOptions.config.pendingPasswordChange === true,
     });

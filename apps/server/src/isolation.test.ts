@@ -48,6 +48,7 @@ const KINDS: Record<string, Kind> = {
   userId: 'user',
   roleId: 'role',
   defaultRoleId: 'role',
+  serviceRoleId: 'role',
   fastRoleCode: 'roleCode',
   applyId: 'application',
   defaultApplyId: 'application',

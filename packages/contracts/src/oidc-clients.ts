@@ -20,6 +20,11 @@ export const OIDC_USER_GRANTS: readonly OidcGrantType[] = [
 ];
 export const OIDC_SCOPES = ['openid', 'profile', 'phone', 'roles', 'enterprise'] as const;
 export type OidcScope = (typeof OIDC_SCOPES)[number];
+/**
+ * The scope a service account asks with client_credentials for an access token the operators' API
+ * accepts as a Bearer credential (ADR 056). Only service-account clients may ask for it.
+ */
+export const PORTAL_ADMIN_SCOPE = 'portal:admin';
 export const OIDC_ID_TOKEN_ALGS = ['ES256', 'RS256'] as const;
 export type OidcIdTokenAlg = (typeof OIDC_ID_TOKEN_ALGS)[number];
 /** At most this many redirect addresses of each kind per client. */
@@ -45,6 +50,10 @@ export const AdminOidcClient = Type.Object({
   scopes: Type.Array(Type.String()),
   firstParty: Type.Boolean(),
   idTokenAlg: Type.String(),
+  /** A service account (ADR 056): its client_credentials tokens act on the operators' API in `serviceRoleId`. */
+  serviceAccount: Type.Boolean(),
+  /** The role of the tenant a service account acts in (null: none, the account can do nothing). */
+  serviceRoleId: Type.Union([Type.Null(), Type.String()]),
   enabled: Type.Boolean(),
   /** `YYYY-MM-DD HH:mm:ss` China time; null for a public client. */
   secretSetAt: Type.Union([Type.Null(), Type.String()]),
@@ -65,6 +74,10 @@ const Fields = {
   /** First-party: the portal's own systems, signed into without a consent screen. */
   firstParty: Type.Optional(Type.Boolean()),
   idTokenAlg: Type.Optional(Type.Enum([...OIDC_ID_TOKEN_ALGS])),
+  /** Marks a confidential client_credentials client as a service account (ADR 056). */
+  serviceAccount: Type.Optional(Type.Boolean()),
+  /** The role of the tenant the service account acts in (its id). */
+  serviceRoleId: Type.Optional(Type.Union([Type.Null(), Type.String({ maxLength: 20 })])),
 };
 
 /** A new client. Whether it is confidential (has a secret) is chosen here and never changes. */
@@ -96,7 +109,11 @@ export type OidcClientProblem =
   /** More than OIDC_URIS_MAX addresses of a kind. */
   | 'tooManyUris'
   /** A person signs in through the client (authorization_code, device_code) but `openid` is not among its scopes. */
-  | 'openidRequired';
+  | 'openidRequired'
+  /** A service account without client_credentials (or without a secret). */
+  | 'serviceAccountGrant'
+  /** A service account without a role to act in. */
+  | 'serviceAccountRole';
 
 /** The settings the rule reads: a client as it would be kept. */
 export interface OidcClientSettings {
@@ -105,6 +122,8 @@ export interface OidcClientSettings {
   redirectUris: readonly string[];
   postLogoutRedirectUris: readonly string[];
   scopes: readonly string[];
+  serviceAccount?: boolean | undefined;
+  serviceRoleId?: string | null | undefined;
 }
 
 /** What is wrong with a client's settings as a whole, the first problem found, or null. */
@@ -116,6 +135,8 @@ export function oidcClientProblem(c: OidcClientSettings): OidcClientProblem | nu
   if (c.redirectUris.length > OIDC_URIS_MAX || c.postLogoutRedirectUris.length > OIDC_URIS_MAX) return 'tooManyUris';
   if (has('authorization_code') && c.redirectUris.length === 0) return 'redirectRequired';
   if (userGrant && !c.scopes.includes('openid')) return 'openidRequired';
+  if (c.serviceAccount && (!c.confidential || !has('client_credentials'))) return 'serviceAccountGrant';
+  if (c.serviceAccount && !c.serviceRoleId) return 'serviceAccountRole';
   return null;
 }
 

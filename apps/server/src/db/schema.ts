@@ -1026,6 +1026,13 @@ export const oidcClients = pgTable(
     firstParty: boolean('first_party').notNull().default(false),
     /** The ID token's signing algorithm: ES256 or RS256. */
     idTokenAlg: text('id_token_alg').notNull().default('ES256'),
+    /**
+     * A service account (ADR 056): a confidential client_credentials client whose access tokens
+     * with the `portal:admin` scope act on the operators' API in `service_role_id`, a role of the
+     * client's tenant, through the same permission checks as a person in that role.
+     */
+    serviceAccount: boolean('service_account').notNull().default(false),
+    serviceRoleId: ref('service_role_id').references(() => roles.id, { onDelete: 'set null' }),
     enabled: boolean('enabled').notNull().default(true),
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),

@@ -481,6 +481,23 @@ const messages = {
     en: 'Grants a person signs in through (authorization_code, device code) need the openid scope',
   },
   oidcPublicNoSecret: { zh: '公开客户端没有密钥', en: 'A public client has no secret' },
+  oidcServiceAccountGrant: {
+    zh: '服务账户须为机密客户端，并启用 client_credentials 授权',
+    en: 'A service account must be a confidential client with the client_credentials grant',
+  },
+  oidcServiceAccountRole: {
+    zh: '请为服务账户选择本租户的一个角色',
+    en: 'Choose a role of this tenant for the service account',
+  },
+  oidcServiceRoleUnknown: { zh: '角色不存在或不属于本租户', en: 'No such role in this tenant' },
+  serviceAccountStepUp: {
+    zh: '服务账户不能执行须再次验证身份的操作，请由操作员在控制台完成',
+    en: 'A service account cannot do what needs a confirmed identity; an operator does it in the console',
+  },
+  serviceAccountRefused: {
+    zh: '服务账户不能使用此功能（它没有会话，也不代表任何人）',
+    en: 'A service account cannot use this (it has no session and stands for no person)',
+  },
   servicePatternTaken: {
     zh: '该地址已登记在其他租户下，同一地址只能属于一个租户',
     en: 'This address is registered by another tenant; an address belongs to one tenant only',

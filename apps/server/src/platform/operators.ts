@@ -73,6 +73,8 @@ export function auditOperatorChanges(app: FastifyInstance, db: Db): void {
           body: auditedValue(req.body),
           // The tenant acted on is the row's tenant; the operator's own is told when they differ.
           ...(req.operatorTenant !== null ? { operatorTenant: session.tenantId } : {}),
+          // A service account's change (ADR 056): the row names the account, no person.
+          ...(session.serviceAccount ? { serviceAccount: session.serviceAccount } : {}),
           result: resultOf(result),
         };
         if (JSON.stringify(detail).length > MAX_DETAIL) {
@@ -80,13 +82,14 @@ export function auditOperatorChanges(app: FastifyInstance, db: Db): void {
             ...(named ? { subject: named.subject } : {}),
             params: detail.params,
             body: '… (too large to keep)',
+            ...(session.serviceAccount ? { serviceAccount: session.serviceAccount } : {}),
           };
           // The changes are what a reader most needs: kept when they fit without the body.
           if (named && JSON.stringify(named.changes).length <= MAX_DETAIL) detail.changes = named.changes;
         }
         await writeAudit(tx, {
           tenantId: rowTenant,
-          userId: session.userId,
+          userId: session.serviceAccount ? null : session.userId,
           action,
           detail,
           ip: req.ip,

@@ -7,4 +7,9 @@ export type ActiveSession = {
   applicationId: number | null;
   workbenchId: number | null;
   enterpriseId: number | null;
+  /**
+   * Set when a service account's access token made the request (ADR 056): no person and no
+   * session row stand behind it (`id` is the nil UUID, `userId` 0); `roleId` is its role.
+   */
+  serviceAccount?: { clientId: string; name: string; nameEn: string } | undefined;
 };

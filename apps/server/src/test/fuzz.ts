@@ -39,6 +39,7 @@ interface Schema {
   minimum?: number;
   maximum?: number;
   maxItems?: number;
+  minItems?: number;
 }
 
 /**
@@ -192,7 +193,10 @@ export function validValue(s: Schema | undefined, r: Rng): unknown {
     case 'null':
       return null;
     case 'array':
-      return Array.from({ length: int(r, 0, Math.min(3, s.maxItems ?? 3)) }, () => validValue(s.items, r));
+      return Array.from(
+        { length: int(r, s.minItems ?? 0, Math.max(s.minItems ?? 0, Math.min(3, s.maxItems ?? 3))) },
+        () => validValue(s.items, r),
+      );
     case 'object':
       return validObject(s, r);
     default:

@@ -39,6 +39,15 @@ export interface ClientRow {
   scopes: string[];
   firstParty: boolean;
   idTokenAlg: string;
+  serviceAccount: boolean;
+}
+
+/** A service account as the operators' API acts for it (ADR 056). */
+export interface ServiceAccountRow {
+  clientId: string;
+  name: string;
+  translations: Translations<{ name: string }>;
+  roleId: number;
 }
 
 export type KeyState = 'next' | 'active' | 'retiring';
@@ -195,9 +204,39 @@ export function createOidcRepository(db: Db) {
         SELECT client_id AS "clientId", name, translations, confidential, secret_hash AS "secretHash",
                grant_types AS "grantTypes", redirect_uris AS "redirectUris",
                post_logout_redirect_uris AS "postLogoutRedirectUris", backchannel_logout_uri AS "backchannelLogoutUri",
-               scopes, first_party AS "firstParty", id_token_alg AS "idTokenAlg"
+               scopes, first_party AS "firstParty", id_token_alg AS "idTokenAlg",
+               service_account AS "serviceAccount"
         FROM oidc_clients WHERE tenant_id = ${tenantId} AND client_id = ${clientId} AND enabled`);
       return (rows[0] as ClientRow | undefined) ?? null;
+    },
+
+    /** The tenant (its code) whose provider keeps a live client_credentials token of this id. */
+    async clientCredentialsTenant(id: string): Promise<string | null> {
+      const { rows } = await db.execute<{ code: string }>(sql`
+        SELECT t.code FROM oidc_payloads p JOIN tenants t ON t.id = p.tenant_id
+        WHERE p.model = 'ClientCredentials' AND p.id = ${id} AND ${LIVE}`);
+      return rows[0]?.code ?? null;
+    },
+
+    /**
+     * An enabled service-account client of the tenant with a role of that tenant: what an access
+     * token of it may act as. Null once the client is disabled, deleted or no longer marked.
+     */
+    async serviceAccount(tenantId: number, clientId: string): Promise<ServiceAccountRow | null> {
+      const { rows } = await db.execute<Record<string, unknown>>(sql`
+        SELECT c.client_id AS "clientId", c.name, c.translations, c.service_role_id::int8 AS "roleId"
+        FROM oidc_clients c JOIN roles r ON r.id = c.service_role_id AND r.tenant_id = c.tenant_id
+        WHERE c.tenant_id = ${tenantId} AND c.client_id = ${clientId} AND c.enabled AND c.service_account
+          AND c.confidential AND 'client_credentials' = ANY (c.grant_types)`);
+      const r = rows[0];
+      return r
+        ? {
+            clientId: String(r.clientId),
+            name: String(r.name),
+            translations: (r.translations ?? {}) as ServiceAccountRow['translations'],
+            roleId: Number(r.roleId),
+          }
+        : null;
     },
 
     /** The live sign-on session a cookie hash names (within its lifetime and idle limit), touched. */

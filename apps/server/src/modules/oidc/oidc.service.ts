@@ -20,11 +20,20 @@ import Provider, {
   type Configuration,
   type KoaContextWithOIDC,
 } from 'oidc-provider';
+import { PORTAL_ADMIN_SCOPE } from '@portal/contracts';
+import type { RecordLoginEvent } from '../../platform/credentials.js';
 import { sha256Hex } from '../../platform/hash.js';
 import { localized, type Lang } from '../../platform/i18n.js';
 import type { InvalidationBus } from '../../platform/invalidation.js';
 import type { Outbound } from '../../platform/outbound.js';
-import type { KeyRow, KeyState, LiveSsoSession, OidcRepository, OidcTenant } from './oidc.repository.js';
+import type {
+  KeyRow,
+  KeyState,
+  LiveSsoSession,
+  OidcRepository,
+  OidcTenant,
+  ServiceAccountRow,
+} from './oidc.repository.js';
 import {
   consentPage,
   deviceConfirmPage,
@@ -38,6 +47,17 @@ import {
 
 /** The scopes offered (no offline_access: refresh tokens end with the sign-on session). */
 export const OIDC_SCOPES = ['openid', 'profile', 'phone', 'roles', 'enterprise'] as const;
+
+/**
+ * The scope of a service account's client_credentials token that the operators' API accepts
+ * (ADR 056); offered only to clients marked as service accounts. The contracts' PORTAL_ADMIN_SCOPE.
+ */
+export const SERVICE_ACCOUNT_SCOPE = PORTAL_ADMIN_SCOPE;
+
+/** What a service account's access token acts as: the client, its tenant and its role (ADR 056). */
+export interface ServiceAccount extends ServiceAccountRow {
+  tenantId: number;
+}
 
 /** The claims each scope releases (docs/api.md#openid-connect-adr-048-not-signed). */
 export const OIDC_CLAIMS = {
@@ -148,6 +168,11 @@ export interface OidcDeps {
    * RP-initiated logout does to the sign-on session its provider session came from.
    */
   endSso?: (ssoSessionId: string) => Promise<void>;
+  /**
+   * Writes the login history (modules/sessions): a service account's token for the operators' API
+   * (ADR 056) is a sign-in through the CLI door, as is a refused secret of such a client.
+   */
+  recordLoginEvent?: RecordLoginEvent;
 }
 
 interface Entry {
@@ -301,7 +326,12 @@ export function createOidcService(deps: OidcDeps) {
       ...(c.backchannelLogoutUri
         ? { backchannel_logout_uri: c.backchannelLogoutUri, backchannel_logout_session_required: true }
         : {}),
-      scope: c.scopes.filter((s) => (OIDC_SCOPES as readonly string[]).includes(s)).join(' '),
+      scope: [
+        ...c.scopes.filter((s) => (OIDC_SCOPES as readonly string[]).includes(s)),
+        ...(c.serviceAccount && c.confidential && c.grantTypes.includes('client_credentials')
+          ? [SERVICE_ACCOUNT_SCOPE]
+          : []),
+      ].join(' '),
       id_token_signed_response_alg: c.idTokenAlg === 'RS256' ? 'RS256' : 'ES256',
       // Every ID token says when the user signed in (the sign-on session's start).
       require_auth_time: true,
@@ -375,7 +405,7 @@ export function createOidcService(deps: OidcDeps) {
         };
       },
       claims: OIDC_CLAIMS,
-      scopes: [...OIDC_SCOPES],
+      scopes: [...OIDC_SCOPES, SERVICE_ACCOUNT_SCOPE],
       jwks: { keys: keys.map((k) => ({ ...k.privateJwk, kid: k.kid, alg: k.alg, use: 'sig' })) as never },
       cookies: {
         keys: settings.cookieKeys,
@@ -518,6 +548,25 @@ export function createOidcService(deps: OidcDeps) {
           .endSso(ssoSessionId)
           .catch((err: unknown) => deps.onError(err, 'oidc logout of the sign-on session'));
       }
+    });
+    // A service account's token, or a refused secret of a service account (ADR 056): its login history.
+    const serviceGrant = (ctx: Ctx, outcome: 'succeeded' | 'wrong_password') => {
+      const o = ctx.oidc;
+      const scope = typeof o.params?.scope === 'string' ? o.params.scope.split(' ') : [];
+      if (o.params?.grant_type !== 'client_credentials' || !o.client || !scope.includes(SERVICE_ACCOUNT_SCOPE)) return;
+      void deps.recordLoginEvent?.({
+        tenantId: tenant.id,
+        userId: null,
+        username: o.client.clientId,
+        outcome,
+        via: 'cli',
+        ip: ctx.ip,
+        userAgent: ctx.get('user-agent') || null,
+      });
+    };
+    provider.on('grant.success', (ctx) => serviceGrant(ctx, 'succeeded'));
+    provider.on('grant.error', (ctx, err) => {
+      if ((err as { error?: string }).error === 'invalid_client') serviceGrant(ctx, 'wrong_password');
     });
     provider.on('server_error', (_ctx, err) => deps.onError(err, 'oidc server_error'));
     provider.on('backchannel.error', (_ctx, err) => deps.onError(err, 'oidc back-channel logout'));
@@ -808,7 +857,34 @@ export function createOidcService(deps: OidcDeps) {
     return changed;
   }
 
-  return { providerFor, interaction, consent, endSsoSession, sweepEnded, rotateKeys, isInteractionAddress };
+  /**
+   * The service account an access token acts as (ADR 056), or null. The token is the provider's
+   * own: read by the tenant's provider through its adapter (its signature-free opaque value, its
+   * expiry), a client_credentials token carrying the `portal:admin` scope and bound to no key
+   * (a DPoP or certificate-bound token is not a Bearer credential); its client must still be
+   * enabled, a service account and hold a role of its tenant, read now, at every request.
+   */
+  async function serviceAccount(token: string): Promise<ServiceAccount | null> {
+    if (!lookable(token)) return null;
+    const code = await repo.clientCredentialsTenant(token);
+    const entry = code ? await providerFor(code) : null;
+    if (!entry) return null;
+    const t = await entry.provider.ClientCredentials.find(token);
+    if (!t?.clientId || !t.scopes.has(SERVICE_ACCOUNT_SCOPE) || t.isSenderConstrained()) return null;
+    const account = await repo.serviceAccount(entry.tenant.id, t.clientId);
+    return account ? { ...account, tenantId: entry.tenant.id } : null;
+  }
+
+  return {
+    providerFor,
+    interaction,
+    consent,
+    endSsoSession,
+    sweepEnded,
+    rotateKeys,
+    isInteractionAddress,
+    serviceAccount,
+  };
 }
 
 export type OidcService = ReturnType<typeof createOidcService>;

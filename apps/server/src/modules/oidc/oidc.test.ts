@@ -166,7 +166,7 @@ describe('the provider of a tenant', () => {
     expect(d.grant_types_supported).not.toContain('implicit');
     expect(d.grant_types_supported).not.toContain('password');
     expect(d.code_challenge_methods_supported).toEqual(['S256']);
-    expect(d.scopes_supported).toEqual(['openid', 'profile', 'phone', 'roles', 'enterprise']);
+    expect(d.scopes_supported).toEqual(['openid', 'profile', 'phone', 'roles', 'enterprise', 'portal:admin']);
     expect(d.id_token_signing_alg_values_supported).toEqual(expect.arrayContaining(['ES256', 'RS256']));
     expect(d.id_token_signing_alg_values_supported).toHaveLength(2);
     expect(d.token_endpoint_auth_methods_supported).toEqual(['client_secret_basic', 'client_secret_post', 'none']);

@@ -19,6 +19,8 @@ export interface Connection {
   tenant?: string | undefined;
   signSecret?: string | undefined;
   token?: string | undefined;
+  /** The token is a service account's access token (ADR 056): sent as `Authorization: Bearer`. */
+  bearer?: boolean | undefined;
   lang?: 'zh' | 'en' | undefined;
   /** Added to every admin call as `?tenant=` (a platform operator acting on a tenant). */
   actOn?: string | undefined;
@@ -147,7 +149,7 @@ export class PortalApi {
       headers: {
         ...signRequest(secret, pathAndQuery, body ?? null, Date.now() + this.clockOffset),
         ...(body ? { 'content-type': 'application/json' } : {}),
-        ...(token ? { authorization_front: token } : {}),
+        ...(token ? (this.conn.bearer ? { authorization: `Bearer ${token}` } : { authorization_front: token }) : {}),
         'user-agent': 'portal-admin-cli',
       },
       ...(body ? { body: JSON.stringify(body) } : {}),

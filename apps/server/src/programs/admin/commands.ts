@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import {
   OPERATOR_PERMISSION,
+  PORTAL_ADMIN_SCOPE,
   normalizeUsername,
   type AdminEnterprise,
   type AdminRole,
@@ -157,6 +158,7 @@ async function withSession<T>(ctx: Ctx, work: (api: PortalApi, session: SavedSes
       tenant: session.tenant,
       signSecret: session.signSecret,
       token: session.token,
+      bearer: session.clientId !== undefined,
       lang: langOf(ctx.values, session.lang),
       actOn: str(ctx.values, 'tenant'),
     },
@@ -169,7 +171,8 @@ async function withSession<T>(ctx: Ctx, work: (api: PortalApi, session: SavedSes
       err instanceof CliError &&
       err.exitCode === EXIT.REFUSED &&
       /^Error 40303\b/.test(err.message) &&
-      !session.role
+      !session.role &&
+      !session.clientId
     ) {
       throw new CliError(
         `${err.message} (the operators' API needs a role holding ${OPERATOR_PERMISSION}: log in with --role)`,
@@ -275,9 +278,90 @@ async function ownPassword(ctx: Ctx, api: PortalApi, username: string, current: 
   io.stderr.write(`Password of ${username} changed.\n`);
 }
 
+/**
+ * A service account's login (ADR 056): client_credentials at the tenant's token endpoint through
+ * openid-client, with the `portal:admin` scope; the secret comes from a file or PORTAL_CLIENT_SECRET,
+ * never from the command line (where any user of the machine sees it).
+ */
+async function serviceLogin(ctx: Ctx, clientId: string): Promise<number> {
+  const { values, io } = ctx;
+  if (str(values, 'user') !== undefined || str(values, 'password') !== undefined)
+    throw usageError('--client-id signs in as a service account: leave out --user and --password');
+  const previous = await readSession(ctx.file).catch(() => null);
+  const serverText = str(values, 'server') ?? previous?.server;
+  if (!serverText) throw usageError('--server is required (e.g. --server http://localhost:8080)');
+  const server = normalizeServer(serverText);
+  const tenant = str(values, 'tenant') ?? previous?.tenant;
+  if (!tenant) throw usageError('--tenant is required with --client-id (the tenant of the OpenID client)');
+  const file = str(values, 'client-secret-file');
+  let secret = io.env.PORTAL_CLIENT_SECRET;
+  if (file !== undefined) {
+    try {
+      secret = (await readFile(resolve(io.cwd, file), 'utf8')).trim();
+    } catch (err) {
+      throw new CliError(`Cannot read ${file}: ${(err as Error).message}`, EXIT.USAGE);
+    }
+  }
+  if (!secret) throw usageError('--client-id needs --client-secret-file FILE (or PORTAL_CLIENT_SECRET)');
+  const publicPath = normalizePublicPath(str(values, 'public-path') ?? previous?.publicPath ?? '/center/');
+  const lang = langOf(values, previous?.lang);
+  const oidc = await import('openid-client');
+  const issuer = new URL(`${server}/oidc/${encodeURIComponent(tenant)}`);
+  const options = {
+    ...(issuer.protocol === 'http:' ? { execute: [oidc.allowInsecureRequests] } : {}),
+    ...(io.fetch ? { [oidc.customFetch]: io.fetch } : {}),
+  };
+  let token: string;
+  let expiresIn: number | undefined;
+  try {
+    const config = await oidc.discovery(issuer, clientId, secret, oidc.ClientSecretBasic(secret), options);
+    if (io.fetch) config[oidc.customFetch] = io.fetch;
+    const t = await oidc.clientCredentialsGrant(config, { scope: PORTAL_ADMIN_SCOPE });
+    token = t.access_token;
+    expiresIn = t.expiresIn();
+  } catch (err) {
+    const e = err as {
+      error?: string;
+      error_description?: string;
+      message?: string;
+      status?: number;
+      cause?: unknown;
+    };
+    // A refusal answers an OAuth error: in the body, or (401) in the WWW-Authenticate challenge.
+    const challenge = Array.isArray(e.cause)
+      ? (e.cause as { parameters?: { error?: string; error_description?: string } }[])[0]?.parameters
+      : undefined;
+    e.error ??= challenge?.error;
+    e.error_description ??= challenge?.error_description;
+    if (e.error)
+      throw new CliError(`Refused by ${issuer.href}: ${e.error} ${e.error_description ?? ''}`.trim(), EXIT.REFUSED);
+    throw new CliError(`Cannot get a token from ${issuer.href}: ${e.message ?? String(err)}`, EXIT.UNREACHABLE);
+  }
+  const api = new PortalApi({ server, publicPath, tenant, lang, token, bearer: true }, io.fetch);
+  await api.loadSignSecret();
+  const session: SavedSession = {
+    server,
+    publicPath,
+    tenant,
+    clientId,
+    ...(lang ? { lang } : {}),
+    token,
+    signSecret: api.conn.signSecret!,
+    ...(expiresIn ? { expiresAt: new Date(Date.now() + expiresIn * 1000).toISOString() } : {}),
+  };
+  await writeSession(ctx.file, session);
+  io.stderr.write(
+    `Logged in to ${server} as service account ${clientId} (tenant ${tenant}); ` +
+      `token in ${ctx.file}${session.expiresAt ? ` until ${session.expiresAt}` : ''}\n`,
+  );
+  return EXIT.OK;
+}
+
 export async function login(ctx: Ctx): Promise<number> {
   noExtraPositionals(ctx, 0);
   const { values, io } = ctx;
+  const clientId = str(values, 'client-id');
+  if (clientId !== undefined) return serviceLogin(ctx, clientId);
   const previous = await readSession(ctx.file).catch(() => null);
   const serverText = str(values, 'server') ?? previous?.server;
   if (!serverText) throw usageError('--server is required (e.g. --server http://localhost:8080)');
@@ -410,7 +494,8 @@ export async function logout(ctx: Ctx): Promise<number> {
   }
   const { token: _token, signSecret: _secret, expiresAt: _expires, ...rest } = session;
   let failure: CliError | undefined;
-  if (!expired(session)) {
+  // A service account's token has no portal session to end: it lapses in minutes (ADR 056).
+  if (!expired(session) && !session.clientId) {
     const api = new PortalApi(
       { ...session, lang: langOf(ctx.values, session.lang), tenant: session.tenant },
       ctx.io.fetch,

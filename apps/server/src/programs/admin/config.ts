@@ -16,6 +16,11 @@ export interface SavedSession {
   /** The tenant signed in to. */
   tenant?: string;
   username?: string;
+  /**
+   * A service account's login (ADR 056): its OpenID client's id. The token is then an access token
+   * of the tenant's OpenID Provider, sent as `Authorization: Bearer`; the secret is never kept.
+   */
+  clientId?: string;
   /** The role switched to at login (`--role`), as given. */
   role?: string;
   /** The language of the server's messages: `zh` (default) or `en`. */

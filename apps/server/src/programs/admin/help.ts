@@ -70,8 +70,9 @@ ${EXITS}`,
 
   login: `Usage: ${RUN} login --server URL --user NAME [--tenant CODE] [--password PW] [--captcha ANSWER]
                        [--role ROLE] [--public-path /center/]
+       ${RUN} login --server URL --tenant CODE --client-id ID --client-secret-file FILE
 
-Signs in as a user and keeps the session (server, tenant, token, signing secret, expiry) in the
+Signs in as a user (or as a service account, with --client-id) and keeps the session (server, tenant, token, signing secret, expiry) in the
 session file, readable by its owner only.
 
   --server URL        the portal, e.g. http://localhost:8080 (default: the last login's)
@@ -89,6 +90,13 @@ session file, readable by its owner only.
                       nothing before it has its own password.
   --otp CODE          the authenticator's code (or a recovery code) when the account has a second
                       factor; else PORTAL_OTP; else asked for
+  --client-id ID      sign in as the service account of this OpenID client of the tenant (marked
+                      服务账户 / Service account in the console, with a role): a client_credentials
+                      token with the portal:admin scope from the tenant's token endpoint, sent as
+                      Authorization: Bearer; it lives 10 minutes. No password, no factor, no --role
+  --client-secret-file FILE
+                      the client's secret, read from FILE; else PORTAL_CLIENT_SECRET. Never on the
+                      command line (other users of the machine would see it)
 
 ${GLOBAL}
 

@@ -46,6 +46,8 @@ const COMMANDS: Record<string, Command> = {
       'public-path': { type: 'string' },
       'new-password': { type: 'string' },
       otp: { type: 'string' },
+      'client-id': { type: 'string' },
+      'client-secret-file': { type: 'string' },
     },
     run: commands.login,
   },

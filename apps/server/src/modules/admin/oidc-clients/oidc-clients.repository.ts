@@ -2,7 +2,7 @@ import type { AdminOidcClient } from '@portal/contracts';
 import { and, desc, eq, ilike, or, sql } from 'drizzle-orm';
 import type { Db } from '../../../db/client.js';
 import { chinaTime, containing, englishOf, pageOf, totalRows } from '../../../db/expressions.js';
-import { oidcClients, oidcPayloads } from '../../../db/schema.js';
+import { oidcClients, oidcPayloads, roles } from '../../../db/schema.js';
 
 /** A client's settings as they are kept (the service has checked them). */
 export interface OidcClientRow {
@@ -15,6 +15,8 @@ export interface OidcClientRow {
   scopes: string[];
   firstParty: boolean;
   idTokenAlg: string;
+  serviceAccount: boolean;
+  serviceRoleId: number | null;
 }
 
 const columns = () => ({
@@ -30,6 +32,8 @@ const columns = () => ({
   scopes: oidcClients.scopes,
   firstParty: oidcClients.firstParty,
   idTokenAlg: oidcClients.idTokenAlg,
+  serviceAccount: oidcClients.serviceAccount,
+  serviceRoleId: sql<string | null>`${oidcClients.serviceRoleId}::text`,
   enabled: oidcClients.enabled,
   secretSetAt: chinaTime(oidcClients.secretSetAt),
   createdAt: chinaTime(oidcClients.createdAt),
@@ -133,14 +137,32 @@ export function createAdminOidcClientsRepository(db: Db) {
       });
     },
 
-    /** Replaces a confidential client's secret hash: the one before stops matching with this statement. */
-    async setSecret(tenantId: number, id: number, secretHash: string): Promise<boolean> {
+    /** Whether a role is one of the tenant's (what a service account may act in). */
+    async roleOfTenant(tenantId: number, roleId: number): Promise<boolean> {
       const rows = await db
-        .update(oidcClients)
-        .set({ secretHash, secretSetAt: sql`now()`, updatedAt: sql`now()` })
-        .where(and(mine(tenantId, id), eq(oidcClients.confidential, true)))
-        .returning({ id: oidcClients.id });
+        .select({ id: roles.id })
+        .from(roles)
+        .where(and(eq(roles.id, roleId), eq(roles.tenantId, tenantId)));
       return rows.length > 0;
+    },
+
+    /**
+     * Replaces a confidential client's secret hash: the one before stops matching with this
+     * statement, and the access tokens it obtained with client_credentials end with it (ADR 056).
+     */
+    async setSecret(tenantId: number, id: number, secretHash: string): Promise<boolean> {
+      return db.transaction(async (tx) => {
+        const rows = await tx
+          .update(oidcClients)
+          .set({ secretHash, secretSetAt: sql`now()`, updatedAt: sql`now()` })
+          .where(and(mine(tenantId, id), eq(oidcClients.confidential, true)))
+          .returning({ clientId: oidcClients.clientId });
+        if (rows.length === 0) return false;
+        await tx
+          .delete(oidcPayloads)
+          .where(and(issuedTo(tenantId, rows[0]!.clientId), eq(oidcPayloads.model, 'ClientCredentials')));
+        return true;
+      });
     },
 
     /** Deletes a client and, as a disable does, what the provider keeps for it. */

@@ -44,6 +44,8 @@ const PROBLEM_MESSAGES: Record<OidcClientProblem, MessageKey> = {
   redirectRequired: 'oidcRedirectRequired',
   tooManyUris: 'oidcTooManyUris',
   openidRequired: 'oidcOpenidRequired',
+  serviceAccountGrant: 'oidcServiceAccountGrant',
+  serviceAccountRole: 'oidcServiceAccountRole',
 };
 
 /** A list as kept: each value once, in the order given. */
@@ -68,7 +70,11 @@ export function createAdminOidcClientsService(deps: AdminOidcClientsServiceDeps)
       scopes: once(c.scopes),
       backchannelLogoutUri: c.backchannelLogoutUri?.trim() || null,
     };
-    const problem = oidcClientProblem({ confidential, ...row });
+    const problem = oidcClientProblem({
+      confidential,
+      ...row,
+      serviceRoleId: row.serviceRoleId === null ? null : String(row.serviceRoleId),
+    });
     if (problem) throw new AppError(ResultCode.BAD_REQUEST, PROBLEM_MESSAGES[problem], { max: 20 });
     const redirectOk = (u: string) => isRedirectUri(u) && addresses.valid(u);
     if (![...row.redirectUris, ...row.postLogoutRedirectUris].every(redirectOk))
@@ -91,6 +97,18 @@ export function createAdminOidcClientsService(deps: AdminOidcClientsServiceDeps)
     nameEn: acceptOptionalPersonName(nameEn, OIDC_CLIENT_NAME_MAX) ?? '',
   });
 
+  /**
+   * The role a service account acts in, as kept: one of the tenant's roles (so a client never holds
+   * more than the tenant can give, and platform powers only in the platform tenant), or a 400
+   * whenever one is named; kept only while the client is a service account.
+   */
+  async function serviceRole(tenantId: number, serviceAccount: boolean, roleId: RequestedId | null) {
+    if (roleId === null || roleId === '') return null;
+    const id = rowId(roleId);
+    if (!(await repo.roleOfTenant(tenantId, id))) throw new AppError(ResultCode.BAD_REQUEST, 'oidcServiceRoleUnknown');
+    return serviceAccount ? id : null;
+  }
+
   async function found(tenantId: number, id: RequestedId): Promise<AdminOidcClient> {
     const client = await repo.get(tenantId, rowId(id));
     if (!client) throw errors.notFound();
@@ -111,6 +129,8 @@ export function createAdminOidcClientsService(deps: AdminOidcClientsServiceDeps)
     /** Registers a client: its id, its client_id and (confidential) its secret, which is never shown again. */
     async create(caller: Caller, input: OidcClientInput): Promise<OidcClientCreated> {
       const { tenantId } = await operatorOf(caller);
+      // The role first: a role id the tenant does not have is refused whatever else the body holds.
+      const serviceRoleId = await serviceRole(tenantId, input.serviceAccount ?? false, input.serviceRoleId ?? null);
       const row = checked(input.confidential, {
         ...names(input.name, input.nameEn),
         grantTypes: input.grantTypes,
@@ -120,6 +140,8 @@ export function createAdminOidcClientsService(deps: AdminOidcClientsServiceDeps)
         scopes: input.scopes,
         firstParty: input.firstParty ?? false,
         idTokenAlg: input.idTokenAlg ?? 'ES256',
+        serviceAccount: input.serviceAccount ?? false,
+        serviceRoleId,
       });
       const made = input.confidential ? newSecret() : null;
       const clientId = randomAlnum(24);
@@ -136,6 +158,12 @@ export function createAdminOidcClientsService(deps: AdminOidcClientsServiceDeps)
     async update(caller: Caller, id: RequestedId, patch: OidcClientPatch): Promise<void> {
       const { tenantId } = await operatorOf(caller);
       const now = await found(tenantId, id);
+      const serviceAccount = patch.serviceAccount ?? now.serviceAccount;
+      const serviceRoleId = await serviceRole(
+        tenantId,
+        serviceAccount,
+        patch.serviceRoleId !== undefined ? patch.serviceRoleId : now.serviceRoleId,
+      );
       const row = checked(now.confidential, {
         ...names(patch.name ?? now.name, patch.nameEn ?? now.nameEn),
         grantTypes: patch.grantTypes ?? now.grantTypes,
@@ -146,10 +174,17 @@ export function createAdminOidcClientsService(deps: AdminOidcClientsServiceDeps)
         scopes: patch.scopes ?? now.scopes,
         firstParty: patch.firstParty ?? now.firstParty,
         idTokenAlg: patch.idTokenAlg ?? now.idTokenAlg,
+        serviceAccount,
+        serviceRoleId,
       });
-      // Narrowed (a scope taken away, or consent asked from now on): the grants and tokens it holds
-      // end, so that none keeps what the client may no longer have.
-      const narrowed = now.scopes.some((s) => !row.scopes.includes(s)) || (now.firstParty && !row.firstParty);
+      // Narrowed (a scope taken away, consent asked from now on, the service-account mark or its
+      // role changed): the grants and tokens it holds end, so that none keeps what the client may
+      // no longer have.
+      const narrowed =
+        now.scopes.some((s) => !row.scopes.includes(s)) ||
+        (now.firstParty && !row.firstParty) ||
+        now.serviceAccount !== row.serviceAccount ||
+        (now.serviceRoleId ?? null) !== (row.serviceRoleId === null ? null : String(row.serviceRoleId));
       if (!(await repo.update(tenantId, rowId(id), row, narrowed))) throw errors.notFound();
     },
 

@@ -250,9 +250,15 @@ function auditRows(db: Db, tenantId: number, f: AuditFilter & { lang: Lang }) {
     .select({
       id: sql<string>`${auditLog.id}::text`,
       at: chinaTime(auditLog.at),
-      actor: sql<AuditEntry['actor']>`CASE WHEN ${users.id} IS NULL THEN NULL
-        ELSE json_build_object('id', ${users.id}::text, 'username', ${users.username},
-          'name', ${nameIn(f.lang, users.name, users.translations, 'name')}) END`,
+      // A service account's row (ADR 056) names the account: 服务账户 <name> / Service account <name>.
+      actor: sql<AuditEntry['actor']>`CASE WHEN ${users.id} IS NOT NULL
+        THEN json_build_object('id', ${users.id}::text, 'username', ${users.username},
+          'name', ${nameIn(f.lang, users.name, users.translations, 'name')})
+        WHEN ${auditLog.detail} ? 'serviceAccount' THEN json_build_object(
+          'id', ${auditLog.detail}->'serviceAccount'->>'clientId',
+          'username', ${auditLog.detail}->'serviceAccount'->>'clientId',
+          'name', ${f.lang === 'en' ? sql`'Service account ' || coalesce(nullif(${auditLog.detail}->'serviceAccount'->>'nameEn', ''), ${auditLog.detail}->'serviceAccount'->>'name')` : sql`'服务账户 ' || (${auditLog.detail}->'serviceAccount'->>'name')`})
+        END`,
       action: auditLog.action,
       subject: sql<AuditEntry['subject']>`${auditLog.detail}->'subject'`,
       changes: sql<AuditEntry['changes']>`coalesce(${auditLog.detail}->'changes', '[]'::jsonb)`,
@@ -268,6 +274,8 @@ function auditRows(db: Db, tenantId: number, f: AuditFilter & { lang: Lang }) {
         f.actor
           ? or(
               sql`lower(${users.username}) = lower(${f.actor})`,
+              sql`${auditLog.detail}->'serviceAccount'->>'clientId' = ${f.actor}`,
+              sql`${auditLog.detail}->'serviceAccount'->>'name' ILIKE ${containing(f.actor)}`,
               ilike(users.name, containing(f.actor)),
               ilike(englishOf(users.translations, 'name'), containing(f.actor)),
             )

@@ -16,7 +16,7 @@ import {
   type OidcClientInput,
   type OidcClientSecret,
 } from '@portal/contracts';
-import { Alert, Button, Checkbox, Form, Input, Modal, Popconfirm, Radio, Switch, Tag, Typography } from 'antd';
+import { Alert, Button, Checkbox, Form, Input, Modal, Popconfirm, Radio, Select, Switch, Tag, Typography } from 'antd';
 import type { FormRule } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { useEffect, useState } from 'react';
@@ -24,6 +24,7 @@ import { useTranslation } from '../../../lib/i18n';
 import { usePaging } from '../../../lib/paging';
 import { idPath, patch, post, remove, useChange, usePaged } from '../api/admin';
 import { ConsolePage, FormDrawer, formatTime, Named, QueryTable, Toolbar, useNameOf } from '../components/console';
+import { useRoles } from '../components/pickers';
 import { maxLength, requiredText } from '../components/rules';
 import './oidc-clients.css';
 
@@ -62,7 +63,12 @@ export function OidcClientsPage() {
     {
       title: t('admin.oidcClients.type'),
       dataIndex: 'confidential',
-      render: (v: boolean) => t(`admin.oidcClients.types.${v ? 'confidential' : 'public'}`),
+      render: (v: boolean, c) => (
+        <span className="admin-tags">
+          {t(`admin.oidcClients.types.${v ? 'confidential' : 'public'}`)}
+          {c.serviceAccount ? <Tag color="purple">{t('admin.oidcClients.serviceAccount')}</Tag> : null}
+        </span>
+      ),
     },
     {
       title: t('admin.oidcClients.grantTypes'),
@@ -228,6 +234,8 @@ interface Values {
   scopes: string[];
   firstParty: boolean;
   idTokenAlg: string;
+  serviceAccount: boolean;
+  serviceRoleId?: string | null;
 }
 
 const lines = (text: string | undefined) =>
@@ -251,6 +259,11 @@ function ClientDrawer({
   const { busy, run } = useChange();
   const existing = editing && editing !== 'new' ? editing : null;
   const confidential = Form.useWatch('confidential', form) ?? true;
+  const grantTypes = Form.useWatch('grantTypes', form) as string[] | undefined;
+  const serviceAccount = Form.useWatch('serviceAccount', form) ?? false;
+  // A service account (ADR 056): a confidential client_credentials client, acting in one role of the tenant.
+  const mayServe = (existing?.confidential ?? confidential) && (grantTypes ?? []).includes('client_credentials');
+  const roles = useRoles();
   useEffect(() => {
     if (existing)
       form.setFieldsValue({
@@ -302,6 +315,8 @@ function ClientDrawer({
       scopes: v.scopes as OidcClientInput['scopes'],
       firstParty: v.firstParty,
       idTokenAlg: v.idTokenAlg as OidcClientInput['idTokenAlg'],
+      serviceAccount: mayServe && v.serviceAccount,
+      serviceRoleId: mayServe && v.serviceAccount ? (v.serviceRoleId ?? null) : null,
     };
     if (existing) {
       if (await run(() => patch(idPath(CLIENTS, existing.id), fields), t('admin.saved'))) onClose();
@@ -340,6 +355,7 @@ function ClientDrawer({
           scopes: ['openid', 'profile'],
           firstParty: false,
           idTokenAlg: 'ES256',
+          serviceAccount: false,
         }}
         onFinish={(v) => void save(v)}
       >
@@ -432,6 +448,41 @@ function ClientDrawer({
         <Form.Item name="idTokenAlg" label={t('admin.oidcClients.idTokenAlg')}>
           <Radio.Group options={OIDC_ID_TOKEN_ALGS.map((a) => ({ value: a, label: a }))} />
         </Form.Item>
+        <Form.Item
+          name="serviceAccount"
+          label={t('admin.oidcClients.serviceAccount')}
+          valuePropName="checked"
+          extra={t(mayServe ? 'admin.oidcClients.serviceAccountHelp' : 'admin.oidcClients.serviceAccountNeeds')}
+        >
+          <Switch
+            disabled={!mayServe}
+            aria-label={t('admin.oidcClients.serviceAccount')}
+            checkedChildren={t('admin.oidcClients.on')}
+            unCheckedChildren={t('admin.oidcClients.off')}
+          />
+        </Form.Item>
+        {mayServe && serviceAccount ? (
+          <Form.Item
+            name="serviceRoleId"
+            label={t('admin.oidcClients.serviceRole')}
+            extra={t('admin.oidcClients.serviceRoleHelp')}
+            // A validator, not `required`: antd would put aria-required on the select's wrapper, which has no role to take it.
+            rules={[
+              {
+                validator: (_, v: string | null | undefined) =>
+                  v ? Promise.resolve() : Promise.reject(new Error(t('admin.oidcClients.serviceRoleRequired'))),
+              },
+            ]}
+          >
+            <Select<string>
+              showSearch
+              loading={roles.isPending}
+              optionFilterProp="label"
+              placeholder={t('admin.oidcClients.serviceRolePick')}
+              options={(roles.data ?? []).map((r) => ({ value: r.id, label: nameOf(r.title, r.titleEn) }))}
+            />
+          </Form.Item>
+        ) : null}
       </Form>
     </FormDrawer>
   );
