@@ -418,6 +418,7 @@ export async function buildApp({ config, db: pool, secrets, logger }: AppDeps) {
       auth.openSessionFor(who.userId, client, { action: 'login.passkey', factorProven: true }),
     succeeded: (userId, ip) => auth.confirmSignIn(userId, ip, 'sso.login.passkey'),
     passwordChangeRefused: (tenantId, userId, ip) => auth.refusePendingPasswordChange(tenantId, userId, ip),
+    recordLoginEvent: (e) => sessions.recordLoginEvent(e),
   });
   const passkeyFactor = passkeys.factor;
   app.decorate('passkeyFactor', passkeyFactor);

@@ -142,7 +142,8 @@ export const passkeyCasRoutes: FastifyPluginAsyncTypebox<PasskeyCasRoutesOptions
           previousCookie: previous && /^[A-Za-z0-9_-]{16,128}$/.test(previous) ? previous : undefined,
           client: { ip: req.ip, userAgent: req.headers['user-agent'] ?? '' },
         },
-        (tenant) => opts.passkeys.ssoSignIn(tenant.id, b.assertion, req.ip),
+        (tenant) =>
+          opts.passkeys.ssoSignIn(tenant.id, b.assertion, { ip: req.ip, userAgent: req.headers['user-agent'] ?? '' }),
       );
       reply.setCookie(opts.ssoCookie.name, value, opts.ssoCookie.options);
       return ok(req, { redirect });
