@@ -616,6 +616,7 @@ export async function buildApp({ config, db: pool, secrets, logger }: AppDeps) {
         passwords,
         bus,
         phonePattern,
+        policies: securityPolicies,
       }),
     });
     await api.register(adminTenantsRoutes, {
