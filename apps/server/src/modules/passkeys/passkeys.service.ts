@@ -79,7 +79,7 @@ export interface PasskeysServiceDeps {
 export interface PasskeyClient {
   ip: string;
   userAgent: string;
-  via: 'portal' | 'cas';
+  via: 'portal' | 'cas' | 'oidc';
 }
 
 const signInFailed = () => new AppError(ResultCode.LOGIN_FAILED, 'passkeyFailed');
@@ -380,17 +380,16 @@ export function createPasskeysService(deps: PasskeysServiceDeps) {
     async ssoSignIn(
       tenantId: number,
       assertion: PasskeyAssertion,
-      client: { ip: string; userAgent: string },
+      client: PasskeyClient & { via: 'cas' | 'oidc' },
     ): Promise<PasskeySignIn> {
-      const at: PasskeyClient = { ...client, via: 'cas' };
-      const who = await service.signIn(tenantId, assertion, at);
+      const who = await service.signIn(tenantId, assertion, client);
       if (who.mustChangePassword) {
         await deps.passwordChangeRefused(who.tenantId, who.userId, client.ip);
-        await record(tenantId, who, 'password_change_required', at);
+        await record(tenantId, who, 'password_change_required', client);
         throw new AppError(ResultCode.PASSWORD_CHANGE_REQUIRED, 'passwordChangeRequired');
       }
       await deps.succeeded(who.userId, client.ip);
-      await record(tenantId, who, 'succeeded', at);
+      await record(tenantId, who, 'succeeded', client);
       return who;
     },
 

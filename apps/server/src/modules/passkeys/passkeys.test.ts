@@ -212,6 +212,25 @@ describe('passkeys', () => {
       user: true,
     });
 
+    // Sent by the OpenID Provider (the service is its interaction): the history names that door.
+    const interaction = `${ORIGIN}/cas/oidc/demo/interaction/abc123`;
+    const viaProvider = await ctx.app.inject({
+      method: 'POST',
+      url: '/cas/login/passkey',
+      payload: {
+        assertion: device.get(
+          data<{ challenge: string }>(
+            await ctx.app.inject({ method: 'POST', url: '/cas/login/passkey/options', payload: {} }),
+          ),
+        ),
+        service: interaction,
+        tenantCode: 'demo',
+      },
+      headers: { origin: ORIGIN },
+    });
+    expect(data<{ redirect: string }>(viaProvider).redirect).toBe(interaction);
+    expect(await lastEvent()).toMatchObject({ outcome: 'succeeded', via: 'oidc', factor: 'webauthn' });
+
     // From another site: refused before anything is checked.
     const foreign = await ctx.app.inject({
       method: 'POST',
