@@ -26,7 +26,7 @@ export const settings = {
   switchCount: envNumber('BENCH_SWITCH_COUNT', 100),
   /** Users switching at the same time in the switching phase (copies of the demo admin made for the run). */
   switchUsers: envNumber('BENCH_SWITCH_USERS', 4),
-  /** Comma list of hello,info,argon2,passkeys,login,captcha,sso,catalog,switching,notices,oidc; BENCHMARKS.md is only rewritten when all ran. */
+  /** Comma list of hello,info,argon2,passkeys (and TOTP checks),login,captcha,sso,catalog,switching,notices,oidc; BENCHMARKS.md is only rewritten when all ran. */
   phases: new Set(
     (process.env.BENCH_PHASES ?? 'hello,info,argon2,passkeys,login,captcha,sso,catalog,switching,notices,oidc')
       .split(',')

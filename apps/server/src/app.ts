@@ -421,6 +421,7 @@ export async function buildApp({ config, db: pool, secrets, logger }: AppDeps) {
     succeeded: (userId, ip) => auth.confirmSignIn(userId, ip, 'sso.login.passkey'),
     passwordChangeRefused: (tenantId, userId, ip) => auth.refusePendingPasswordChange(tenantId, userId, ip),
     stepUpFresh: (session) => factors.fresh(session),
+    recordLoginEvent: (e) => sessions.recordLoginEvent(e),
   });
   const passkeyFactor = passkeys.factor;
   app.decorate('passkeyFactor', passkeyFactor);
@@ -624,6 +625,7 @@ export async function buildApp({ config, db: pool, secrets, logger }: AppDeps) {
         passwords,
         bus,
         phonePattern,
+        policies: securityPolicies,
       }),
     });
     await api.register(adminTenantsRoutes, {

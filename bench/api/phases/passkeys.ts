@@ -4,6 +4,11 @@
  * this process → verifications/s, and its ratio to argon2id verifies of the same run: what a
  * passwordless sign-in costs against the password check it replaces. The answers are made
  * beforehand by the tests' software authenticator (node:crypto), so only verification is timed.
+ *
+ * Then, in the same run against the same argon2id baseline: TOTP code checks as the factor step
+ * makes them (modules/factors/secrets.ts: the stored secret decrypted with AES-256-GCM, the code
+ * checked with otpauth within one step either side: `totpStepOf(decryptSecret(key, cipher), code)`),
+ * without the two database statements around it (the lockout reservation and the replay guard).
  */
 import { performance } from 'node:perf_hooks';
 import {
@@ -12,6 +17,14 @@ import {
   verifyAuthenticationResponse,
   verifyRegistrationResponse,
 } from '@simplewebauthn/server';
+import { randomBytes } from 'node:crypto';
+import {
+  decryptSecret,
+  encryptSecret,
+  newTotpSecret,
+  totpOf,
+  totpStepOf,
+} from '../../../apps/server/src/modules/factors/secrets.js';
 import { createAuthenticator } from '../../../apps/server/src/test/authenticator.js';
 import { round } from '../../common.js';
 import { cpuMeter } from '../cpu.js';
@@ -73,5 +86,46 @@ export async function benchPasskeys(argon2PerSec: number | null) {
   log(
     `passkeys: ${count} verifications in ${round(seconds)} s = ${perSec}/s (× ${ratioToArgon2 ?? 'n/a'} argon2); CPU (% of machine) bench ${cpu.benchPct}, other processes ${cpu.foreignPct}`,
   );
-  return { verifications: count, seconds: round(seconds, 3), perSec, ratioToArgon2, cpu };
+  return {
+    verifications: count,
+    seconds: round(seconds, 3),
+    perSec,
+    ratioToArgon2,
+    cpu,
+    totp: benchTotp(argon2PerSec),
+  };
+}
+
+/**
+ * TOTP checks per second (one thread: the check is synchronous, as in the server), a right code for
+ * the current step, and the ratio to argon2id verifies of the same run.
+ */
+function benchTotp(argon2PerSec: number | null) {
+  const key = randomBytes(32);
+  const secret = newTotpSecret();
+  const cipher = encryptSecret(key, secret);
+  log(`totp: ${settings.argon2Seconds} s, AES-256-GCM decrypt + otpauth check (window ±1 step), one thread`);
+  let code = totpOf(secret).generate();
+  let count = 0;
+  const meter = cpuMeter();
+  const started = performance.now();
+  const deadline = started + settings.argon2Seconds * 1000;
+  while (performance.now() < deadline) {
+    for (let i = 0; i < 100; i++) {
+      if (totpStepOf(decryptSecret(key, cipher), code) === null) {
+        // The step turned between making the code and checking it past the window: a new one.
+        code = totpOf(secret).generate();
+        if (totpStepOf(decryptSecret(key, cipher), code) === null) throw new Error('totp: a right code was refused');
+      }
+      count++;
+    }
+  }
+  const seconds = (performance.now() - started) / 1000;
+  const cpu = meter();
+  const perSec = round(count / seconds, 1);
+  const ratioToArgon2 = argon2PerSec ? round(perSec / argon2PerSec, 2) : null;
+  log(
+    `totp: ${count} checks in ${round(seconds)} s = ${perSec}/s (× ${ratioToArgon2 ?? 'n/a'} argon2); CPU (% of machine) bench ${cpu.benchPct}, other processes ${cpu.foreignPct}`,
+  );
+  return { checks: count, seconds: round(seconds, 3), perSec, ratioToArgon2, cpu };
 }

@@ -153,6 +153,12 @@ export const AdminUser = Type.Object({
   createdAt: Type.String(),
   roles: Type.Array(Ref),
   enterprises: Type.Array(Ref),
+  /**
+   * The tenant's policy requires a second factor of this person and they have none: the days of the
+   * enrolment grace left and whether it is over (their sign-in then cannot go on without enrolling
+   * during its factor step). Null when no factor is required of them or they have one.
+   */
+  secondFactor: Nullable(Type.Object({ daysLeft: Type.Integer({ minimum: 0 }), over: Type.Boolean() })),
 });
 export type AdminUser = Static<typeof AdminUser>;
 

@@ -68,3 +68,28 @@ export function createSecurityPolicies(db: Db, bus: Pick<InvalidationBus, 'publi
     },
   };
 }
+
+/**
+ * Whether the tenant's policy requires a second factor of a person (`operators`: of those holding
+ * the operator permission; `everyone`; never under `off` or `optional`). The sign-in's factor step
+ * and the console's user list both ask this.
+ */
+export function factorRequired(policy: SecurityPolicy, isOperator: boolean): boolean {
+  return policy.factorRequirement === 'everyone' || (policy.factorRequirement === 'operators' && isOperator);
+}
+
+/**
+ * Where a person required to have a factor, who has none, stands with the enrolment grace
+ * (`enrolGraceDays` from `users.factor_due_since`, set at their first such sign-in; not set yet:
+ * the grace starts at their next sign-in). `over`: the sign-in can no longer go on without
+ * enrolling during its factor step. The one rule of the sign-in and the console.
+ */
+export function enrolGrace(
+  policy: SecurityPolicy,
+  dueSince: Date | null,
+  now = Date.now(),
+): { daysLeft: number; over: boolean } {
+  const elapsed = dueSince ? now - dueSince.getTime() : 0;
+  const graceMs = policy.enrolGraceDays * 86_400_000;
+  return { daysLeft: Math.max(0, Math.ceil((graceMs - elapsed) / 86_400_000)), over: elapsed >= graceMs };
+}

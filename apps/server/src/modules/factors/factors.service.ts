@@ -22,7 +22,7 @@ import { AppError, errors } from '../../platform/errors.js';
 import { sha256Hex } from '../../platform/hash.js';
 import type { PasskeyFactor, RecordLoginEvent } from '../../platform/credentials.js';
 import type { ActiveSession } from '../../platform/session.js';
-import type { SecurityPolicies } from '../../platform/security-policy.js';
+import { enrolGrace, factorRequired, type SecurityPolicies } from '../../platform/security-policy.js';
 import type { FactorsRepository } from './factors.repository.js';
 import {
   decryptSecret,
@@ -112,9 +112,7 @@ export function createFactorsService(deps: FactorsDeps) {
   }
 
   async function required(policy: SecurityPolicy, userId: number): Promise<boolean> {
-    if (policy.factorRequirement === 'everyone') return true;
-    if (policy.factorRequirement === 'operators') return repo.isOperator(userId);
-    return false;
+    return factorRequired(policy, policy.factorRequirement === 'operators' && (await repo.isOperator(userId)));
   }
 
   async function openChallenge(
@@ -288,9 +286,7 @@ export function createFactorsService(deps: FactorsDeps) {
       let graceDaysLeft: number | null = null;
       const enrol = factors.length === 0;
       if (enrol) {
-        const since = await repo.factorDue(p.userId);
-        const days = (Date.now() - since.getTime()) / 86_400_000;
-        graceDaysLeft = Math.max(0, Math.ceil(policy.enrolGraceDays - days));
+        graceDaysLeft = enrolGrace(policy, await repo.factorDue(p.userId)).daysLeft;
       }
       const token = await openChallenge({ ...p, purpose: p.purpose, context: { ...p.context, enrol } });
       await event(p, enrol ? 'enrol_required' : 'factor_required', p.purpose, null, p);
@@ -356,8 +352,7 @@ export function createFactorsService(deps: FactorsDeps) {
       if (c.context.enrol !== true) throw wrongCode();
       const policy = await deps.policies.of(c.tenantId);
       const holder = await repo.holder(c.userId);
-      const since = holder?.factorDueSince?.getTime() ?? Date.now();
-      if (Date.now() - since >= policy.enrolGraceDays * 86_400_000) {
+      if (enrolGrace(policy, holder?.factorDueSince ?? null).over) {
         throw new AppError(ResultCode.LOGIN_FAILED, 'factorEnrolRequired');
       }
       if (!(await repo.completeChallenge(c.id))) throw challengeGone();

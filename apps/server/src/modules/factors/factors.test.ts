@@ -262,11 +262,21 @@ describe('policy', () => {
     const [demo] = await ctx.db.select({ id: tenants.id }).from(tenants).where(eq(tenants.code, 'demo'));
     const policy = (p: Record<string, unknown>) =>
       ctx.db.update(tenants).set({ securityPolicy: p }).where(eq(tenants.id, demo!.id));
+    const operator = await ctx.asRole(await ctx.login('admin'), 'park_operator');
     await policy({ factorRequirement: 'everyone', enrolGraceDays: 7 });
     try {
       // The policy is kept a minute per instance: a fresh instance reads it now.
       const other = await createTestContext(ENV, { databaseUrl: ctx.url });
+      // What the console's 用户管理 shows of the person: the sign-in's own rule.
+      const standing = async (name = username) =>
+        (
+          (await other.call({ url: `/api/admin/users?q=${name}`, token: operator })).json().data as {
+            records: { username: string; secondFactor: unknown }[];
+          }
+        ).records.find((u) => u.username === name)!.secondFactor;
       try {
+        // Not signed in since: the grace starts at the next sign-in.
+        expect(await standing()).toEqual({ daysLeft: 7, over: false });
         const first = (await passwordStep(other, username)).json();
         expect(first.status).toBe(ResultCode.FACTOR_REQUIRED);
         expect(first.data).toMatchObject({ enrol: true, graceDaysLeft: 7, factors: [] });
@@ -280,6 +290,7 @@ describe('policy', () => {
           .update(users)
           .set({ factorDueSince: sql`now() - interval '8 days'` })
           .where(eq(users.username, username));
+        expect(await standing()).toEqual({ daysLeft: 0, over: true });
         const second = (await passwordStep(other, username)).json();
         expect(second.data).toMatchObject({ enrol: true, graceDaysLeft: 0 });
         const refused = await other.call({
@@ -294,10 +305,29 @@ describe('policy', () => {
         const { secret } = start.json().data as { secret: string };
         const done = await answer(other, { challenge: second.data.challenge, kind: 'totp', code: codeOf(secret) });
         expect(done.json().status).toBe(200);
+        expect(await standing()).toBeNull();
       } finally {
         await other.close();
       }
+      // "operators": only those holding the operator permission (admin, not a member).
+      await ctx.db
+        .update(users)
+        .set({ factorDueSince: sql`now() - interval '2 days'` })
+        .where(eq(users.username, 'admin'));
+      await policy({ factorRequirement: 'operators', enrolGraceDays: 7 });
+      const third = await createTestContext(ENV, { databaseUrl: ctx.url });
+      try {
+        const list = (await third.call({ url: '/api/admin/users?limit=100', token: operator })).json().data as {
+          records: { username: string; secondFactor: unknown }[];
+        };
+        const of = (name: string) => list.records.find((u) => u.username === name)?.secondFactor;
+        expect(of('admin')).toEqual({ daysLeft: 5, over: false });
+        expect(of('member')).toBeNull();
+      } finally {
+        await third.close();
+      }
     } finally {
+      await ctx.db.update(users).set({ factorDueSince: null }).where(eq(users.username, 'admin'));
       await policy({});
     }
   });

@@ -26,6 +26,7 @@ import { sha256Hex } from '../../platform/hash.js';
 import { localized, type Lang } from '../../platform/i18n.js';
 import type { InvalidationBus } from '../../platform/invalidation.js';
 import type { Outbound } from '../../platform/outbound.js';
+import { ACR_VALUES, acrFor, askedAcrs, meets } from './acr.js';
 import type {
   KeyRow,
   KeyState,
@@ -61,8 +62,9 @@ export interface ServiceAccount extends ServiceAccountRow {
 
 /** The claims each scope releases (docs/api.md#openid-connect-adr-048-not-signed). */
 export const OIDC_CLAIMS = {
-  // amr: the methods the sign-in proved (pwd; otp, hwk or sms and mfa after a second factor), in the ID token.
-  openid: ['sub', 'tenant', 'amr'],
+  // amr: the methods the sign-in proved (pwd; otp, hwk or sms and mfa after a second factor), in the ID token;
+  // acr: the level they reach (./acr.ts).
+  openid: ['sub', 'tenant', 'amr', 'acr'],
   // `name#en`: the English name where one is kept, as a language-tagged claim (OpenID Connect Core 5.2).
   profile: ['preferred_username', 'name', 'name#en'],
   phone: ['phone_number', 'phone_number_verified'],
@@ -405,6 +407,8 @@ export function createOidcService(deps: OidcDeps) {
         };
       },
       claims: OIDC_CLAIMS,
+      // acr_values_supported in discovery; the ID token's acr is the sign-in's level (./acr.ts).
+      acrValues: [...ACR_VALUES],
       scopes: [...OIDC_SCOPES, SERVICE_ACCOUNT_SCOPE],
       jwks: { keys: keys.map((k) => ({ ...k.privateJwk, kid: k.kid, alg: k.alg, use: 'sig' })) as never },
       cookies: {
@@ -441,6 +445,8 @@ export function createOidcService(deps: OidcDeps) {
       features: {
         devInteractions: { enabled: false },
         clientCredentials: { enabled: true },
+        // The claims request parameter: how a client asks for an acr as essential (id_token.acr).
+        claimsParameter: { enabled: true },
         // Only the client a token was issued to may introspect or revoke it (the library's defaults
         // let any confidential client of the tenant read another's tokens, and ask to be changed).
         introspection: {
@@ -684,13 +690,37 @@ export function createOidcService(deps: OidcDeps) {
       if (reasons.includes('login_prompt') && loginTs < (d.iat ?? 0)) return signIn();
       const maxAge = Number(d.params.max_age);
       if (Number.isFinite(maxAge) && Math.floor(Date.now() / 1000) - loginTs > maxAge) return signIn();
+      // An essential acr the session does not reach: a new sign-in (with its factor step) if the
+      // session began before the request; if even that one does not reach it, the client hears
+      // so (OpenID Connect Core 5.5.1.1: a failed authentication), never a loop.
+      const asked = askedAcrs(d.params);
+      if (asked.essential && !meets(mine.methods, asked.values)) {
+        if (loginTs < (d.iat ?? 0)) return signIn();
+        const url = await entry.provider.interactionResult(
+          http.req,
+          http.res,
+          {
+            error: 'unmet_authentication_requirements',
+            error_description: 'the sign-in did not reach the authentication level the client requires',
+          },
+          { mergeWithLastSubmission: false },
+        );
+        return { kind: 'redirect', url };
+      }
       const url = await ownSso.run(mine.id, () =>
         entry.provider.interactionResult(
           http.req,
           http.res,
-          // amr: what the sign-on session proved (a second factor adds otp/hwk/sms and mfa).
+          // amr: what the sign-on session proved (a second factor adds otp/hwk/sms and mfa); acr:
+          // the level it reaches, named as the client asked when it reaches it.
           {
-            login: { accountId: subject, ts: loginTs, amr: mine.methods, remember: true },
+            login: {
+              accountId: subject,
+              ts: loginTs,
+              amr: mine.methods,
+              acr: acrFor(mine.methods, asked.values),
+              remember: true,
+            },
             sso: { sessionId: mine.id },
           },
           { mergeWithLastSubmission: false },

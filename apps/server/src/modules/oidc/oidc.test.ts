@@ -172,6 +172,9 @@ describe('the provider of a tenant', () => {
     expect(d.token_endpoint_auth_methods_supported).toEqual(['client_secret_basic', 'client_secret_post', 'none']);
     expect(d.authorization_response_iss_parameter_supported).toBe(true);
     expect(d.backchannel_logout_supported).toBe(true);
+    // The levels an ID token's acr names, weakest first, and the claims parameter to ask for one as essential.
+    expect(d.acr_values_supported).toEqual(['urn:portal:loa:1', 'urn:portal:loa:2']);
+    expect(d.claims_parameter_supported).toBe(true);
     // The provider's answers carry the server's own headers.
     expect(res.headers.get('cache-control')).toBe('no-store');
     expect(res.headers.get('x-content-type-options')).toBe('nosniff');
@@ -313,6 +316,9 @@ describe('the code flow with PKCE through the sign-on session', () => {
     // token from the token endpoint may leave it out, and this one does.
     expect(claims.at_hash).toBeUndefined();
     expect(claims.nonce).toBeTruthy();
+    // A password alone: level 1, and what it proved.
+    expect(claims.acr).toBe('urn:portal:loa:1');
+    expect(claims.amr).toEqual(['pwd']);
     expect(decodeProtectedHeader(tokens.id_token!).alg).toBe('ES256');
     // The RP's own check of the signature against the published keys.
     await jwtVerify(tokens.id_token!, createRemoteJWKSet(new URL(`${issuer}/jwks`)), { issuer, audience: clientId });
@@ -1286,5 +1292,45 @@ describe('a sign-in with a second factor', () => {
       expectedNonce: a.nonce,
     });
     expect(tokens.claims()!.amr).toEqual(['pwd', 'otp', 'mfa']);
+    expect(tokens.claims()!.acr).toBe('urn:portal:loa:2');
+
+    // A client asking level 2 as essential gets it from this session without a new sign-in; one
+    // asking level 1 (voluntary: acr_values) is answered with the stronger level the session has.
+    for (const [extra, acr] of [
+      [{ claims: JSON.stringify({ id_token: { acr: { essential: true, values: ['urn:portal:loa:2'] } } }) }, 'loa:2'],
+      [{ acr_values: 'urn:portal:loa:1' }, 'loa:2'],
+    ] as const) {
+      const again = await authorize(config, b, extra);
+      expect(again.url.startsWith(REDIRECT), again.trail.join('\n')).toBe(true);
+      const t = await client.authorizationCodeGrant(config, new URL(again.url), {
+        pkceCodeVerifier: again.verifier,
+        expectedState: again.state,
+        expectedNonce: again.nonce,
+      });
+      expect(t.claims()!.acr).toBe(`urn:portal:${acr}`);
+    }
+  });
+
+  it('an essential level 2 asks a password-only session for a new sign-in, then answers unmet_authentication_requirements', async () => {
+    const config = await rp(await addClient(tenantA));
+    const b = await signedInBrowser();
+    // Signed in a minute before the request (a sign-in of the same second counts as made for it).
+    await ctx.db.execute(
+      sql`UPDATE sso_sessions SET created_at = created_at - interval '1 minute' WHERE cookie_hash = ${sha256Hex(b.tgc!)}`,
+    );
+    const essential = {
+      claims: JSON.stringify({ id_token: { acr: { essential: true, values: ['urn:portal:loa:2'] } } }),
+    };
+    const a = await authorize(config, b, essential);
+    // The sign-on page (the person may have a factor to prove), not a code.
+    expect(new URL(a.url, base).pathname, a.trail.join('\n')).toBe('/cas/login');
+    const service = new URL(a.url, base).searchParams.get('service')!;
+    // A new sign-in with a password alone (no factor to ask): still level 1, so the client hears it.
+    const back = await b.follow(await casSignIn(b, { service }));
+    expect(back.url.startsWith(REDIRECT), back.trail.join('\n')).toBe(true);
+    const answer = new URL(back.url).searchParams;
+    expect(answer.get('error')).toBe('unmet_authentication_requirements');
+    expect(answer.get('state')).toBe(a.state);
+    expect(answer.get('code')).toBeNull();
   });
 });

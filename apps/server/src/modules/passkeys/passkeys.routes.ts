@@ -99,7 +99,11 @@ export interface PasskeyCasRoutesOptions {
       previousCookie: string | undefined;
       client: { ip: string; userAgent: string };
     },
-    prove: (tenant: { id: number; code: string }) => Promise<PasskeySignIn>,
+    prove: (
+      tenant: { id: number; code: string },
+      /** The sign-in is the OpenID Provider's (it continues at its interaction). */
+      providerReturn: boolean,
+    ) => Promise<PasskeySignIn>,
   ) => Promise<{ cookie: string; redirect: string }>;
   /** The sign-on server's ticket-granting cookie: its name and how it is set. */
   ssoCookie: { name: string; options: Parameters<FastifyReply['setCookie']>[2] };
@@ -142,7 +146,13 @@ export const passkeyCasRoutes: FastifyPluginAsyncTypebox<PasskeyCasRoutesOptions
           previousCookie: previous && /^[A-Za-z0-9_-]{16,128}$/.test(previous) ? previous : undefined,
           client: { ip: req.ip, userAgent: req.headers['user-agent'] ?? '' },
         },
-        (tenant) => opts.passkeys.ssoSignIn(tenant.id, b.assertion, req.ip),
+        (tenant, providerReturn) =>
+          opts.passkeys.ssoSignIn(tenant.id, b.assertion, {
+            ip: req.ip,
+            userAgent: req.headers['user-agent'] ?? '',
+            // The history names the door: the OpenID Provider's sign-in, or the sign-on server's.
+            via: providerReturn ? 'oidc' : 'cas',
+          }),
       );
       reply.setCookie(opts.ssoCookie.name, value, opts.ssoCookie.options);
       return ok(req, { redirect });

@@ -24,7 +24,8 @@ import {
   type PasskeyItem,
   type PasskeyRegistration,
 } from '@portal/contracts';
-import type { PasskeyFactor } from '../../platform/credentials.js';
+import type { LoginOutcome } from '@portal/contracts';
+import type { PasskeyFactor, RecordLoginEvent } from '../../platform/credentials.js';
 import { AppError, errors } from '../../platform/errors.js';
 import type { RateLimiter } from '../../platform/rate-limit.js';
 import type { ActiveSession } from '../../platform/session.js';
@@ -39,6 +40,7 @@ const ALGORITHMS = [-7, -257];
 export interface PasskeySignIn {
   userId: number;
   tenantId: number;
+  username: string;
   mustChangePassword: boolean;
   /** `hwk` (a key bound to its device) or `swk` (a synced passkey), and `mfa`: possession plus user verification. */
   methods: string[];
@@ -74,6 +76,15 @@ export interface PasskeysServiceDeps {
    * or removing a passkey is sensitive, or a stolen session could enrol its own and step up with it.
    */
   stepUpFresh?: ((session: ActiveSession) => Promise<boolean>) | undefined;
+  /** The login history (sessions): one row per passwordless attempt, factor `webauthn`, as every sign-in path writes. */
+  recordLoginEvent?: RecordLoginEvent | undefined;
+}
+
+/** Who is signing in, from where, through which door (the login history's columns). */
+export interface PasskeyClient {
+  ip: string;
+  userAgent: string;
+  via: 'portal' | 'cas' | 'oidc';
 }
 
 const stepUpRequired = () => new AppError(ResultCode.STEP_UP_REQUIRED, 'stepUpRequired');
@@ -151,6 +162,29 @@ export function createPasskeysService(deps: PasskeysServiceDeps) {
       info.credentialBackedUp,
     );
     return recorded ? { backedUp: info.credentialBackedUp } : null;
+  }
+
+  /**
+   * One passwordless attempt into the login history. An answer that names no credential of the
+   * tenant (or a spent challenge) names no one: the row is the tenant's, with no user and no name.
+   */
+  async function record(
+    tenantId: number,
+    who: { userId: number; username: string } | null,
+    outcome: LoginOutcome,
+    client: PasskeyClient,
+  ): Promise<void> {
+    if (!deps.recordLoginEvent) return;
+    await deps.recordLoginEvent({
+      tenantId,
+      userId: who?.userId ?? null,
+      username: who?.username ?? '',
+      outcome,
+      via: client.via,
+      factor: 'webauthn',
+      ip: client.ip,
+      userAgent: client.userAgent || null,
+    });
   }
 
   const factor: PasskeyFactor = {
@@ -295,10 +329,16 @@ export function createPasskeysService(deps: PasskeysServiceDeps) {
      * checked, user verification is required. Refusals are one message (a disabled account is said
      * to be so once the passkey proved it, as with a password, ADR 045); each is audited.
      */
-    async signIn(tenantId: number, assertion: PasskeyAssertion, ip: string): Promise<PasskeySignIn> {
+    async signIn(tenantId: number, assertion: PasskeyAssertion, client: PasskeyClient): Promise<PasskeySignIn> {
+      const { ip } = client;
       await deps.limiter.hit(`login:ip:${ip}`, deps.perIpPerMinute, 60);
-      const fail = async (userId: number | null, action: 'login.passkey_failed' | 'login.locked', why: string) => {
-        await repo.audit({ tenantId, userId, action, ip, detail: { why } });
+      const fail = async (
+        who: { userId: number; username: string } | null,
+        action: 'login.passkey_failed' | 'login.locked',
+        why: string,
+      ) => {
+        await repo.audit({ tenantId, userId: who?.userId ?? null, action, ip, detail: { why } });
+        await record(tenantId, who, action === 'login.locked' ? 'locked' : 'wrong_factor', client);
         return action === 'login.locked' ? new AppError(ResultCode.LOGIN_FAILED, 'passkeyLocked') : signInFailed();
       };
       const challenge = challengeOf(assertion.response.clientDataJSON);
@@ -309,20 +349,20 @@ export function createPasskeysService(deps: PasskeysServiceDeps) {
       if (!owner) throw await fail(null, 'login.passkey_failed', 'unknownCredential');
       if (assertion.response.userHandle !== undefined) {
         const handle = isoBase64URL.fromBuffer(userHandleOf(owner.subject));
-        if (assertion.response.userHandle !== handle)
-          throw await fail(owner.userId, 'login.passkey_failed', 'userHandle');
+        if (assertion.response.userHandle !== handle) throw await fail(owner, 'login.passkey_failed', 'userHandle');
       }
-      if (owner.locked || !(await deps.reserveAttempt(owner.userId)))
-        throw await fail(owner.userId, 'login.locked', 'locked');
+      if (owner.locked || !(await deps.reserveAttempt(owner.userId))) throw await fail(owner, 'login.locked', 'locked');
       const verified = await verifyAssertion(owner, assertion, challenge, true);
-      if (!verified) throw await fail(owner.userId, 'login.passkey_failed', 'signature');
+      if (!verified) throw await fail(owner, 'login.passkey_failed', 'signature');
       if (owner.disabled) {
         await repo.audit({ tenantId, userId: owner.userId, action: 'login.disabled', ip });
+        await record(tenantId, owner, 'disabled', client);
         throw new AppError(ResultCode.ACCOUNT_DISABLED, 'accountDisabled');
       }
       return {
         userId: owner.userId,
         tenantId: owner.tenantId,
+        username: owner.username,
         mustChangePassword: owner.mustChangePassword,
         methods: [verified.backedUp ? 'swk' : 'hwk', 'mfa'],
       };
@@ -338,21 +378,31 @@ export function createPasskeysService(deps: PasskeysServiceDeps) {
       client: { ip: string; userAgent: string },
     ) {
       const tenantId = await deps.tenantIdOf(tenantCode);
-      const who = await service.signIn(tenantId, assertion, client.ip);
-      return deps.openPortal(who, client);
+      const who = await service.signIn(tenantId, assertion, { ...client, via: 'portal' });
+      const token = await deps.openPortal(who, client);
+      // As the password login: a session that can only change the password is still a sign-in, named so.
+      const outcome = who.mustChangePassword ? 'password_change_required' : 'succeeded';
+      await record(tenantId, who, outcome, { ...client, via: 'portal' });
+      return token;
     },
 
     /**
      * The sign-on page's passwordless sign-in, before its SSO session opens: refused for a person
      * who must change a password someone else set first (the change comes before any sign-on).
      */
-    async ssoSignIn(tenantId: number, assertion: PasskeyAssertion, ip: string): Promise<PasskeySignIn> {
-      const who = await service.signIn(tenantId, assertion, ip);
+    async ssoSignIn(
+      tenantId: number,
+      assertion: PasskeyAssertion,
+      client: PasskeyClient & { via: 'cas' | 'oidc' },
+    ): Promise<PasskeySignIn> {
+      const who = await service.signIn(tenantId, assertion, client);
       if (who.mustChangePassword) {
-        await deps.passwordChangeRefused(who.tenantId, who.userId, ip);
+        await deps.passwordChangeRefused(who.tenantId, who.userId, client.ip);
+        await record(tenantId, who, 'password_change_required', client);
         throw new AppError(ResultCode.PASSWORD_CHANGE_REQUIRED, 'passwordChangeRequired');
       }
-      await deps.succeeded(who.userId, ip);
+      await deps.succeeded(who.userId, client.ip);
+      await record(tenantId, who, 'succeeded', client);
       return who;
     },
 

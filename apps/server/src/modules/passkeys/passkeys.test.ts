@@ -37,6 +37,15 @@ const audits = async (action: string) =>
     (await ctx.db.execute<{ n: string }>(sql`SELECT count(*) AS n FROM audit_log WHERE action = ${action}`)).rows[0]!.n,
   );
 
+type LoginRow = { username: string; outcome: string; via: string; factor: string | null; user: boolean };
+/** The login history's newest row (every passwordless attempt writes one, factor `webauthn`). */
+const lastEvent = async () =>
+  (
+    await ctx.db.execute<LoginRow>(
+      sql`SELECT username, outcome, via, factor, user_id IS NOT NULL AS "user" FROM login_events ORDER BY at DESC, id DESC LIMIT 1`,
+    )
+  ).rows[0];
+
 beforeAll(async () => {
   ctx = await createTestContext({ PUBLIC_URL: ORIGIN, LOGIN_RATE_PER_MINUTE: '1000' });
   token = await ctx.login('member');
@@ -94,6 +103,13 @@ describe('passkeys', () => {
     const me = await ctx.call({ url: '/api/front/security/passkeys', token: passkeyToken });
     expect(data<{ lastUsedAt: string | null }[]>(me)[0]!.lastUsedAt).not.toBeNull();
     expect(await audits('login.passkey')).toBe(1);
+    expect(await lastEvent()).toEqual({
+      username: 'member',
+      outcome: 'succeeded',
+      via: 'portal',
+      factor: 'webauthn',
+      user: true,
+    });
     const [session] = (
       await ctx.db.execute<{ factor: boolean }>(
         sql`SELECT factor_at IS NOT NULL AS factor FROM sessions ORDER BY created_at DESC LIMIT 1`,
@@ -101,8 +117,15 @@ describe('passkeys', () => {
     ).rows;
     expect(session!.factor).toBe(true);
 
-    // The same answer again: its challenge is spent.
+    // The same answer again: its challenge is spent (a failed attempt that names no one).
     expect((await portalSignIn(assertion)).json()).toMatchObject({ status: 40002 });
+    expect(await lastEvent()).toEqual({
+      username: '',
+      outcome: 'wrong_factor',
+      via: 'portal',
+      factor: 'webauthn',
+      user: false,
+    });
   });
 
   it('refuses a counter that went backwards (a cloned authenticator), and no user verification', async () => {
@@ -118,6 +141,7 @@ describe('passkeys', () => {
         await portalSignIn(device.get(await signInOptions(), credential, { counter: ahead + 5, userVerified: false }))
       ).json(),
     ).toMatchObject({ status: 40002 });
+    expect(await lastEvent()).toMatchObject({ username: 'member', outcome: 'wrong_factor', user: true });
     // A right one still signs in (and clears the failures counted meanwhile).
     expect(
       (await portalSignIn(device.get(await signInOptions(), credential, { counter: ahead + 6 }))).json(),
@@ -150,6 +174,12 @@ describe('passkeys', () => {
     const before = device.credentials[0]!.counter;
     const right = await portalSignIn(device.get(await signInOptions()));
     expect(right.json()).toMatchObject({ status: 40002 });
+    expect(await lastEvent()).toMatchObject({
+      username: 'member',
+      outcome: 'locked',
+      via: 'portal',
+      factor: 'webauthn',
+    });
     device.credentials[0]!.counter = before;
     await ctx.db.execute(sql`UPDATE users SET failed_logins = 0, locked_until = NULL WHERE username = 'member'`);
   });
@@ -174,6 +204,32 @@ describe('passkeys', () => {
     ).rows;
     expect(s).toEqual({ methods: ['hwk', 'mfa'], factor: true });
     expect(await audits('sso.login.passkey')).toBe(1);
+    expect(await lastEvent()).toEqual({
+      username: 'member',
+      outcome: 'succeeded',
+      via: 'cas',
+      factor: 'webauthn',
+      user: true,
+    });
+
+    // Sent by the OpenID Provider (the service is its interaction): the history names that door.
+    const interaction = `${ORIGIN}/cas/oidc/demo/interaction/abc123`;
+    const viaProvider = await ctx.app.inject({
+      method: 'POST',
+      url: '/cas/login/passkey',
+      payload: {
+        assertion: device.get(
+          data<{ challenge: string }>(
+            await ctx.app.inject({ method: 'POST', url: '/cas/login/passkey/options', payload: {} }),
+          ),
+        ),
+        service: interaction,
+        tenantCode: 'demo',
+      },
+      headers: { origin: ORIGIN },
+    });
+    expect(data<{ redirect: string }>(viaProvider).redirect).toBe(interaction);
+    expect(await lastEvent()).toMatchObject({ outcome: 'succeeded', via: 'oidc', factor: 'webauthn' });
 
     // From another site: refused before anything is checked.
     const foreign = await ctx.app.inject({
@@ -193,6 +249,7 @@ describe('passkeys', () => {
     expect((await ctx.call({ url: '/api/front/security/passkeys', token: limited })).json()).toMatchObject({
       status: 40305,
     });
+    expect(await lastEvent()).toMatchObject({ outcome: 'password_change_required', via: 'portal', factor: 'webauthn' });
     const options = data<{ challenge: string }>(
       await ctx.app.inject({ method: 'POST', url: '/cas/login/passkey/options', payload: {} }),
     );
@@ -202,10 +259,17 @@ describe('passkeys', () => {
       payload: { assertion: device.get(options), tenantCode: 'demo' },
     });
     expect(sso.json()).toMatchObject({ status: 40305 });
+    expect(await lastEvent()).toMatchObject({ outcome: 'password_change_required', via: 'cas', factor: 'webauthn' });
     await ctx.db.execute(
       sql`UPDATE users SET must_change_password = false, disabled_at = now() WHERE username = 'member'`,
     );
     expect((await portalSignIn(device.get(await signInOptions()))).json()).toMatchObject({ status: 40304 });
+    expect(await lastEvent()).toMatchObject({
+      username: 'member',
+      outcome: 'disabled',
+      via: 'portal',
+      factor: 'webauthn',
+    });
     await ctx.db.execute(sql`UPDATE users SET disabled_at = NULL WHERE username = 'member'`);
   });
 
@@ -288,6 +352,13 @@ describe('passkeys', () => {
       body: { challenge, kind: 'webauthn', assertion: device.get(options) },
     });
     expect(answer.json()).toMatchObject({ status: 200 });
+    expect(await lastEvent()).toEqual({
+      username: 'member',
+      outcome: 'succeeded',
+      via: 'portal',
+      factor: 'webauthn',
+      user: true,
+    });
     // The sign-on page's step: the same, answered with the sign-on cookie.
     const captchaKey = randomBytes(8).toString('hex');
     await ctx.call({ url: `/api/auth/kaptcha/get?type=LOGIN&data=${captchaKey}` });
@@ -320,6 +391,13 @@ describe('passkeys', () => {
     });
     expect(done.json()).toMatchObject({ status: 200 });
     expect(String(done.headers['set-cookie'])).toContain('CASTGC=');
+    expect(await lastEvent()).toEqual({
+      username: 'member',
+      outcome: 'succeeded',
+      via: 'cas',
+      factor: 'webauthn',
+      user: true,
+    });
   });
 
   it('adds or removes none past the step-up minutes: a stolen session cannot enrol its own passkey', async () => {

@@ -71,6 +71,11 @@ addMessages('admin', {
       resetFactorsHint:
         '将删除该用户绑定的验证器应用、通行密钥、恢复码和记住的浏览器（例如手机丢失时）。密码不变；下次登录时会提示他已被重置，如策略要求，需重新绑定。',
       resetFactorsDone: '已重置两步验证',
+      factorOver: '未添加第二验证方式（已超宽限期）',
+      factorDue: '需在 {{count}} 天内添加第二验证方式',
+      factorDueOne: '需在 1 天内添加第二验证方式',
+      factorDueHint:
+        '本园区的安全策略要求该用户使用第二验证方式。他可在下次登录的验证步骤中直接添加；超过宽限期后，不添加就无法登录。若他的验证方式丢失，可使用“重置两步验证”。',
       you: '你',
       selfHint: '请在个人设置中修改',
     },
@@ -587,6 +592,11 @@ addMessages('admin', {
       resetFactorsHint:
         'Removes the authenticator apps, passkeys, recovery codes and remembered browsers of this user (for a lost phone, say). The password stays; their next sign-in tells them, and they enrol again where the policy requires it.',
       resetFactorsDone: 'Second factors reset',
+      factorOver: 'No second factor (grace period over)',
+      factorDue: 'Must add a second factor within {{count}} days',
+      factorDueOne: 'Must add a second factor within 1 day',
+      factorDueHint:
+        "The park's security policy requires a second factor of this user. They can add one in the verification step of their next sign-in; once the grace period is over they cannot sign in without adding one. If they lost theirs, use Reset second factors.",
       you: 'You',
       selfHint: 'Change it in your own settings',
     },

@@ -1,4 +1,4 @@
-import type { AdminUser, UserCreate, UserPatch } from '@portal/contracts';
+import { OPERATOR_PERMISSION, type AdminUser, type UserCreate, type UserPatch } from '@portal/contracts';
 import { and, eq, inArray, isNull, notInArray, or, sql, type SQL } from 'drizzle-orm';
 import type { Db, Tx } from '../../../db/client.js';
 import { chinaTime, containing, englishOf, nameIn, pageOf, totalRows } from '../../../db/expressions.js';
@@ -9,7 +9,9 @@ import {
   enterpriseMembers,
   enterprises,
   loginChallenges,
+  permissions,
   recoveryCodes,
+  rolePermissions,
   rememberedBrowsers,
   roles,
   sessions,
@@ -47,6 +49,14 @@ export interface StoredUserNames {
 }
 
 const locked = sql<boolean>`coalesce(${users.lockedUntil} > now(), false)`;
+
+/** A listed user, with what the second-factor rule needs (the service makes `secondFactor` of it). */
+export type AdminUserRow = Omit<AdminUser, 'secondFactor'> & {
+  operator: boolean;
+  /** The kinds of the user's confirmed factors, joined by commas ('' for none). */
+  factorKinds: string;
+  factorDueSince: Date | null;
+};
 
 /**
  * The user's roles and enterprises as `[{id, name}]`, ids as text (ADR 021). The outer row is named
@@ -93,7 +103,7 @@ export function createAdminUsersRepository(db: Db) {
     });
 
   return {
-    async list(tenantId: number, f: UserFilter): Promise<{ records: AdminUser[]; total: number }> {
+    async list(tenantId: number, f: UserFilter): Promise<{ records: AdminUserRow[]; total: number }> {
       const where = and(
         eq(users.tenantId, tenantId),
         f.q
@@ -123,6 +133,13 @@ export function createAdminUsersRepository(db: Db) {
           createdAt: chinaTime(users.createdAt),
           roles: rolesOf(f.lang),
           enterprises: enterprisesOf(f.lang),
+          operator: sql<boolean>`EXISTS (SELECT 1 FROM ${userRoles} ur
+            JOIN ${rolePermissions} rp ON rp.role_id = ur.role_id
+            JOIN ${permissions} p ON p.id = rp.permission_id
+            WHERE ur.user_id = users.id AND p.code = ${OPERATOR_PERMISSION})`,
+          factorKinds: sql<string>`coalesce((SELECT string_agg(DISTINCT uf.kind, ',') FROM ${userFactors} uf
+            WHERE uf.user_id = users.id AND uf.confirmed_at IS NOT NULL), '')`,
+          factorDueSince: users.factorDueSince,
           total: totalRows(),
         })
         .from(users)

@@ -4,7 +4,14 @@
  * enterprise taken away) ends the sessions concerned on every instance at once. An operator does
  * none of it to their own account: a slip would lock them out (their own password is 修改密码's).
  */
-import { ResultCode, isValidPhone, type StoredNameIssues, type UserCreate, type UserPatch } from '@portal/contracts';
+import {
+  ResultCode,
+  isValidPhone,
+  type AdminUser,
+  type StoredNameIssues,
+  type UserCreate,
+  type UserPatch,
+} from '@portal/contracts';
 import { violatedConstraint } from '../../../db/violation.js';
 import { AppError, errors } from '../../../platform/errors.js';
 import { optionalRowId, rowId, type RequestedId } from '../../../platform/ids.js';
@@ -12,8 +19,9 @@ import type { Lang } from '../../../platform/i18n.js';
 import type { InvalidationBus } from '../../../platform/invalidation.js';
 import { acceptOptionalPersonName, acceptPersonName, acceptUsername, nameReport } from '../../../platform/names.js';
 import type { Passwords } from '../../../platform/passwords.js';
+import { enrolGrace, factorRequired, type SecurityPolicies } from '../../../platform/security-policy.js';
 import type { Caller, OperatorGate } from '../operators.service.js';
-import type { AdminUsersRepository, UserFilter } from './users.repository.js';
+import type { AdminUserRow, AdminUsersRepository, UserFilter } from './users.repository.js';
 
 export interface AdminUsersServiceDeps {
   repo: AdminUsersRepository;
@@ -22,6 +30,8 @@ export interface AdminUsersServiceDeps {
   passwords: Pick<Passwords, 'accept'>;
   bus: Pick<InvalidationBus, 'publish'>;
   phonePattern: string;
+  /** The tenant's policy: whether a listed user must add a second factor, and by when. */
+  policies: Pick<SecurityPolicies, 'of'>;
 }
 
 export function createAdminUsersService(deps: AdminUsersServiceDeps) {
@@ -66,7 +76,17 @@ export function createAdminUsersService(deps: AdminUsersServiceDeps) {
       lang: Lang,
     ) {
       const { tenantId } = await operatorOf(caller);
-      return repo.list(tenantId, { ...filter, roleId: optionalRowId(filter.roleId) ?? undefined, lang });
+      const [page, policy] = await Promise.all([
+        repo.list(tenantId, { ...filter, roleId: optionalRowId(filter.roleId) ?? undefined, lang }),
+        deps.policies.of(tenantId),
+      ]);
+      // The sign-in's own rule (platform/security-policy.ts): who must have a factor, and the grace.
+      const standing = ({ operator, factorKinds, factorDueSince, ...u }: AdminUserRow): AdminUser => {
+        const allowed = factorKinds.split(',').some((k) => (policy.allowedFactors as readonly string[]).includes(k));
+        const due = factorRequired(policy, operator) && !allowed;
+        return { ...u, secondFactor: due ? enrolGrace(policy, factorDueSince) : null };
+      };
+      return { total: page.total, records: page.records.map(standing) };
     },
 
     /** Stored names the grammar refuses (ADR 032): told, for an operator to rename; nothing changes. */

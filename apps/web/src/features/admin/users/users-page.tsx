@@ -5,7 +5,7 @@
  */
 import { DownOutlined, PlusOutlined } from '@ant-design/icons';
 import { USER_STATES, type AdminUser, type UserQuery } from '@portal/contracts';
-import { Button, Dropdown, Input, Select, Space, Tag, type MenuProps } from 'antd';
+import { Button, Dropdown, Input, Select, Space, Tag, Tooltip, type MenuProps } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { useState } from 'react';
 import { useTranslation } from '../../../lib/i18n';
@@ -105,7 +105,24 @@ export function UsersPage() {
       key: 'state',
       render: (_, u) => {
         const s = stateOf(u);
-        return <Tag color={STATE_COLOR[s]}>{t(`admin.users.states.${s}`)}</Tag>;
+        const due = u.secondFactor;
+        return (
+          <>
+            <Tag color={STATE_COLOR[s]}>{t(`admin.users.states.${s}`)}</Tag>
+            {due ? (
+              // What the sign-in will do (the server's own rule): blocked past the grace, else the days left.
+              <Tooltip title={t('admin.users.factorDueHint')}>
+                <Tag className="admin-factor-due" color={due.over ? TAG.bad : TAG.notice} tabIndex={0}>
+                  {due.over
+                    ? t('admin.users.factorOver')
+                    : due.daysLeft === 1
+                      ? t('admin.users.factorDueOne')
+                      : t('admin.users.factorDue', { count: due.daysLeft })}
+                </Tag>
+              </Tooltip>
+            ) : null}
+          </>
+        );
       },
     },
     {

@@ -9,10 +9,11 @@ import {
   type LoginOutcome,
   type LoginVia,
 } from '@portal/contracts';
-import { Alert, Button, Table, Tag, Typography } from 'antd';
+import { Button, Table, Tag, Typography } from 'antd';
 import { useTranslation } from '../../../lib/i18n';
 import { useMyHistory } from '../api/security';
 import { deviceText } from './device';
+import { LoadError } from './load-error';
 import '../messages';
 import './security.css';
 
@@ -31,14 +32,7 @@ export function LoginHistorySection() {
           <Typography.Text type="secondary">{t('security.historyHint')}</Typography.Text>
         </div>
       </div>
-      {history.isError ? (
-        <Alert
-          type="error"
-          showIcon
-          message={history.error.message}
-          action={<Button onClick={() => void history.refetch()}>{t('security.retry')}</Button>}
-        />
-      ) : null}
+      <LoadError query={history} />
       <Table<LoginEvent>
         size="small"
         rowKey="id"

@@ -5,12 +5,13 @@
  */
 import { DesktopOutlined, MobileOutlined } from '@ant-design/icons';
 import type { SignIn } from '@portal/contracts';
-import { Alert, Button, List, Modal, Space, Tag, Typography } from 'antd';
+import { Button, List, Modal, Space, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { toast } from '../../../lib/feedback';
 import { useTranslation } from '../../../lib/i18n';
 import { useEndSignIn, useMySignIns } from '../api/security';
 import { deviceText } from './device';
+import { LoadError } from './load-error';
 import '../messages';
 import './security.css';
 
@@ -65,14 +66,7 @@ export function SessionsSection() {
           {t('security.endOthers')}
         </Button>
       </div>
-      {list.isError ? (
-        <Alert
-          type="error"
-          showIcon
-          message={list.error.message}
-          action={<Button onClick={() => void list.refetch()}>{t('security.retry')}</Button>}
-        />
-      ) : null}
+      <LoadError query={list} />
       <List<SignIn>
         loading={list.isLoading}
         dataSource={list.data ?? []}
