@@ -490,9 +490,9 @@ const messages = {
     en: 'Choose a role of this tenant for the service account',
   },
   oidcServiceRoleUnknown: { zh: '角色不存在或不属于本租户', en: 'No such role in this tenant' },
-  serviceAccountStepUp: {
-    zh: '服务账户不能执行须再次验证身份的操作，请由操作员在控制台完成',
-    en: 'A service account cannot do what needs a confirmed identity; an operator does it in the console',
+  serviceAccountPeopleOnly: {
+    zh: '服务账户不能执行此操作，请由操作员在控制台完成',
+    en: 'A service account cannot do this; an operator does it in the console',
   },
   serviceAccountRefused: {
     zh: '服务账户不能使用此功能（它没有会话，也不代表任何人）',

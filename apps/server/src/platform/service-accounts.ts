@@ -6,9 +6,9 @@
  * operator gate and the tenant rule apply as for a person; the audit names the account.
  *
  * What it reaches: the operators' API under /api/admin/, except the changes that author content in
- * a person's name (notices, pages, micro-apps, devices, uploads, an enterprise's review), the
- * security policy and people's second factors, and
- * everything that needs a session (my sessions, switching, the portal itself): 40303.
+ * a person's name (notices, pages, micro-apps, devices, uploads, an enterprise's review), the powers
+ * that stay with people (below), and everything that needs a session (my sessions, switching, the
+ * portal itself): 40303.
  */
 import { ResultCode } from '@portal/contracts';
 import type { FastifyRequest } from 'fastify';
@@ -33,17 +33,25 @@ const AUTHORED =
   /^\/api\/admin\/(?:notices|pages|micro-apps|devices|device-credentials|settings\/logo|enterprises\/:id\/review)(?:\/|$)/;
 
 /**
- * What guards people's sign-ins (the tenant's security policy, a person's second factors): a
- * service account proves no factor, so it changes none of it, whether or not the step-up gate
- * (modules/admin/caller.ts STEP_UP_ROUTES, refused to it by the operator gate) lists the route.
+ * Powers that stay with people, whatever the account's role (ADR 056): setting or resetting how a
+ * person proves who they are (another person's password, their second factors, the tenant's security
+ * policy), registering what trusts the sign-on (sign-on services, OpenID clients: one leaked secret
+ * must not mint more), what roles may do, and tenants. The rest of the step-up routes (a user's
+ * creation, details, roles, disabling: the provisioning a job does) it may call: its token is at most
+ * minutes old and was got by proving its secret, which is all the proof it has.
  */
-const IDENTITY = new Set(['PUT /api/admin/security-policy', 'POST /api/admin/users/:id/factors/reset']);
+const PEOPLE_ONLY =
+  /^(?:POST \/api\/admin\/users\/:id\/(?:password|factors\/reset)|PUT \/api\/admin\/(?:security-policy|roles\/:id\/permissions)|(?:POST|PATCH|DELETE|PUT) \/api\/admin\/(?:sso-services|oidc-clients|tenants)(?:\/|$))/;
 
-/** Whether a service account may call the route `METHOD url` (as registered). */
-export function serviceAccountReaches(method: string, url: string): boolean {
-  if (!url.startsWith(ADMIN)) return false;
-  if (method === 'GET' || method === 'HEAD') return true;
-  return !AUTHORED.test(url) && !IDENTITY.has(`${method} ${url}`);
+/** Why a service account may not call the route `METHOD url` (as registered), or null when it may. */
+export function serviceAccountRefusal(
+  method: string,
+  url: string,
+): 'serviceAccountPeopleOnly' | 'serviceAccountRefused' | null {
+  if (!url.startsWith(ADMIN)) return 'serviceAccountRefused';
+  if (method === 'GET' || method === 'HEAD') return null;
+  if (PEOPLE_ONLY.test(`${method} ${url}`)) return 'serviceAccountPeopleOnly';
+  return AUTHORED.test(url) ? 'serviceAccountRefused' : null;
 }
 
 /** The Bearer token of a request, or null (a request without an Authorization: Bearer header). */
@@ -65,8 +73,8 @@ export async function serviceAccountSession(
 ): Promise<ActiveSession> {
   const account = await find(token);
   if (!account) throw errors.unauthorized();
-  if (!serviceAccountReaches(req.method, req.routeOptions.url ?? ''))
-    throw new AppError(ResultCode.NO_PERMISSION, 'serviceAccountRefused');
+  const refusal = serviceAccountRefusal(req.method, req.routeOptions.url ?? '');
+  if (refusal) throw new AppError(ResultCode.NO_PERMISSION, refusal);
   return {
     id: SERVICE_ACCOUNT_SESSION_ID,
     userId: 0,

@@ -45,10 +45,10 @@ export function createOperatorGate(deps: {
   const { repo, guard } = deps;
   const gate: OperatorGate = async ({ session, tenant, actsOn, sensitive }) => {
     await guard.require(session, OPERATOR_PERMISSION);
-    // A service account proves no factor (ADR 056): what needs one stays an operator's, in the console.
-    if (sensitive && session.serviceAccount) throw new AppError(ResultCode.NO_PERMISSION, 'serviceAccountStepUp');
-    // After the permission: only an operator learns that a step-up is needed.
-    if (sensitive && deps.stepUpFresh && !(await deps.stepUpFresh(session))) {
+    // After the permission: only an operator learns that a step-up is needed. A service account's
+    // token is minutes old and proves its secret, all it has (ADR 056); what stays with people it
+    // never reaches (platform/service-accounts.ts).
+    if (sensitive && !session.serviceAccount && deps.stepUpFresh && !(await deps.stepUpFresh(session))) {
       throw new AppError(ResultCode.STEP_UP_REQUIRED, 'stepUpRequired');
     }
     const own = await repo.ownTenant(session.tenantId);

@@ -6,7 +6,7 @@
  * under its own name; refused once disabled, rotated or unmarked, without the scope, for a client
  * that is no service account, on step-up routes and on what needs a session.
  */
-import { OPERATOR_PERMISSION, type AuditEntry, type Paged } from '@portal/contracts';
+import { DEFAULT_SECURITY_POLICY, OPERATOR_PERMISSION, type AuditEntry, type Paged } from '@portal/contracts';
 import { sql } from 'drizzle-orm';
 import * as client from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -66,7 +66,7 @@ async function accessToken(m: Made, scope = 'portal:admin', tenant = 'demo'): Pr
   return t.access_token;
 }
 
-const bearer = (token: string, url: string, method: 'GET' | 'POST' | 'PATCH' = 'GET', body?: object) =>
+const bearer = (token: string, url: string, method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE' = 'GET', body?: object) =>
   ctx.call({
     method,
     url,
@@ -221,15 +221,26 @@ describe('a service account on the operators’ API', () => {
     expect(statusOf(res), messageOf(res)).toBe(200);
   });
 
-  it('is refused the step-up routes, authored content and what needs a session', async () => {
+  it('is refused what stays with people, authored content and what needs a session, and provisions users', async () => {
     const member = (
       await ctx.db.execute<{ id: string }>(sql`
         SELECT u.id::text AS id FROM users u JOIN tenants t ON t.id = u.tenant_id
         WHERE t.code = 'demo' AND u.username = 'member'`)
     ).rows[0]!.id;
-    const stepUp = await bearer(token, `/api/admin/users/${member}/disable`, 'POST');
-    expect(statusOf(stepUp)).toBe(40303);
-    expect(messageOf(stepUp)).toContain('服务账户');
+    // What stays with people, though its role holds the permission; a user's lifecycle does not.
+    for (const [url, method, body] of [
+      [`/api/admin/users/${member}/password`, 'POST', { password: 'Another1pass' }],
+      ['/api/admin/security-policy', 'PUT', DEFAULT_SECURITY_POLICY],
+      [`/api/admin/roles/${roleIds.park_operator}/permissions`, 'PUT', { permissionIds: [] }],
+      ['/api/admin/sso-services/1', 'DELETE', undefined],
+    ] as const) {
+      const refused = await bearer(token, url, method, body);
+      expect(statusOf(refused), url).toBe(40303);
+      expect(messageOf(refused)).toContain('服务账户不能执行此操作');
+    }
+    const disable = await bearer(token, `/api/admin/users/${member}/disable`, 'POST');
+    expect(statusOf(disable), messageOf(disable)).toBe(200);
+    expect(statusOf(await bearer(token, `/api/admin/users/${member}/enable`, 'POST'))).toBe(200);
     const selfMark = await bearer(token, `/api/admin/oidc-clients/${operatorAccount.id}`, 'PATCH', {
       serviceRoleId: roleIds.park_operator,
     });
