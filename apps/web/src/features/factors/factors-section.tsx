@@ -86,6 +86,14 @@ export function FactorsSection() {
           </List.Item>
         )}
       />
+      {data?.smsMobile ? (
+        // Read-only: the number is changed where the mobile is changed (the profile).
+        <List.Item.Meta
+          style={{ borderTop: '1px solid rgba(5, 5, 5, 0.06)', paddingTop: 12 }}
+          title={t('factors.smsLine', { mobile: data.smsMobile })}
+          description={t('factors.smsHint')}
+        />
+      ) : null}
       <Space wrap style={{ marginTop: 12 }}>
         {totpAllowed ? (
           <Button type="primary" onClick={() => setEnrolment({ id: '', secret: '', uri: '', qr: '' })}>
