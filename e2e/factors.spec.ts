@@ -215,8 +215,8 @@ describe('the factor step', () => {
 
   it("offers the SMS code in the console's step-up dialog", async () => {
     await policy({ factorRequirement: 'optional', allowedFactors: ['totp', 'webauthn', 'sms', 'recovery'] });
-    const mobile = '13800139999';
-    await db.query(`UPDATE users SET mobile = $1, verified_mobile = $1 WHERE username = 'admin'`, [mobile]);
+    // The demo admin's own mobile, verified (the installation's word).
+    const mobile = '13800000001';
     try {
       for (const lang of ['zh', 'en'] as const) {
         for (const size of SIZES) {
@@ -224,9 +224,18 @@ describe('the factor step', () => {
           await signInAsOperator(page, server.url);
           // The sign-in's proof is past the step-up minutes.
           await db.query(`UPDATE sessions SET factor_at = now() - interval '1 hour' WHERE factor_at IS NOT NULL`);
-          await go(page, '/system/settings');
-          await page.getByRole('tab', { name: lang === 'zh' ? '安全策略' : 'Security policy' }).click();
-          await page.getByRole('button', { name: lang === 'zh' ? /保\s?存/ : 'Save' }).click();
+          await db.query(`UPDATE sso_sessions SET factor_at = now() - interval '1 hour' WHERE factor_at IS NOT NULL`);
+          // A sensitive action: disabling a user (the confirmation, then 40309 and the dialog).
+          await db.query(`UPDATE users SET disabled_at = NULL WHERE username = 'member'`);
+          await go(page, '/system/users');
+          await page
+            .getByRole('button', { name: lang === 'zh' ? 'member 的更多操作' : 'More actions for member' })
+            .click();
+          await page.getByRole('menuitem', { name: lang === 'zh' ? '停用' : 'Disable' }).click();
+          await page
+            .getByRole('dialog')
+            .getByRole('button', { name: lang === 'zh' ? /停\s?用/ : 'Disable' })
+            .click();
           const dialog = page.getByRole('dialog', { name: lang === 'zh' ? '请再次验证身份' : 'Confirm it is you' });
           await dialog.getByText(`138****${mobile.slice(-4)}`).waitFor();
           await page.screenshot({ path: `${SHOTS}/step-up-sms-${lang}-${size.name}.png` });
@@ -245,7 +254,7 @@ describe('the factor step', () => {
         }
       }
     } finally {
-      await db.query(`UPDATE users SET mobile = NULL, verified_mobile = NULL WHERE username = 'admin'`);
+      await db.query(`UPDATE users SET disabled_at = NULL WHERE username = 'member'`);
       await policy({});
     }
   });

@@ -376,12 +376,10 @@ export function createFactorsService(deps: FactorsDeps) {
       const policy = await deps.policies.of(c.tenantId);
       if (!enrolling && !policy.allowedFactors.includes(a.kind) && a.kind !== 'recovery') throw wrongCode();
       const who = { tenantId: c.tenantId, userId: c.userId };
-      let recoveryCodes: string[] | null = null;
-      if (enrolling && c.challenge?.enrolled === 'totp') {
-        // Confirmed already (confirmDuringSignIn, whose recovery codes were shown): the sign-in goes on.
-      } else if (enrolling) {
-        if (!a.code) throw wrongCode();
-        recoveryCodes = (await confirmTotp(c.tenantId, c.userId, a.code, client, via)).recoveryCodes;
+      if (enrolling) {
+        // The authenticator added during the sign-in goes on once confirmed (confirmDuringSignIn,
+        // whose answer carried the recovery codes the page showed).
+        if (c.challenge?.enrolled !== 'totp') throw wrongCode();
       } else {
         await checked(who, a.kind, client, via, () => checkAnswer(c, a, false));
       }
@@ -398,7 +396,7 @@ export function createFactorsService(deps: FactorsDeps) {
       return {
         ...who,
         purpose: c.purpose as ChallengePurpose,
-        context: { ...context, ...(recoveryCodes ? { recoveryCodes } : {}) },
+        context,
         methods: ['pwd', AMR[a.kind], 'mfa'],
         remember,
       };
