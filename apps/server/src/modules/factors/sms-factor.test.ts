@@ -251,6 +251,44 @@ describe('SMS codes as a factor', () => {
     expect(typeof done.json().data).toBe('string');
   });
 
+  it("answers the sign-on page's step with an SMS code: the SSO session's methods say sms", async () => {
+    const mobile = newMobile();
+    const username = await newMember(mobile);
+    const captchaKey = randomBytes(8).toString('hex');
+    await ctx.call({ url: `/api/auth/kaptcha/get?type=LOGIN&data=${captchaKey}` });
+    const form = new URLSearchParams({
+      username,
+      password: ctx.encrypt(DEMO_PASSWORD),
+      imgvercode: '8888',
+      captchaKey,
+      tenantCode: 'demo',
+    });
+    const step = (
+      await ctx.app.inject({
+        method: 'POST',
+        url: '/cas/login',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
+        payload: form.toString(),
+      })
+    ).json() as { status: number; data: { challenge: string; factors: string[] } };
+    expect(step).toMatchObject({ status: ResultCode.FACTOR_REQUIRED, data: { factors: ['sms'] } });
+    const post = (url: string, payload: Record<string, unknown>) => ctx.app.inject({ method: 'POST', url, payload });
+    expect((await post('/cas/login/factor/sms', { challenge: step.data.challenge })).json().status).toBe(200);
+    const done = await post('/cas/login/factor', {
+      challenge: step.data.challenge,
+      kind: 'sms',
+      code: await lastCode(mobile),
+    });
+    expect(done.json().status).toBe(200);
+    expect(String(done.headers['set-cookie'])).toContain('CASTGC=');
+    const [sso] = (
+      await ctx.db.execute<{ methods: string[] }>(
+        sql`SELECT methods FROM sso_sessions WHERE user_id = (SELECT id FROM users WHERE username = ${username})`,
+      )
+    ).rows;
+    expect(sso!.methods).toEqual(['pwd', 'sms', 'mfa']);
+  });
+
   it('refuses SMS codes where the policy does not allow them', async () => {
     const mobile = newMobile();
     const username = await newMember(mobile);
