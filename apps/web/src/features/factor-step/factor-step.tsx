@@ -12,6 +12,7 @@ import { useEffect, useId, useState } from 'react';
 import { messageOf } from '../../lib/api/client';
 import { useTranslation } from '../../lib/i18n';
 import type { FactorStepCalls } from './api';
+import './messages';
 import './factor-step.css';
 
 export interface FactorStepProps {

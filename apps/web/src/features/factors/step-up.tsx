@@ -9,7 +9,49 @@ import { Button, Input, Modal, Segmented, Space, message } from 'antd';
 import { useEffect, useState } from 'react';
 import { request, messageOf } from '../../lib/api/client';
 import { encryptPassword } from '../../lib/api/password';
-import { i18n, useTranslation } from '../../lib/i18n';
+import { addMessages, i18n, useTranslation } from '../../lib/i18n';
+
+// The dialog's texts travel in its own chunk.
+addMessages('stepUp', {
+  'zh-CN': {
+    title: '请再次验证身份',
+    leadCode: '此操作较为敏感，请输入身份验证器中的 6 位验证码。',
+    leadPassword: '此操作较为敏感，请输入你的登录密码。',
+    leadPasskey: '此操作较为敏感，请使用通行密钥或验证码再次验证。',
+    usePasskey: '使用通行密钥验证',
+    passkeyCancelled: '通行密钥验证未完成，请重试或改用验证码。',
+    leadSms: '此操作较为敏感，请输入发送到 {{mobile}} 的短信验证码。',
+    method: '验证方式',
+    kindTotp: '身份验证器',
+    kindSms: '短信验证码',
+    kindRecovery: '恢复码',
+    smsSend: '发送验证码',
+    smsResend: '{{seconds}} 秒后重新发送',
+    code: '动态验证码',
+    password: '登录密码',
+    ok: '验证',
+    cancel: '取消',
+  },
+  'en-US': {
+    title: 'Confirm it is you',
+    leadCode: 'This action is sensitive: enter the 6-digit code of your authenticator app.',
+    leadPassword: 'This action is sensitive: enter your password.',
+    leadPasskey: 'This action is sensitive: confirm with a passkey or a code.',
+    usePasskey: 'Use a passkey',
+    passkeyCancelled: 'The passkey check did not finish: try again or use a code.',
+    leadSms: 'This action is sensitive: enter the SMS code sent to {{mobile}}.',
+    method: 'Method',
+    kindTotp: 'Authenticator app',
+    kindSms: 'SMS code',
+    kindRecovery: 'Recovery code',
+    smsSend: 'Send code',
+    smsResend: 'Send again in {{seconds}} s',
+    code: 'Code',
+    password: 'Password',
+    ok: 'Confirm',
+    cancel: 'Cancel',
+  },
+});
 
 const quiet = { handledBy: 'the step-up dialog, which shows the message itself' };
 
