@@ -150,6 +150,8 @@ export function FactorStep({ challenge, calls, onBack }: FactorStepProps) {
       const sent = await calls.sms(challenge.challenge);
       setSmsSentTo(sent.mobile);
       setSmsLeft(sent.resendSeconds || LIMITS.smsCountdownSeconds);
+      // The button is disabled now: the keyboard goes on in the code field.
+      document.getElementById(`${id}-code`)?.focus();
     });
   const submit = () => {
     const value = code.trim();
