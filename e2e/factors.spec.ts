@@ -2,7 +2,9 @@
  * The factor step of the sign-in (ADR 051) in real Chromium against the built server: a member
  * with an authenticator signs in with the password, is asked for the code (keyboard only), types a
  * wrong one and then the right one, at desktop and phone widths, in Chinese and English; and a
- * person the policy requires a factor of adds one during the sign-in (QR code, key, first code).
+ * person the policy requires a factor of adds one during the sign-in (QR code, key, first code,
+ * then the recovery codes shown once); a person with a verified mobile answers with an SMS code;
+ * and the console's step-up dialog offers the SMS code.
  */
 import { createCipheriv, createHmac, randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
@@ -10,6 +12,7 @@ import pg from 'pg';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { STILL, closeContexts, openPage, sharedBrowser } from './support/browser.js';
+import { go, signInAsOperator } from './support/shell.js';
 import { startServer, type RunningServer } from './support/server.js';
 
 const SHOTS = process.env.FACTOR_SHOTS ?? 'e2e/artifacts';
@@ -156,9 +159,103 @@ describe('the factor step', () => {
       const secret = (await key.textContent())!.replace(/\s/g, '');
       await page.getByLabel('动态验证码', { exact: true }).fill(totp(secret));
       await page.keyboard.press('Enter');
+      // The recovery codes of the new authenticator, shown once before the sign-in goes on.
+      const codes = page.getByLabel('保存你的恢复码').locator('pre');
+      await codes.waitFor();
+      if ((await codes.textContent())!.trim().split('\n').length !== 10) throw new Error('not ten recovery codes');
+      await page.screenshot({ path: `${SHOTS}/factor-enrol-codes-zh-1440.png` });
+      await page.getByRole('button', { name: '我已保存，继续登录' }).click();
       await page.waitForURL(/\/center\/index/);
       await context.close();
     } finally {
+      await policy({});
+    }
+  });
+
+  it('signs in with an SMS code sent to the verified mobile', async () => {
+    await policy({ factorRequirement: 'everyone', allowedFactors: ['totp', 'webauthn', 'sms', 'recovery'] });
+    try {
+      let n = 0;
+      for (const lang of ['zh', 'en'] as const) {
+        for (const size of SIZES) {
+          const username = `e2e${randomBytes(4).toString('hex')}`;
+          const mobile = `1380013${String(1000 + n++).slice(-4)}`;
+          await db.query(
+            `INSERT INTO users (tenant_id, username, password_hash, name, mobile, verified_mobile)
+             SELECT tenant_id, $1, password_hash, $1, $2, $2 FROM users WHERE username = 'member'`,
+            [username, mobile],
+          );
+          const { context, page, errors } = await openPage(browser, { ...STILL, ...size }, lang);
+          await password(page, username);
+          const send = page.getByRole('button', { name: lang === 'zh' ? '发送验证码' : 'Send code' });
+          await send.waitFor();
+          await page.getByText(`138****${mobile.slice(-4)}`).waitFor();
+          await page.screenshot({ path: `${SHOTS}/factor-sms-${lang}-${size.name}.png` });
+          // Keyboard: from the code field, Tab reaches the button.
+          await page.keyboard.press('Tab');
+          await page.keyboard.press('Enter');
+          await page.getByRole('button', { name: lang === 'zh' ? /秒后重新发送/ : /Send again in/ }).waitFor();
+          await page.screenshot({ path: `${SHOTS}/factor-sms-sent-${lang}-${size.name}.png` });
+          const { rows } = await db.query<{ body: string }>(
+            `SELECT body FROM sms_outbox WHERE phone = $1 ORDER BY id DESC LIMIT 1`,
+            [mobile],
+          );
+          const code = /验证码是(\d{6})/.exec(rows[0]!.body)![1]!;
+          // Sent: the focus is back in the code field.
+          await page.keyboard.type(code);
+          await page.keyboard.press('Enter');
+          await page.waitForURL(/\/center\/index/);
+          if (errors.length) throw new Error(errors.join('\n'));
+          await context.close();
+        }
+      }
+    } finally {
+      await policy({});
+    }
+  });
+
+  it("offers the SMS code in the console's step-up dialog", async () => {
+    await policy({ factorRequirement: 'optional', allowedFactors: ['totp', 'webauthn', 'sms', 'recovery'] });
+    // The demo admin's own mobile, verified (the installation's word).
+    const mobile = '13800000001';
+    try {
+      for (const lang of ['zh', 'en'] as const) {
+        for (const size of SIZES) {
+          const { context, page } = await openPage(browser, { ...STILL, ...size }, lang);
+          await signInAsOperator(page, server.url);
+          // The sign-in's proof is past the step-up minutes.
+          await db.query(`UPDATE sessions SET factor_at = now() - interval '1 hour' WHERE factor_at IS NOT NULL`);
+          await db.query(`UPDATE sso_sessions SET factor_at = now() - interval '1 hour' WHERE factor_at IS NOT NULL`);
+          // A sensitive action: disabling a user (the confirmation, then 40309 and the dialog).
+          await db.query(`UPDATE users SET disabled_at = NULL WHERE username = 'member'`);
+          await go(page, '/system/users');
+          await page
+            .getByRole('button', { name: lang === 'zh' ? 'member 的更多操作' : 'More actions for member' })
+            .click();
+          await page.getByRole('menuitem', { name: lang === 'zh' ? '停用' : 'Disable' }).click();
+          await page
+            .getByRole('dialog')
+            .getByRole('button', { name: lang === 'zh' ? /停\s?用/ : 'Disable' })
+            .click();
+          const dialog = page.getByRole('dialog', { name: lang === 'zh' ? '请再次验证身份' : 'Confirm it is you' });
+          await dialog.getByText(`138****${mobile.slice(-4)}`).waitFor();
+          await page.screenshot({ path: `${SHOTS}/step-up-sms-${lang}-${size.name}.png` });
+          if (lang === 'zh' && size.name === '1440') {
+            await dialog.getByRole('button', { name: '发送验证码' }).click();
+            await dialog.getByRole('button', { name: /秒后重新发送/ }).waitFor();
+            const { rows } = await db.query<{ body: string }>(
+              `SELECT body FROM sms_outbox WHERE phone = $1 ORDER BY id DESC LIMIT 1`,
+              [mobile],
+            );
+            await dialog.getByLabel('短信验证码').fill(/验证码是(\d{6})/.exec(rows[0]!.body)![1]!);
+            await dialog.getByRole('button', { name: /验\s?证/ }).click();
+            await dialog.waitFor({ state: 'hidden' });
+          }
+          await context.close();
+        }
+      }
+    } finally {
+      await db.query(`UPDATE users SET disabled_at = NULL WHERE username = 'member'`);
       await policy({});
     }
   });

@@ -342,6 +342,12 @@ export async function buildApp({ config, db: pool, secrets, logger }: AppDeps) {
       options: (tenantId, userId) => passkeyFactor.options(tenantId, userId),
       verify: (tenantId, userId, state, response) => passkeyFactor.verify(tenantId, userId, state, response),
     },
+    // SMS codes as a factor: the sms module's own send and check (its limits, lifetime, sender). Made below.
+    sms: {
+      send: (tenantId, phone, ip) => sms.sendCode(tenantId, phone, LIMITS.smsTypeFactor, ip),
+      check: (tenantId, phone, code) => sms.checkCode(tenantId, phone, LIMITS.smsTypeFactor, code),
+      resendSeconds: config.sms.resendSeconds,
+    },
     recordLoginEvent: (e) => sessions.recordLoginEvent(e),
     factorChanged: (tenantId, userId, change, kind) => sessions.factorChanged(tenantId, userId, change, kind),
   });
@@ -711,6 +717,8 @@ export async function buildApp({ config, db: pool, secrets, logger }: AppDeps) {
       later: (challenge, client) => factors.later(challenge, client),
       enrol: (challenge, name) => factors.enrolDuringSignIn(challenge, name),
       passkeyOptions: (challenge) => factors.passkeyOptions(challenge),
+      sms: (challenge, ip) => factors.smsForChallenge(challenge, ip),
+      confirmEnrol: (challenge, code, client) => factors.confirmDuringSignIn(challenge, code, client, 'cas'),
     },
   });
   await app.register(passkeyCasRoutes, {

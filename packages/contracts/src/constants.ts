@@ -5,6 +5,10 @@ export const LIMITS = {
   smsTypePasswordReset: 3,
   /** A signed-in user proving their own mobile number (验证手机号), which enterprise invitations need. */
   smsTypeMobileProof: 4,
+  /** A second factor: a code sent to the person's proven mobile during a sign-in or a step-up. */
+  smsTypeFactor: 5,
+  /** Codes one pending sign-in may have sent (beside the SMS limits per number and address). */
+  smsFactorSendsPerChallenge: 3,
   loadingMessageSeconds: 3,
   redirectAfterRegisterSeconds: 3,
   userInfoTtlMs: 6048e5,

@@ -91,6 +91,8 @@ export const FactorChallenge = Type.Object({
   rememberDays: Type.Integer(),
   /** An operator reset this person's factors since their last sign-in. */
   factorsReset: Type.Boolean(),
+  /** With `sms` among the factors: the proven mobile the code goes to, masked (138****0000). */
+  mobile: Type.Optional(Type.String()),
 });
 export type FactorChallenge = Static<typeof FactorChallenge>;
 
@@ -163,6 +165,10 @@ export type TotpEnrolment = Static<typeof TotpEnrolment>;
 export const TotpConfirm = Type.Object({ code: Type.String({ minLength: 6, maxLength: 16, pattern: '^[0-9 -]+$' }) });
 export type TotpConfirm = Static<typeof TotpConfirm>;
 
+/** The first code of an authenticator enrolled during a sign-in, with the sign-in's challenge. */
+export const TotpConfirmInSignIn = Type.Object({ challenge: ChallengeToken, code: TotpConfirm.properties.code });
+export type TotpConfirmInSignIn = Static<typeof TotpConfirmInSignIn>;
+
 /** Recovery codes, shown once (after the first factor, and on regeneration). */
 export const RecoveryCodes = Type.Object({ recoveryCodes: Type.Union([Type.Array(Type.String()), Type.Null()]) });
 export type RecoveryCodes = Static<typeof RecoveryCodes>;
@@ -181,15 +187,42 @@ export const MyFactors = Type.Object({
     }),
   ),
   recoveryCodesLeft: Type.Integer(),
+  /** The proven mobile, masked, when the policy allows SMS codes (changed where the mobile is changed). */
+  smsMobile: Type.Union([Type.String(), Type.Null()]),
   allowed: Type.Array(Type.String()),
   requirement: Type.String(),
 });
 export type MyFactors = Static<typeof MyFactors>;
 
-/** Step-up: a factor's code, or (for a person without a factor) the password, RSA-encrypted as at login. */
+/**
+ * Step-up: a factor's code, a passkey's assertion (with the challenge its options came with), or
+ * (for a person without a factor) the password, RSA-encrypted as at login.
+ */
 export const StepUpBody = Type.Object({
   kind: Type.Optional(Type.Enum([...FACTOR_KINDS])),
   code: Type.Optional(Type.String({ minLength: 6, maxLength: 32, pattern: '^[A-Za-z0-9 -]+$' })),
   password: Type.Optional(Type.String({ minLength: 1, maxLength: 1024 })),
+  challenge: Type.Optional(ChallengeToken),
+  /** The WebAuthn AuthenticationResponseJSON, as @simplewebauthn/browser gives it. */
+  assertion: Type.Optional(Type.Object({}, { additionalProperties: true, maxProperties: 16 })),
 });
 export type StepUpBody = Static<typeof StepUpBody>;
+
+/** What a step-up can be answered with now (the console's dialog asks this first). */
+export const StepUpFactors = Type.Object({
+  factors: Type.Array(Type.String()),
+  /** With `sms`: the proven mobile, masked. */
+  mobile: Type.Union([Type.String(), Type.Null()]),
+});
+export type StepUpFactors = Static<typeof StepUpFactors>;
+
+/** A step-up's passkey request: the options for the browser and the challenge to answer with. */
+export const StepUpPasskey = Type.Object({
+  challenge: Type.String(),
+  options: Type.Object({}, { additionalProperties: true }),
+});
+export type StepUpPasskey = Static<typeof StepUpPasskey>;
+
+/** An SMS code was sent: to which number (masked), and when another may be asked for. */
+export const FactorSmsSent = Type.Object({ mobile: Type.String(), resendSeconds: Type.Integer() });
+export type FactorSmsSent = Static<typeof FactorSmsSent>;

@@ -154,6 +154,14 @@ const messages = {
     en: 'The verification has expired; please sign in again',
   },
   factorWrong: { zh: '验证码不正确或已使用', en: 'The code is wrong or was already used' },
+  factorSmsUnavailable: {
+    zh: '无法使用短信验证码：没有已验证的手机号，或租户不允许',
+    en: 'SMS codes are not available: no verified mobile number, or the organisation does not allow them',
+  },
+  factorSmsTooMany: {
+    zh: '本次登录发送验证码次数过多，请重新登录',
+    en: 'Too many codes were sent for this sign-in; sign in again',
+  },
   factorLocked: {
     zh: '错误次数过多，账号已暂时锁定，请稍后再试',
     en: 'Too many wrong attempts: the account is locked for a while. Try again later',

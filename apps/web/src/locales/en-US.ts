@@ -135,15 +135,6 @@ const enUS: Messages = {
     defaultName: 'Authenticator',
     reset: 'An administrator reset your second factors: please add one again.',
   },
-  stepUp: {
-    title: 'Confirm it is you',
-    leadCode: 'This action is sensitive: enter the 6-digit code of your authenticator app.',
-    leadPassword: 'This action is sensitive: enter your password.',
-    code: 'Code',
-    password: 'Password',
-    ok: 'Confirm',
-    cancel: 'Cancel',
-  },
   factors: {
     title: 'Second factors',
     lead: 'Prove who you are once more when signing in, besides the password. Adding an authenticator gives you 10 recovery codes for a lost phone.',

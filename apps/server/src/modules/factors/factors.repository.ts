@@ -88,6 +88,28 @@ export function createFactorsRepository(db: Db) {
       return r ?? null;
     },
 
+    /** The person's mobile while it is proven their own (`verified_mobile` equals `mobile`), else null. */
+    async provenMobile(userId: number): Promise<string | null> {
+      const [r] = await db
+        .select({ mobile: users.mobile })
+        .from(users)
+        .where(and(eq(users.id, userId), isNotNull(users.mobile), eq(users.verifiedMobile, users.mobile)));
+      return r?.mobile ?? null;
+    },
+
+    /** Counts one more SMS sent for a pending sign-in: false when it already had `max`. */
+    async countSmsSend(id: string, max: number): Promise<boolean> {
+      const sends = sql`coalesce((${loginChallenges.challenge} ->> 'smsSends')::int, 0)`;
+      const done = await db
+        .update(loginChallenges)
+        .set({
+          challenge: sql`jsonb_set(coalesce(${loginChallenges.challenge}, '{}'::jsonb), '{smsSends}', to_jsonb(${sends} + 1))`,
+        })
+        .where(and(eq(loginChallenges.id, id), sql`${sends} < ${max}`))
+        .returning({ id: loginChallenges.id });
+      return done.length > 0;
+    },
+
     async names(userId: number): Promise<{ username: string; tenantName: string } | null> {
       const [r] = await db
         .select({ username: users.username, tenantName: tenants.name })
@@ -224,8 +246,10 @@ export function createFactorsRepository(db: Db) {
       ip: string;
       userAgent: string;
       ttlSeconds: number;
+      challenge?: Record<string, unknown>;
     }): Promise<void> {
       await db.insert(loginChallenges).values({
+        ...(c.challenge ? { challenge: c.challenge } : {}),
         tokenHash: c.tokenHash,
         tenantId: c.tenantId,
         userId: c.userId,

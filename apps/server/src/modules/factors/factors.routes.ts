@@ -8,13 +8,17 @@ import {
   FactorAnswer,
   FactorChallengeRef,
   FactorRename,
+  FactorSmsSent,
   IdParams,
   LoginQuery,
   MyFactors,
   RecoveryCodes,
   StepUpBody,
+  StepUpFactors,
+  StepUpPasskey,
   TokenData,
   TotpConfirm,
+  TotpConfirmInSignIn,
   TotpEnrolment,
   TotpStart,
 } from '@portal/contracts';
@@ -90,6 +94,26 @@ export const factorsRoutes: FastifyPluginAsyncTypebox<FactorsRoutesOptions> = as
     async (req) => ok(req, (await factors.passkeyOptions(req.body.challenge)) as Record<string, unknown>),
   );
 
+  // An SMS code for the pending sign-in, to the person's own proven mobile (the body names no number).
+  app.post(
+    '/api/auth/jwt/front/factor/sms',
+    { schema: { querystring: LoginQuery, body: FactorChallengeRef, response: { 200: Envelope(FactorSmsSent) } } },
+    async (req) => ok(req, await factors.smsForChallenge(req.body.challenge, req.ip)),
+  );
+
+  // The authenticator enrolled during the sign-in, confirmed: its recovery codes, shown before it goes on.
+  app.post(
+    '/api/auth/jwt/front/factor/enrol/confirm',
+    {
+      schema: {
+        querystring: LoginQuery,
+        body: TotpConfirmInSignIn,
+        response: { 200: Envelope(RecoveryCodes) },
+      },
+    },
+    async (req) => ok(req, await factors.confirmDuringSignIn(req.body.challenge, req.body.code, client(req), 'portal')),
+  );
+
   const auth = { preHandler: app.authenticate };
   app.get('/api/front/security/factors', { ...auth, schema: { response: { 200: Envelope(MyFactors) } } }, async (req) =>
     ok(req, await factors.list(req.session!)),
@@ -133,6 +157,21 @@ export const factorsRoutes: FastifyPluginAsyncTypebox<FactorsRoutesOptions> = as
       reply.header('set-cookie', rememberCookie('', 0, opts.secureCookie));
       return ok(req, { count: await factors.forgetBrowsers(req.session!) });
     },
+  );
+  app.get(
+    '/api/front/security/step-up',
+    { ...auth, schema: { response: { 200: Envelope(StepUpFactors) } } },
+    async (req) => ok(req, await factors.stepUpFactors(req.session!)),
+  );
+  app.post(
+    '/api/front/security/step-up/passkey',
+    { ...auth, schema: { response: { 200: Envelope(StepUpPasskey) } } },
+    async (req) => ok(req, await factors.stepUpPasskey(req.session!, client(req))),
+  );
+  app.post(
+    '/api/front/security/step-up/sms',
+    { ...auth, schema: { response: { 200: Envelope(FactorSmsSent) } } },
+    async (req) => ok(req, await factors.stepUpSms(req.session!, req.ip)),
   );
   app.post(
     '/api/front/security/step-up',

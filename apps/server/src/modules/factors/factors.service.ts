@@ -8,7 +8,9 @@
  */
 import { randomBytes } from 'node:crypto';
 import {
+  LIMITS,
   LOGIN_VIAS,
+  maskMobile,
   PARK_UTC_OFFSET_MS,
   ResultCode,
   type LoginOutcome,
@@ -77,6 +79,11 @@ export interface FactorsDeps {
   passkeys?: PasskeyFactor | undefined;
   /** A signed-in person's password, on the login's lockout (step-up for someone without a factor). */
   confirmPassword?: (userId: number, passwordCipher: string, ip: string) => Promise<'ok' | 'wrong' | 'locked'>;
+  /**
+   * SMS codes as a factor (the sms module's send and check, its limits, lifetime and sender, under
+   * its `factor` purpose), through app.ts. Only ever to the person's own proven mobile.
+   */
+  sms?: SmsFactor | undefined;
   /** Every answer of the factor step into the login history (the sessions module). */
   recordLoginEvent?: RecordLoginEvent | undefined;
   /** Tells the person that a factor of theirs was added or removed, or new recovery codes made (a notice). */
@@ -84,11 +91,24 @@ export interface FactorsDeps {
     ((tenantId: number, userId: number, change: FactorChange, kind?: string) => Promise<void>) | undefined;
 }
 
+/** The sms module, as the factor step uses it. */
+export interface SmsFactor {
+  /** Sends a new code (throws 429 with a message when its limits refuse). */
+  send(tenantId: number, phone: string, ip: string): Promise<void>;
+  /** True when `code` is the live code of this phone (and spends it). */
+  check(tenantId: number, phone: string, code: string): Promise<boolean>;
+  /** Seconds before another code may be asked for. */
+  resendSeconds: number;
+}
+
 /** What a person is told changed among their factors. */
 export type FactorChange = 'added' | 'removed' | 'reset' | 'recovery_regenerated';
 
 /** A time as the portal shows times: the park's (China) time, `YYYY-MM-DD HH:mm:ss`. */
 const parkTime = (d: Date) => new Date(d.getTime() + PARK_UTC_OFFSET_MS).toISOString().slice(0, 19).replace('T', ' ');
+
+/** A step-up's passkey challenge (login_challenges.purpose), answered only by its own session. */
+const STEP_UP = 'step_up';
 
 const AMR: Record<FactorKind, string> = { totp: 'otp', webauthn: 'hwk', sms: 'sms', recovery: 'otp' };
 
@@ -106,9 +126,25 @@ export function createFactorsService(deps: FactorsDeps) {
     const out: FactorKind[] = [];
     if (deps.passkeys && allowed.has('webauthn') && rows.some((f) => f.kind === 'webauthn')) out.push('webauthn');
     if (allowed.has('totp') && rows.some((f) => f.kind === 'totp')) out.push('totp');
+    if ((await smsMobile(userId, policy)) !== null) out.push('sms');
     if (out.length > 0 && (await repo.recoveryLeft(userId)) > 0) out.push('recovery');
     void tenantId;
     return out;
+  }
+
+  /** The mobile SMS codes go to: the person's proven one, when the policy allows SMS codes; else null. */
+  async function smsMobile(userId: number, policy: SecurityPolicy): Promise<string | null> {
+    if (!deps.sms || !policy.allowedFactors.includes('sms')) return null;
+    return repo.provenMobile(userId);
+  }
+
+  /** Sends a factor code to the person's proven mobile (never to a number a request names). */
+  async function sendSms(tenantId: number, userId: number, ip: string) {
+    const policy = await deps.policies.of(tenantId);
+    const phone = await smsMobile(userId, policy);
+    if (!phone || !deps.sms) throw new AppError(ResultCode.BAD_REQUEST, 'factorSmsUnavailable');
+    await deps.sms.send(tenantId, phone, ip);
+    return { mobile: maskMobile(phone), resendSeconds: deps.sms.resendSeconds };
   }
 
   async function required(policy: SecurityPolicy, userId: number): Promise<boolean> {
@@ -123,9 +159,10 @@ export function createFactorsService(deps: FactorsDeps) {
     return token;
   }
 
+  /** A pending sign-in (never a step-up's challenge, which only its session may answer). */
   async function liveChallenge(token: string) {
     const c = await repo.challenge(sha256Hex(token));
-    if (!c) throw challengeGone();
+    if (!c || c.purpose === STEP_UP) throw challengeGone();
     return c;
   }
 
@@ -189,6 +226,11 @@ export function createFactorsService(deps: FactorsDeps) {
   ): Promise<boolean> {
     if (a.kind === 'totp') return a.code !== undefined && totpMatches(c.userId, a.code, enrolling);
     if (a.kind === 'recovery') return a.code !== undefined && repo.spendRecovery(c.userId, recoveryHash(key, a.code));
+    if (a.kind === 'sms') {
+      if (!deps.sms || a.code === undefined) return false;
+      const phone = await smsMobile(c.userId, await deps.policies.of(c.tenantId));
+      return phone !== null && deps.sms.check(c.tenantId, phone, a.code.replace(/[\s-]/g, ''));
+    }
     if (a.kind === 'webauthn') {
       const state = c.challenge?.webauthn as Record<string, unknown> | undefined;
       if (!deps.passkeys || !state || !a.assertion) return false;
@@ -269,9 +311,12 @@ export function createFactorsService(deps: FactorsDeps) {
       const policy = await deps.policies.of(p.tenantId);
       const bare: GateResult = { pass: true, methods: ['pwd'], strongest: true };
       if (policy.factorRequirement === 'off') return bare;
-      if (!p.hasFactor && !(await required(policy, p.userId))) return bare;
-      const factors = p.hasFactor ? await usable(p.tenantId, p.userId, policy) : [];
-      if (factors.length === 0 && !(await required(policy, p.userId))) return bare;
+      // Under `optional` only an enrolled factor starts the step (a proven mobile alone does not);
+      // where one is required, a proven mobile with SMS allowed counts as having one (ADR 051).
+      const must = await required(policy, p.userId);
+      if (!p.hasFactor && !must) return bare;
+      const factors = await usable(p.tenantId, p.userId, policy);
+      if (factors.length === 0 && !must) return bare;
       if (
         factors.length > 0 &&
         p.rememberToken &&
@@ -299,6 +344,7 @@ export function createFactorsService(deps: FactorsDeps) {
           graceDaysLeft,
           rememberDays: policy.rememberBrowserDays,
           factorsReset,
+          ...(factors.includes('sms') ? { mobile: maskMobile((await repo.provenMobile(p.userId))!) } : {}),
         },
       };
     },
@@ -312,6 +358,28 @@ export function createFactorsService(deps: FactorsDeps) {
       return options;
     },
 
+    /** Sends the code of a pending sign-in to the person's proven mobile (a few per challenge). */
+    async smsForChallenge(token: string, ip: string) {
+      const c = await liveChallenge(token);
+      if (c.context.enrol === true) throw new AppError(ResultCode.BAD_REQUEST, 'factorSmsUnavailable');
+      if (!(await repo.countSmsSend(c.id, LIMITS.smsFactorSendsPerChallenge))) {
+        throw new AppError(ResultCode.TOO_MANY_REQUESTS, 'factorSmsTooMany');
+      }
+      return sendSms(c.tenantId, c.userId, ip);
+    },
+
+    /**
+     * Confirms the authenticator enrolled during a sign-in and answers its recovery codes, to be
+     * shown before the sign-in goes on; the challenge then remembers that it was enrolled.
+     */
+    async confirmDuringSignIn(token: string, code: string, client: Client, via: string) {
+      const c = await liveChallenge(token);
+      if (c.context.enrol !== true || c.challenge?.enrolled === 'totp') throw errors.notFound();
+      const { recoveryCodes } = await confirmTotp(c.tenantId, c.userId, code, client, via);
+      await repo.setChallengeState(c.id, { ...(c.challenge ?? {}), enrolled: 'totp' });
+      return { recoveryCodes };
+    },
+
     /** The factor step's answer: spends the challenge when right. */
     async answer(a: FactorAnswer, client: Client, via: string): Promise<Answered> {
       const c = await liveChallenge(a.challenge);
@@ -320,10 +388,10 @@ export function createFactorsService(deps: FactorsDeps) {
       const policy = await deps.policies.of(c.tenantId);
       if (!enrolling && !policy.allowedFactors.includes(a.kind) && a.kind !== 'recovery') throw wrongCode();
       const who = { tenantId: c.tenantId, userId: c.userId };
-      let recoveryCodes: string[] | null = null;
       if (enrolling) {
-        if (!a.code) throw wrongCode();
-        recoveryCodes = (await confirmTotp(c.tenantId, c.userId, a.code, client, via)).recoveryCodes;
+        // The authenticator added during the sign-in goes on once confirmed (confirmDuringSignIn,
+        // whose answer carried the recovery codes the page showed).
+        if (c.challenge?.enrolled !== 'totp') throw wrongCode();
       } else {
         await checked(who, a.kind, client, via, () => checkAnswer(c, a, false));
       }
@@ -340,7 +408,7 @@ export function createFactorsService(deps: FactorsDeps) {
       return {
         ...who,
         purpose: c.purpose as ChallengePurpose,
-        context: { ...context, ...(recoveryCodes ? { recoveryCodes } : {}) },
+        context,
         methods: ['pwd', AMR[a.kind], 'mfa'],
         remember,
       };
@@ -390,6 +458,7 @@ export function createFactorsService(deps: FactorsDeps) {
             lastUsedAt: f.lastUsedAt ? parkTime(f.lastUsedAt) : null,
           })),
         recoveryCodesLeft: await repo.recoveryLeft(session.userId),
+        smsMobile: await smsMobile(session.userId, policy).then((m) => (m ? maskMobile(m) : null)),
         allowed: policy.allowedFactors,
         requirement: policy.factorRequirement,
       };
@@ -435,9 +504,47 @@ export function createFactorsService(deps: FactorsDeps) {
      * Step-up: a factor (or, for someone with none, the password) proven now, on the lockout like
      * every check; the session then counts as fresh for the policy's minutes.
      */
+    async stepUpFactors(session: ActiveSession) {
+      const policy = await deps.policies.of(session.tenantId);
+      const factors = await usable(session.tenantId, session.userId, policy);
+      const mobile = factors.includes('sms') ? await repo.provenMobile(session.userId) : null;
+      return { factors, mobile: mobile ? maskMobile(mobile) : null };
+    },
+
+    /** A step-up's passkey options: kept with a challenge only this session may answer. */
+    async stepUpPasskey(session: ActiveSession, client: Client) {
+      const policy = await deps.policies.of(session.tenantId);
+      const factors = await usable(session.tenantId, session.userId, policy);
+      if (!deps.passkeys || !factors.includes('webauthn')) throw new AppError(ResultCode.BAD_REQUEST, 'factorWrong');
+      const { options, state } = await deps.passkeys.options(session.tenantId, session.userId);
+      const token = randomBytes(32).toString('base64url');
+      await repo.openChallenge({
+        tokenHash: sha256Hex(token),
+        tenantId: session.tenantId,
+        userId: session.userId,
+        purpose: STEP_UP,
+        context: { sessionId: session.id },
+        challenge: { webauthn: state },
+        ...client,
+        ttlSeconds: CHALLENGE_SECONDS,
+      });
+      return { challenge: token, options: options as unknown as Record<string, unknown> };
+    },
+
+    /** A step-up's SMS code, to the person's proven mobile. */
+    async stepUpSms(session: ActiveSession, ip: string) {
+      return sendSms(session.tenantId, session.userId, ip);
+    },
+
     async stepUp(
       session: ActiveSession,
-      a: { kind?: FactorKind | undefined; code?: string | undefined; password?: string | undefined },
+      a: {
+        kind?: FactorKind | undefined;
+        code?: string | undefined;
+        password?: string | undefined;
+        challenge?: string | undefined;
+        assertion?: object | undefined;
+      },
       client: Client,
     ): Promise<void> {
       const who = { tenantId: session.tenantId, userId: session.userId };
@@ -451,9 +558,19 @@ export function createFactorsService(deps: FactorsDeps) {
       } else {
         const kind = a.kind ?? 'totp';
         if (!factors.includes(kind)) throw wrongCode();
+        // A passkey answers the challenge its options came with, opened by this very session.
+        const c = kind === 'webauthn' && a.challenge ? await repo.challenge(sha256Hex(a.challenge)) : null;
+        if (kind === 'webauthn' && (!c || c.purpose !== STEP_UP || c.context.sessionId !== session.id)) {
+          throw challengeGone();
+        }
         await checked(who, kind, client, 'step_up', () =>
-          checkAnswer({ ...who, challenge: null }, { kind, code: a.code, assertion: undefined }, false),
+          checkAnswer(
+            { ...who, challenge: c?.challenge ?? null },
+            { kind, code: a.code, assertion: a.assertion },
+            false,
+          ),
         );
+        if (c && !(await repo.completeChallenge(c.id))) throw challengeGone();
       }
       await repo.stepUp(session.id);
       await repo.audit({ ...who, action: 'factor.step_up', ip: client.ip });

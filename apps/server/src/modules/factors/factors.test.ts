@@ -303,7 +303,13 @@ describe('policy', () => {
           body: { challenge: second.data.challenge, name: 'Phone' },
         });
         const { secret } = start.json().data as { secret: string };
-        const done = await answer(other, { challenge: second.data.challenge, kind: 'totp', code: codeOf(secret) });
+        // The first code confirms it (its recovery codes are shown), then the sign-in goes on.
+        const confirmed = await other.call({
+          url: '/api/auth/jwt/front/factor/enrol/confirm',
+          body: { challenge: second.data.challenge, code: codeOf(secret) },
+        });
+        expect(confirmed.json().data.recoveryCodes).toHaveLength(10);
+        const done = await answer(other, { challenge: second.data.challenge, kind: 'totp' });
         expect(done.json().status).toBe(200);
         expect(await standing()).toBeNull();
       } finally {

@@ -8,8 +8,11 @@ import {
   Envelope,
   FactorAnswer,
   FactorChallengeRef,
+  FactorSmsSent,
+  RecoveryCodes,
   ResultCode,
   SystemSignOnBody,
+  TotpConfirmInSignIn,
   TotpEnrolment,
   TotpStart,
   normalizeUsername,
@@ -61,6 +64,14 @@ export interface SsoFactorStep {
   enrol(challenge: string, name: string): Promise<Static<typeof TotpEnrolment>>;
   /** WebAuthn request options for a person answering with one of their passkeys. */
   passkeyOptions(challenge: string): Promise<unknown>;
+  /** Sends the pending sign-in's SMS code to the person's proven mobile. */
+  sms(challenge: string, ip: string): Promise<Static<typeof FactorSmsSent>>;
+  /** Confirms the authenticator enrolled during the sign-in: its recovery codes. */
+  confirmEnrol(
+    challenge: string,
+    code: string,
+    client: { ip: string; userAgent: string },
+  ): Promise<Static<typeof RecoveryCodes>>;
 }
 
 const Str = Type.Optional(Type.String({ maxLength: 2048 }));
@@ -257,6 +268,33 @@ export const ssoRoutes: FastifyPluginAsyncTypebox<SsoRoutesOptions> = async (app
       if (!opts.factorStep) throw new AppError(ResultCode.NOT_FOUND, 'notFound');
       reply.header('cache-control', 'no-store');
       return ok(req, (await opts.factorStep.passkeyOptions(req.body.challenge)) as Record<string, unknown>);
+    },
+  );
+  app.post(
+    '/cas/login/factor/sms',
+    { schema: { body: FactorChallengeRef, querystring: LoginQuery, response: { 200: Envelope(FactorSmsSent) } } },
+    async (req, reply) => {
+      if (foreign(req, reply)) return reply;
+      if (!opts.factorStep) throw new AppError(ResultCode.NOT_FOUND, 'notFound');
+      reply.header('cache-control', 'no-store');
+      return ok(req, await opts.factorStep.sms(req.body.challenge, req.ip));
+    },
+  );
+  app.post(
+    '/cas/login/factor/enrol/confirm',
+    {
+      schema: {
+        body: TotpConfirmInSignIn,
+        querystring: LoginQuery,
+        response: { 200: Envelope(RecoveryCodes) },
+      },
+    },
+    async (req, reply) => {
+      if (foreign(req, reply)) return reply;
+      if (!opts.factorStep) throw new AppError(ResultCode.NOT_FOUND, 'notFound');
+      reply.header('cache-control', 'no-store');
+      const client = { ip: req.ip, userAgent: req.headers['user-agent'] ?? '' };
+      return ok(req, await opts.factorStep.confirmEnrol(req.body.challenge, req.body.code, client));
     },
   );
   app.post(

@@ -2,7 +2,7 @@
  * The factor step's calls (ADR 051): the portal login's (`/api/auth/jwt/front/factor*`, signed as
  * every /api call) and the sign-on page's (`/cas/login/factor*`, plain JSON posts like its form).
  */
-import type { FactorAnswer, TotpEnrolment } from '@portal/contracts';
+import type { FactorAnswer, FactorSmsSent, RecoveryCodes, TotpEnrolment } from '@portal/contracts';
 import { ApiError, request } from '../../lib/api/client';
 import { apiLanguage } from '../../lib/i18n';
 
@@ -16,6 +16,10 @@ export interface FactorStepCalls {
   enrol(challenge: string, name: string): Promise<TotpEnrolment>;
   /** WebAuthn request options for answering with one of the person's passkeys. */
   passkeyOptions(challenge: string): Promise<Record<string, unknown>>;
+  /** Sends an SMS code to the person's own verified mobile. */
+  sms(challenge: string): Promise<FactorSmsSent>;
+  /** Confirms the authenticator added here with its first code: its recovery codes (shown once). */
+  confirmEnrol(challenge: string, code: string): Promise<RecoveryCodes>;
 }
 
 const handledBy = { handledBy: 'the factor step, which shows the message under the code' };
@@ -53,6 +57,18 @@ export function portalCalls(onToken: (token: string) => void): FactorStepCalls {
         anonymous: true,
         failures: handledBy,
       }),
+    sms: (challenge) =>
+      request<FactorSmsSent>('/api/auth/jwt/front/factor/sms', {
+        body: { challenge },
+        anonymous: true,
+        failures: handledBy,
+      }),
+    confirmEnrol: (challenge, code) =>
+      request<RecoveryCodes>('/api/auth/jwt/front/factor/enrol/confirm', {
+        body: { challenge, code },
+        anonymous: true,
+        failures: handledBy,
+      }),
   };
 }
 
@@ -79,6 +95,8 @@ export function signOnCalls(go: (redirect: string) => void): FactorStepCalls {
     },
     enrol: (challenge, name) => post<TotpEnrolment>('/cas/login/factor/enrol', { challenge, name }),
     passkeyOptions: (challenge) => post<Record<string, unknown>>('/cas/login/factor/passkey', { challenge }),
+    sms: (challenge) => post<FactorSmsSent>('/cas/login/factor/sms', { challenge }),
+    confirmEnrol: (challenge, code) => post<RecoveryCodes>('/cas/login/factor/enrol/confirm', { challenge, code }),
   };
 }
 

@@ -7,8 +7,20 @@ import type { MyFactors, TotpEnrolment } from '@portal/contracts';
 import { Alert, Button, Card, Input, List, Modal, Popconfirm, Space, Typography, message } from 'antd';
 import { useCallback, useEffect, useState } from 'react';
 import { messageOf } from '../../lib/api/client';
-import { useTranslation } from '../../lib/i18n';
+import { addMessages, useTranslation } from '../../lib/i18n';
 import { confirmTotp, forgetBrowsers, listFactors, regenerateRecovery, removeFactor, startTotp } from './api/factors';
+
+// The verified mobile's line, in this section's chunk.
+addMessages('factors', {
+  'zh-CN': {
+    smsLine: '短信验证码：已验证手机 {{mobile}}',
+    smsHint: '登录时可向此手机发送验证码。更换手机号请在个人资料中修改。',
+  },
+  'en-US': {
+    smsLine: 'SMS code: verified mobile {{mobile}}',
+    smsHint: 'Sign-ins can send a code to this phone. Change the number in your profile.',
+  },
+});
 
 function RecoveryCodesDialog({ codes, onClose }: { codes: string[] | null; onClose: () => void }) {
   const { t } = useTranslation();
@@ -86,6 +98,14 @@ export function FactorsSection() {
           </List.Item>
         )}
       />
+      {data?.smsMobile ? (
+        // Read-only: the number is changed where the mobile is changed (the profile).
+        <List.Item.Meta
+          style={{ borderTop: '1px solid rgba(5, 5, 5, 0.06)', paddingTop: 12 }}
+          title={t('factors.smsLine', { mobile: data.smsMobile })}
+          description={t('factors.smsHint')}
+        />
+      ) : null}
       <Space wrap style={{ marginTop: 12 }}>
         {totpAllowed ? (
           <Button type="primary" onClick={() => setEnrolment({ id: '', secret: '', uri: '', qr: '' })}>
