@@ -130,6 +130,7 @@ const messages = {
   },
   passwordChanged: { zh: '密码已修改，请重新登录', en: 'Password changed; please sign in again' },
   oldPasswordWrong: { zh: '原密码错误', en: 'The current password is wrong' },
+  stepUpPasswordWrong: { zh: '密码错误', en: 'The password is wrong' },
   passwordLocked: { zh: '密码错误次数过多，请稍后再试', en: 'Too many wrong passwords. Please try again later' },
   passwordChangeRequired: {
     zh: '当前密码为他人设置的临时密码或已过期，请先修改密码',

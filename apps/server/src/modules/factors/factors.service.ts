@@ -554,7 +554,7 @@ export function createFactorsService(deps: FactorsDeps) {
         if (!a.password || !deps.confirmPassword) throw new AppError(ResultCode.BAD_REQUEST, 'stepUpPasswordNeeded');
         const r = await deps.confirmPassword(session.userId, a.password, client.ip);
         if (r === 'locked') throw locked();
-        if (r === 'wrong') throw wrongCode();
+        if (r === 'wrong') throw new AppError(ResultCode.LOGIN_FAILED, 'stepUpPasswordWrong');
       } else {
         const kind = a.kind ?? 'totp';
         if (!factors.includes(kind)) throw wrongCode();

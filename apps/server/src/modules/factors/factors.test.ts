@@ -486,6 +486,8 @@ describe('what a stolen session cannot do past the step-up minutes', () => {
     const messages = tries.map((r) => r.json().message as string);
     const refused = messages.filter((m) => m.startsWith('错误次数过多')).length;
     expect(20 - refused).toBeLessThanOrEqual(LOCKOUT.threshold);
+    // The ones checked are told it was the password, not a code.
+    expect(messages.filter((m) => m === '密码错误').length).toBe(20 - refused);
     // Locked: the right password is not checked either.
     const right = await ctx.call({
       url: '/api/front/security/step-up',
