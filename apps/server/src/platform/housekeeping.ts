@@ -1,10 +1,12 @@
 /**
  * Deletes what has expired: nonces, captchas, rate-limit windows and locks, long-dead sessions (the
- * portal's and the example systems'), the OpenID Provider's expired payloads, and device readings older than 30 days (a device's latest
+ * portal's and the example systems'), the OpenID Provider's expired payloads, pending sign-ins and
+ * passkey ceremonies past their minutes, remembered browsers that skip nothing any more, and device
+ * readings older than 30 days (a device's latest
  * values stay on the device); and runs the modules' own tasks (uploads nothing names, files on disk
  * no row names).
  */
-import { lt, sql } from 'drizzle-orm';
+import { lt, or, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
 import {
   captchaChallenges,
@@ -13,9 +15,12 @@ import {
   exampleSystemSessions,
   oidcExampleSessions,
   imageCaptchas,
+  loginChallenges,
   oidcPayloads,
+  passkeyChallenges,
   rateLimits,
   rateLocks,
+  rememberedBrowsers,
   requestNonces,
   sessions,
 } from '../db/schema.js';
@@ -36,6 +41,13 @@ export async function sweep(db: Db): Promise<void> {
   await db.delete(oidcExampleSessions).where(lt(oidcExampleSessions.expiresAt, ago('1 day')));
   // The OpenID Provider's codes, tokens, sessions and interactions past their lifetime.
   await db.delete(oidcPayloads).where(lt(oidcPayloads.expiresAt, sql`now()`));
+  // Pending sign-ins and ceremonies past their minutes (answered ones too: spent), and remembered
+  // browsers that no longer skip anything (expired, or revoked a day ago).
+  await db.delete(loginChallenges).where(lt(loginChallenges.expiresAt, sql`now()`));
+  await db.delete(passkeyChallenges).where(lt(passkeyChallenges.expiresAt, sql`now()`));
+  await db
+    .delete(rememberedBrowsers)
+    .where(or(lt(rememberedBrowsers.expiresAt, sql`now()`), lt(rememberedBrowsers.revokedAt, ago('1 day'))));
   await db.delete(deviceReadings).where(lt(deviceReadings.recordedAt, ago('30 days')));
 }
 
