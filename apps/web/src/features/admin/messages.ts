@@ -592,11 +592,11 @@ addMessages('admin', {
       resetFactorsHint:
         'Removes the authenticator apps, passkeys, recovery codes and remembered browsers of this user (for a lost phone, say). The password stays; their next sign-in tells them, and they enrol again where the policy requires it.',
       resetFactorsDone: 'Second factors reset',
-      factorOver: 'No second factor (grace period over)',
-      factorDue: 'Must add a second factor within {{count}} days',
-      factorDueOne: 'Must add a second factor within 1 day',
+      factorOver: '2FA overdue',
+      factorDue: '2FA due in {{count}} days',
+      factorDueOne: '2FA due in 1 day',
       factorDueHint:
-        "The park's security policy requires a second factor of this user. They can add one in the verification step of their next sign-in; once the grace period is over they cannot sign in without adding one. If they lost theirs, use Reset second factors.",
+        "The park's security policy requires a second factor (2FA) of this user. They can add one in the verification step of their next sign-in; once the grace period is over they cannot sign in without adding one. If they lost theirs, use Reset second factors.",
       you: 'You',
       selfHint: 'Change it in your own settings',
     },
