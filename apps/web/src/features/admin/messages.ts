@@ -269,7 +269,7 @@ addMessages('admin', {
       firstPartyHelp: '本园区自己的应用：用户登录时不再显示授权确认页。',
       serviceAccount: '服务账户',
       serviceAccountHelp:
-        '开启后，此客户端可用 client_credentials 和 portal:admin 范围取得访问令牌，以所选角色调用管理接口（如命令行工具），操作记入审计日志。须再次验证身份的操作不对服务账户开放。',
+        '开启后，此客户端可用 client_credentials 和 portal:admin 范围取得访问令牌，以所选角色调用管理接口（如命令行工具），操作记入审计日志。他人的密码与两步验证、安全策略、角色权限、单点登录与客户端、租户仍须由操作员处理。',
       serviceAccountNeeds: '服务账户须为机密客户端，并勾选 client_credentials 授权。',
       serviceRole: '服务账户角色',
       serviceRoleHelp: '服务账户拥有此角色的权限，且只作用于本租户。更换角色或关闭服务账户后，已签发的令牌立即失效。',
@@ -797,7 +797,7 @@ addMessages('admin', {
       firstPartyHelp: 'The park’s own application: users see no consent screen when signing in.',
       serviceAccount: 'Service account',
       serviceAccountHelp:
-        'When on, this client gets access tokens with client_credentials and the portal:admin scope and calls the operators’ API in the chosen role (the command-line tool, say); what it does is audited. Actions that need a confirmed identity stay closed to service accounts.',
+        'When on, this client gets access tokens with client_credentials and the portal:admin scope and calls the operators’ API in the chosen role (the command-line tool, say); what it does is audited. Other people’s passwords and second factors, the security policy, role permissions, sign-on services, clients and tenants stay with operators.',
       serviceAccountNeeds: 'A service account must be a confidential client with the client_credentials grant.',
       serviceRole: 'Service account role',
       serviceRoleHelp:
