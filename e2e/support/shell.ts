@@ -90,7 +90,10 @@ export async function signInAsOperator(page: Page, base: string) {
 /** An in-app navigation (history push, as a link does), so keep-alive state is not lost to a reload. */
 export async function go(page: Page, path: string) {
   await page.evaluate((p) => {
-    window.history.pushState(null, '', p);
+    // A history entry as the router makes one (a key of its own): two visits of one address stay
+    // two navigations, as two clicks on a menu entry are.
+    const idx = ((window.history.state as { idx?: number } | null)?.idx ?? 0) + 1;
+    window.history.pushState({ usr: null, key: Math.random().toString(36).slice(2, 10), idx }, '', p);
     window.dispatchEvent(new PopStateEvent('popstate'));
   }, `/center${path}`);
 }

@@ -24,11 +24,18 @@ export interface Secrets {
   factorKey: Uint8Array;
 }
 
-/** The secret `name`, made by `make` on first use (also in a transaction: the demo's seed). */
+/**
+ * The secret `name`, made by `make` on first use (also in a transaction: the demo's seed). `make`
+ * runs only when the secret is missing: the RSA key pair costs a fifth of a CPU-second or more, and
+ * every start after the first reads the stored one.
+ */
 export async function ensureSecret(db: Db | Tx, name: string, make: () => string): Promise<string> {
+  const stored = async () =>
+    (await db.select({ value: serverSecrets.value }).from(serverSecrets).where(eq(serverSecrets.name, name)))[0]?.value;
+  const found = await stored();
+  if (found) return found;
   await db.insert(serverSecrets).values({ name, value: make() }).onConflictDoNothing({ target: serverSecrets.name });
-  const [row] = await db.select({ value: serverSecrets.value }).from(serverSecrets).where(eq(serverSecrets.name, name));
-  const value = row?.value;
+  const value = await stored();
   if (!value) throw new Error(`secret ${name} could not be stored`);
   return value;
 }

@@ -31,6 +31,11 @@ export function ShellContent() {
   // A page of another application (my workbench): named, with the switch, in place of a 404.
   const elsewhere = resolved && 'elsewhere' in resolved ? resolved.elsewhere : null;
   const { otherApplication } = useContext(ShellViewsContext);
+  // Every navigation visits its tab, hence `location` in the dependencies (a new object per
+  // navigation) rather than its path: the router renders addresses in a transition, so closing a
+  // tab (a navigation to its neighbour) and a navigation straight back to the closed address can
+  // reach this component as one render in which the path never changed; keyed on the path, the
+  // closed tab would not open again and its page would never show.
   useLayoutEffect(() => {
     const page = resolved && 'page' in resolved ? resolved.page : null;
     // The not-found page opens no tab, but the saved ones are restored under it as under any page.
@@ -46,18 +51,7 @@ export function ShellContent() {
       const title = typeof given === 'string' ? given.slice(0, 100) : undefined;
       dispatchTabs({ type: 'visit', tab: tabOf(page, location.pathname, location.search, keepAlive, title) });
     }
-  }, [
-    resolved,
-    notFound,
-    elsewhere,
-    location.pathname,
-    location.search,
-    given,
-    userInfo?.tenantCode,
-    userInfo?.userId,
-    menu,
-    ctx,
-  ]);
+  }, [resolved, notFound, elsewhere, location, given, userInfo?.tenantCode, userInfo?.userId, menu, ctx]);
 
   const bare = new URLSearchParams(location.search).get('iframe') === '1';
   return (
