@@ -192,6 +192,36 @@ export function createAdminUsersRepository(db: Db) {
     },
 
     /**
+     * Whether giving `roleIds` would give the user (none yet: `userId` null) a role granted one of
+     * `codes` that they do not hold already.
+     */
+    async grantsRoleWith(
+      tenantId: number,
+      userId: number | null,
+      roleIds: number[],
+      codes: readonly string[],
+    ): Promise<boolean> {
+      if (roleIds.length === 0) return false;
+      const [r] = await db
+        .select({ one: sql`1` })
+        .from(roles)
+        .innerJoin(rolePermissions, eq(rolePermissions.roleId, roles.id))
+        .innerJoin(permissions, eq(permissions.id, rolePermissions.permissionId))
+        .where(
+          and(
+            eq(roles.tenantId, tenantId),
+            inArray(roles.id, roleIds),
+            inArray(permissions.code, [...codes]),
+            userId === null
+              ? undefined
+              : sql`NOT EXISTS (SELECT 1 FROM ${userRoles} ur WHERE ur.user_id = ${userId} AND ur.role_id = ${roles.id})`,
+          ),
+        )
+        .limit(1);
+      return r !== undefined;
+    },
+
+    /**
      * Every user's stored names, a batch at a time in id order (the tenant's, or every tenant's
      * for null): what the name grammar's report reads (ADR 032), at start-up and for operators.
      */
