@@ -127,7 +127,7 @@ export function createFactorsService(deps: FactorsDeps) {
     if (deps.passkeys && allowed.has('webauthn') && rows.some((f) => f.kind === 'webauthn')) out.push('webauthn');
     if (allowed.has('totp') && rows.some((f) => f.kind === 'totp')) out.push('totp');
     if ((await smsMobile(userId, policy)) !== null) out.push('sms');
-    if (out.length > 0 && (await repo.recoveryLeft(userId)) > 0) out.push('recovery');
+    if (out.length > 0 && allowed.has('recovery') && (await repo.recoveryLeft(userId)) > 0) out.push('recovery');
     void tenantId;
     return out;
   }
@@ -397,7 +397,7 @@ export function createFactorsService(deps: FactorsDeps) {
       const enrolling = c.context.enrol === true;
       if (enrolling && a.kind !== 'totp') throw wrongCode();
       const policy = await deps.policies.of(c.tenantId);
-      if (!enrolling && !policy.allowedFactors.includes(a.kind) && a.kind !== 'recovery') throw wrongCode();
+      if (!enrolling && !policy.allowedFactors.includes(a.kind)) throw wrongCode();
       const who = { tenantId: c.tenantId, userId: c.userId };
       if (enrolling) {
         // The authenticator added during the sign-in goes on once confirmed (confirmDuringSignIn,

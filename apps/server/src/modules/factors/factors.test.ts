@@ -511,3 +511,33 @@ describe('what a stolen session cannot do past the step-up minutes', () => {
     expect(right.json().message).toMatch(/^错误次数过多/);
   });
 });
+
+describe('a policy without recovery codes', () => {
+  it('neither offers nor accepts them, at the sign-in or the step-up', async () => {
+    const username = await newMember();
+    const { codes, token } = await enrolled(username);
+    const [demo] = await ctx.db.select({ id: tenants.id }).from(tenants).where(eq(tenants.code, 'demo'));
+    await ctx.db
+      .update(tenants)
+      .set({ securityPolicy: { factorRequirement: 'optional', allowedFactors: ['totp'] } })
+      .where(eq(tenants.id, demo!.id));
+    // The policy is kept a minute per instance: a fresh instance reads it now.
+    const other = await createTestContext(ENV, { databaseUrl: ctx.url });
+    try {
+      const step = (await passwordStep(other, username)).json();
+      expect(step.data.factors).toEqual(['totp']);
+      const refused = await answer(other, { challenge: step.data.challenge, kind: 'recovery', code: codes[0] });
+      expect(refused.json().status).toBe(ResultCode.LOGIN_FAILED);
+      const up = await other.call({
+        url: '/api/front/security/step-up',
+        token,
+        body: { kind: 'recovery', code: codes[1] },
+      });
+      expect(up.json().status).toBe(ResultCode.LOGIN_FAILED);
+      expect((await ctx.call({ url: '/api/front/security/factors', token })).json().data.recoveryCodesLeft).toBe(10);
+    } finally {
+      await other.close();
+      await ctx.db.update(tenants).set({ securityPolicy: {} }).where(eq(tenants.id, demo!.id));
+    }
+  });
+});
