@@ -344,6 +344,17 @@ describe('policy', () => {
       } finally {
         await third.close();
       }
+      // Where SMS codes are allowed, the admin's proven mobile is a factor, as at the sign-in.
+      await policy({ factorRequirement: 'operators', enrolGraceDays: 7, allowedFactors: ['totp', 'sms'] });
+      const fourth = await createTestContext(ENV, { databaseUrl: ctx.url });
+      try {
+        const list = (await fourth.call({ url: '/api/admin/users?q=admin', token: operator })).json().data as {
+          records: { username: string; secondFactor: unknown }[];
+        };
+        expect(list.records.find((u) => u.username === 'admin')?.secondFactor).toBeNull();
+      } finally {
+        await fourth.close();
+      }
     } finally {
       await ctx.db.update(users).set({ factorDueSince: null }).where(eq(users.username, 'admin'));
       await policy({});

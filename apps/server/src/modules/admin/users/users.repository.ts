@@ -137,8 +137,10 @@ export function createAdminUsersRepository(db: Db) {
             JOIN ${rolePermissions} rp ON rp.role_id = ur.role_id
             JOIN ${permissions} p ON p.id = rp.permission_id
             WHERE ur.user_id = users.id AND p.code = ${OPERATOR_PERMISSION})`,
-          factorKinds: sql<string>`coalesce((SELECT string_agg(DISTINCT uf.kind, ',') FROM ${userFactors} uf
-            WHERE uf.user_id = users.id AND uf.confirmed_at IS NOT NULL), '')`,
+          // A proven mobile is the SMS factor where the policy allows it, as at sign-in.
+          factorKinds: sql<string>`concat_ws(',', (SELECT string_agg(DISTINCT uf.kind, ',') FROM ${userFactors} uf
+            WHERE uf.user_id = users.id AND uf.confirmed_at IS NOT NULL),
+            CASE WHEN ${users.verifiedMobile} = ${users.mobile} THEN 'sms' END)`,
           factorDueSince: users.factorDueSince,
           total: totalRows(),
         })
