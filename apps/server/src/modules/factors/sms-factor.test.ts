@@ -219,6 +219,14 @@ describe('SMS codes as a factor', () => {
       body: { kind: 'webauthn', challenge: asked.challenge, assertion },
     });
     expect(stolen.json().status).toBe(ResultCode.LOGIN_FAILED);
+    // Nor is it a pending sign-in: the factor step's doors do not know it.
+    expect((await answer(ctx, { challenge: asked.challenge, kind: 'webauthn', assertion })).json().status).toBe(
+      ResultCode.LOGIN_FAILED,
+    );
+    expect(
+      (await ctx.call({ url: '/api/auth/jwt/front/factor/passkey', body: { challenge: asked.challenge } })).json()
+        .status,
+    ).toBe(ResultCode.LOGIN_FAILED);
     const viaPasskey = await ctx.call({
       url: '/api/front/security/step-up',
       token,
