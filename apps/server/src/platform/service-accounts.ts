@@ -34,14 +34,18 @@ const AUTHORED =
 
 /**
  * Powers that stay with people, whatever the account's role (ADR 056): setting or resetting how a
- * person proves who they are (another person's password, their second factors, the tenant's security
- * policy), registering what trusts the sign-on (sign-on services, OpenID clients: one leaked secret
- * must not mint more), what roles may do, and tenants. The rest of the step-up routes (a user's
- * creation, details, roles, disabling: the provisioning a job does) it may call: its token is at most
- * minutes old and was got by proving its secret, which is all the proof it has.
+ * person proves who they are (another person's password, their second factors, the tenant's
+ * security policy), registering what trusts the sign-on (sign-on services, OpenID clients: one
+ * leaked secret must not mint more), what roles may do, and tenants; lifting a lockout (which
+ * bounds guesses at a person's password and codes); and reading the SMS outbox, whose live codes
+ * (a password reset's, a second factor's) would reach the same. Making an operator and changing a
+ * user's number are refused in the users service (those routes also provision). The rest of the
+ * step-up routes (a user's creation, details, roles, disabling: the provisioning a job does) it
+ * may call: its token is at most minutes old and was got by proving its secret, which is all the
+ * proof it has.
  */
 const PEOPLE_ONLY =
-  /^(?:POST \/api\/admin\/users\/:id\/(?:password|factors\/reset)|PUT \/api\/admin\/(?:security-policy|roles\/:id\/permissions)|(?:POST|PATCH|DELETE|PUT) \/api\/admin\/(?:sso-services|oidc-clients|tenants)(?:\/|$))/;
+  /^(?:GET \/api\/admin\/sms-outbox$|POST \/api\/admin\/users\/:id\/(?:password|factors\/reset|unlock)|PUT \/api\/admin\/(?:security-policy|roles\/:id\/permissions)|(?:POST|PATCH|DELETE|PUT) \/api\/admin\/(?:sso-services|oidc-clients|tenants)(?:\/|$))/;
 
 /** Why a service account may not call the route `METHOD url` (as registered), or null when it may. */
 export function serviceAccountRefusal(
@@ -49,8 +53,8 @@ export function serviceAccountRefusal(
   url: string,
 ): 'serviceAccountPeopleOnly' | 'serviceAccountRefused' | null {
   if (!url.startsWith(ADMIN)) return 'serviceAccountRefused';
+  if (PEOPLE_ONLY.test(`${method === 'HEAD' ? 'GET' : method} ${url}`)) return 'serviceAccountPeopleOnly';
   if (method === 'GET' || method === 'HEAD') return null;
-  if (PEOPLE_ONLY.test(`${method} ${url}`)) return 'serviceAccountPeopleOnly';
   return AUTHORED.test(url) ? 'serviceAccountRefused' : null;
 }
 

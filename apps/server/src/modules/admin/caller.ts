@@ -7,10 +7,12 @@ import type { Caller } from './operators.service.js';
  * creating or changing tenants, the security policy, sign-on services and OpenID clients. Also
  * what comes to the same: a user's number (a password reset by SMS goes to it), a new user (with
  * a password the operator knows and any role), a user's roles and a role's permissions (either
- * makes an operator of an account the caller holds). The gate asks after the permission check
- * (40309).
+ * makes an operator of an account the caller holds), and reading the SMS outbox (its live codes
+ * are a password reset's and a second factor's, a step-up's own among them). The gate asks after
+ * the permission check (40309).
  */
 export const STEP_UP_ROUTES = new Set([
+  'GET /api/admin/sms-outbox',
   'POST /api/admin/users',
   'PATCH /api/admin/users/:id',
   'POST /api/admin/users/:id/password',

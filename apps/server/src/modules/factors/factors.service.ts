@@ -127,7 +127,7 @@ export function createFactorsService(deps: FactorsDeps) {
     if (deps.passkeys && allowed.has('webauthn') && rows.some((f) => f.kind === 'webauthn')) out.push('webauthn');
     if (allowed.has('totp') && rows.some((f) => f.kind === 'totp')) out.push('totp');
     if ((await smsMobile(userId, policy)) !== null) out.push('sms');
-    if (out.length > 0 && (await repo.recoveryLeft(userId)) > 0) out.push('recovery');
+    if (out.length > 0 && allowed.has('recovery') && (await repo.recoveryLeft(userId)) > 0) out.push('recovery');
     void tenantId;
     return out;
   }
@@ -166,7 +166,16 @@ export function createFactorsService(deps: FactorsDeps) {
     return c;
   }
 
-  /** Reserves an attempt, runs the check, and settles the counter and the audit by its outcome. */
+  /**
+   * A pending sign-in asked to enrol goes on only while the person still has no usable factor: one
+   * added since (in another sign-in, or by the person) is what must be answered now, and a
+   * challenge opened before it must not add another or skip it.
+   */
+  async function stillWithout(c: { tenantId: number; userId: number }): Promise<void> {
+    const policy = await deps.policies.of(c.tenantId);
+    if ((await usable(c.tenantId, c.userId, policy)).length > 0) throw challengeGone();
+  }
+
   /** One answer of the factor step into the login history (`via`: the door, `kind`: the factor). */
   async function event(
     who: { tenantId: number; userId: number },
@@ -188,6 +197,7 @@ export function createFactorsService(deps: FactorsDeps) {
     });
   }
 
+  /** Reserves an attempt, runs the check, and settles the counter and the audit by its outcome. */
   async function checked(
     who: { tenantId: number; userId: number },
     kind: string,
@@ -375,6 +385,7 @@ export function createFactorsService(deps: FactorsDeps) {
     async confirmDuringSignIn(token: string, code: string, client: Client, via: string) {
       const c = await liveChallenge(token);
       if (c.context.enrol !== true || c.challenge?.enrolled === 'totp') throw errors.notFound();
+      await stillWithout(c);
       const { recoveryCodes } = await confirmTotp(c.tenantId, c.userId, code, client, via);
       await repo.setChallengeState(c.id, { ...(c.challenge ?? {}), enrolled: 'totp' });
       return { recoveryCodes };
@@ -386,7 +397,7 @@ export function createFactorsService(deps: FactorsDeps) {
       const enrolling = c.context.enrol === true;
       if (enrolling && a.kind !== 'totp') throw wrongCode();
       const policy = await deps.policies.of(c.tenantId);
-      if (!enrolling && !policy.allowedFactors.includes(a.kind) && a.kind !== 'recovery') throw wrongCode();
+      if (!enrolling && !policy.allowedFactors.includes(a.kind)) throw wrongCode();
       const who = { tenantId: c.tenantId, userId: c.userId };
       if (enrolling) {
         // The authenticator added during the sign-in goes on once confirmed (confirmDuringSignIn,
@@ -418,6 +429,7 @@ export function createFactorsService(deps: FactorsDeps) {
     async later(token: string, client: Client): Promise<Omit<Answered, 'remember'>> {
       const c = await liveChallenge(token);
       if (c.context.enrol !== true) throw wrongCode();
+      await stillWithout(c);
       const policy = await deps.policies.of(c.tenantId);
       const holder = await repo.holder(c.userId);
       if (enrolGrace(policy, holder?.factorDueSince ?? null).over) {
@@ -438,6 +450,7 @@ export function createFactorsService(deps: FactorsDeps) {
     async enrolDuringSignIn(token: string, name: string) {
       const c = await liveChallenge(token);
       if (c.context.enrol !== true) throw errors.notFound();
+      await stillWithout(c);
       const policy = await deps.policies.of(c.tenantId);
       if (!policy.allowedFactors.includes('totp')) throw errors.noPermission();
       return startTotp(c.tenantId, c.userId, name);

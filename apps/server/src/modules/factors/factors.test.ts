@@ -344,6 +344,17 @@ describe('policy', () => {
       } finally {
         await third.close();
       }
+      // Where SMS codes are allowed, the admin's proven mobile is a factor, as at the sign-in.
+      await policy({ factorRequirement: 'operators', enrolGraceDays: 7, allowedFactors: ['totp', 'sms'] });
+      const fourth = await createTestContext(ENV, { databaseUrl: ctx.url });
+      try {
+        const list = (await fourth.call({ url: '/api/admin/users?q=admin', token: operator })).json().data as {
+          records: { username: string; secondFactor: unknown }[];
+        };
+        expect(list.records.find((u) => u.username === 'admin')?.secondFactor).toBeNull();
+      } finally {
+        await fourth.close();
+      }
     } finally {
       await ctx.db.update(users).set({ factorDueSince: null }).where(eq(users.username, 'admin'));
       await policy({});
@@ -428,8 +439,10 @@ describe('step-up on the sensitive operator routes', () => {
     const reset = await ctx.call({ url: '/api/admin/users/987654321/factors/reset', token: admin, body: {} });
     expect(reset.json().status).toBe(ResultCode.STEP_UP_REQUIRED);
     // What comes to the same: a number the password reset goes to, a new user with a known
-    // password and any role, a user's roles, a role's permissions.
+    // password and any role, a user's roles, a role's permissions, the SMS outbox (its live codes:
+    // a password reset's, a second factor's, this very step-up's).
     const same = [
+      await ctx.call({ url: '/api/admin/sms-outbox', token: admin }),
       await ctx.call({
         url: '/api/admin/users/987654321',
         token: admin,
@@ -449,7 +462,7 @@ describe('step-up on the sensitive operator routes', () => {
         body: { permissionIds: [] },
       }),
     ];
-    expect(same.map((r) => r.json().status)).toEqual(Array(4).fill(ResultCode.STEP_UP_REQUIRED));
+    expect(same.map((r) => r.json().status)).toEqual(Array(5).fill(ResultCode.STEP_UP_REQUIRED));
   });
 });
 
@@ -507,5 +520,35 @@ describe('what a stolen session cannot do past the step-up minutes', () => {
       body: { password: ctx.encrypt(DEMO_PASSWORD) },
     });
     expect(right.json().message).toMatch(/^错误次数过多/);
+  });
+});
+
+describe('a policy without recovery codes', () => {
+  it('neither offers nor accepts them, at the sign-in or the step-up', async () => {
+    const username = await newMember();
+    const { codes, token } = await enrolled(username);
+    const [demo] = await ctx.db.select({ id: tenants.id }).from(tenants).where(eq(tenants.code, 'demo'));
+    await ctx.db
+      .update(tenants)
+      .set({ securityPolicy: { factorRequirement: 'optional', allowedFactors: ['totp'] } })
+      .where(eq(tenants.id, demo!.id));
+    // The policy is kept a minute per instance: a fresh instance reads it now.
+    const other = await createTestContext(ENV, { databaseUrl: ctx.url });
+    try {
+      const step = (await passwordStep(other, username)).json();
+      expect(step.data.factors).toEqual(['totp']);
+      const refused = await answer(other, { challenge: step.data.challenge, kind: 'recovery', code: codes[0] });
+      expect(refused.json().status).toBe(ResultCode.LOGIN_FAILED);
+      const up = await other.call({
+        url: '/api/front/security/step-up',
+        token,
+        body: { kind: 'recovery', code: codes[1] },
+      });
+      expect(up.json().status).toBe(ResultCode.LOGIN_FAILED);
+      expect((await ctx.call({ url: '/api/front/security/factors', token })).json().data.recoveryCodesLeft).toBe(10);
+    } finally {
+      await other.close();
+      await ctx.db.update(tenants).set({ securityPolicy: {} }).where(eq(tenants.id, demo!.id));
+    }
   });
 });

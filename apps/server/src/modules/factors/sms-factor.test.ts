@@ -219,6 +219,14 @@ describe('SMS codes as a factor', () => {
       body: { kind: 'webauthn', challenge: asked.challenge, assertion },
     });
     expect(stolen.json().status).toBe(ResultCode.LOGIN_FAILED);
+    // Nor is it a pending sign-in: the factor step's doors do not know it.
+    expect((await answer(ctx, { challenge: asked.challenge, kind: 'webauthn', assertion })).json().status).toBe(
+      ResultCode.LOGIN_FAILED,
+    );
+    expect(
+      (await ctx.call({ url: '/api/auth/jwt/front/factor/passkey', body: { challenge: asked.challenge } })).json()
+        .status,
+    ).toBe(ResultCode.LOGIN_FAILED);
     const viaPasskey = await ctx.call({
       url: '/api/front/security/step-up',
       token,
@@ -249,6 +257,33 @@ describe('SMS codes as a factor', () => {
     const done = await answer(ctx, { challenge, kind: 'totp' });
     expect(done.json().status).toBe(200);
     expect(typeof done.json().data).toBe('string');
+  });
+
+  it('a sign-in opened before the person enrolled neither adds an authenticator nor goes on without one', async () => {
+    const username = await newMember(null);
+    const stale = (await passwordStep(ctx, username)).json().data.challenge as string;
+    const challenge = (await passwordStep(ctx, username)).json().data.challenge as string;
+    const start = await ctx.call({ url: '/api/auth/jwt/front/factor/enrol', body: { challenge, name: 'Phone' } });
+    const { secret } = start.json().data as { secret: string };
+    const code = new TOTP({ secret: Secret.fromBase32(secret), period: 30, digits: 6 }).generate();
+    expect(
+      (await ctx.call({ url: '/api/auth/jwt/front/factor/enrol/confirm', body: { challenge, code } })).json().status,
+    ).toBe(200);
+    // The other pending sign-in (whoever holds the password) is now one to answer with the factor.
+    const again = await ctx.call({
+      url: '/api/auth/jwt/front/factor/enrol',
+      body: { challenge: stale, name: 'Thief' },
+    });
+    expect(again.json().status).toBe(ResultCode.LOGIN_FAILED);
+    const later = await ctx.call({ url: '/api/auth/jwt/front/factor/later', body: { challenge: stale } });
+    expect(later.json().status).toBe(ResultCode.LOGIN_FAILED);
+    // `totp` without a code goes on only for the sign-in that enrolled.
+    expect((await answer(ctx, { challenge: stale, kind: 'totp' })).json().status).toBe(ResultCode.LOGIN_FAILED);
+    expect((await answer(ctx, { challenge, kind: 'totp' })).json().status).toBe(200);
+    const kinds = await ctx.db.execute<{ n: number }>(
+      sql`SELECT count(*)::int AS n FROM user_factors WHERE user_id = (SELECT id FROM users WHERE username = ${username})`,
+    );
+    expect(kinds.rows[0]!.n).toBe(1);
   });
 
   it("answers the sign-on page's step with an SMS code: the SSO session's methods say sms", async () => {

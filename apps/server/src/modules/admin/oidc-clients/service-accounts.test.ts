@@ -261,6 +261,56 @@ describe('a service account on the operators’ API', () => {
     }
   });
 
+  it("cannot take a person over: not their number, not an operator's role, not the SMS outbox's codes", async () => {
+    const member = (
+      await ctx.db.execute<{ id: string; mobile: string | null }>(sql`
+        SELECT u.id::text AS id, u.mobile FROM users u JOIN tenants t ON t.id = u.tenant_id
+        WHERE t.code = 'demo' AND u.username = 'member'`)
+    ).rows[0]!;
+    const refused = (res: { json(): unknown }) => {
+      expect(statusOf(res), messageOf(res)).toBe(40303);
+      expect(messageOf(res)).toContain('服务账户不能执行此操作');
+    };
+    // A number of its choosing would get the password reset's code and the SMS factor's.
+    refused(await bearer(token, `/api/admin/users/${member.id}`, 'PATCH', { mobile: '13912345670' }));
+    refused(await bearer(token, `/api/admin/users/${member.id}`, 'PATCH', { mobile: null }));
+    const [after] = (
+      await ctx.db.execute<{ mobile: string | null }>(sql`SELECT mobile FROM users WHERE id = ${member.id}`)
+    ).rows;
+    expect(after!.mobile).toBe(member.mobile);
+    // A person it made an operator, with a password it set, would hold every power kept from it
+    // (an enterprise admin it may make: that role holds no code that reaches other accounts).
+    const newUser = (roles: string[]) =>
+      bearer(token, '/api/admin/users', 'POST', {
+        username: `sa${Date.now().toString(36)}${roles.length}`,
+        name: '机器人建的',
+        password: ctx.encrypt('Tz8#vKm2!pRw'),
+        temporary: false,
+        roleIds: roles,
+      });
+    refused(await newUser([roleIds.ent_member!, roleIds.park_operator!]));
+    const made = await newUser([roleIds.ent_member!]);
+    expect(statusOf(made), messageOf(made)).toBe(200);
+    const madeId = data<string>(made);
+    refused(await bearer(token, `/api/admin/users/${madeId}/roles`, 'PUT', { roleIds: [roleIds.park_operator] }));
+    const plain = await bearer(token, `/api/admin/users/${madeId}/roles`, 'PUT', { roleIds: [roleIds.ent_admin] });
+    expect(statusOf(plain), messageOf(plain)).toBe(200);
+    // An operator the account did not make keeps the role it holds when its roles are set again.
+    const admin = (
+      await ctx.db.execute<{ id: string }>(sql`
+        SELECT u.id::text AS id FROM users u JOIN tenants t ON t.id = u.tenant_id
+        WHERE t.code = 'demo' AND u.username = 'admin'`)
+    ).rows[0]!.id;
+    const kept = await bearer(token, `/api/admin/users/${admin}/roles`, 'PUT', {
+      roleIds: [roleIds.ent_admin, roleIds.park_operator],
+    });
+    expect(statusOf(kept), messageOf(kept)).toBe(200);
+    // The outbox keeps live codes: a password reset's, a second factor's.
+    refused(await bearer(token, '/api/admin/sms-outbox'));
+    // The lockout bounds guesses at a person's password and codes: lifting it stays with people.
+    refused(await bearer(token, `/api/admin/users/${member.id}/unlock`, 'POST'));
+  });
+
   it('needs the portal:admin scope and a client marked as a service account', async () => {
     const unscoped = await bearer(await accessToken(operatorAccount, ''), '/api/admin/users');
     expect(statusOf(unscoped)).toBe(401);

@@ -137,8 +137,10 @@ export function createAdminUsersRepository(db: Db) {
             JOIN ${rolePermissions} rp ON rp.role_id = ur.role_id
             JOIN ${permissions} p ON p.id = rp.permission_id
             WHERE ur.user_id = users.id AND p.code = ${OPERATOR_PERMISSION})`,
-          factorKinds: sql<string>`coalesce((SELECT string_agg(DISTINCT uf.kind, ',') FROM ${userFactors} uf
-            WHERE uf.user_id = users.id AND uf.confirmed_at IS NOT NULL), '')`,
+          // A proven mobile is the SMS factor where the policy allows it, as at sign-in.
+          factorKinds: sql<string>`concat_ws(',', (SELECT string_agg(DISTINCT uf.kind, ',') FROM ${userFactors} uf
+            WHERE uf.user_id = users.id AND uf.confirmed_at IS NOT NULL),
+            CASE WHEN ${users.verifiedMobile} = ${users.mobile} THEN 'sms' END)`,
           factorDueSince: users.factorDueSince,
           total: totalRows(),
         })
@@ -189,6 +191,36 @@ export function createAdminUsersRepository(db: Db) {
           (await allOfTenant(tx, roles, tenantId, roleIds)) &&
           (await allOfTenant(tx, enterprises, tenantId, enterpriseIds)),
       );
+    },
+
+    /**
+     * Whether giving `roleIds` would give the user (none yet: `userId` null) a role granted one of
+     * `codes` that they do not hold already.
+     */
+    async grantsRoleWith(
+      tenantId: number,
+      userId: number | null,
+      roleIds: number[],
+      codes: readonly string[],
+    ): Promise<boolean> {
+      if (roleIds.length === 0) return false;
+      const [r] = await db
+        .select({ one: sql`1` })
+        .from(roles)
+        .innerJoin(rolePermissions, eq(rolePermissions.roleId, roles.id))
+        .innerJoin(permissions, eq(permissions.id, rolePermissions.permissionId))
+        .where(
+          and(
+            eq(roles.tenantId, tenantId),
+            inArray(roles.id, roleIds),
+            inArray(permissions.code, [...codes]),
+            userId === null
+              ? undefined
+              : sql`NOT EXISTS (SELECT 1 FROM ${userRoles} ur WHERE ur.user_id = ${userId} AND ur.role_id = ${roles.id})`,
+          ),
+        )
+        .limit(1);
+      return r !== undefined;
     },
 
     /**

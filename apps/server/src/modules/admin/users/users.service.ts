@@ -5,6 +5,7 @@
  * none of it to their own account: a slip would lock them out (their own password is 修改密码's).
  */
 import {
+  OPERATOR_PERMISSION,
   ResultCode,
   isValidPhone,
   type AdminUser,
@@ -22,6 +23,12 @@ import type { Passwords } from '../../../platform/passwords.js';
 import { enrolGrace, factorRequired, type SecurityPolicies } from '../../../platform/security-policy.js';
 import type { Caller, OperatorGate } from '../operators.service.js';
 import type { AdminUserRow, AdminUsersRepository, UserFilter } from './users.repository.js';
+
+/**
+ * Codes whose holder reaches other people's accounts: the console (setting passwords and factors,
+ * minting OpenID clients) and scripts on the portal's origin (every session a browser holds there).
+ */
+const ACCOUNT_REACHING = [OPERATOR_PERMISSION, 'microapp:manage'] as const;
 
 export interface AdminUsersServiceDeps {
   repo: AdminUsersRepository;
@@ -62,6 +69,24 @@ export function createAdminUsersService(deps: AdminUsersServiceDeps) {
     if (!(await repo.allTenants(operator.tenantId, roleIds, enterpriseIds))) throw errors.notFound();
     if (userId === operator.session.userId) throw new AppError(ResultCode.BAD_REQUEST, 'operatorSelf');
     return { tenantId: operator.tenantId, userId, roleIds, enterpriseIds };
+  };
+  /**
+   * What stays with people though a service account may provision users (ADR 056): giving a role
+   * that reaches people's accounts (`ACCOUNT_REACHING`: the person it makes, with a password the
+   * account set, would hold every power kept from the account) and changing a user's number (a
+   * password reset by SMS, and an SMS code as a second factor, go to it).
+   */
+  const peopleOnly = async (
+    caller: Caller,
+    tenantId: number,
+    userId: number | null,
+    change: { roleIds?: number[]; mobile?: unknown },
+  ) => {
+    if (!caller.session.serviceAccount) return;
+    const refused = () => new AppError(ResultCode.NO_PERMISSION, 'serviceAccountPeopleOnly');
+    if (userId !== null && change.mobile !== undefined) throw refused();
+    if (change.roleIds && (await repo.grantsRoleWith(tenantId, userId, change.roleIds, ACCOUNT_REACHING)))
+      throw refused();
   };
   const found = async (userId: number, result: boolean | 'done' | 'none' | 'foreign') => {
     if (result === false || result === 'none' || result === 'foreign') throw errors.notFound();
@@ -114,6 +139,7 @@ export function createAdminUsersService(deps: AdminUsersServiceDeps) {
       const roleIds = (u.roleIds ?? []).map(rowId);
       const enterpriseIds = (u.enterpriseIds ?? []).map(rowId);
       if (!(await repo.allTenants(tenantId, roleIds, enterpriseIds))) throw errors.notFound();
+      await peopleOnly(caller, tenantId, null, { roleIds });
       const id = await repo
         .create(tenantId, {
           username,
@@ -135,6 +161,7 @@ export function createAdminUsersService(deps: AdminUsersServiceDeps) {
       const { tenantId, session } = await operatorOf(caller);
       const userId = rowId(requested);
       checkMobile(p.mobile);
+      await peopleOnly(caller, tenantId, userId, { mobile: p.mobile });
       // Their own sign-in name is not an operator's to slip on: another operator renames them.
       if (p.username !== undefined && userId === session.userId)
         throw new AppError(ResultCode.BAD_REQUEST, 'operatorSelf');
@@ -184,6 +211,7 @@ export function createAdminUsersService(deps: AdminUsersServiceDeps) {
     /** The user's roles become these; sessions acting in a role taken away end. */
     async setRoles(caller: Caller, requested: RequestedId, requestedRoles: RequestedId[]): Promise<void> {
       const { tenantId, userId, roleIds } = await target(caller, requested, { roleIds: requestedRoles });
+      await peopleOnly(caller, tenantId, userId, { roleIds });
       await found(userId, await repo.setRoles(tenantId, userId, roleIds));
     },
 
