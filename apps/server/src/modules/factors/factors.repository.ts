@@ -19,6 +19,7 @@ import {
   userRoles,
   users,
 } from '../../db/schema.js';
+import { afterFactorRemoved } from '../../db/factors.js';
 import { writeAudit, type AuditAction } from '../../platform/audit.js';
 
 export interface FactorRow {
@@ -198,17 +199,7 @@ export function createFactorsRepository(db: Db) {
           .where(and(eq(userFactors.id, id), eq(userFactors.userId, userId)))
           .returning({ kind: userFactors.kind, confirmed: userFactors.confirmedAt });
         if (!gone) return null;
-        const [left] = await tx
-          .select({ n: count() })
-          .from(userFactors)
-          .where(and(eq(userFactors.userId, userId), isNotNull(userFactors.confirmedAt)));
-        if ((left?.n ?? 0) === 0) {
-          await tx.delete(recoveryCodes).where(eq(recoveryCodes.userId, userId));
-          await tx
-            .update(rememberedBrowsers)
-            .set({ revokedAt: sql`now()` })
-            .where(and(eq(rememberedBrowsers.userId, userId), isNull(rememberedBrowsers.revokedAt)));
-        }
+        await afterFactorRemoved(tx, userId);
         if (gone.confirmed) {
           await writeAudit(tx, { tenantId, userId, action: 'factor.removed', ip, detail: { kind: gone.kind } });
         }

@@ -158,6 +158,11 @@ describe('TOTP enrolment and the factor step of the portal login', () => {
     const del = await ctx.call({ url: `/api/front/security/factors/${list.factors[0].id}`, token, method: 'DELETE' });
     expect(del.json().status).toBe(200);
     expect((await passwordStep(ctx, username)).json().status).toBe(200);
+    // The recovery codes went with it: a factor added later starts afresh.
+    const codes = await ctx.db.execute(
+      sql`SELECT count(*)::int AS n FROM recovery_codes r JOIN users u ON u.id = r.user_id WHERE u.username = ${username}`,
+    );
+    expect(codes.rows[0]).toEqual({ n: 0 });
   });
 });
 

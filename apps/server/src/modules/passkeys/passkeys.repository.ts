@@ -3,10 +3,11 @@
  * (passkey_challenges). Every read and write of a person's passkeys names the tenant and the person,
  * so a passkey of another tenant or person is no one's.
  */
-import { and, asc, count, eq, gt, isNotNull, isNull, lt, or, sql } from 'drizzle-orm';
+import { and, asc, count, eq, gt, isNotNull, lt, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { chinaTime } from '../../db/expressions.js';
-import { passkeyChallenges, recoveryCodes, rememberedBrowsers, tenants, userFactors, users } from '../../db/schema.js';
+import { passkeyChallenges, tenants, userFactors, users } from '../../db/schema.js';
+import { afterFactorRemoved } from '../../db/factors.js';
 import { writeAudit, type AuditRow } from '../../platform/audit.js';
 
 export const WEBAUTHN = 'webauthn';
@@ -226,19 +227,8 @@ export function createPasskeysRepository(db: Db) {
           .where(and(mine(tenantId, userId), eq(userFactors.id, id)))
           .returning({ name: userFactors.name });
         if (!gone) return false;
-        // The last factor of the person takes the recovery codes and the remembered browsers with
-        // it (they stood for it), whichever kind it was: a factor added later starts afresh.
-        const [left] = await tx
-          .select({ n: count() })
-          .from(userFactors)
-          .where(and(eq(userFactors.userId, userId), isNotNull(userFactors.confirmedAt)));
-        if ((left?.n ?? 0) === 0) {
-          await tx.delete(recoveryCodes).where(eq(recoveryCodes.userId, userId));
-          await tx
-            .update(rememberedBrowsers)
-            .set({ revokedAt: sql`now()` })
-            .where(and(eq(rememberedBrowsers.userId, userId), isNull(rememberedBrowsers.revokedAt)));
-        }
+        // The last factor of the person takes the recovery codes and the remembered browsers with it.
+        await afterFactorRemoved(tx, userId);
         await writeAudit(tx, { ...audit, action: 'passkey.remove', detail: { id, name: gone.name } });
         return true;
       });
