@@ -298,7 +298,9 @@ export function createFactorsService(deps: FactorsDeps) {
     }
     await repo.audit({ tenantId, userId, action: 'factor.enrolled', ip: client.ip, detail: { kind: 'totp' } });
     await deps.factorChanged?.(tenantId, userId, 'added', 'totp');
-    return { recoveryCodes: hadRecovery ? null : await newRecovery(tenantId, userId, client.ip) };
+    // None where the policy leaves recovery codes out: they would be shown and never taken.
+    const allowed = (await deps.policies.of(tenantId)).allowedFactors.includes('recovery');
+    return { recoveryCodes: hadRecovery || !allowed ? null : await newRecovery(tenantId, userId, client.ip) };
   }
 
   return {

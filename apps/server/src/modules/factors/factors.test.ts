@@ -551,6 +551,15 @@ describe('a policy without recovery codes', () => {
       });
       expect(up.json().status).toBe(ResultCode.LOGIN_FAILED);
       expect((await ctx.call({ url: '/api/front/security/factors', token })).json().data.recoveryCodesLeft).toBe(10);
+      // A first authenticator added under it gets none: they would be shown and never taken.
+      const newcomer = await other.login(await newMember());
+      const start = await other.call({ url: '/api/front/security/factors/totp', token: newcomer, body: { name: 'P' } });
+      const confirm = await other.call({
+        url: '/api/front/security/factors/totp/confirm',
+        token: newcomer,
+        body: { code: codeOf(start.json().data.secret as string) },
+      });
+      expect(confirm.json()).toMatchObject({ status: 200, data: { recoveryCodes: null } });
     } finally {
       await other.close();
       await ctx.db.update(tenants).set({ securityPolicy: {} }).where(eq(tenants.id, demo!.id));
