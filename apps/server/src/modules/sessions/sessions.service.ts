@@ -11,6 +11,7 @@ import {
   LOGIN_HISTORY_EXPORT_MAX,
   LOGIN_OUTCOME_LABELS,
   LOGIN_VIA_LABELS,
+  PARK_UTC_OFFSET_MS,
   ResultCode,
   type LoginEvent,
   type LoginHistoryExport,
@@ -26,6 +27,7 @@ import type { Lang } from '../../platform/i18n.js';
 import { rowId } from '../../platform/ids.js';
 import type { InvalidationBus } from '../../platform/invalidation.js';
 import type { ActiveSession } from '../../platform/session.js';
+import { realTime } from '../../platform/times.js';
 import type {
   HistoryFilter,
   HistoryRow,
@@ -139,20 +141,8 @@ const parseSignIn = (id: string) => {
 };
 const signInUnknown = () => new AppError(ResultCode.NOT_FOUND, 'signInUnknown');
 
-/** A day or an instant as given, refused when it names no real time. */
-function realTime(text: string | undefined): string | undefined {
-  if (text === undefined) return undefined;
-  const day = text.slice(0, 10);
-  const asDay = new Date(`${day}T00:00:00Z`);
-  const realDay = !Number.isNaN(asDay.getTime()) && asDay.toISOString().slice(0, 10) === day && day >= '1900';
-  if (!realDay || (text.length > 10 && Number.isNaN(Date.parse(text)))) {
-    throw new AppError(ResultCode.BAD_REQUEST, 'timeInvalid');
-  }
-  return text;
-}
-
 const chinaNow = (days = 0) =>
-  new Date(Date.now() + 8 * 3600_000 - days * 86_400_000).toISOString().slice(0, 19).replace('T', ' ');
+  new Date(Date.now() + PARK_UTC_OFFSET_MS - days * 86_400_000).toISOString().slice(0, 19).replace('T', ' ');
 
 function signInOf(r: SignInRow, current: { sso: string | null; chain: string } | null): SignIn {
   return {

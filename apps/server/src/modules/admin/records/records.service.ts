@@ -11,6 +11,7 @@ import {
 import { violatedConstraint } from '../../../db/violation.js';
 import { AppError, errors } from '../../../platform/errors.js';
 import { rowId, type RequestedId } from '../../../platform/ids.js';
+import { realTime } from '../../../platform/times.js';
 import type { Lang } from '../../../platform/i18n.js';
 import type { Caller, OperatorGate } from '../operators.service.js';
 import { auditCsv } from './audit-csv.js';
@@ -62,20 +63,6 @@ function checkAddresses(
   const given = [s.pattern, s.entryUrl, s.logoutUrl].filter((v): v is string => !!v);
   if (given.some((v) => !rules.valid(v))) throw new AppError(ResultCode.BAD_REQUEST, 'serviceAddressInvalid');
   if (given.some((v) => !rules.reachable(v))) throw new AppError(ResultCode.CONFLICT, 'serviceAddressRefused');
-}
-/**
- * A time of the audit filter as given, once it is a real one: the pattern lets through days that
- * do not exist (2026-02-30) and hours past 23, which PostgreSQL would refuse with an error.
- */
-function realTime(text: string | undefined): string | undefined {
-  if (text === undefined) return undefined;
-  const day = text.slice(0, 10);
-  const asDay = new Date(`${day}T00:00:00Z`);
-  const realDay = !Number.isNaN(asDay.getTime()) && asDay.toISOString().slice(0, 10) === day && day >= '1900';
-  if (!realDay || (text.length > 10 && Number.isNaN(Date.parse(text)))) {
-    throw new AppError(ResultCode.BAD_REQUEST, 'timeInvalid');
-  }
-  return text;
 }
 const clashRefused = () => new AppError(ResultCode.CONFLICT, 'servicePatternTaken');
 const sysCodeTaken = (err: unknown): never => {
