@@ -267,10 +267,13 @@ const textOf = (html: string | null) =>
         .replace(/\s+/g, ' ')
         .trim();
 
+/** The tenant a reference names, by id or by code; none when it names neither. */
+const tenantWhere = (ref: SubjectRef): SQL | undefined =>
+  ref.id !== undefined ? eq(tenants.id, ref.id) : ref.code !== undefined ? eq(tenants.code, ref.code) : undefined;
+
 /** A tenant, its settings and its agreement: what tenant, settings, logo and agreement changes change. */
 async function readTenant(q: Q, ref: SubjectRef): Promise<Reading | null> {
-  const where: SQL | undefined =
-    ref.id !== undefined ? eq(tenants.id, ref.id) : ref.code !== undefined ? eq(tenants.code, ref.code) : undefined;
+  const where = tenantWhere(ref);
   if (!where) return null;
   const [t] = await q
     .select({
@@ -308,8 +311,7 @@ async function readTenant(q: Q, ref: SubjectRef): Promise<Reading | null> {
 
 /** A tenant's security policy, key by key as in force (an unset key: the product's default). */
 async function readSecurityPolicy(q: Q, ref: SubjectRef): Promise<Reading | null> {
-  const where: SQL | undefined =
-    ref.id !== undefined ? eq(tenants.id, ref.id) : ref.code !== undefined ? eq(tenants.code, ref.code) : undefined;
+  const where = tenantWhere(ref);
   if (!where) return null;
   const [t] = await q
     .select({
